@@ -1,0 +1,714 @@
+//! The first-person picture, as quads drawn far to near. Pure geometry, no engine.
+//!
+//! The one idea: draw on planes, not cells. Plane `p` is the cell boundary `p + 1/2` cells
+//! ahead of the party; the frame's `cell_w x cell_h` is plane 0 and each plane further back is
+//! `falloff` smaller. Every corner is projected on its own plane, so a wall off to the side
+//! runs from a wide near plane to a narrow far one and leans toward the middle of the screen.
+
+use crate::map::{Cell, Dungeon, Facing};
+use serde::{Deserialize, Serialize};
+
+/// How the picture is laid out. Screen units are the game's; the middle of the corridor is
+/// (0, 0) and y grows downward.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    /// Width of plane 0: the wall directly ahead of the party.
+    pub cell_w: f32,
+    /// Height of plane 0.
+    pub cell_h: f32,
+    /// How much smaller each plane is than the one in front of it (between 0 and 1).
+    pub falloff: f32,
+    /// How much darker each plane is than the one in front of it (between 0 and 1).
+    pub gloom: f32,
+    /// How many cells ahead the picture reaches.
+    #[serde(default = "default_depth")]
+    pub depth: u32,
+}
+
+fn default_depth() -> u32 {
+    4
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            cell_w: 470.0,
+            cell_h: 400.0,
+            falloff: 0.56,
+            gloom: 0.8,
+            depth: default_depth(),
+        }
+    }
+}
+
+impl Frame {
+    /// The frame with its numbers brought into range, so the picture never holds a NaN:
+    /// falloff and gloom inside (0, 1], sizes positive, depth at most 16.
+    fn sane(&self) -> Frame {
+        let unit = |v: f32, low: f32| if v.is_finite() { v.clamp(low, 1.0) } else { 1.0 };
+        let size = |v: f32| if v.is_finite() && v > 0.0 { v } else { 1.0 };
+        Frame {
+            cell_w: size(self.cell_w),
+            cell_h: size(self.cell_h),
+            falloff: unit(self.falloff, 0.05).min(0.99),
+            gloom: unit(self.gloom, 0.0),
+            depth: self.depth.min(16),
+        }
+    }
+
+    /// Half the width of the picture: plane -1, where the party's own cell begins.
+    pub fn half_width(&self) -> f32 {
+        let f = self.sane();
+        f.cell_w * 0.5 / f.falloff
+    }
+
+    /// Half the height of the picture (plane -1).
+    pub fn half_height(&self) -> f32 {
+        let f = self.sane();
+        f.cell_h * 0.5 / f.falloff
+    }
+
+    /// How much a plane is scaled against plane 0.
+    fn scale(&self, plane: f32) -> f32 {
+        self.falloff.powf(plane)
+    }
+
+    /// A point on `plane`, `lateral` cells to the right of the middle, on the floor (`up` -1
+    /// for the ceiling, +1 for the floor).
+    fn point(&self, lateral: f32, plane: f32, up: f32) -> [f32; 2] {
+        let s = self.scale(plane);
+        [lateral * self.cell_w * s, up * 0.5 * self.cell_h * s]
+    }
+
+    /// The light on a plane: full at the edge of the picture, `gloom` less per plane back.
+    fn shade(&self, plane: f32) -> f32 {
+        self.gloom.powf(plane + 1.0).clamp(0.0, 1.0)
+    }
+}
+
+/// Which kind of surface a quad is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Face {
+    /// A wall (or door, or arch) facing the party across the cell.
+    Front,
+    /// A wall on the left of a cell, seen from the right.
+    Left,
+    /// A wall on the right of a cell, seen from the left.
+    Right,
+    /// The floor of a cell.
+    Floor,
+    /// The ceiling of a cell.
+    Ceiling,
+    /// Something in the cell: a chest, a pit, stairs, a sprung trap.
+    Thing,
+    /// A monster, or a fight waiting on the cell.
+    Monster,
+}
+
+impl Face {
+    /// The draw order within one depth: floor and ceiling, side walls, the wall ahead,
+    /// things, monsters.
+    pub fn layer(self) -> u8 {
+        match self {
+            Face::Floor | Face::Ceiling => 0,
+            Face::Left | Face::Right => 1,
+            Face::Front => 2,
+            Face::Thing => 3,
+            Face::Monster => 4,
+        }
+    }
+}
+
+/// What a quad shows, for choosing its art.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Look {
+    /// Bare wall.
+    Wall,
+    /// Floor.
+    Floor,
+    /// Ceiling.
+    Ceiling,
+    /// A shut door.
+    Door,
+    /// A locked door.
+    Locked,
+    /// A lever not yet pulled.
+    Lever,
+    /// A lever that has been pulled.
+    LeverPulled,
+    /// The frame of an archway or of a door that has been opened.
+    Arch,
+    /// A chest with something in it.
+    Chest,
+    /// A chest that has been emptied.
+    ChestOpen,
+    /// A pit in the floor.
+    Pit,
+    /// Stairs down, in the floor.
+    Down,
+    /// Stairs up, in the floor.
+    Up,
+    /// A trap that has gone off, in the floor.
+    Trap,
+    /// A monster (the quad's `art` names which).
+    Monster,
+    /// A fight waiting on the cell (the quad's `art` names it).
+    Encounter,
+}
+
+/// One piece of the picture.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Quad {
+    /// Which surface.
+    pub face: Face,
+    /// What it shows.
+    pub look: Look,
+    /// The art of a monster or fight.
+    pub art: Option<String>,
+    /// Cells ahead of the party of the cell that owns the quad (0: the party's own).
+    pub depth: i32,
+    /// Cells to the right of the party of that cell (negative: left).
+    pub side: i32,
+    /// That cell on the map, as [x, y].
+    pub cell: [i32; 2],
+    /// Order within the depth (see [`Face::layer`]).
+    pub layer: u8,
+    /// Corners, clockwise on screen, in the order of the art's top-left, top-right,
+    /// bottom-right and bottom-left.
+    pub corners: [[f32; 2]; 4],
+    /// Perspective weight per corner: 1 on the nearer plane, `falloff` on the farther.
+    pub q: [f32; 4],
+    /// Light per corner, from 1 at the edge of the picture down by `gloom` per plane.
+    pub shade: [f32; 4],
+    /// Left of the box around the corners.
+    pub x: f32,
+    /// Top of that box.
+    pub y: f32,
+    /// Its width.
+    pub w: f32,
+    /// Its height.
+    pub h: f32,
+}
+
+/// An open cell the picture shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sighted {
+    /// Cells ahead.
+    pub depth: i32,
+    /// Cells to the right.
+    pub side: i32,
+    /// Map cell.
+    pub x: i32,
+    /// Map row.
+    pub y: i32,
+}
+
+/// Where (depth, side) lands on the map for a party at (x, y) facing `facing`.
+pub fn map_cell(x: i32, y: i32, facing: Facing, depth: i32, side: i32) -> (i32, i32) {
+    let (ax, ay) = facing.ahead();
+    let (rx, ry) = facing.right();
+    (x + ax * depth + rx * side, y + ay * depth + ry * side)
+}
+
+/// The open cells in the picture, nearest first: those a ray reaches going forward and
+/// outward through open cells (never back toward the middle), and that fall inside the picture.
+pub fn in_view(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -> Vec<Sighted> {
+    let frame = frame.sane();
+    let mut out = Vec::new();
+    trace(dungeon, x, y, facing, &frame, |s| out.push(s));
+    out
+}
+
+fn trace(
+    dungeon: &Dungeon,
+    x: i32,
+    y: i32,
+    facing: Facing,
+    frame: &Frame,
+    mut visit: impl FnMut(Sighted),
+) {
+    let depth = frame.depth as i32;
+    // A cell is inside the picture while its inner edge on its far plane is: that edge is
+    // the innermost point of its floor and of its wall ahead.
+    let half = 0.5 / frame.falloff;
+    let on_screen = |d: i32, s: i32| (s.abs() as f32 - 0.5) * frame.scale(d as f32) < half;
+    let mut lateral = 0;
+    while lateral < 64 && on_screen(depth, lateral + 1) {
+        lateral += 1;
+    }
+    let row = (2 * lateral + 1) as usize;
+    let mut reached = vec![false; row * (depth as usize + 1)];
+    let at = |d: i32, s: i32| d as usize * row + (s + lateral) as usize;
+    let open = |d: i32, s: i32| {
+        let (cx, cy) = map_cell(x, y, facing, d, s);
+        !dungeon.cell(cx, cy).is_solid()
+    };
+    for d in 0..=depth {
+        // The middle first, then outward to each side: each cell is reached from the one
+        // behind it or the one nearer the middle beside it.
+        for s in (0..=lateral).chain((1..=lateral).map(|s| -s)) {
+            let from_behind = d > 0 && reached[at(d - 1, s)];
+            let from_inside = match s {
+                0 => d == 0,
+                s if s > 0 => reached[at(d, s - 1)],
+                s => reached[at(d, s + 1)],
+            };
+            if (from_behind || from_inside) && open(d, s) {
+                reached[at(d, s)] = true;
+                if on_screen(d, s) {
+                    let (cx, cy) = map_cell(x, y, facing, d, s);
+                    visit(Sighted {
+                        depth: d,
+                        side: s,
+                        x: cx,
+                        y: cy,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The picture from (x, y) facing `facing`: every quad, far to near, and within a depth in
+/// layer order, so drawing them in turn paints each nearer thing over what it hides.
+pub fn build(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -> Vec<Quad> {
+    let frame = frame.sane();
+    let mut quads = Vec::with_capacity(256);
+    trace(dungeon, x, y, facing, &frame, |seen| {
+        emit(dungeon, x, y, facing, &frame, seen, &mut quads);
+    });
+    quads.sort_by_key(|q| (-q.depth, q.layer, -q.side.abs(), q.side));
+    quads
+}
+
+/// The quads one open cell owns.
+fn emit(
+    dungeon: &Dungeon,
+    x: i32,
+    y: i32,
+    facing: Facing,
+    frame: &Frame,
+    seen: Sighted,
+    quads: &mut Vec<Quad>,
+) {
+    let Sighted {
+        depth: d, side: s, ..
+    } = seen;
+    let cell_at = |dd: i32, ss: i32| {
+        let (cx, cy) = map_cell(x, y, facing, dd, ss);
+        dungeon.cell(cx, cy)
+    };
+    let (near, far) = (d as f32 - 1.0, d as f32);
+    let (left, right) = (s as f32 - 0.5, s as f32 + 0.5);
+    let mut put = |face: Face, look: Look, art: Option<String>, corners: [[f32; 2]; 4], planes: [f32; 4]| {
+        quads.push(quad(frame, seen, face, look, art, corners, planes));
+    };
+    let p = |lateral: f32, plane: f32, up: f32| frame.point(lateral, plane, up);
+
+    let floor = [p(left, far, 1.0), p(right, far, 1.0), p(right, near, 1.0), p(left, near, 1.0)];
+    let floor_planes = [far, far, near, near];
+    put(Face::Floor, Look::Floor, None, floor, floor_planes);
+    put(
+        Face::Ceiling,
+        Look::Ceiling,
+        None,
+        [p(left, near, -1.0), p(right, near, -1.0), p(right, far, -1.0), p(left, far, -1.0)],
+        [near, near, far, far],
+    );
+
+    // Only the side of a wall that faces the party is ever seen.
+    if s <= 0 && cell_at(d, s - 1).is_solid() {
+        put(
+            Face::Left,
+            Look::Wall,
+            None,
+            [p(left, near, -1.0), p(left, far, -1.0), p(left, far, 1.0), p(left, near, 1.0)],
+            [near, far, far, near],
+        );
+    }
+    if s >= 0 && cell_at(d, s + 1).is_solid() {
+        put(
+            Face::Right,
+            Look::Wall,
+            None,
+            [p(right, far, -1.0), p(right, near, -1.0), p(right, near, 1.0), p(right, far, 1.0)],
+            [far, near, near, far],
+        );
+    }
+
+    let ahead = match cell_at(d + 1, s) {
+        Cell::Wall => Some(Look::Wall),
+        Cell::Door => Some(Look::Door),
+        Cell::Locked => Some(Look::Locked),
+        Cell::Lever { pulled: false } => Some(Look::Lever),
+        Cell::Lever { pulled: true } => Some(Look::LeverPulled),
+        // The frame stands where the door stood and is drawn over whatever is in the doorway.
+        Cell::Open | Cell::Arch => Some(Look::Arch),
+        _ => None,
+    };
+    if let Some(look) = ahead {
+        let wall = [p(left, far, -1.0), p(right, far, -1.0), p(right, far, 1.0), p(left, far, 1.0)];
+        put(Face::Front, look, None, wall, [far; 4]);
+    }
+
+    let mid = d as f32 - 0.5;
+    let scale = frame.scale(mid);
+    let centre = s as f32 * frame.cell_w * scale;
+    let ground = 0.5 * frame.cell_h * scale;
+    let standing = |w: f32, h: f32| {
+        [
+            [centre - w / 2.0, ground - h],
+            [centre + w / 2.0, ground - h],
+            [centre + w / 2.0, ground],
+            [centre - w / 2.0, ground],
+        ]
+    };
+    let thing = match cell_at(d, s) {
+        Cell::Chest { opened, .. } => {
+            // Half-way through its cell, as wide as it is tall.
+            let size = 0.5 * frame.cell_h * scale;
+            let look = if *opened { Look::ChestOpen } else { Look::Chest };
+            put(Face::Thing, look, None, standing(size, size), [mid; 4]);
+            None
+        }
+        Cell::Pit => Some(Look::Pit),
+        Cell::Down => Some(Look::Down),
+        Cell::Up => Some(Look::Up),
+        Cell::Trap { sprung: true, .. } => Some(Look::Trap),
+        _ => None,
+    };
+    if let Some(look) = thing {
+        put(Face::Thing, look, None, floor, floor_planes);
+    }
+
+    let (cx, cy) = (seen.x, seen.y);
+    let body = standing(0.6 * frame.cell_w * scale, 0.8 * frame.cell_h * scale);
+    if let Some(i) = dungeon.monster_at(cx, cy) {
+        let art = Some(dungeon.monsters[i].art.clone());
+        put(Face::Monster, Look::Monster, art, body, [mid; 4]);
+    }
+    if let Some(i) = dungeon.encounter_at(cx, cy) {
+        let spot = &dungeon.encounters[i].spot;
+        let art = Some(spot.art.clone().unwrap_or_else(|| spot.group.clone()));
+        put(Face::Monster, Look::Encounter, art, body, [mid; 4]);
+    }
+}
+
+fn quad(
+    frame: &Frame,
+    seen: Sighted,
+    face: Face,
+    look: Look,
+    art: Option<String>,
+    corners: [[f32; 2]; 4],
+    planes: [f32; 4],
+) -> Quad {
+    let nearest = planes.iter().copied().fold(f32::INFINITY, f32::min);
+    let q = planes.map(|p| frame.scale(p - nearest));
+    let shade = planes.map(|p| frame.shade(p));
+    let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for [cx, cy] in corners {
+        x0 = x0.min(cx);
+        y0 = y0.min(cy);
+        x1 = x1.max(cx);
+        y1 = y1.max(cy);
+    }
+    Quad {
+        face,
+        look,
+        art,
+        depth: seen.depth,
+        side: seen.side,
+        cell: [seen.x, seen.y],
+        layer: face.layer(),
+        corners,
+        q,
+        shade,
+        x: x0,
+        y: y0,
+        w: x1 - x0,
+        h: y1 - y0,
+    }
+}
+
+/// Twice the signed area of a quad's outline: positive when its corners run clockwise on
+/// screen (y down), which is how every quad is wound.
+pub fn winding(corners: &[[f32; 2]; 4]) -> f32 {
+    (0..4)
+        .map(|i| {
+            let [ax, ay] = corners[i];
+            let [bx, by] = corners[(i + 1) % 4];
+            ax * by - bx * ay
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{Encounter, EncounterSpot, Monster};
+
+    fn frame() -> Frame {
+        Frame {
+            cell_w: 100.0,
+            cell_h: 80.0,
+            falloff: 0.5,
+            gloom: 0.8,
+            depth: 4,
+        }
+    }
+
+    fn close(a: f32, b: f32) -> bool {
+        (a - b).abs() < 1e-3
+    }
+
+    fn of(quads: &[Quad], face: Face, depth: i32, side: i32) -> Vec<&Quad> {
+        quads
+            .iter()
+            .filter(|q| q.face == face && q.depth == depth && q.side == side)
+            .collect()
+    }
+
+    // A corridor running north, the party at its foot facing up it.
+    const CORRIDOR: [&str; 7] = ["#####", "##.##", "##.##", "##.##", "##.##", "##.##", "#####"];
+
+    #[test]
+    fn plane_zero_is_the_frame_and_the_wall_ahead_meets_the_floor() {
+        let d = Dungeon::from_rows(&["###", "#.#", "#.#", "###"]);
+        let quads = build(&d, 1, 2, Facing::North, &frame());
+        // Cell 1 is open, its wall ahead (the rock on row 0) is on plane 1.
+        let wall = of(&quads, Face::Front, 1, 0);
+        assert_eq!(wall.len(), 1);
+        assert!(close(wall[0].w, 50.0) && close(wall[0].h, 40.0));
+        let floor = of(&quads, Face::Floor, 1, 0)[0];
+        // The floor of cell 1 runs from plane 0 (the frame: 100 wide) to plane 1.
+        assert!(close(floor.corners[3][0], -50.0) && close(floor.corners[2][0], 50.0));
+        assert!(close(floor.corners[3][1], 40.0));
+        // ...and stops exactly where the wall ahead stands.
+        assert_eq!(floor.corners[0], wall[0].corners[3]);
+        assert_eq!(floor.corners[1], wall[0].corners[2]);
+
+        // One step on, that wall is directly ahead: plane 0, exactly the frame's size.
+        let quads = build(&d, 1, 1, Facing::North, &frame());
+        let wall = of(&quads, Face::Front, 0, 0)[0];
+        assert!(close(wall.x, -50.0) && close(wall.y, -40.0));
+        assert!(close(wall.w, 100.0) && close(wall.h, 80.0));
+        assert_eq!(wall.q, [1.0; 4]);
+    }
+
+    #[test]
+    fn off_centre_walls_lean_toward_the_middle() {
+        let d = Dungeon::from_rows(&[
+            "#######", "#.....#", "#.....#", "#.....#", "#.....#", "#######",
+        ]);
+        let quads = build(&d, 3, 4, Facing::North, &frame());
+        let rights: Vec<_> = quads.iter().filter(|q| q.face == Face::Right).collect();
+        let lefts: Vec<_> = quads.iter().filter(|q| q.face == Face::Left).collect();
+        assert!(!rights.is_empty() && !lefts.is_empty());
+        for q in rights {
+            // corners: far-top, near-top, near-bottom, far-bottom
+            assert!(q.corners[0][0] < q.corners[1][0], "far end nearer the middle");
+            assert!(q.corners[0][1] > q.corners[1][1], "far top lower than near top");
+            assert!(q.corners[3][1] < q.corners[2][1], "far bottom higher than near bottom");
+            assert_eq!(q.side, 2);
+        }
+        for q in lefts {
+            assert!(q.corners[1][0] > q.corners[0][0], "far end nearer the middle");
+            assert_eq!(q.side, -2);
+        }
+    }
+
+    #[test]
+    fn the_outermost_wall_of_a_room_sits_on_its_own_planes() {
+        let d = Dungeon::from_rows(&["#######", "#.....#", "#.....#", "#.....#", "#######"]);
+        let quads = build(&d, 3, 3, Facing::North, &frame());
+        let wall = of(&quads, Face::Right, 1, 2)[0];
+        // Boundary 2.5 cells right: 2.5 * 100 * 0.5^0 near, 2.5 * 100 * 0.5^1 far.
+        assert!(close(wall.corners[1][0], 250.0));
+        assert!(close(wall.corners[0][0], 125.0));
+        assert_eq!(wall.q, [0.5, 1.0, 1.0, 0.5]);
+    }
+
+    #[test]
+    fn a_pillar_hides_what_is_behind_it_not_what_is_beside() {
+        let d = Dungeon::from_rows(&[
+            "#########",
+            "#.......#",
+            "#.......#",
+            "#.......#",
+            "#...#...#",
+            "#.......#",
+            "#.......#",
+            "#########",
+        ]);
+        let seen = in_view(&d, 4, 6, Facing::North, &frame());
+        let has = |depth, side| seen.iter().any(|s| s.depth == depth && s.side == side);
+        assert!(has(1, 0));
+        assert!(!has(2, 0), "the pillar itself emits nothing");
+        assert!(!has(3, 0) && !has(4, 0), "behind the pillar");
+        assert!(has(3, 1) && has(3, -1), "beside what it hides");
+        let quads = build(&d, 4, 6, Facing::North, &frame());
+        assert_eq!(of(&quads, Face::Front, 1, 0).len(), 1, "its face is drawn");
+        assert!(quads.iter().all(|q| !(q.side == 0 && q.depth > 1)));
+    }
+
+    #[test]
+    fn a_wall_across_a_room_is_drawn_all_the_way_across() {
+        let d = Dungeon::from_rows(&[
+            "#########",
+            "#.......#",
+            "#.......#",
+            "#.......#",
+            "#########",
+        ]);
+        let quads = build(&d, 4, 3, Facing::North, &frame());
+        let mut fronts: Vec<_> = quads
+            .iter()
+            .filter(|q| q.face == Face::Front && q.depth == 2)
+            .collect();
+        fronts.sort_by(|a, b| a.x.total_cmp(&b.x));
+        let sides: Vec<i32> = fronts.iter().map(|q| q.side).collect();
+        assert_eq!(sides, vec![-3, -2, -1, 0, 1, 2, 3]);
+        for pair in fronts.windows(2) {
+            assert!(close(pair[0].x + pair[0].w, pair[1].x), "pieces meet edge to edge");
+        }
+    }
+
+    #[test]
+    fn a_solid_cell_beside_the_party_emits_nothing() {
+        let d = Dungeon::from_rows(&CORRIDOR);
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        for q in &quads {
+            assert!(!d.cell(q.cell[0], q.cell[1]).is_solid(), "{q:?}");
+        }
+        // No wall face-on beside the party: the party's cell has side walls, nothing at side 1.
+        assert!(quads.iter().all(|q| q.side == 0));
+        assert_eq!(of(&quads, Face::Left, 0, 0).len(), 1);
+        assert_eq!(of(&quads, Face::Right, 0, 0).len(), 1);
+    }
+
+    #[test]
+    fn the_party_cell_flares_past_plane_zero() {
+        let d = Dungeon::from_rows(&CORRIDOR);
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        let floor = of(&quads, Face::Floor, 0, 0)[0];
+        // Near edge on plane -1: 100 / 0.5 wide.
+        assert!(close(floor.corners[3][0], -100.0) && close(floor.corners[2][0], 100.0));
+        assert!(close(floor.corners[0][0], -50.0));
+        assert_eq!(floor.shade[3], 1.0);
+        assert!(close(floor.shade[0], 0.8));
+        assert!(close(frame().half_width(), 100.0));
+    }
+
+    #[test]
+    fn layers_order_each_depth_and_depths_run_far_to_near() {
+        let mut d = Dungeon::from_rows(&["#####", "#...#", "#.C.#", "#...#", "#...#", "#####"]);
+        d.monsters.push(Monster {
+            kind: 0,
+            x: 2,
+            y: 2,
+            hp: 1,
+            awake: false,
+            art: "rat".into(),
+        });
+        let quads = build(&d, 2, 4, Facing::North, &frame());
+        for pair in quads.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            assert!(a.depth > b.depth || (a.depth == b.depth && a.layer <= b.layer));
+        }
+        let at2: Vec<Face> = quads
+            .iter()
+            .filter(|q| q.depth == 2 && q.side == 0)
+            .map(|q| q.face)
+            .collect();
+        assert_eq!(at2.first(), Some(&Face::Floor));
+        assert_eq!(&at2[at2.len() - 2..], &[Face::Thing, Face::Monster]);
+    }
+
+    #[test]
+    fn a_chest_stands_half_way_as_wide_as_tall_and_a_pit_lies_in_the_floor() {
+        let d = Dungeon::from_rows(&["#####", "#.O.#", "#.C.#", "#...#", "#####"]);
+        let quads = build(&d, 2, 3, Facing::North, &frame());
+        let chest = of(&quads, Face::Thing, 1, 0)[0];
+        assert_eq!(chest.look, Look::Chest);
+        assert!(close(chest.w, chest.h));
+        let mid = 0.5f32.powf(0.5);
+        assert!(close(chest.y + chest.h, 40.0 * mid), "on the floor half-way through");
+        assert!(close(chest.x + chest.w / 2.0, 0.0));
+        let pit = of(&quads, Face::Thing, 2, 0)[0];
+        let floor = of(&quads, Face::Floor, 2, 0)[0];
+        assert_eq!(pit.look, Look::Pit);
+        assert_eq!(pit.corners, floor.corners);
+    }
+
+    #[test]
+    fn an_opened_door_keeps_its_arch_drawn_over_the_doorway() {
+        let mut d = Dungeon::from_rows(&["#####", "##.##", "##+##", "##.##", "##.##", "#####"]);
+        let before = build(&d, 2, 4, Facing::North, &frame());
+        let door = of(&before, Face::Front, 1, 0)[0].clone();
+        assert_eq!(door.look, Look::Door);
+        assert!(before.iter().all(|q| q.depth <= 1));
+
+        *d.cell_mut(2, 2).unwrap() = Cell::Open;
+        let after = build(&d, 2, 4, Facing::North, &frame());
+        let arch = of(&after, Face::Front, 1, 0)[0];
+        assert_eq!(arch.look, Look::Arch);
+        assert_eq!(arch.corners, door.corners, "on the plane the door stood on");
+        let arch_at = after.iter().position(|q| q.look == Look::Arch).unwrap();
+        let doorway = after.iter().rposition(|q| q.depth == 2).unwrap();
+        assert!(arch_at > doorway, "drawn after what stands in the doorway");
+    }
+
+    #[test]
+    fn every_quad_is_wound_clockwise_and_weighted_by_its_planes() {
+        let d = Dungeon::from_rows(&["#######", "#..C..#", "#.#.O.#", "#.....#", "#######"]);
+        for facing in Facing::ALL {
+            for q in build(&d, 3, 3, facing, &frame()) {
+                assert!(winding(&q.corners) > 0.0, "{q:?}");
+                assert!(q.q.iter().all(|w| *w == 1.0 || close(*w, 0.5)));
+                assert!(q.shade.iter().all(|s| (0.0..=1.0).contains(s)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_fight_waiting_down_the_corridor_stands_in_the_picture() {
+        let mut d = Dungeon::from_rows(&CORRIDOR);
+        d.encounters.push(Encounter {
+            spot: EncounterSpot {
+                at: [2, 2],
+                group: "chief".into(),
+                text: String::new(),
+                art: Some("m_chief".into()),
+                goal: false,
+            },
+            won: false,
+        });
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        let fight = of(&quads, Face::Monster, 3, 0)[0];
+        assert_eq!(fight.look, Look::Encounter);
+        assert_eq!(fight.art.as_deref(), Some("m_chief"));
+        d.encounters[0].won = true;
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        assert!(of(&quads, Face::Monster, 3, 0).is_empty());
+    }
+
+    #[test]
+    fn a_broken_frame_still_gives_numbers() {
+        let d = Dungeon::from_rows(&CORRIDOR);
+        let bad = Frame {
+            cell_w: f32::NAN,
+            cell_h: -3.0,
+            falloff: 7.0,
+            gloom: f32::INFINITY,
+            depth: 1000,
+        };
+        let quads = build(&d, 2, 5, Facing::North, &bad);
+        assert!(!quads.is_empty());
+        for q in quads {
+            assert!(q.corners.iter().flatten().all(|v| v.is_finite()));
+        }
+    }
+}
