@@ -1,0 +1,33 @@
+//! Word tiles: kana go on a board one at a time, and a tile only stays where it reads in a
+//! word, left to right or top to bottom.
+//!
+//! This crate is the pure core of the `jengine-kotoba` package: the rules, the dictionary, the
+//! two modes and the bot, on plain data and with no engine in sight.
+//!
+//! - [`kana`]: the tiles, their forms, and their bag weights and values ([`TileStats`]).
+//! - [`dict`]: the compiled-in Japanese dictionary ([`Dict::japanese`]).
+//! - [`board`]: the grid and the rule, [`Board::words_at`].
+//! - [`play`]: hands, stocks, placing with auto-form, and the [`Event`]s both modes report.
+//!
+//! ```
+//! use jengine_kotoba::{Board, Dict, Kana, Pos, TileStats, play};
+//!
+//! let dict = Dict::japanese();
+//! let stats = TileStats::from_dict(dict);
+//! let mut board = Board::from_rows(&["さか.つ"]).unwrap();
+//! let na = Kana::from_char('な').unwrap();
+//! let placed = play::place(&mut board, dict, &stats, Pos::new(2, 0), na).unwrap();
+//! assert!(placed.points > 0);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod dict;
+pub mod kana;
+pub mod play;
+
+pub use board::{Board, Cell, Dir, Pos, Word};
+pub use dict::{Dict, Entry};
+pub use kana::{Kana, TileStats};
+pub use play::{Event, Hand, Placed, Refusal, Stock};
