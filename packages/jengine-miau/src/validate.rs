@@ -1,0 +1,798 @@
+//! The one validator: plain data (from any source) in, a checked [`Pack`] or every problem out.
+//!
+//! It walks the whole value once and records each problem with its path
+//! (`levels[2].objects[7].x`) instead of stopping at the first, so an editor can show them all.
+//! Nothing is built unless there are no problems, so a bad pack never half-loads. Loose words
+//! with no meaning in their proof are reported as nonblocking [`Note`]s.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use crate::board::{MAX_SIDE, Proof};
+use crate::pack::{Behaviour, Facing, Glyph, Level, Manifest, Pack, Placement, PlacementKind, RuleText};
+use crate::rules::{self, TokenKind, is_reserved, is_token};
+
+/// At most this many levels in a pack.
+pub const MAX_LEVELS: usize = 64;
+/// At most this many entities (words and objects) in one level.
+pub const MAX_ENTITIES: usize = 4096;
+/// At most this many bytes of pack source text.
+pub const MAX_SOURCE_BYTES: usize = 512 * 1024;
+/// Longest glyph in a `{ glyph, faces }` palette entry, in characters.
+pub const MAX_GLYPH_CHARS: usize = 16;
+
+/// Host features this build supports.
+pub fn host_features() -> &'static [&'static str] {
+    if cfg!(feature = "automata") { &["automata"] } else { &[] }
+}
+
+/// One thing wrong with a pack, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Where, such as `levels[2].objects[7].x`.
+    pub path: String,
+    /// What is wrong, for the author.
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// A nonblocking remark about a word with no meaning in its proof.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// The word text.
+    pub word: String,
+    /// The level's id.
+    pub level_id: String,
+    /// The level's display title.
+    pub level_title: String,
+    /// The sentence the word already stands in, if any.
+    pub sentence: Option<String>,
+    /// What a player would want to know.
+    pub message: String,
+    /// What an author would want to know.
+    pub detail: String,
+}
+
+/// Why a pack could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PackError {
+    /// The source text is over [`MAX_SOURCE_BYTES`].
+    #[error("the pack source is {bytes} bytes, over the limit of {limit}")]
+    TooLarge {
+        /// Size of the source.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The text is not well-formed JSON, JavaScript or Lua.
+    #[error("{0}")]
+    Syntax(String),
+    /// The pack's script failed, ran too long or used too much memory.
+    #[error("{0}")]
+    Script(String),
+    /// The script asked for a module other than `@miau/engine`.
+    #[error("unsupported import '{0}': only '@miau/engine' can be required")]
+    UnsupportedImport(String),
+    /// The pack requires a feature or engine generation this host lacks.
+    #[error("This pack needs a newer Miau (it requires {}).", .0.join(", "))]
+    NeedsNewerMiau(Vec<String>),
+    /// The data breaks the pack contract.
+    #[error("{}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
+    Invalid(Vec<Problem>),
+    /// A file could not be read or written.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// A pack that passed validation, with its notes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The pack.
+    pub pack: Pack,
+    /// Nonblocking remarks about loose words.
+    pub notes: Vec<Note>,
+}
+
+/// Validates plain pack data.
+pub fn validate(value: &Value) -> Result<Checked, PackError> {
+    let mut v = Validator::default();
+    let Some(root) = value.as_object() else {
+        return Err(PackError::Invalid(vec![Problem {
+            path: "(pack)".into(),
+            message: format!("the pack must be an object, got {}", kind_of(value)),
+        }]));
+    };
+    let manifest = v.manifest(root.get("manifest"));
+    if let Some(needs) = v.needs_newer.take() {
+        return Err(PackError::NeedsNewerMiau(needs));
+    }
+    let palette = v.palette(root.get("palette"));
+    let vocabulary = v.vocabulary(root.get("vocabulary"));
+    let levels = v.levels(root.get("levels"));
+    if !v.problems.is_empty() {
+        return Err(PackError::Invalid(v.problems));
+    }
+    let pack = Pack {
+        manifest,
+        levels,
+        palette,
+        vocabulary,
+    };
+    let notes = notes(&pack);
+    Ok(Checked { pack, notes })
+}
+
+#[derive(Default)]
+struct Validator {
+    problems: Vec<Problem>,
+    needs_newer: Option<Vec<String>>,
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn is_pack_id(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+fn is_feature_id(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
+}
+
+fn is_semver(s: &str) -> bool {
+    let core = s.split(['-', '+']).next().unwrap_or("");
+    let rest = &s[core.len()..];
+    let numbers: Vec<&str> = core.split('.').collect();
+    let numeric = |n: &&str| {
+        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && (n.len() == 1 || !n.starts_with('0'))
+    };
+    let tail_ok = rest.is_empty()
+        || (rest.len() > 1
+            && rest[1..]
+                .split(['.', '+'])
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')));
+    numbers.len() == 3 && numbers.iter().all(numeric) && tail_ok
+}
+
+impl Validator {
+    fn bad(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    fn object<'a>(&mut self, v: Option<&'a Value>, path: &str, required: bool) -> Option<&'a Map<String, Value>> {
+        match v {
+            None | Some(Value::Null) if !required => None,
+            None => {
+                self.bad(path, "is required");
+                None
+            }
+            Some(Value::Object(m)) => Some(m),
+            Some(other) => {
+                self.bad(path, format!("must be an object, got {}", kind_of(other)));
+                None
+            }
+        }
+    }
+
+    fn string(&mut self, obj: &Map<String, Value>, key: &str, path: &str, required: bool) -> Option<String> {
+        let p = format!("{path}.{key}");
+        match obj.get(key) {
+            None | Some(Value::Null) if !required => None,
+            None | Some(Value::Null) => {
+                self.bad(p, "is required");
+                None
+            }
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                self.bad(p, format!("must be a string, got {}", kind_of(other)));
+                None
+            }
+        }
+    }
+
+    fn whole(&mut self, v: Option<&Value>, path: &str) -> Option<u64> {
+        let n = match v {
+            None | Some(Value::Null) => {
+                self.bad(path, "is required");
+                return None;
+            }
+            Some(Value::Number(n)) => n,
+            Some(other) => {
+                self.bad(path, format!("must be a whole number, got {}", kind_of(other)));
+                return None;
+            }
+        };
+        if let Some(u) = n.as_u64() {
+            return Some(u);
+        }
+        match n.as_f64() {
+            Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 9.0e15 => Some(f as u64),
+            _ => {
+                self.bad(path, format!("must be a whole number of zero or more, got {n}"));
+                None
+            }
+        }
+    }
+
+    fn flag(&mut self, obj: &Map<String, Value>, key: &str, path: &str) -> bool {
+        match obj.get(key) {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                self.bad(format!("{path}.{key}"), format!("must be true or false, got {}", kind_of(other)));
+                false
+            }
+        }
+    }
+
+    fn manifest(&mut self, v: Option<&Value>) -> Manifest {
+        let mut m = Manifest::default();
+        let Some(obj) = self.object(v, "manifest", true) else {
+            return m;
+        };
+        if let Some(id) = self.string(obj, "id", "manifest", true) {
+            if !is_pack_id(&id) {
+                self.bad("manifest.id", format!("'{id}' must start with a lowercase letter and use only a-z, 0-9, '.', '_' and '-'"));
+            }
+            m.id = id;
+        }
+        if let Some(name) = self.string(obj, "name", "manifest", true) {
+            if name.trim().is_empty() {
+                self.bad("manifest.name", "must not be empty");
+            }
+            m.name = name;
+        }
+        if let Some(version) = self.string(obj, "version", "manifest", true) {
+            if !is_semver(&version) {
+                self.bad("manifest.version", format!("'{version}' is not a semantic version such as 1.0.0"));
+            }
+            m.version = version;
+        }
+        let mut needs = Vec::new();
+        match obj.get("engine") {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(n)) if n.as_u64() == Some(1) || n.as_f64() == Some(1.0) => m.engine = Some(1),
+            Some(Value::Number(n)) if n.as_f64().is_some_and(|f| f > 1.0 && f.fract() == 0.0) => {
+                needs.push(format!("engine {n}"));
+            }
+            Some(other) => self.bad("manifest.engine", format!("must be 1, got {other}")),
+        }
+        match obj.get("features") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    let path = format!("manifest.features[{i}]");
+                    match item.as_str() {
+                        Some(f) if !is_feature_id(f) => self.bad(path, format!("'{f}' must be a lowercase feature id")),
+                        Some(f) if m.features.iter().any(|g| g == f) => self.bad(path, format!("'{f}' is listed twice")),
+                        Some(f) => {
+                            if !host_features().contains(&f) {
+                                needs.push(f.to_string());
+                            }
+                            m.features.push(f.to_string());
+                        }
+                        None => self.bad(path, format!("must be a string, got {}", kind_of(item))),
+                    }
+                }
+            }
+            Some(other) => self.bad("manifest.features", format!("must be an array, got {}", kind_of(other))),
+        }
+        if !needs.is_empty() {
+            self.needs_newer = Some(needs);
+        }
+        if let Some(fork) = self.string(obj, "forkOf", "manifest", false) {
+            if !is_pack_id(&fork) {
+                self.bad("manifest.forkOf", format!("'{fork}' is not a pack id"));
+            }
+            m.fork_of = Some(fork);
+        }
+        m
+    }
+
+    /// A token used as a noun somewhere outside rule text.
+    fn noun_token(&mut self, raw: &str, path: &str, what: &str) -> Option<String> {
+        let t = raw.to_uppercase();
+        if !is_token(&t) {
+            self.bad(path, format!("'{raw}' is not a token: use A-Z, 0-9, '_' and '-'"));
+            None
+        } else if is_reserved(&t) {
+            self.bad(path, format!("'{t}' is a reserved rule word and cannot be {what}"));
+            None
+        } else {
+            Some(t)
+        }
+    }
+
+    fn palette(&mut self, v: Option<&Value>) -> BTreeMap<String, Glyph> {
+        let mut out = BTreeMap::new();
+        let Some(obj) = self.object(v, "palette", false) else {
+            return out;
+        };
+        for (key, entry) in obj {
+            let path = format!("palette.{key}");
+            let Some(noun) = self.noun_token(key, &path, "a palette key") else {
+                continue;
+            };
+            let glyph = match entry {
+                Value::String(s) if s.is_empty() => {
+                    self.bad(&path, "must not be empty");
+                    continue;
+                }
+                Value::String(s) => Glyph::Plain(s.clone()),
+                Value::Object(o) => {
+                    let glyph = self.string(o, "glyph", &path, true);
+                    let faces = match o.get("faces") {
+                        Some(Value::String(f)) if f == "left" => Some(Facing::Left),
+                        Some(Value::String(f)) if f == "right" => Some(Facing::Right),
+                        Some(other) => {
+                            self.bad(format!("{path}.faces"), format!("must be 'left' or 'right', got {other}"));
+                            None
+                        }
+                        None => {
+                            self.bad(format!("{path}.faces"), "is required");
+                            None
+                        }
+                    };
+                    if let Some(g) = &glyph {
+                        let n = g.chars().count();
+                        if n == 0 || n > MAX_GLYPH_CHARS {
+                            self.bad(format!("{path}.glyph"), format!("must be 1 to {MAX_GLYPH_CHARS} characters, got {n}"));
+                            continue;
+                        }
+                    }
+                    match (glyph, faces) {
+                        (Some(glyph), Some(faces)) => Glyph::Directional { glyph, faces },
+                        _ => continue,
+                    }
+                }
+                other => {
+                    self.bad(&path, format!("must be a string or {{ glyph, faces }}, got {}", kind_of(other)));
+                    continue;
+                }
+            };
+            out.insert(noun, glyph);
+        }
+        out
+    }
+
+    fn vocabulary(&mut self, v: Option<&Value>) -> Vec<String> {
+        let mut out = Vec::new();
+        match v {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    let path = format!("vocabulary[{i}]");
+                    match item.as_str() {
+                        Some(s) => {
+                            if let Some(t) = self.noun_token(s, &path, "a vocabulary entry") {
+                                out.push(t);
+                            }
+                        }
+                        None => self.bad(path, format!("must be a string, got {}", kind_of(item))),
+                    }
+                }
+            }
+            Some(other) => self.bad("vocabulary", format!("must be an array, got {}", kind_of(other))),
+        }
+        out
+    }
+
+    fn levels(&mut self, v: Option<&Value>) -> Vec<Level> {
+        let items = match v {
+            None | Some(Value::Null) => {
+                self.bad("levels", "is required: a pack needs at least one level");
+                return Vec::new();
+            }
+            Some(Value::Array(items)) => items,
+            Some(other) => {
+                self.bad("levels", format!("must be an array, got {}", kind_of(other)));
+                return Vec::new();
+            }
+        };
+        if items.is_empty() {
+            self.bad("levels", "needs at least one level");
+        }
+        if items.len() > MAX_LEVELS {
+            self.bad("levels", format!("has {} levels, over the limit of {MAX_LEVELS}", items.len()));
+        }
+        let mut out = Vec::new();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        for (i, item) in items.iter().enumerate().take(MAX_LEVELS) {
+            let path = format!("levels[{i}]");
+            if let Some(id) = item.get("id").and_then(Value::as_str) {
+                if let Some(first) = seen.get(id) {
+                    self.bad(format!("{path}.id"), format!("'{id}' is already the id of levels[{first}]"));
+                } else {
+                    seen.insert(id.to_string(), i);
+                }
+            }
+            if let Some(level) = self.level(item, &path) {
+                out.push(level);
+            }
+        }
+        out
+    }
+
+    fn level(&mut self, v: &Value, path: &str) -> Option<Level> {
+        let obj = self.object(Some(v), path, true)?;
+        let before = self.problems.len();
+        let mut level = Level::default();
+        if let Some(id) = self.string(obj, "id", path, true) {
+            if !is_pack_id(&id) {
+                self.bad(format!("{path}.id"), format!("'{id}' must be lowercase: a-z first, then a-z, 0-9, '.', '_' or '-'"));
+            }
+            level.id = id;
+        }
+        level.title = self.string(obj, "title", path, false);
+        level.hint = self.string(obj, "hint", path, false);
+        let side = |key: &str, me: &mut Validator| {
+            let p = format!("{path}.{key}");
+            let n = me.whole(obj.get(key), &p)?;
+            if n == 0 || n > MAX_SIDE as u64 {
+                me.bad(p, format!("must be 1 to {MAX_SIDE}, got {n}"));
+                return None;
+            }
+            Some(n as u32)
+        };
+        let width = side("width", self);
+        let height = side("height", self);
+        level.width = width.unwrap_or(0);
+        level.height = height.unwrap_or(0);
+
+        // Automata first: their words may not be object nouns here.
+        if let Some(auto) = self.object(obj.get("automata"), &format!("{path}.automata"), false) {
+            if auto.len() > rules::MAX_CUSTOM_PROPERTIES {
+                self.bad(format!("{path}.automata"), format!("declares {} properties, over the limit of {}", auto.len(), rules::MAX_CUSTOM_PROPERTIES));
+            }
+            for (key, b) in auto {
+                let p = format!("{path}.automata.{key}");
+                let Some(tok) = self.noun_token(key, &p, "an automata property") else {
+                    continue;
+                };
+                match b.as_str().and_then(Behaviour::parse) {
+                    Some(b) => {
+                        level.automata.insert(tok, b);
+                    }
+                    None => {
+                        let names: Vec<&str> = Behaviour::ALL.iter().map(|b| b.as_str()).collect();
+                        self.bad(p, format!("must be one of {}, got {b}", names.join(", ")));
+                    }
+                }
+            }
+        }
+
+        match obj.get("objects") {
+            None | Some(Value::Null) => self.bad(format!("{path}.objects"), "is required"),
+            Some(Value::Array(items)) => {
+                if items.len() > MAX_ENTITIES {
+                    self.bad(format!("{path}.objects"), format!("has {} entities, over the limit of {MAX_ENTITIES}", items.len()));
+                }
+                for (j, item) in items.iter().enumerate().take(MAX_ENTITIES) {
+                    let p = format!("{path}.objects[{j}]");
+                    if let Some(placement) = self.placement(item, &p, width, height, &level.automata) {
+                        level.objects.push(placement);
+                    }
+                }
+            }
+            Some(other) => self.bad(format!("{path}.objects"), format!("must be an array, got {}", kind_of(other))),
+        }
+
+        match obj.get("solverBudget") {
+            None | Some(Value::Null) => {}
+            some => {
+                let p = format!("{path}.solverBudget");
+                match self.whole(some, &p) {
+                    Some(0) => self.bad(p, "must be a positive whole number"),
+                    Some(n) => level.solver_budget = Some(n),
+                    None => {}
+                }
+            }
+        }
+        level.allow_bypass = self.flag(obj, "allowBypass", path);
+        level.allow_hands_off = self.flag(obj, "allowHandsOff", path);
+        match obj.get("mustForm") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) => {
+                for (j, item) in items.iter().enumerate() {
+                    let p = format!("{path}.mustForm[{j}]");
+                    match item.as_str().and_then(RuleText::parse) {
+                        Some(rule) => level.must_form.push(rule),
+                        None => self.bad(p, format!("must be a rule such as 'ROCK IS WIN', got {item}")),
+                    }
+                }
+            }
+            Some(other) => self.bad(format!("{path}.mustForm"), format!("must be an array, got {}", kind_of(other))),
+        }
+
+        if self.problems.len() == before
+            && let Err(e) = Proof::new(&level)
+        {
+            self.bad(format!("{path}.objects"), e.to_string());
+        }
+        (self.problems.len() == before).then_some(level)
+    }
+
+    fn placement(
+        &mut self,
+        v: &Value,
+        path: &str,
+        width: Option<u32>,
+        height: Option<u32>,
+        automata: &BTreeMap<String, Behaviour>,
+    ) -> Option<Placement> {
+        let obj = self.object(Some(v), path, true)?;
+        let before = self.problems.len();
+        let kind = match obj.get("kind").and_then(Value::as_str) {
+            Some("word") => Some(PlacementKind::Word),
+            Some("object") => Some(PlacementKind::Object),
+            Some(other) => {
+                self.bad(format!("{path}.kind"), format!("'{other}' is not a kind: use 'word' or 'object'"));
+                None
+            }
+            None => {
+                self.bad(format!("{path}.kind"), "is required: 'word' or 'object'");
+                None
+            }
+        };
+        let text = match kind {
+            Some(PlacementKind::Word) => self.string(obj, "text", path, true).and_then(|raw| {
+                let t = raw.to_uppercase();
+                if is_token(&t) {
+                    Some(t)
+                } else {
+                    self.bad(format!("{path}.text"), format!("'{raw}' is not a rule token: use A-Z, 0-9, '_' and '-'"));
+                    None
+                }
+            }),
+            Some(PlacementKind::Object) => self.string(obj, "noun", path, true).and_then(|raw| {
+                let t = self.noun_token(&raw, &format!("{path}.noun"), "an object noun")?;
+                if automata.contains_key(&t) {
+                    self.bad(format!("{path}.noun"), format!("'{t}' is an automata property in this proof and cannot be an object noun"));
+                    return None;
+                }
+                Some(t)
+            }),
+            None => None,
+        };
+        let coord = |key: &str, limit: Option<u32>, me: &mut Validator| {
+            let p = format!("{path}.{key}");
+            let n = me.whole(obj.get(key), &p)?;
+            match limit {
+                Some(l) if n >= l as u64 => {
+                    me.bad(p, format!("{n} is outside the board (0 to {})", l - 1));
+                    None
+                }
+                _ => Some(n as u32),
+            }
+        };
+        let x = coord("x", width, self);
+        let y = coord("y", height, self);
+        let id = self.string(obj, "id", path, false);
+        let facing = match obj.get("facing") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(f)) if f == "left" => Some(Facing::Left),
+            Some(Value::String(f)) if f == "right" => Some(Facing::Right),
+            Some(other) => {
+                self.bad(format!("{path}.facing"), format!("must be 'left' or 'right', got {other}"));
+                None
+            }
+        };
+        if self.problems.len() != before {
+            return None;
+        }
+        Some(Placement {
+            kind: kind?,
+            text: text?,
+            x: x?,
+            y: y?,
+            id,
+            facing,
+        })
+    }
+}
+
+/// Notes for every word tile that means nothing in its proof.
+fn notes(pack: &Pack) -> Vec<Note> {
+    let mut out = Vec::new();
+    for level in &pack.levels {
+        let Ok(proof) = Proof::new(level) else {
+            continue;
+        };
+        let nouns: BTreeSet<&str> = level
+            .objects
+            .iter()
+            .filter(|p| p.kind == PlacementKind::Object)
+            .map(|p| p.text.as_str())
+            .collect();
+        let board = proof.initial();
+        for (i, p) in level.objects.iter().enumerate() {
+            if p.kind != PlacementKind::Word {
+                continue;
+            }
+            let kind = proof.token(&p.text).map(|t| proof.lexicon.kind(t));
+            if kind != Some(TokenKind::Noun) || nouns.contains(p.text.as_str()) {
+                continue;
+            }
+            let sentence = board
+                .rules()
+                .sentences
+                .iter()
+                .find(|s| s.words.contains(&(i as u32)))
+                .map(|s| board.sentence_text(&proof, s));
+            let elsewhere: Vec<&str> = pack
+                .levels
+                .iter()
+                .filter(|l| l.id != level.id && l.automata.contains_key(&p.text))
+                .map(|l| l.id.as_str())
+                .collect();
+            let word = &p.text;
+            let message = format!("{word} has no meaning in \"{}\": nothing here is a {word}.", level.display_title());
+            let mut detail = match &sentence {
+                Some(s) => format!("'{s}' is formed; {word} reads as a noun there, so a rule 'X IS {word}' turns every X into a {word}."),
+                None => format!("{word} is neither a property nor the noun of an object in this proof; placed after IS it would turn objects into {word}s."),
+            };
+            if !elsewhere.is_empty() {
+                detail.push_str(&format!(" It is an automata property only in {}, which has no effect here.", elsewhere.join(", ")));
+            }
+            out.push(Note {
+                word: word.clone(),
+                level_id: level.id.clone(),
+                level_title: level.display_title().to_string(),
+                sentence,
+                message,
+                detail,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn problems(v: Value) -> Vec<String> {
+        match validate(&v) {
+            Err(PackError::Invalid(p)) => p.into_iter().map(|p| p.to_string()).collect(),
+            other => panic!("expected problems, got {other:?}"),
+        }
+    }
+
+    fn minimal() -> Value {
+        json!({
+            "manifest": { "id": "hello-miau", "name": "Hello Miau", "version": "1.0.0" },
+            "palette": { "MIAU": "🐈", "FLAG": "🚩" },
+            "levels": [{ "id": "intro", "width": 5, "height": 3, "objects": [
+                { "kind": "word", "text": "MIAU", "x": 0, "y": 0 },
+                { "kind": "word", "text": "IS", "x": 1, "y": 0 },
+                { "kind": "word", "text": "YOU", "x": 2, "y": 0 },
+                { "kind": "object", "noun": "MIAU", "x": 0, "y": 1 }
+            ]}]
+        })
+    }
+
+    #[test]
+    fn the_smallest_pack_is_valid() {
+        let checked = validate(&minimal()).expect("valid");
+        assert_eq!(checked.pack.manifest.id, "hello-miau");
+        assert_eq!(checked.pack.levels[0].objects.len(), 4);
+        assert!(checked.notes.is_empty());
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_path() {
+        let mut v = minimal();
+        v["manifest"]["id"] = json!("Hello");
+        v["manifest"]["version"] = json!("1.0");
+        v["levels"][0]["objects"][3]["x"] = json!(9);
+        v["levels"][0]["objects"][1]["kind"] = json!("ghost");
+        v["palette"]["IS"] = json!("x");
+        let p = problems(v);
+        assert_eq!(p.len(), 5, "{p:#?}");
+        assert!(p.iter().any(|s| s.starts_with("levels[0].objects[3].x:")));
+        assert!(p.iter().any(|s| s.starts_with("levels[0].objects[1].kind:")));
+        assert!(p.iter().any(|s| s.starts_with("manifest.id:")));
+        assert!(p.iter().any(|s| s.starts_with("manifest.version:")));
+        assert!(p.iter().any(|s| s.starts_with("palette.IS:")));
+    }
+
+    #[test]
+    fn duplicate_level_ids_and_reserved_nouns_are_problems() {
+        let mut v = minimal();
+        let level = v["levels"][0].clone();
+        v["levels"].as_array_mut().expect("array").push(level);
+        v["levels"][1]["objects"][3]["noun"] = json!("win");
+        let p = problems(v);
+        assert!(p.iter().any(|s| s.starts_with("levels[1].id:")), "{p:?}");
+        assert!(p.iter().any(|s| s.starts_with("levels[1].objects[3].noun:")), "{p:?}");
+    }
+
+    #[test]
+    fn nouns_are_normalized_to_uppercase() {
+        let mut v = minimal();
+        v["levels"][0]["objects"][3]["noun"] = json!("miau");
+        let checked = validate(&v).expect("valid");
+        assert_eq!(checked.pack.levels[0].objects[3].text, "MIAU");
+    }
+
+    #[test]
+    fn a_missing_feature_needs_a_newer_miau() {
+        let mut v = minimal();
+        v["manifest"]["features"] = json!(["teleport"]);
+        let err = validate(&v).expect_err("unsupported");
+        assert_eq!(err, PackError::NeedsNewerMiau(vec!["teleport".into()]));
+        assert!(err.to_string().starts_with("This pack needs a newer Miau"));
+    }
+
+    #[test]
+    fn engine_must_be_one() {
+        let mut v = minimal();
+        v["manifest"]["engine"] = json!(2);
+        assert!(matches!(validate(&v), Err(PackError::NeedsNewerMiau(_))));
+        v["manifest"]["engine"] = json!("one");
+        assert!(problems(v)[0].starts_with("manifest.engine:"));
+    }
+
+    #[test]
+    fn an_automata_property_cannot_be_an_object_noun() {
+        let mut v = minimal();
+        v["levels"][0]["automata"] = json!({ "MIAU": "walk" });
+        let p = problems(v);
+        assert!(p[0].starts_with("levels[0].objects[3].noun:"), "{p:?}");
+    }
+
+    #[test]
+    fn palette_object_entries_are_checked() {
+        let mut v = minimal();
+        v["palette"]["CAT"] = json!({ "glyph": "", "faces": "up" });
+        let p = problems(v);
+        assert!(p.iter().any(|s| s.starts_with("palette.CAT.faces:")), "{p:?}");
+        assert!(p.iter().any(|s| s.starts_with("palette.CAT.glyph:")), "{p:?}");
+    }
+
+    #[test]
+    fn a_loose_word_gets_a_note_with_its_sentence() {
+        let mut v = minimal();
+        let objects = v["levels"][0]["objects"].as_array_mut().expect("array");
+        objects.push(json!({ "kind": "word", "text": "SHUT", "x": 4, "y": 2 }));
+        objects.push(json!({ "kind": "word", "text": "DOOR", "x": 0, "y": 2 }));
+        objects.push(json!({ "kind": "word", "text": "IS", "x": 1, "y": 2 }));
+        objects.push(json!({ "kind": "word", "text": "SHUT", "x": 2, "y": 2 }));
+        v["levels"][0]["title"] = json!("Intro");
+        let checked = validate(&v).expect("valid");
+        let shut: Vec<&Note> = checked.notes.iter().filter(|n| n.word == "SHUT").collect();
+        assert_eq!(shut.len(), 2);
+        assert_eq!(shut[0].sentence, None);
+        assert_eq!(shut[1].sentence.as_deref(), Some("DOOR IS SHUT"));
+        assert_eq!(shut[1].level_title, "Intro");
+        assert!(checked.notes.iter().any(|n| n.word == "DOOR"));
+    }
+
+    #[test]
+    fn semver_shapes() {
+        assert!(is_semver("1.0.0") && is_semver("0.12.3-beta.1") && is_semver("2.0.0+build.5"));
+        assert!(!is_semver("1.0") && !is_semver("01.0.0") && !is_semver("1.0.0-") && !is_semver("a.b.c"));
+    }
+}
