@@ -54,13 +54,25 @@ fn render(picture: &Picture, scale: f32) -> Result<Pixmap, String> {
         paint.anti_alias = true;
         if quad.look == Look::Arch {
             // An arch is a frame: draw its outline thick so the doorway behind shows through.
-            let stroke = Stroke { width: 10.0 * quad.q[0].min(1.0), ..Stroke::default() };
+            let stroke = Stroke {
+                width: 10.0 * quad.q[0].min(1.0),
+                ..Stroke::default()
+            };
             pixmap.stroke_path(&path, &paint, &stroke, to_screen, None);
         } else {
             pixmap.fill_path(&path, &paint, FillRule::Winding, to_screen, None);
         }
         paint.set_color_rgba8(0, 0, 0, 255);
-        pixmap.stroke_path(&path, &paint, &Stroke { width: 1.0, ..Stroke::default() }, to_screen, None);
+        pixmap.stroke_path(
+            &path,
+            &paint,
+            &Stroke {
+                width: 1.0,
+                ..Stroke::default()
+            },
+            to_screen,
+            None,
+        );
     }
     Ok(pixmap)
 }
@@ -73,9 +85,15 @@ fn main() {
     };
     let result = std::fs::read_to_string(input)
         .map_err(|e| format!("{input}: {e}"))
-        .and_then(|text| serde_json::from_str::<Picture>(&text).map_err(|e| format!("{input}: {e}")))
+        .and_then(|text| {
+            serde_json::from_str::<Picture>(&text).map_err(|e| format!("{input}: {e}"))
+        })
         .and_then(|picture| render(&picture, 1.0))
-        .and_then(|pixmap| pixmap.save_png(output).map_err(|e| format!("{output}: {e}")));
+        .and_then(|pixmap| {
+            pixmap
+                .save_png(output)
+                .map_err(|e| format!("{output}: {e}"))
+        });
     if let Err(e) = result {
         eprintln!("{e}");
         std::process::exit(1);

@@ -396,7 +396,9 @@ pub enum Problem {
     #[error("the stairs up are behind a locked door")]
     UpBehindKey,
     /// A locked door with no key or lever anywhere to open it.
-    #[error("a locked door nobody can open: no key in a chest on this floor or above, no lever on this floor")]
+    #[error(
+        "a locked door nobody can open: no key in a chest on this floor or above, no lever on this floor"
+    )]
     NoKeyForLock,
     /// A fixed fight off the drawing.
     #[error("a fight is placed off the map")]
@@ -482,11 +484,10 @@ impl Tables {
                 row: None,
                 cell: None,
             };
-            let row: LevelRow =
-                serde_json::from_value(value).map_err(|e| MapError::Level {
-                    at,
-                    problem: Problem::Row(e.to_string()),
-                })?;
+            let row: LevelRow = serde_json::from_value(value).map_err(|e| MapError::Level {
+                at,
+                problem: Problem::Row(e.to_string()),
+            })?;
             parsed.push(row);
         }
         Tables::from_rows(parsed, monsters, crawlers)
@@ -602,7 +603,10 @@ fn check_crawlers(crawlers: &[Crawler]) -> Result<(), MapError> {
             return Err(fail(format!("{} has no hp", c.name)));
         }
         if c.reach == 0 || c.reach > 4 {
-            return Err(fail(format!("{}'s reach {} is not 1 to 4", c.name, c.reach)));
+            return Err(fail(format!(
+                "{}'s reach {} is not 1 to 4",
+                c.name, c.reach
+            )));
         }
     }
     Ok(())
@@ -1071,7 +1075,8 @@ mod tests {
     use super::*;
     use serde_json::{Value, json};
 
-    const MONSTERS: &str = r#"[{ "name": "rat", "hp": 3 }, { "name": "bat", "hp": 2, "sight": 3 }]"#;
+    const MONSTERS: &str =
+        r#"[{ "name": "rat", "hp": 3 }, { "name": "bat", "hp": 2, "sight": 3 }]"#;
     const PARTY: &str = r#"[{ "name": "Vess", "reach": 3 }]"#;
 
     fn level(name: &str, map: &[&str]) -> Value {
@@ -1117,8 +1122,14 @@ mod tests {
         assert_eq!(
             traps,
             vec![
-                &Cell::Trap { name: "dart".into(), sprung: false },
-                &Cell::Trap { name: "net".into(), sprung: false }
+                &Cell::Trap {
+                    name: "dart".into(),
+                    sprung: false
+                },
+                &Cell::Trap {
+                    name: "net".into(),
+                    sprung: false
+                }
             ]
         );
         assert_eq!(top.encounter_grace, 3);
@@ -1129,7 +1140,10 @@ mod tests {
     #[test]
     fn a_row_of_the_wrong_width_names_its_row() {
         let e = fails(&[level("Top", &["#####", "#<.>#", "#..#", "#####"])]);
-        assert_eq!(e, "level 1 (Top), row 2: the row is 4 cells wide, the first row is 5");
+        assert_eq!(
+            e,
+            "level 1 (Top), row 2: the row is 4 cells wide, the first row is 5"
+        );
     }
 
     #[test]
@@ -1149,13 +1163,20 @@ mod tests {
             "level 1 (Top): no way down: draw a > (or, on the last floor, give a fight \"goal\": true)"
         );
         let walled = fails(&[level("Top", &["#######", "#<.#.>#", "#######"])]);
-        assert_eq!(walled, "level 1 (Top), row 1, cell 5: the way down cannot be reached from the start");
+        assert_eq!(
+            walled,
+            "level 1 (Top), row 1, cell 5: the way down cannot be reached from the start"
+        );
     }
 
     #[test]
     fn a_goal_fight_is_the_last_floors_way_out_and_only_there() {
         let goal = json!([{ "at": [2, 1], "group": "chief", "goal": true }]);
-        let last = with(level("End", &["#####", "#<..#", "#####"]), "encounters", goal.clone());
+        let last = with(
+            level("End", &["#####", "#<..#", "#####"]),
+            "encounters",
+            goal.clone(),
+        );
         assert!(load(&[level("Top", &TOP), last.clone()]).is_ok());
         let e = fails(&[with(level("Top", &TOP), "encounters", goal), last]);
         assert_eq!(
@@ -1167,9 +1188,15 @@ mod tests {
     #[test]
     fn a_party_starting_in_a_wall_fails() {
         let e = fails(&[with(level("Top", &TOP), "start", json!([0, 2]))]);
-        assert_eq!(e, "level 1 (Top), row 2, cell 0: the party starts inside a wall");
+        assert_eq!(
+            e,
+            "level 1 (Top), row 2, cell 0: the party starts inside a wall"
+        );
         let off = fails(&[with(level("Top", &TOP), "start", json!([40, -2]))]);
-        assert_eq!(off, "level 1 (Top), row -2, cell 40: the party starts inside a wall");
+        assert_eq!(
+            off,
+            "level 1 (Top), row -2, cell 40: the party starts inside a wall"
+        );
         let none = fails(&[level("Top", &["#####", "#..>#", "#####"])]);
         assert_eq!(none, "level 1 (Top): no start: give \"start\" or draw a <");
     }
@@ -1178,14 +1205,20 @@ mod tests {
     fn an_undefined_monster_fails_at_its_cell() {
         let map = ["#####", "#<M>#", "#####"];
         let e = fails(&[with(level("Top", &map), "monsters", json!(["dragon"]))]);
-        assert_eq!(e, "level 1 (Top), row 1, cell 2: the monster \"dragon\" is not in the monsters table");
+        assert_eq!(
+            e,
+            "level 1 (Top), row 1, cell 2: the monster \"dragon\" is not in the monsters table"
+        );
         let e = fails(&[level("Top", &map)]);
         assert_eq!(
             e,
             "level 1 (Top), row 1, cell 2: a monster is drawn here but the level's \"monsters\" list is empty"
         );
         let spare = fails(&[with(level("Top", &TOP), "monsters", json!(["ghoul"]))]);
-        assert_eq!(spare, "level 1 (Top): the monster \"ghoul\" is not in the monsters table");
+        assert_eq!(
+            spare,
+            "level 1 (Top): the monster \"ghoul\" is not in the monsters table"
+        );
     }
 
     #[test]
@@ -1193,9 +1226,16 @@ mod tests {
         let map = ["#######", "#.<=.>#", "#######"];
         let row = with(level("Top", &map), "chests", json!([]));
         let e = fails(&[with(row, "start", json!([5, 1]))]);
-        assert_eq!(e, "level 1 (Top), row 1, cell 2: the stairs up are behind a locked door");
+        assert_eq!(
+            e,
+            "level 1 (Top), row 1, cell 2: the stairs up are behind a locked door"
+        );
         // Behind a plain door is fine: it opens without a key.
-        let ok = with(level("Top", &["#######", "#.<+.>#", "#######"]), "start", json!([5, 1]));
+        let ok = with(
+            level("Top", &["#######", "#.<+.>#", "#######"]),
+            "start",
+            json!([5, 1]),
+        );
         assert!(load(&[ok]).is_ok());
     }
 
@@ -1221,19 +1261,34 @@ mod tests {
         let map = ["#######", "#<.>#.#", "#######"];
         let at = |x: i32, y: i32| json!([{ "at": [x, y], "group": "rats" }]);
         let e = fails(&[with(level("Top", &map), "encounters", at(5, 1))]);
-        assert_eq!(e, "level 1 (Top), row 1, cell 5: a fight is placed on a cell nobody can reach");
+        assert_eq!(
+            e,
+            "level 1 (Top), row 1, cell 5: a fight is placed on a cell nobody can reach"
+        );
         let e = fails(&[with(level("Top", &map), "encounters", at(4, 1))]);
-        assert_eq!(e, "level 1 (Top), row 1, cell 4: a fight is placed inside a wall");
+        assert_eq!(
+            e,
+            "level 1 (Top), row 1, cell 4: a fight is placed inside a wall"
+        );
         let e = fails(&[with(level("Top", &map), "encounters", at(9, 9))]);
-        assert_eq!(e, "level 1 (Top), row 9, cell 9: a fight is placed off the map");
+        assert_eq!(
+            e,
+            "level 1 (Top), row 9, cell 9: a fight is placed off the map"
+        );
     }
 
     #[test]
     fn random_fights_need_groups_and_a_rate_that_is_a_chance() {
         let e = fails(&[with(level("Top", &TOP), "encounter_rate", json!(0.2))]);
-        assert_eq!(e, "level 1 (Top): random fights (encounter_rate 0.2) with no groups to draw from");
+        assert_eq!(
+            e,
+            "level 1 (Top): random fights (encounter_rate 0.2) with no groups to draw from"
+        );
         let e = fails(&[with(level("Top", &TOP), "encounter_rate", json!(1.5))]);
-        assert_eq!(e, "level 1 (Top): encounter_rate 1.5 is not between 0 and 1");
+        assert_eq!(
+            e,
+            "level 1 (Top): encounter_rate 1.5 is not between 0 and 1"
+        );
     }
 
     #[test]
@@ -1244,14 +1299,32 @@ mod tests {
             e,
             "level 1 (Top), row 1, cell 3: a chest is drawn here but the level's \"chests\" list has no loot left for it"
         );
-        let e = fails(&[with(level("Top", &map), "chests", json!(["gold:1", "key:1", "heal:2"]))]);
-        assert_eq!(e, "level 1 (Top): the \"chests\" list has 1 more loot than chests drawn");
-        let e = fails(&[with(level("Top", &map), "chests", json!(["gold:1", "gold:lots"]))]);
+        let e = fails(&[with(
+            level("Top", &map),
+            "chests",
+            json!(["gold:1", "key:1", "heal:2"]),
+        )]);
+        assert_eq!(
+            e,
+            "level 1 (Top): the \"chests\" list has 1 more loot than chests drawn"
+        );
+        let e = fails(&[with(
+            level("Top", &map),
+            "chests",
+            json!(["gold:1", "gold:lots"]),
+        )]);
         assert_eq!(
             e,
             "level 1 (Top), row 1, cell 3: loot \"gold:lots\" is not kind:value (gold:, key: and heal: need a whole number)"
         );
-        assert!(load(&[with(level("Top", &map), "chests", json!(["gold:1", "item:healing potion"]))]).is_ok());
+        assert!(
+            load(&[with(
+                level("Top", &map),
+                "chests",
+                json!(["gold:1", "item:healing potion"])
+            )])
+            .is_ok()
+        );
     }
 
     #[test]
@@ -1271,23 +1344,45 @@ mod tests {
 
     #[test]
     fn broken_tables_say_which_and_where() {
-        let e = Tables::from_json("[{", MONSTERS, PARTY).unwrap_err().to_string();
+        let e = Tables::from_json("[{", MONSTERS, PARTY)
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("levels table: EOF while parsing"), "{e}");
-        let e = Tables::from_json("[]", MONSTERS, PARTY).unwrap_err().to_string();
+        let e = Tables::from_json("[]", MONSTERS, PARTY)
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "levels table: there are no levels");
         let levels = Value::from(vec![level("Top", &TOP)]).to_string();
         let e = Tables::from_json(&levels, r#"[{"name":"rat","hp":0}]"#, PARTY).unwrap_err();
         assert_eq!(e.to_string(), "monsters table, row 0: rat has no hp");
-        let e = Tables::from_json(&levels, r#"[{"name":"a","hp":1},{"name":"a","hp":1}]"#, PARTY);
-        assert_eq!(e.unwrap_err().to_string(), "monsters table, row 1: a is defined twice");
+        let e = Tables::from_json(
+            &levels,
+            r#"[{"name":"a","hp":1},{"name":"a","hp":1}]"#,
+            PARTY,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "monsters table, row 1: a is defined twice"
+        );
         let e = Tables::from_json(&levels, MONSTERS, r#"[{"name":"V","reach":7}]"#).unwrap_err();
-        assert_eq!(e.to_string(), "crawlers table, row 0: V's reach 7 is not 1 to 4");
+        assert_eq!(
+            e.to_string(),
+            "crawlers table, row 0: V's reach 7 is not 1 to 4"
+        );
         let five = r#"[{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d"},{"name":"e"}]"#;
         let e = Tables::from_json(&levels, MONSTERS, five).unwrap_err();
-        assert_eq!(e.to_string(), "crawlers table, row 4: the formation has four slots");
+        assert_eq!(
+            e.to_string(),
+            "crawlers table, row 4: the formation has four slots"
+        );
         let typo = Value::from(vec![with(level("Top", &TOP), "encounter_rat", json!(1))]);
-        let e = Tables::from_json(&typo.to_string(), MONSTERS, PARTY).unwrap_err().to_string();
-        assert!(e.starts_with("level 1 (Top): unknown field `encounter_rat`"), "{e}");
+        let e = Tables::from_json(&typo.to_string(), MONSTERS, PARTY)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("level 1 (Top): unknown field `encounter_rat`"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -45,7 +45,13 @@ impl Frame {
     /// The frame with its numbers brought into range, so the picture never holds a NaN:
     /// falloff and gloom inside (0, 1], sizes positive, depth at most 16.
     fn sane(&self) -> Frame {
-        let unit = |v: f32, low: f32| if v.is_finite() { v.clamp(low, 1.0) } else { 1.0 };
+        let unit = |v: f32, low: f32| {
+            if v.is_finite() {
+                v.clamp(low, 1.0)
+            } else {
+                1.0
+            }
+        };
         let size = |v: f32| if v.is_finite() && v > 0.0 { v } else { 1.0 };
         Frame {
             cell_w: size(self.cell_w),
@@ -302,19 +308,30 @@ fn emit(
     };
     let (near, far) = (d as f32 - 1.0, d as f32);
     let (left, right) = (s as f32 - 0.5, s as f32 + 0.5);
-    let mut put = |face: Face, look: Look, art: Option<String>, corners: [[f32; 2]; 4], planes: [f32; 4]| {
-        quads.push(quad(frame, seen, face, look, art, corners, planes));
-    };
+    let mut put =
+        |face: Face, look: Look, art: Option<String>, corners: [[f32; 2]; 4], planes: [f32; 4]| {
+            quads.push(quad(frame, seen, face, look, art, corners, planes));
+        };
     let p = |lateral: f32, plane: f32, up: f32| frame.point(lateral, plane, up);
 
-    let floor = [p(left, far, 1.0), p(right, far, 1.0), p(right, near, 1.0), p(left, near, 1.0)];
+    let floor = [
+        p(left, far, 1.0),
+        p(right, far, 1.0),
+        p(right, near, 1.0),
+        p(left, near, 1.0),
+    ];
     let floor_planes = [far, far, near, near];
     put(Face::Floor, Look::Floor, None, floor, floor_planes);
     put(
         Face::Ceiling,
         Look::Ceiling,
         None,
-        [p(left, near, -1.0), p(right, near, -1.0), p(right, far, -1.0), p(left, far, -1.0)],
+        [
+            p(left, near, -1.0),
+            p(right, near, -1.0),
+            p(right, far, -1.0),
+            p(left, far, -1.0),
+        ],
         [near, near, far, far],
     );
 
@@ -324,7 +341,12 @@ fn emit(
             Face::Left,
             Look::Wall,
             None,
-            [p(left, near, -1.0), p(left, far, -1.0), p(left, far, 1.0), p(left, near, 1.0)],
+            [
+                p(left, near, -1.0),
+                p(left, far, -1.0),
+                p(left, far, 1.0),
+                p(left, near, 1.0),
+            ],
             [near, far, far, near],
         );
     }
@@ -333,7 +355,12 @@ fn emit(
             Face::Right,
             Look::Wall,
             None,
-            [p(right, far, -1.0), p(right, near, -1.0), p(right, near, 1.0), p(right, far, 1.0)],
+            [
+                p(right, far, -1.0),
+                p(right, near, -1.0),
+                p(right, near, 1.0),
+                p(right, far, 1.0),
+            ],
             [far, near, near, far],
         );
     }
@@ -349,7 +376,12 @@ fn emit(
         _ => None,
     };
     if let Some(look) = ahead {
-        let wall = [p(left, far, -1.0), p(right, far, -1.0), p(right, far, 1.0), p(left, far, 1.0)];
+        let wall = [
+            p(left, far, -1.0),
+            p(right, far, -1.0),
+            p(right, far, 1.0),
+            p(left, far, 1.0),
+        ];
         put(Face::Front, look, None, wall, [far; 4]);
     }
 
@@ -369,7 +401,11 @@ fn emit(
         Cell::Chest { opened, .. } => {
             // Half-way through its cell, as wide as it is tall.
             let size = 0.5 * frame.cell_h * scale;
-            let look = if *opened { Look::ChestOpen } else { Look::Chest };
+            let look = if *opened {
+                Look::ChestOpen
+            } else {
+                Look::Chest
+            };
             put(Face::Thing, look, None, standing(size, size), [mid; 4]);
             None
         }
@@ -472,7 +508,9 @@ mod tests {
     }
 
     // A corridor running north, the party at its foot facing up it.
-    const CORRIDOR: [&str; 7] = ["#####", "##.##", "##.##", "##.##", "##.##", "##.##", "#####"];
+    const CORRIDOR: [&str; 7] = [
+        "#####", "##.##", "##.##", "##.##", "##.##", "##.##", "#####",
+    ];
 
     #[test]
     fn plane_zero_is_the_frame_and_the_wall_ahead_meets_the_floor() {
@@ -509,13 +547,25 @@ mod tests {
         assert!(!rights.is_empty() && !lefts.is_empty());
         for q in rights {
             // corners: far-top, near-top, near-bottom, far-bottom
-            assert!(q.corners[0][0] < q.corners[1][0], "far end nearer the middle");
-            assert!(q.corners[0][1] > q.corners[1][1], "far top lower than near top");
-            assert!(q.corners[3][1] < q.corners[2][1], "far bottom higher than near bottom");
+            assert!(
+                q.corners[0][0] < q.corners[1][0],
+                "far end nearer the middle"
+            );
+            assert!(
+                q.corners[0][1] > q.corners[1][1],
+                "far top lower than near top"
+            );
+            assert!(
+                q.corners[3][1] < q.corners[2][1],
+                "far bottom higher than near bottom"
+            );
             assert_eq!(q.side, 2);
         }
         for q in lefts {
-            assert!(q.corners[1][0] > q.corners[0][0], "far end nearer the middle");
+            assert!(
+                q.corners[1][0] > q.corners[0][0],
+                "far end nearer the middle"
+            );
             assert_eq!(q.side, -2);
         }
     }
@@ -572,7 +622,10 @@ mod tests {
         let sides: Vec<i32> = fronts.iter().map(|q| q.side).collect();
         assert_eq!(sides, vec![-3, -2, -1, 0, 1, 2, 3]);
         for pair in fronts.windows(2) {
-            assert!(close(pair[0].x + pair[0].w, pair[1].x), "pieces meet edge to edge");
+            assert!(
+                close(pair[0].x + pair[0].w, pair[1].x),
+                "pieces meet edge to edge"
+            );
         }
     }
 
@@ -635,7 +688,10 @@ mod tests {
         assert_eq!(chest.look, Look::Chest);
         assert!(close(chest.w, chest.h));
         let mid = 0.5f32.powf(0.5);
-        assert!(close(chest.y + chest.h, 40.0 * mid), "on the floor half-way through");
+        assert!(
+            close(chest.y + chest.h, 40.0 * mid),
+            "on the floor half-way through"
+        );
         assert!(close(chest.x + chest.w / 2.0, 0.0));
         let pit = of(&quads, Face::Thing, 2, 0)[0];
         let floor = of(&quads, Face::Floor, 2, 0)[0];
