@@ -512,7 +512,6 @@ impl Crawl {
                 if self.state.level + 1 < self.state.floors.len() && !self.state.dead {
                     self.arrive(self.state.level + 1, Cell::Up);
                 }
-                return;
             }
             Some(Cell::Floor) if level.encounter_rate > 0.0 && !level.groups.is_empty() => {
                 s.quiet += 1;

@@ -779,10 +779,11 @@ fn build_level(
     let has = |pred: &dyn Fn(&Cell) -> bool| level.cells.iter().any(pred);
     *key_above |= has(&|c| matches!(c, Cell::Chest { loot, .. } if loot.kind == "key"));
     let lever = has(&|c| matches!(c, Cell::Lever { .. }));
-    if let Some((x, y)) = level.find('=') {
-        if !*key_above && !lever {
-            return Err(fail(Some(y), Some(x), Problem::NoKeyForLock));
-        }
+    if let Some((x, y)) = level.find('=')
+        && !*key_above
+        && !lever
+    {
+        return Err(fail(Some(y), Some(x), Problem::NoKeyForLock));
     }
     Ok(level)
 }
