@@ -31,6 +31,8 @@ pub mod board;
 pub mod game;
 pub mod pack;
 pub mod rules;
+pub mod solve;
+pub mod source;
 pub mod validate;
 
 pub use board::{Action, Board, Entity, Proof, ProofError, Turn};

@@ -1,0 +1,341 @@
+//! Pack sources: CommonJS, Lua and JSON text, each turned into plain data and handed to the one
+//! validator.
+//!
+//! Scripts run in sandboxes with nothing of the host in reach: CommonJS in an embedded QuickJS
+//! runtime whose only module is `@miau/engine`, Lua in a state with just the table, string,
+//! math and utf8 libraries. Both have a memory cap and a time cap, and both only ever *return
+//! data*: what leaves a sandbox is a JSON-like value, never a function.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::validate::{Checked, MAX_SOURCE_BYTES, PackError, validate};
+
+/// Memory a pack script may use.
+pub const SCRIPT_MEMORY_LIMIT: usize = 32 * 1024 * 1024;
+/// Wall-clock time a pack script may run.
+pub const SCRIPT_TIME_LIMIT: Duration = Duration::from_secs(2);
+
+/// The kind of text a pack is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// A CommonJS module, `module.exports = { ... }`.
+    CommonJs,
+    /// A Lua chunk, `return { manifest = ..., levels = ... }`.
+    Lua,
+    /// Plain JSON data.
+    Json,
+}
+
+impl SourceKind {
+    /// Guesses the kind from a file name: `.cjs`/`.js`, `.lua`, anything else JSON.
+    pub fn from_name(name: &str) -> SourceKind {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".cjs") || lower.ends_with(".js") {
+            SourceKind::CommonJs
+        } else if lower.ends_with(".lua") {
+            SourceKind::Lua
+        } else {
+            SourceKind::Json
+        }
+    }
+}
+
+/// Loads and validates pack text of the given kind.
+pub fn load(text: &str, kind: SourceKind, name: &str) -> Result<Checked, PackError> {
+    if text.len() > MAX_SOURCE_BYTES {
+        return Err(PackError::TooLarge {
+            bytes: text.len(),
+            limit: MAX_SOURCE_BYTES,
+        });
+    }
+    let value = match kind {
+        SourceKind::CommonJs => eval_commonjs(text, name)?,
+        SourceKind::Lua => eval_lua(text, name)?,
+        SourceKind::Json => serde_json::from_str(text)
+            .map_err(|e| PackError::Syntax(format!("{name}: {e}")))?,
+    };
+    validate(&value)
+}
+
+/// Reads a pack file, choosing the source kind from its extension.
+pub fn load_file(path: &Path) -> Result<Checked, PackError> {
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| PackError::Io(format!("{name}: {e}")))?;
+    if meta.len() > MAX_SOURCE_BYTES as u64 {
+        return Err(PackError::TooLarge {
+            bytes: meta.len() as usize,
+            limit: MAX_SOURCE_BYTES,
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| PackError::Io(format!("{name}: {e}")))?;
+    load(&text, SourceKind::from_name(&name), &name)
+}
+
+/// The `@miau/engine` helpers and the CommonJS wrapper, run inside QuickJS.
+const COMMONJS_PRELUDE: &str = r#"
+(function () {
+  'use strict';
+  var engine = Object.freeze({
+    word: function (text, x, y, id) {
+      var r = { kind: 'word', text: text, x: x, y: y };
+      if (id !== undefined) r.id = id;
+      return r;
+    },
+    object: function (noun, x, y, id) {
+      var r = { kind: 'object', noun: noun, x: x, y: y };
+      if (id !== undefined) r.id = id;
+      return r;
+    },
+    level: function (width, height, objects, metadata) {
+      var r = {};
+      if (metadata !== undefined && metadata !== null) {
+        for (var k in metadata) r[k] = metadata[k];
+      }
+      r.width = width; r.height = height; r.objects = objects;
+      return r;
+    }
+  });
+  var require = function (name) {
+    if (name === '@miau/engine') return engine;
+    globalThis.__miauImport = String(name);
+    throw new Error("unsupported import '" + String(name) + "'");
+  };
+  var module = { exports: {} };
+  var body = new Function('module', 'exports', 'require', globalThis.__miauSource);
+  body(module, module.exports, require);
+  var out = JSON.stringify(module.exports);
+  if (typeof out !== 'string') throw new Error('module.exports is not plain data');
+  return out;
+})()
+"#;
+
+fn eval_commonjs(text: &str, name: &str) -> Result<Value, PackError> {
+    use rquickjs::{Context, Runtime};
+    let runtime = Runtime::new().map_err(|e| PackError::Script(format!("{name}: {e}")))?;
+    runtime.set_memory_limit(SCRIPT_MEMORY_LIMIT);
+    runtime.set_max_stack_size(512 * 1024);
+    let timed_out = Arc::new(AtomicBool::new(false));
+    let deadline = Instant::now() + SCRIPT_TIME_LIMIT;
+    let flag = timed_out.clone();
+    runtime.set_interrupt_handler(Some(Box::new(move || {
+        let late = Instant::now() > deadline;
+        if late {
+            flag.store(true, Ordering::Relaxed);
+        }
+        late
+    })));
+    let context = Context::full(&runtime).map_err(|e| PackError::Script(format!("{name}: {e}")))?;
+    let json: Result<String, PackError> = context.with(|ctx| {
+        let globals = ctx.globals();
+        globals
+            .set("__miauSource", text)
+            .map_err(|e| PackError::Script(format!("{name}: {e}")))?;
+        match ctx.eval::<String, _>(COMMONJS_PRELUDE) {
+            Ok(s) => Ok(s),
+            Err(e) => {
+                let thrown = ctx.catch();
+                if let Ok(import) = globals.get::<_, String>("__miauImport") {
+                    return Err(PackError::UnsupportedImport(import));
+                }
+                if timed_out.load(Ordering::Relaxed) {
+                    return Err(PackError::Script(format!(
+                        "{name}: the pack script ran longer than {} s",
+                        SCRIPT_TIME_LIMIT.as_secs()
+                    )));
+                }
+                let message = match thrown.as_exception() {
+                    Some(ex) => {
+                        let msg = ex.message().unwrap_or_default();
+                        let kind: String = ex.get("name").unwrap_or_else(|_| "Error".to_string());
+                        format!("{kind}: {msg}")
+                    }
+                    None => match thrown.as_string().and_then(|s| s.to_string().ok()) {
+                        Some(s) => s,
+                        None => e.to_string(),
+                    },
+                };
+                if message.starts_with("SyntaxError") {
+                    Err(PackError::Syntax(format!("{name}: {message}")))
+                } else {
+                    Err(PackError::Script(format!("{name}: {message}")))
+                }
+            }
+        }
+    });
+    let json = json?;
+    serde_json::from_str(&json).map_err(|e| PackError::Script(format!("{name}: exported data: {e}")))
+}
+
+/// `@miau/engine` for Lua packs: the same three helpers.
+const LUA_PRELUDE: &str = r#"
+local engine = {
+  word = function(text, x, y, id) return { kind = 'word', text = text, x = x, y = y, id = id } end,
+  object = function(noun, x, y, id) return { kind = 'object', noun = noun, x = x, y = y, id = id } end,
+  level = function(width, height, objects, metadata)
+    local r = {}
+    for k, v in pairs(metadata or {}) do r[k] = v end
+    r.width = width; r.height = height; r.objects = objects
+    return r
+  end,
+}
+return function(name)
+  if name == '@miau/engine' then return engine end
+  error("unsupported import '" .. tostring(name) .. "'", 2)
+end
+"#;
+
+fn eval_lua(text: &str, name: &str) -> Result<Value, PackError> {
+    use mlua::chunk::ChunkMode;
+    use mlua::{HookTriggers, Lua, LuaOptions, LuaSerdeExt, StdLib, VmState};
+    let script = |e: mlua::Error| PackError::Script(format!("{name}: {e}"));
+    let lua = Lua::new_with(
+        StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8,
+        LuaOptions::default(),
+    )
+    .map_err(script)?;
+    lua.set_memory_limit(SCRIPT_MEMORY_LIMIT).map_err(script)?;
+    let deadline = Instant::now() + SCRIPT_TIME_LIMIT;
+    lua.set_hook(HookTriggers::new().every_nth_instruction(10_000), move |_, _| {
+        if Instant::now() > deadline {
+            Err(mlua::Error::runtime("the pack script ran too long"))
+        } else {
+            Ok(VmState::Continue)
+        }
+    })
+    .map_err(script)?;
+    let require: mlua::Function = lua.load(LUA_PRELUDE).set_name("@miau/engine").eval().map_err(script)?;
+    lua.globals().set("require", require).map_err(script)?;
+    for unsafe_global in ["load", "loadstring", "dofile", "loadfile", "collectgarbage"] {
+        lua.globals().set(unsafe_global, mlua::Nil).map_err(script)?;
+    }
+    let result: mlua::Value = match lua
+        .load(text)
+        .set_name(format!("={name}"))
+        .set_mode(ChunkMode::Text)
+        .eval()
+    {
+        Ok(v) => v,
+        Err(e) => return Err(lua_error(&e, name)),
+    };
+    lua.remove_hook();
+    if !result.is_table() {
+        return Err(PackError::Script(format!("{name}: the chunk must return a table")));
+    }
+    lua.from_value::<Value>(result)
+        .map_err(|e| PackError::Script(format!("{name}: returned data: {e}")))
+}
+
+fn lua_error(e: &mlua::Error, name: &str) -> PackError {
+    match e {
+        mlua::Error::SyntaxError { message, .. } => PackError::Syntax(message.clone()),
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+            lua_error(cause, name)
+        }
+        mlua::Error::MemoryError(_) => {
+            PackError::Script(format!("{name}: the pack script used too much memory"))
+        }
+        mlua::Error::RuntimeError(m) => match m.split("unsupported import '").nth(1) {
+            Some(rest) => PackError::UnsupportedImport(rest.split('\'').next().unwrap_or("").to_string()),
+            None => PackError::Script(m.clone()),
+        },
+        other => PackError::Script(format!("{name}: {other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HELLO: &str = r#"module.exports = {
+ manifest: { id: 'hello-miau', name: 'Hello Miau', version: '1.0.0' },
+ palette: { MIAU: '🐈', FLAG: '🚩' },
+ levels: [{
+ id: 'intro',
+ width: 5,
+ height: 3,
+ objects: [
+ { kind: 'word', text: 'MIAU', x: 0, y: 0 },
+ { kind: 'word', text: 'IS', x: 1, y: 0 },
+ { kind: 'word', text: 'YOU', x: 2, y: 0 },
+ { kind: 'object', noun: 'MIAU', x: 0, y: 1 },
+ ],
+ }],
+};
+"#;
+
+    #[test]
+    fn the_smallest_commonjs_pack_loads() {
+        let checked = load(HELLO, SourceKind::CommonJs, "hello.cjs").expect("loads");
+        assert_eq!(checked.pack.manifest.name, "Hello Miau");
+        assert_eq!(checked.pack.levels[0].objects.len(), 4);
+    }
+
+    #[test]
+    fn the_engine_helpers_build_ordinary_records() {
+        let src = r#"const { word, object, level } = require('@miau/engine');
+module.exports = {
+  manifest: { id: 'helper-demo', name: 'Helper Demo', version: '1.0.0' },
+  levels: [level(4, 2, [word('CAT', 0, 0), word('IS', 1, 0), word('YOU', 2, 0), object('CAT', 0, 1)],
+    { id: 'first-step', title: 'First step' })],
+};"#;
+        let checked = load(src, SourceKind::CommonJs, "helper.cjs").expect("loads");
+        assert_eq!(checked.pack.levels[0].id, "first-step");
+        assert_eq!(checked.pack.levels[0].title.as_deref(), Some("First step"));
+    }
+
+    #[test]
+    fn any_other_require_is_named() {
+        let err = load("const fs = require('fs');", SourceKind::CommonJs, "x.cjs").expect_err("refused");
+        assert_eq!(err, PackError::UnsupportedImport("fs".into()));
+        let err = load("local x = require('socket')\nreturn {}", SourceKind::Lua, "x.lua").expect_err("refused");
+        assert_eq!(err, PackError::UnsupportedImport("socket".into()));
+    }
+
+    #[test]
+    fn the_sandbox_has_no_host_globals() {
+        // The probe throws if it can see any host object; otherwise its data is simply not a pack.
+        let probe = "if (typeof process !== 'undefined' || typeof console !== 'undefined' || typeof fetch !== 'undefined') throw new Error('host'); module.exports = 1;";
+        assert!(matches!(load(probe, SourceKind::CommonJs, "x.cjs"), Err(PackError::Invalid(_))));
+    }
+
+    #[test]
+    fn runaway_scripts_are_stopped() {
+        let err = load("while (true) {}", SourceKind::CommonJs, "loop.cjs").expect_err("stopped");
+        assert!(err.to_string().contains("longer"), "{err}");
+        let err = load("local t = {} while true do t[#t + 1] = string.rep('x', 1000) end", SourceKind::Lua, "mem.lua")
+            .expect_err("stopped");
+        assert!(matches!(err, PackError::Script(_)), "{err}");
+    }
+
+    #[test]
+    fn syntax_errors_are_reported() {
+        assert!(matches!(load("module.exports = {", SourceKind::CommonJs, "x.cjs"), Err(PackError::Syntax(_))));
+        assert!(matches!(load("return {", SourceKind::Lua, "x.lua"), Err(PackError::Syntax(_))));
+        assert!(matches!(load("{", SourceKind::Json, "x.json"), Err(PackError::Syntax(_))));
+    }
+
+    #[test]
+    fn lua_packs_use_the_same_contract() {
+        let src = r#"local m = require('@miau/engine')
+return {
+  manifest = { id = 'lua-pack', name = 'Lua Pack', version = '1.0.0' },
+  levels = { m.level(4, 2, { m.word('CAT', 0, 0), m.word('IS', 1, 0), m.word('YOU', 2, 0), m.object('CAT', 0, 1) },
+    { id = 'first' }) },
+}"#;
+        let checked = load(src, SourceKind::Lua, "p.lua").expect("loads");
+        assert_eq!(checked.pack.levels[0].objects[3].text, "CAT");
+        let no_io = "return { io = io == nil, os = os == nil, load = load == nil }";
+        assert!(matches!(load(no_io, SourceKind::Lua, "p.lua"), Err(PackError::Invalid(_))));
+    }
+
+    #[test]
+    fn oversized_sources_are_refused() {
+        let big = " ".repeat(MAX_SOURCE_BYTES + 1);
+        assert!(matches!(load(&big, SourceKind::Json, "big.json"), Err(PackError::TooLarge { .. })));
+    }
+}
