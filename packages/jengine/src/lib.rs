@@ -1,0 +1,96 @@
+//! The seam between jengine packages and the host.
+//!
+//! A package is a crate with one [`Package`] entry point whose `register` lists everything it
+//! adds: scene components bound to keys, Lua commands in a namespace, per-frame systems, the
+//! bags scripts read and the data tables it validates. Its rules live in plain modules that
+//! never import this crate; only registration and drawing touch it.
+//!
+//! What this crate holds, in the order a frame uses it:
+//! - [`World`]: the hecs entities plus typed resources ([`Time`], [`Log`], [`Tables`]);
+//! - the core components ([`Transform2D`], [`Sprite`], [`Text`], [`Mesh2D`], ...);
+//! - [`Registry`] and [`Package`];
+//! - the formats: [`Project`] (`project.jengine`), [`Scene`] (v1 and v2), [`Tables`];
+//! - [`PackageMeta`] and the dependency-coverage rule;
+//! - [`ScriptHost`], the sandboxed Lua 5.4 bridge.
+//!
+//! ```
+//! use jengine::{Package, Registry, World, value::{entity, integer}};
+//!
+//! #[derive(serde::Serialize, serde::Deserialize)]
+//! struct Counter { count: i64 }
+//!
+//! struct CounterPackage;
+//! impl Package for CounterPackage {
+//!     fn name(&self) -> &'static str { "jengine-counter" }
+//!     fn register(&self, reg: &mut Registry) {
+//!         reg.component::<Counter>("counter");
+//!         reg.command("Counter", "add", &[entity("e"), integer("n")], |world, args| {
+//!             let (e, n) = (args.entity(0)?, args.integer(1)?);
+//!             let mut c = world.entities.get::<&mut Counter>(e).map_err(|_| "no counter")?;
+//!             c.count += n;
+//!             Ok(())
+//!         });
+//!         reg.bag::<Counter>("counter");
+//!     }
+//! }
+//!
+//! let reg = Registry::with(&[&CounterPackage]);
+//! assert_eq!(reg.find_command("counter_add").unwrap().signature(), "Counter.add(e, n)");
+//! ```
+
+#![warn(missing_docs)]
+
+mod components;
+mod core;
+mod meta;
+mod project;
+mod registry;
+mod save;
+mod scene;
+mod script;
+mod table;
+pub mod value;
+mod world;
+
+pub use crate::components::{
+    Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Script, Sprite, SpriteLibrary,
+    Text, Transform2D, Vertex,
+};
+pub use crate::core::{SceneRequest, describe as describe_entity};
+pub use crate::meta::{MetaError, PackageMeta, coverage_problems, listed_packages, workspace_root};
+pub use crate::project::{PackageRef, Project, ProjectError, ProjectFile, Source, Window};
+pub use crate::registry::{
+    Bag, Command, ComponentBinding, Handler, Package, Registry, System, TableBinding,
+};
+pub use crate::save::{SaveStore, write_atomically};
+pub use crate::scene::{CORE_KEYS, Scene, SceneError};
+pub use crate::script::{
+    Limits, Queued, ScriptError, ScriptHost, describe as describe_lua_error, to_lua,
+};
+pub use crate::table::{RawTable, Row, RowError, TableError, Tables, table_name};
+pub use crate::value::{Args, Value};
+pub use crate::world::{Entity, Level, Log, LogLine, Resources, Time, World};
+pub use hecs;
+
+#[cfg(test)]
+mod testing {
+    use proptest::prelude::*;
+
+    /// Random JSON of any shape, a few levels deep.
+    pub fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<i32>().prop_map(|n| serde_json::json!(n)),
+            (-1e6f64..1e6).prop_map(|n| serde_json::json!(n)),
+            "[a-z#0-9.]{0,8}".prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+                proptest::collection::btree_map("[a-z_]{1,6}", inner, 0..4)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+}

@@ -1,0 +1,145 @@
+//! Per-project persistent values (`Save.get` / `Save.set`), written atomically.
+//!
+//! The store is one JSON object. Writing goes to a temporary file that is then renamed over
+//! the old one, so a crash mid-write leaves the previous save whole. A save file that cannot
+//! be read is set aside (never overwritten) and the game starts from an empty store.
+
+use std::path::{Path, PathBuf};
+
+/// The values and where they live.
+#[derive(Debug, Default)]
+pub struct SaveStore {
+    path: Option<PathBuf>,
+    values: serde_json::Map<String, serde_json::Value>,
+    dirty: bool,
+}
+
+impl SaveStore {
+    /// A store kept in memory only (tests, `check`).
+    pub fn in_memory() -> SaveStore {
+        SaveStore::default()
+    }
+
+    /// Opens the store at `path`. A missing file is an empty store. A file that is not a JSON
+    /// object is renamed to `<path>.bad` and reported; the store starts empty.
+    pub fn open(path: &Path) -> (SaveStore, Option<String>) {
+        let mut store = SaveStore {
+            path: Some(path.to_path_buf()),
+            ..SaveStore::default()
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (store, None),
+            Err(e) => {
+                return (
+                    store,
+                    Some(format!("{}: cannot read save: {e}", path.display())),
+                );
+            }
+        };
+        match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(serde_json::Value::Object(map)) => {
+                store.values = map;
+                (store, None)
+            }
+            other => {
+                let why = match other {
+                    Err(e) => format!("not valid JSON: {e}"),
+                    Ok(_) => "a save is a JSON object".to_string(),
+                };
+                let aside = path.with_extension("json.bad");
+                let moved = std::fs::rename(path, &aside).is_ok();
+                let kept = if moved {
+                    format!("; it was kept as {}", aside.display())
+                } else {
+                    String::new()
+                };
+                (
+                    store,
+                    Some(format!(
+                        "{}: {why}{kept}; starting with an empty save",
+                        path.display()
+                    )),
+                )
+            }
+        }
+    }
+
+    /// The value under `key`.
+    pub fn get(&self, key: &str) -> Option<&serde_json::Value> {
+        self.values.get(key)
+    }
+
+    /// Sets (or with `Null`, removes) the value under `key`.
+    pub fn set(&mut self, key: &str, value: serde_json::Value) {
+        if value.is_null() {
+            self.dirty |= self.values.remove(key).is_some();
+        } else if self.values.get(key) != Some(&value) {
+            self.values.insert(key.to_string(), value);
+            self.dirty = true;
+        }
+    }
+
+    /// Writes the store if it changed since the last write.
+    pub fn flush(&mut self) -> Result<(), String> {
+        let Some(path) = &self.path else {
+            self.dirty = false;
+            return Ok(());
+        };
+        if !self.dirty {
+            return Ok(());
+        }
+        let text = serde_json::to_string_pretty(&self.values).map_err(|e| e.to_string())?;
+        write_atomically(path, text.as_bytes())
+            .map_err(|e| format!("{}: cannot write save: {e}", path.display()))?;
+        self.dirty = false;
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_round_trip_through_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("save.json");
+        let (mut store, warning) = SaveStore::open(&path);
+        assert!(warning.is_none());
+        store.set("best", serde_json::json!(42));
+        store.set("name", serde_json::json!("kana"));
+        store.set("name", serde_json::Value::Null);
+        store.flush().unwrap();
+        let (store, _) = SaveStore::open(&path);
+        assert_eq!(store.get("best"), Some(&serde_json::json!(42)));
+        assert_eq!(store.get("name"), None);
+    }
+
+    #[test]
+    fn a_corrupt_save_is_set_aside_not_lost() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("save.json");
+        std::fs::write(&path, "{oops").unwrap();
+        let (store, warning) = SaveStore::open(&path);
+        let warning = warning.unwrap();
+        assert!(warning.contains("not valid JSON"), "{warning}");
+        assert!(store.get("x").is_none());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("save.json.bad")).unwrap(),
+            "{oops"
+        );
+    }
+}

@@ -1,0 +1,216 @@
+//! The world a package sees: a hecs ECS for entities plus a typed map of resources.
+//!
+//! Resources are singletons keyed by their Rust type (time, input, data tables, a package's
+//! dictionary). Keeping both in one struct lets a command or system take `&mut World` and reach
+//! everything it may change, with nothing global.
+
+use std::any::{Any, TypeId};
+use std::collections::{BTreeSet, HashMap};
+
+pub use hecs::Entity;
+
+/// Entities (the hecs world) and resources, side by side.
+#[derive(Default)]
+pub struct World {
+    /// The entities and their components.
+    pub entities: hecs::World,
+    /// Typed singletons: time, input, tables, a package's long-lived state.
+    pub resources: Resources,
+}
+
+impl World {
+    /// An empty world with the host's standard resources ([`Time`] and [`Log`]).
+    pub fn new() -> World {
+        let mut world = World::default();
+        world.resources.insert(Time::default());
+        world.resources.insert(Log::default());
+        world
+    }
+
+    /// The log every package and script writes to; created on first use.
+    pub fn log(&mut self) -> &mut Log {
+        self.resources.get_or_default::<Log>()
+    }
+
+    /// The entity carrying this [`crate::Name`], if any (the first spawned wins).
+    pub fn find(&self, name: &str) -> Option<Entity> {
+        let mut query = self.entities.query::<(Entity, &crate::Name)>();
+        let mut found: Option<Entity> = None;
+        for (entity, n) in query.iter() {
+            if n.0 == name && found.is_none_or(|f| entity.id() < f.id()) {
+                found = Some(entity);
+            }
+        }
+        found
+    }
+}
+
+/// A map from type to one value of that type.
+#[derive(Default)]
+pub struct Resources {
+    map: HashMap<TypeId, Box<dyn Any>>,
+}
+
+impl Resources {
+    /// Stores `value`, returning the one it replaces.
+    pub fn insert<T: 'static>(&mut self, value: T) -> Option<T> {
+        self.map
+            .insert(TypeId::of::<T>(), Box::new(value))
+            .and_then(|old| old.downcast().ok().map(|b| *b))
+    }
+
+    /// The stored `T`, if any.
+    pub fn get<T: 'static>(&self) -> Option<&T> {
+        self.map.get(&TypeId::of::<T>())?.downcast_ref()
+    }
+
+    /// The stored `T`, mutably, if any.
+    pub fn get_mut<T: 'static>(&mut self) -> Option<&mut T> {
+        self.map.get_mut(&TypeId::of::<T>())?.downcast_mut()
+    }
+
+    /// The stored `T`, inserting `T::default()` first if there is none.
+    pub fn get_or_default<T: Default + 'static>(&mut self) -> &mut T {
+        self.map
+            .entry(TypeId::of::<T>())
+            .or_insert_with(|| Box::new(T::default()))
+            .downcast_mut()
+            .expect("a resource is stored under its own TypeId")
+    }
+
+    /// Takes the stored `T` out.
+    pub fn remove<T: 'static>(&mut self) -> Option<T> {
+        self.map
+            .remove(&TypeId::of::<T>())
+            .and_then(|old| old.downcast().ok().map(|b| *b))
+    }
+
+    /// Whether a `T` is stored.
+    pub fn contains<T: 'static>(&self) -> bool {
+        self.map.contains_key(&TypeId::of::<T>())
+    }
+}
+
+/// The fixed-step clock. The runtime advances it once per frame before systems run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Time {
+    /// Frames completed since the runtime started.
+    pub frame: u64,
+    /// Seconds per step (1/60 at the host's fixed 60 Hz).
+    pub dt: f64,
+    /// Seconds of game time since start.
+    pub elapsed: f64,
+    /// The session's seed; packages derive their `rand_pcg` streams from it.
+    pub seed: u64,
+}
+
+impl Default for Time {
+    fn default() -> Self {
+        Time {
+            frame: 0,
+            dt: 1.0 / 60.0,
+            elapsed: 0.0,
+            seed: 0,
+        }
+    }
+}
+
+/// How loud a log line is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// Ordinary progress.
+    Info,
+    /// Something went wrong; the game goes on.
+    Warn,
+}
+
+/// One line written to the [`Log`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    /// Info or warning.
+    pub level: Level,
+    /// The text, already naming where it came from.
+    pub message: String,
+}
+
+/// Lines written this frame, drained by the host, plus the keys of warnings said once.
+#[derive(Debug, Default)]
+pub struct Log {
+    lines: Vec<LogLine>,
+    said: BTreeSet<String>,
+}
+
+impl Log {
+    /// Writes an info line.
+    pub fn info(&mut self, message: impl Into<String>) {
+        self.lines.push(LogLine {
+            level: Level::Info,
+            message: message.into(),
+        });
+    }
+
+    /// Writes a warning.
+    pub fn warn(&mut self, message: impl Into<String>) {
+        self.lines.push(LogLine {
+            level: Level::Warn,
+            message: message.into(),
+        });
+    }
+
+    /// Writes a warning only the first time this exact message is given.
+    pub fn warn_once(&mut self, message: impl Into<String>) {
+        let message = message.into();
+        if self.said.insert(message.clone()) {
+            self.warn(message);
+        }
+    }
+
+    /// Takes the lines written since the last drain.
+    pub fn drain(&mut self) -> Vec<LogLine> {
+        std::mem::take(&mut self.lines)
+    }
+
+    /// The lines not yet drained.
+    pub fn lines(&self) -> &[LogLine] {
+        &self.lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resources_are_keyed_by_type() {
+        let mut res = Resources::default();
+        assert!(res.insert(5u32).is_none());
+        assert_eq!(res.insert(7u32), Some(5));
+        res.insert(String::from("x"));
+        assert_eq!(res.get::<u32>(), Some(&7));
+        *res.get_mut::<String>().unwrap() += "y";
+        assert_eq!(res.get::<String>().map(String::as_str), Some("xy"));
+        assert_eq!(res.remove::<u32>(), Some(7));
+        assert!(!res.contains::<u32>());
+        assert_eq!(*res.get_or_default::<u64>(), 0);
+    }
+
+    #[test]
+    fn warn_once_says_a_message_once() {
+        let mut log = Log::default();
+        log.warn_once("a");
+        log.warn_once("a");
+        log.warn_once("b");
+        assert_eq!(log.drain().len(), 2);
+        log.warn_once("a");
+        assert!(log.lines().is_empty());
+    }
+
+    #[test]
+    fn find_returns_the_first_spawned_of_a_name() {
+        let mut world = World::new();
+        let a = world.entities.spawn((crate::Name("x".into()),));
+        world.entities.spawn((crate::Name("x".into()),));
+        assert_eq!(world.find("x"), Some(a));
+        assert_eq!(world.find("y"), None);
+    }
+}
