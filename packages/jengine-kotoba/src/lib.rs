@@ -8,6 +8,9 @@
 //! - [`dict`]: the compiled-in Japanese dictionary ([`Dict::japanese`]).
 //! - [`board`]: the grid and the rule, [`Board::words_at`].
 //! - [`play`]: hands, stocks, placing with auto-form, and the [`Event`]s both modes report.
+//! - [`puzzle`]: one player against the clock on a [`Stage`]; [`autoplay`] lets the bot play it.
+//! - [`battle`]: two [`Fighter`]s on one board in real time; [`Battle::apply`] takes a [`Move`].
+//! - [`bot`]: every legal move for a hand, and one picked by [`Skill`].
 //!
 //! ```
 //! use jengine_kotoba::{Board, Dict, Kana, Pos, TileStats, play};
@@ -22,12 +25,18 @@
 
 #![warn(missing_docs)]
 
+pub mod battle;
 pub mod board;
+pub mod bot;
 pub mod dict;
 pub mod kana;
 pub mod play;
+pub mod puzzle;
 
+pub use battle::{Battle, COMBO_WINDOW, Fighter, FighterSpec, Move, Phase, Setup};
 pub use board::{Board, Cell, Dir, Pos, Word};
+pub use bot::{Bot, LegalMove, Skill, legal_moves};
 pub use dict::{Dict, Entry};
 pub use kana::{Kana, TileStats};
 pub use play::{Event, Hand, Placed, Refusal, Stock};
+pub use puzzle::{Puzzle, Stage, autoplay};

@@ -1,0 +1,544 @@
+//! One player, one stage: place every tile of the stock before the clock runs out.
+//!
+//! A stage is a board drawn in text, a stock dealt from its seed, a hand size, a time and three
+//! star scores. Swapping a tile costs time but never fails, since a dry stock deals a fresh tile
+//! from the seed, so a hand is never a dead end; only the clock is (or a board with no free
+//! cell left beside a kana).
+
+use rand::SeedableRng;
+use rand_pcg::Pcg32;
+
+use crate::board::{Board, Pos};
+use crate::bot::{Bot, Skill, best, legal_moves};
+use crate::dict::Dict;
+use crate::kana::{Kana, TileStats};
+use crate::play::{Event, Failure, Hand, MadeWord, Placed, Refusal, Stock, placement};
+
+/// Seconds a swap costs.
+pub const SWAP_COST: f32 = 5.0;
+/// Seconds a hint costs.
+pub const HINT_COST: f32 = 10.0;
+/// Bonus points for each whole second left on a cleared stage.
+pub const BONUS_PER_SECOND: u32 = 10;
+/// Seconds the autoplay bot spends on each move.
+pub const AUTOPLAY_THINK: f32 = 1.0;
+
+/// A puzzle stage, as a stage table row describes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stage {
+    /// Its id in the table.
+    pub id: String,
+    /// Its short name.
+    pub name: String,
+    /// A line that goes with it.
+    pub title: String,
+    /// The board, walls and pre-placed kana included.
+    pub board: Board,
+    /// Tiles always in the stock.
+    pub stock: Vec<Kana>,
+    /// How many more tiles the bag deals into the stock.
+    pub tiles: usize,
+    /// How many tiles the hand holds.
+    pub hand: usize,
+    /// Seconds on the clock.
+    pub time: f32,
+    /// The scores (words plus bonus) for one, two and three stars, rising.
+    pub stars: [u32; 3],
+    /// The seed the stock and fresh tiles are dealt from.
+    pub seed: u64,
+}
+
+/// Where a puzzle stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Still going.
+    Playing,
+    /// Every tile placed.
+    Cleared,
+    /// Lost.
+    Failed(Failure),
+}
+
+/// A suggested move: which tile, as which face, where.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The hand slot.
+    pub slot: usize,
+    /// The face to place it as.
+    pub kana: Kana,
+    /// The cell to light.
+    pub pos: Pos,
+}
+
+/// A stage being played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Puzzle {
+    stage: String,
+    board: Board,
+    stats: TileStats,
+    hand: Hand,
+    hand_size: usize,
+    stock: Stock,
+    rng: Pcg32,
+    time: f32,
+    time_left: f32,
+    score: u32,
+    swaps: u32,
+    hints: u32,
+    stars: [u32; 3],
+    state: State,
+    hint: Option<Hint>,
+    made: Vec<MadeWord>,
+    events: Vec<Event>,
+}
+
+impl Puzzle {
+    /// Starts `stage`: deals its stock from its seed and fills the hand.
+    pub fn new(stage: &Stage, stats: &TileStats) -> Puzzle {
+        let mut rng = Pcg32::seed_from_u64(stage.seed);
+        let mut stock = Stock::of(stage.stock.iter().copied());
+        for _ in 0..stage.tiles {
+            stock.put_back(stats.deal(&mut rng));
+        }
+        stock.shuffle(&mut rng);
+        let mut hand = Hand::default();
+        hand.fill(stage.hand.max(1), || stock.draw());
+        let mut puzzle = Puzzle {
+            stage: stage.id.clone(),
+            board: stage.board.clone(),
+            stats: stats.clone(),
+            hand,
+            hand_size: stage.hand.max(1),
+            stock,
+            rng,
+            time: stage.time,
+            time_left: stage.time,
+            score: 0,
+            swaps: 0,
+            hints: 0,
+            stars: stage.stars,
+            state: State::Playing,
+            hint: None,
+            made: Vec::new(),
+            events: vec![Event::Started],
+        };
+        puzzle.settle();
+        puzzle
+    }
+
+    /// Places the tile in `slot` at `pos`, as the face it shows or, if that makes no word,
+    /// another of its forms.
+    pub fn place(&mut self, dict: &Dict, slot: usize, pos: Pos) -> Result<Placed, Refusal> {
+        let result = self.try_place(dict, slot, pos);
+        if let Err(why) = result {
+            self.events.push(Event::Refused { player: 0, why });
+        }
+        result
+    }
+
+    fn try_place(&mut self, dict: &Dict, slot: usize, pos: Pos) -> Result<Placed, Refusal> {
+        if self.state != State::Playing {
+            return Err(Refusal::NotPlaying);
+        }
+        let face = self.hand.get(slot).ok_or(Refusal::NoTile)?;
+        let placed = placement(&self.board, dict, &self.stats, pos, face)?;
+        self.board.set(pos, crate::board::Cell::Kana(placed.kana));
+        self.hand.replace(slot, self.stock.draw());
+        self.score += placed.points;
+        self.hint = None;
+        let words = MadeWord::all(dict, &self.stats, &placed);
+        self.made.extend(words.iter().cloned());
+        self.events.push(Event::Placed {
+            player: 0,
+            pos,
+            kana: placed.kana,
+            points: placed.points,
+            damage: 0,
+            combo: 0,
+            words,
+        });
+        self.settle();
+        Ok(placed)
+    }
+
+    /// Turns the tile in `slot` to its next form.
+    pub fn turn(&mut self, slot: usize) -> Option<Kana> {
+        if self.state != State::Playing {
+            return None;
+        }
+        let kana = self.hand.turn(slot)?;
+        self.events.push(Event::Turned {
+            player: 0,
+            slot,
+            kana,
+        });
+        Some(kana)
+    }
+
+    /// Trades the tile in `slot` for the next in the stock (a fresh one from the seed once the
+    /// stock is dry), for [`SWAP_COST`] seconds.
+    pub fn swap(&mut self, slot: usize) -> Result<Kana, Refusal> {
+        if self.state != State::Playing {
+            return Err(Refusal::NotPlaying);
+        }
+        let old = self.hand.get(slot).ok_or(Refusal::NoTile)?;
+        let new = match self.stock.draw() {
+            Some(k) => {
+                self.stock.put_back(old);
+                k
+            }
+            None => self.stats.deal(&mut self.rng),
+        };
+        self.hand.replace(slot, Some(new));
+        self.swaps += 1;
+        self.hint = None;
+        self.events.push(Event::Swapped {
+            player: 0,
+            slot,
+            kana: new,
+        });
+        self.spend(SWAP_COST);
+        Ok(new)
+    }
+
+    /// Chooses a tile and the cell it fits best, for [`HINT_COST`] seconds. `None` (and no
+    /// cost) when nothing in the hand fits anywhere.
+    pub fn hint(&mut self, dict: &Dict) -> Option<Hint> {
+        if self.state != State::Playing {
+            return None;
+        }
+        let m = best(&legal_moves(
+            &self.board,
+            dict,
+            &self.stats,
+            self.hand.tiles(),
+        ))?;
+        let hint = Hint {
+            slot: m.slot,
+            kana: m.face,
+            pos: m.pos,
+        };
+        self.hint = Some(hint);
+        self.hints += 1;
+        self.spend(HINT_COST);
+        Some(hint)
+    }
+
+    /// Moves the clock on by `dt` seconds.
+    pub fn update(&mut self, dt: f32) {
+        if self.state == State::Playing {
+            self.spend(dt.max(0.0));
+        }
+    }
+
+    fn spend(&mut self, seconds: f32) {
+        self.time_left = (self.time_left - seconds).max(0.0);
+        if self.time_left <= 0.0 && self.state == State::Playing {
+            self.state = State::Failed(Failure::Time);
+            self.events.push(Event::Failed {
+                why: Failure::Time,
+            });
+        }
+    }
+
+    /// Clears the stage when every tile is down, or fails it when nothing more can go down.
+    fn settle(&mut self) {
+        if self.state != State::Playing {
+            return;
+        }
+        if self.hand.is_empty() && self.stock.is_empty() {
+            self.state = State::Cleared;
+            self.events.push(Event::Cleared {
+                score: self.score,
+                bonus: self.bonus(),
+                time_left: self.time_left,
+            });
+        } else if self.board.open_cells().next().is_none() {
+            self.state = State::Failed(Failure::Stuck);
+            self.events.push(Event::Failed {
+                why: Failure::Stuck,
+            });
+        }
+    }
+
+    /// The events since the last call, oldest first.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The stage's id.
+    pub fn stage(&self) -> &str {
+        &self.stage
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The tile stats in play.
+    pub fn stats(&self) -> &TileStats {
+        &self.stats
+    }
+
+    /// The hand.
+    pub fn hand(&self) -> &[Kana] {
+        self.hand.tiles()
+    }
+
+    /// Tiles left in the stock (not counting the hand).
+    pub fn stock(&self) -> usize {
+        self.stock.len()
+    }
+
+    /// Tiles still to place: the hand and the stock.
+    pub fn tiles_left(&self) -> usize {
+        self.hand.len() + self.stock.len()
+    }
+
+    /// Seconds on the clock at the start.
+    pub fn time(&self) -> f32 {
+        self.time
+    }
+
+    /// Seconds left.
+    pub fn time_left(&self) -> f32 {
+        self.time_left
+    }
+
+    /// Points from words so far.
+    pub fn score(&self) -> u32 {
+        self.score
+    }
+
+    /// The time-left bonus: [`BONUS_PER_SECOND`] for each whole second, once cleared.
+    pub fn bonus(&self) -> u32 {
+        if self.state == State::Failed(Failure::Time) {
+            return 0;
+        }
+        self.time_left.floor() as u32 * BONUS_PER_SECOND
+    }
+
+    /// Stars earned: how many star scores the score and bonus reach, once cleared.
+    pub fn stars(&self) -> u32 {
+        if self.state != State::Cleared {
+            return 0;
+        }
+        let total = self.score + self.bonus();
+        self.stars.iter().filter(|&&s| total >= s).count() as u32
+    }
+
+    /// The star scores.
+    pub fn star_scores(&self) -> [u32; 3] {
+        self.stars
+    }
+
+    /// Swaps made.
+    pub fn swaps(&self) -> u32 {
+        self.swaps
+    }
+
+    /// Hints taken.
+    pub fn hints(&self) -> u32 {
+        self.hints
+    }
+
+    /// Where the game stands.
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    /// The hint being shown, until the next move.
+    pub fn shown_hint(&self) -> Option<Hint> {
+        self.hint
+    }
+
+    /// Every word made, oldest first.
+    pub fn made(&self) -> &[MadeWord] {
+        &self.made
+    }
+}
+
+/// How an autoplayed stage went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// How it ended.
+    pub state: State,
+    /// Points from words.
+    pub score: u32,
+    /// The time-left bonus.
+    pub bonus: u32,
+    /// Stars earned.
+    pub stars: u32,
+    /// Seconds left.
+    pub time_left: f32,
+    /// Tiles placed.
+    pub moves: u32,
+    /// Swaps made.
+    pub swaps: u32,
+}
+
+/// Plays `stage` with a bot that sees every move and takes [`AUTOPLAY_THINK`] seconds over
+/// each; when nothing in its hand fits, it swaps, slot by slot in turn.
+pub fn autoplay(stage: &Stage, dict: &Dict, stats: &TileStats) -> Outcome {
+    let mut puzzle = Puzzle::new(stage, stats);
+    let mut bot = Bot::new(Skill::PERFECT, stage.seed);
+    let mut moves = 0;
+    let mut next_swap = 0;
+    while puzzle.state() == State::Playing {
+        let legal = legal_moves(puzzle.board(), dict, stats, puzzle.hand());
+        match bot.pick(&legal) {
+            Some(m) => {
+                if puzzle.place(dict, m.slot, m.pos).is_ok() {
+                    moves += 1;
+                }
+            }
+            None => {
+                let slot = next_swap % puzzle.hand().len().max(1);
+                next_swap += 1;
+                // A refused swap can only mean the game just ended; the loop then stops.
+                let _ = puzzle.swap(slot);
+            }
+        }
+        puzzle.update(AUTOPLAY_THINK);
+    }
+    Outcome {
+        state: puzzle.state(),
+        score: puzzle.score(),
+        bonus: puzzle.bonus(),
+        stars: puzzle.stars(),
+        time_left: puzzle.time_left(),
+        moves,
+        swaps: puzzle.swaps(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kana::parse_kana;
+
+    fn dict() -> Dict {
+        Dict::parse(
+            "さかな\t魚\tfish\nかな\t仮名\tkana\nなつ\t夏\tsummer\nかぎ\t鍵\tkey\nさか\t坂\tslope\n\
+             いか\t烏賊\tsquid\nいぬ\t犬\tdog\nさけ\t鮭\tsalmon\nかさ\t傘\tumbrella\n",
+        )
+        .unwrap()
+    }
+
+    fn stage(rows: &[&str], stock: &str, hand: usize, time: f32) -> Stage {
+        Stage {
+            id: "t".into(),
+            name: "test".into(),
+            title: "a test stage".into(),
+            board: Board::from_rows(rows).unwrap(),
+            stock: parse_kana(stock).unwrap(),
+            tiles: 0,
+            hand,
+            time,
+            stars: [10, 20, 1000],
+            seed: 5,
+        }
+    }
+
+    #[test]
+    fn placing_every_tile_clears_with_a_time_bonus() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let mut p = Puzzle::new(&stage(&["さか.."], "なつ", 2, 60.0), &s);
+        assert_eq!(p.tiles_left(), 2);
+        let na = p.hand().iter().position(|k| k.to_char() == 'な').unwrap();
+        p.place(&d, na, Pos::new(2, 0)).unwrap();
+        p.update(2.5);
+        p.place(&d, 0, Pos::new(3, 0)).unwrap();
+        assert_eq!(p.state(), State::Cleared);
+        assert_eq!(p.bonus(), 57 * BONUS_PER_SECOND);
+        assert_eq!(p.stars(), 2);
+        let events = p.take_events();
+        assert_eq!(events[0], Event::Started);
+        assert!(matches!(events.last(), Some(Event::Cleared { .. })));
+    }
+
+    #[test]
+    fn a_swap_costs_time_and_a_dry_stock_deals_fresh_tiles() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let mut p = Puzzle::new(&stage(&["さか.."], "いぬな", 2, 60.0), &s);
+        let first = p.hand()[0];
+        p.swap(0).unwrap();
+        assert_eq!(p.time_left(), 60.0 - SWAP_COST);
+        assert_eq!(p.tiles_left(), 3);
+        assert_eq!(p.stock(), 1);
+        assert_eq!(p.stock.tiles().last(), Some(first));
+        // Stock of one: swap it in, then the next swap deals fresh.
+        p.swap(0).unwrap();
+        p.swap(1).unwrap();
+        assert_eq!(p.tiles_left(), 3);
+        assert_eq!(p.swaps(), 3);
+    }
+
+    #[test]
+    fn a_hint_lights_a_cell_and_costs_time() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let mut p = Puzzle::new(&stage(&["さか.."], "ぬな", 2, 60.0), &s);
+        let hint = p.hint(&d).unwrap();
+        assert_eq!(hint.kana.to_char(), 'な');
+        assert_eq!(hint.pos, Pos::new(2, 0));
+        assert_eq!(p.shown_hint(), Some(hint));
+        assert_eq!(p.time_left(), 60.0 - HINT_COST);
+    }
+
+    #[test]
+    fn the_clock_and_a_closed_board_fail_a_stage() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let mut p = Puzzle::new(&stage(&["さか.."], "なつ", 2, 3.0), &s);
+        p.update(3.5);
+        assert_eq!(p.state(), State::Failed(Failure::Time));
+        assert_eq!(p.place(&d, 0, Pos::new(2, 0)), Err(Refusal::NotPlaying));
+        assert_eq!(p.bonus(), 0);
+        let p = Puzzle::new(&stage(&["か#", "##"], "な", 1, 30.0), &s);
+        assert_eq!(p.state(), State::Failed(Failure::Stuck));
+    }
+
+    #[test]
+    fn refusals_are_reported_and_change_nothing() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let mut p = Puzzle::new(&stage(&["さか..", "...."], "ぬ", 1, 30.0), &s);
+        let before = p.board().clone();
+        assert_eq!(p.place(&d, 0, Pos::new(2, 0)), Err(Refusal::NoWord));
+        assert_eq!(p.place(&d, 0, Pos::new(3, 1)), Err(Refusal::NotNextToKana));
+        assert_eq!(p.place(&d, 0, Pos::new(0, 0)), Err(Refusal::Taken));
+        assert_eq!(p.place(&d, 4, Pos::new(2, 0)), Err(Refusal::NoTile));
+        assert_eq!(p.board(), &before);
+        assert_eq!(p.tiles_left(), 1);
+        let why: Vec<Refusal> = p
+            .take_events()
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::Refused { why, .. } => Some(why),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            why,
+            [
+                Refusal::NoWord,
+                Refusal::NotNextToKana,
+                Refusal::Taken,
+                Refusal::NoTile
+            ]
+        );
+    }
+
+    #[test]
+    fn autoplay_clears_a_small_stage() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let out = autoplay(&stage(&["さ....", "....."], "かなつ", 3, 60.0), &d, &s);
+        assert_eq!(out.state, State::Cleared, "{out:?}");
+        assert_eq!(out.moves, 3);
+    }
+}
