@@ -11,6 +11,7 @@
 //! - [`puzzle`]: one player against the clock on a [`Stage`]; [`autoplay`] lets the bot play it.
 //! - [`battle`]: two [`Fighter`]s on one board in real time; [`Battle::apply`] takes a [`Move`].
 //! - [`bot`]: every legal move for a hand, and one picked by [`Skill`].
+//! - [`content`]: stage and [`Rival`] tables, checked row by row, and the shipped ones.
 //!
 //! ```
 //! use jengine_kotoba::{Board, Dict, Kana, Pos, TileStats, play};
@@ -28,6 +29,7 @@
 pub mod battle;
 pub mod board;
 pub mod bot;
+pub mod content;
 pub mod dict;
 pub mod kana;
 pub mod play;
@@ -36,6 +38,7 @@ pub mod puzzle;
 pub use battle::{Battle, COMBO_WINDOW, Fighter, FighterSpec, Move, Phase, Setup};
 pub use board::{Board, Cell, Dir, Pos, Word};
 pub use bot::{Bot, LegalMove, Skill, legal_moves};
+pub use content::{Rival, TableError};
 pub use dict::{Dict, Entry};
 pub use kana::{Kana, TileStats};
 pub use play::{Event, Hand, Placed, Refusal, Stock};

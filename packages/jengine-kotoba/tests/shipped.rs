@@ -1,0 +1,84 @@
+//! The shipped content, played: every stage through autoplay, every rival pair bot against bot.
+
+use jengine_kotoba::battle::{Battle, Phase};
+use jengine_kotoba::content::{self, shipped_rivals, shipped_stages};
+use jengine_kotoba::play::Ending;
+use jengine_kotoba::puzzle::{State, autoplay};
+use jengine_kotoba::{Dict, TileStats};
+
+#[test]
+fn the_bot_clears_every_shipped_stage() {
+    let dict = Dict::japanese();
+    let stats = TileStats::from_dict(dict);
+    let stages = shipped_stages().unwrap_or_else(|e| panic!("{e}"));
+    let mut failed = Vec::new();
+    for stage in &stages {
+        let out = autoplay(stage, dict, &stats);
+        println!(
+            "{} {}: {:?} score {} bonus {} stars {} time left {:.0}s moves {} swaps {}",
+            stage.id,
+            stage.name,
+            out.state,
+            out.score,
+            out.bonus,
+            out.stars,
+            out.time_left,
+            out.moves,
+            out.swaps
+        );
+        if out.state != State::Cleared {
+            failed.push(format!("{} ({}): {:?}", stage.id, stage.name, out.state));
+        }
+    }
+    assert!(failed.is_empty(), "the bot could not clear: {failed:?}");
+}
+
+#[test]
+fn every_rival_pair_fights_to_an_end() {
+    let dict = Dict::japanese();
+    let stats = TileStats::from_dict(dict);
+    let rivals = shipped_rivals().unwrap_or_else(|e| panic!("{e}"));
+    let mut wins = vec![0u32; rivals.len()];
+    for (i, a) in rivals.iter().enumerate() {
+        for (j, b) in rivals.iter().enumerate().skip(i + 1) {
+            let mut setup = b.setup(a.fighter(), (i * 31 + j) as u64);
+            setup.board = content::battle_board();
+            let mut battle = Battle::new(&setup, &stats);
+            let mut steps = 0;
+            while battle.winner().is_none() && steps < 20_000 {
+                battle.update(dict, 0.1);
+                steps += 1;
+            }
+            let Phase::Over { winner, why } = battle.phase() else {
+                panic!("{} vs {} did not end", a.id, b.id);
+            };
+            let f = battle.fighters();
+            println!(
+                "{} vs {}: {} by {:?} (hp {} / {}, words {} / {})",
+                a.name,
+                b.name,
+                match winner {
+                    Some(0) => a.name.as_str(),
+                    Some(_) => b.name.as_str(),
+                    None => "draw",
+                },
+                why,
+                f[0].hp,
+                f[1].hp,
+                f[0].words,
+                f[1].words
+            );
+            assert!(f[0].words + f[1].words > 0, "{} vs {}: no words", a.id, b.id);
+            assert!(why != Ending::Full || battle.board().open_cells().next().is_none());
+            match winner {
+                Some(0) => wins[i] += 1,
+                Some(_) => wins[j] += 1,
+                None => {}
+            }
+        }
+    }
+    println!("wins per rival: {:?}", rivals.iter().map(|r| &r.name).zip(&wins).collect::<Vec<_>>());
+    // The strongest rival should beat at least half of the others.
+    let last = rivals.len() - 1;
+    assert!(wins[last] as usize * 2 >= last, "wins {wins:?}");
+}
