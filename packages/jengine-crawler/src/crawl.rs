@@ -406,7 +406,8 @@ impl Crawl {
     }
 
     /// Use what is in front (door, lever, chest), or else what is underfoot (a chest, the
-    /// stairs). Opening things spends a tick; taking the stairs does not.
+    /// stairs). Opening something spends a tick; finding it locked or empty, or taking the
+    /// stairs, does not.
     pub fn use_ahead(&mut self) -> &[Event] {
         self.events.clear();
         if self.idle() {
@@ -415,9 +416,7 @@ impl Crawl {
         let (ax, ay) = self.state.facing.ahead();
         let (fx, fy) = (self.state.x + ax, self.state.y + ay);
         if self.floor().monster_at(fx, fy).is_none() && self.open_thing(fx, fy) {
-            if !self.events.contains(&Event::Locked) {
-                self.spend_tick();
-            }
+            self.spend_tick_if_changed();
             return &self.events;
         }
         let (x, y) = (self.state.x, self.state.y);
@@ -426,11 +425,18 @@ impl Crawl {
             Cell::Up => self.go_up(),
             _ => {
                 if self.open_thing(x, y) {
-                    self.spend_tick();
+                    self.spend_tick_if_changed();
                 }
             }
         }
         &self.events
+    }
+
+    /// A locked door without a key, or an empty chest, changes nothing and costs nothing.
+    fn spend_tick_if_changed(&mut self) {
+        if !matches!(self.events.as_slice(), [Event::Locked] | [Event::Empty]) {
+            self.spend_tick();
+        }
     }
 
     /// Settles the fight in progress. Won: a fixed fight is gone for good (and a goal fight
