@@ -67,7 +67,9 @@ pub use crate::scene::{CORE_KEYS, Scene, SceneError};
 pub use crate::script::{
     Limits, Queued, ScriptError, ScriptHost, describe as describe_lua_error, to_lua,
 };
-pub use crate::table::{RawTable, Row, RowError, TableError, Tables, table_name};
+pub use crate::table::{
+    RawTable, Row, RowError, TableError, Tables, describe_path_error, json_kind, table_name,
+};
 pub use crate::value::{Args, Value};
 pub use crate::world::{Entity, Level, Log, LogLine, Resources, Time, World};
 pub use hecs;

@@ -1,1 +1,18 @@
+//! The jengine host: the runtime that steps a project, and the `jengine` tool around it.
+//!
+//! `runtime` loads a project with the packages it lists and runs frames at a fixed 60 Hz;
+//! `check` loads everything without running; `viewport` generates and builds the crate that
+//! links exactly a project's listed packages; `docs` writes the package pages; `cli` is the
+//! command line shared by the `jengine` binary and every generated viewport binary.
 
+#![warn(missing_docs)]
+
+pub mod check;
+pub mod cli;
+pub mod docs;
+pub mod input;
+pub mod runtime;
+pub mod trace;
+pub mod viewport;
+
+pub use runtime::{Options, Runtime};

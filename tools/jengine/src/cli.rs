@@ -1,0 +1,250 @@
+//! The command line: `jengine check | run | viewport-build | docs`.
+//!
+//! The `jengine` binary itself links no game package. For `check` and `run` it builds the
+//! project's viewport (see [`crate::viewport`]) and hands the same arguments to it; the
+//! viewport binary runs them in-process with exactly the listed packages. `docs` does the
+//! same with a viewport linking every package in the workspace.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use jengine::Package;
+
+use crate::input::InputScript;
+use crate::runtime::{Options, Runtime, print_log};
+use crate::viewport::{self, Profile};
+
+/// The jengine tool.
+#[derive(Debug, Parser)]
+#[command(
+    name = "jengine",
+    version,
+    about = "Check, run and document jengine projects and packages."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Debug, Subcommand)]
+enum Cmd {
+    /// Load every scene, script and table of a project without running it; report every problem.
+    Check {
+        /// The project folder (holding project.jengine).
+        project: PathBuf,
+        /// Build the viewport with the dev profile (faster to build, slower to run).
+        #[arg(long)]
+        dev: bool,
+    },
+    /// Run a project.
+    Run(RunArgs),
+    /// Generate and build the crate that links exactly the project's listed packages.
+    ViewportBuild {
+        /// The project folder.
+        project: PathBuf,
+        /// Build with the dev profile.
+        #[arg(long)]
+        dev: bool,
+    },
+    /// Write docs/packages/<name>.md for every package in the workspace.
+    Docs {
+        /// Where the pages go.
+        #[arg(long, default_value = "docs/packages")]
+        out: PathBuf,
+        /// Build the docs viewport with the dev profile.
+        #[arg(long)]
+        dev: bool,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    /// The project folder.
+    project: PathBuf,
+    /// Run without a window.
+    #[arg(long)]
+    headless: bool,
+    /// Frames to run (at 60 per second).
+    #[arg(long, default_value_t = 600)]
+    frames: u64,
+    /// Timed pointer and key events (JSON).
+    #[arg(long)]
+    input: Option<PathBuf>,
+    /// Write every frame's bags, one JSON line per frame.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Seed for every random stream.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Folder for Save.get/Save.set (in memory when absent).
+    #[arg(long)]
+    save_dir: Option<PathBuf>,
+    /// Start in this scene instead of the project's start scene.
+    #[arg(long)]
+    scene: Option<String>,
+    /// Build the viewport with the dev profile.
+    #[arg(long)]
+    dev: bool,
+}
+
+fn profile(dev: bool) -> Profile {
+    if dev { Profile::Dev } else { Profile::Release }
+}
+
+fn fail(problems: &[String]) -> ExitCode {
+    for p in problems {
+        eprintln!("error: {p}");
+    }
+    ExitCode::FAILURE
+}
+
+/// Entry point of the `jengine` binary.
+pub fn tool_main() -> ExitCode {
+    let cli = Cli::parse();
+    match &cli.command {
+        Cmd::ViewportBuild { project, dev } => match viewport::build(project, profile(*dev), false)
+        {
+            Ok(v) => {
+                let state = if v.rebuilt { "built" } else { "up to date" };
+                println!("viewport {state}: {}", v.binary.display());
+                ExitCode::SUCCESS
+            }
+            Err(problems) => fail(&problems),
+        },
+        Cmd::Check { project, dev } => delegate(project, profile(*dev)),
+        Cmd::Run(args) => delegate(&args.project, profile(args.dev)),
+        Cmd::Docs { dev, .. } => {
+            let root = viewport::workspace(Path::new("."));
+            let metas = viewport::workspace_packages(&root);
+            match viewport::build_for("docs", &root, &metas, profile(*dev), false) {
+                Ok(v) => exec(&v.binary),
+                Err(e) => fail(&[e]),
+            }
+        }
+    }
+}
+
+/// Builds the project's viewport and runs this same command line in it.
+fn delegate(project: &Path, profile: Profile) -> ExitCode {
+    match viewport::build(project, profile, true) {
+        Ok(v) => exec(&v.binary),
+        Err(problems) => fail(&problems),
+    }
+}
+
+fn exec(binary: &Path) -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match std::process::Command::new(binary).args(&args).status() {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(status) => ExitCode::from(status.code().unwrap_or(1).clamp(1, 255) as u8),
+        Err(e) => fail(&[format!("cannot start {}: {e}", binary.display())]),
+    }
+}
+
+/// Entry point of a generated viewport binary, linking `packages`.
+pub fn viewport_main(packages: &[&dyn Package]) -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Cmd::Check { project, .. } => {
+            let report = crate::check::check(&project, packages);
+            for note in &report.notes {
+                eprintln!("note: {note}");
+            }
+            let (scenes, scripts, tables) = report.counts;
+            if report.ok() {
+                println!(
+                    "{}: ok ({scenes} scenes, {scripts} scripts, {tables} tables)",
+                    project.display()
+                );
+                ExitCode::SUCCESS
+            } else {
+                for p in &report.problems {
+                    eprintln!("error: {p}");
+                }
+                eprintln!(
+                    "{}: {} problem(s)",
+                    project.display(),
+                    report.problems.len()
+                );
+                ExitCode::FAILURE
+            }
+        }
+        Cmd::Run(args) => run(args, packages),
+        Cmd::ViewportBuild { .. } => {
+            fail(&["this is a viewport binary; run viewport-build with the jengine tool".into()])
+        }
+        Cmd::Docs { out, .. } => {
+            let root = viewport::workspace(Path::new("."));
+            match crate::docs::write_all(&root, packages, &out) {
+                Ok(written) => {
+                    for path in written {
+                        println!("wrote {}", path.display());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&[e]),
+            }
+        }
+    }
+}
+
+fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
+    let mut input = match &args.input {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => match InputScript::parse(&text) {
+                Ok(i) => i,
+                Err(e) => return fail(&[format!("{}: {e}", path.display())]),
+            },
+            Err(e) => return fail(&[format!("{}: cannot read: {e}", path.display())]),
+        },
+        None => InputScript::default(),
+    };
+    let options = Options {
+        seed: args.seed,
+        save_dir: args.save_dir.clone(),
+        scene: args.scene.clone(),
+        ..Options::default()
+    };
+    let mut runtime = match Runtime::new(&args.project, packages, options) {
+        Ok(r) => r,
+        Err(problems) => return fail(&problems),
+    };
+    print_log(&runtime.take_log());
+    let mut trace = match &args.trace {
+        Some(path) => match crate::trace::TraceWriter::create(path) {
+            Ok(t) => Some(t),
+            Err(e) => return fail(&[format!("{}: cannot write trace: {e}", path.display())]),
+        },
+        None => None,
+    };
+    if !args.headless {
+        eprintln!("note: this build runs headless; pass --headless to say so");
+    }
+    let mut trace_error = None;
+    for _ in 0..args.frames {
+        runtime.run(1, &mut input, |rt| {
+            if let Some(t) = trace.as_mut()
+                && let Err(e) = t.record(rt)
+            {
+                trace_error.get_or_insert(e.to_string());
+            }
+        });
+        print_log(&runtime.take_log());
+    }
+    if let Some(t) = trace
+        && let Err(e) = t.finish()
+    {
+        trace_error.get_or_insert(e.to_string());
+    }
+    if let Some(e) = trace_error {
+        return fail(&[format!("writing the trace failed: {e}")]);
+    }
+    println!(
+        "ran {} frames of {} (scene {})",
+        runtime.frame(),
+        runtime.project.file.name,
+        runtime.scene()
+    );
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,241 @@
+//! `jengine docs`: one page per package under `docs/packages/`, made from the package's
+//! metadata, what it registers, the projects that list it, and its README.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use jengine::{Package, PackageMeta, Project, Registry, Scene};
+
+/// A project under `<root>/projects` and its folder name.
+fn projects(root: &Path) -> Vec<(String, Project)> {
+    let mut out: Vec<(String, Project)> = std::fs::read_dir(root.join("projects"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            Project::load(&e.path()).ok().map(|p| (name, p))
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The scenes of `project` that use the package: a component key of it, or a script that
+/// calls its namespace or flat names.
+fn scenes_using(project: &Project, registry: &Registry, package: &str) -> Vec<String> {
+    let keys: Vec<&str> = registry
+        .components
+        .values()
+        .filter(|c| c.package == package)
+        .map(|c| c.key.as_str())
+        .collect();
+    let calls: Vec<String> = registry
+        .commands
+        .iter()
+        .filter(|c| c.package == package)
+        .flat_map(|c| [format!("{}.", c.namespace), format!("{}(", c.flat)])
+        .collect();
+    let mut used = Vec::new();
+    for name in project.scene_names() {
+        let Ok(text) = std::fs::read_to_string(project.scene_path(&name)) else {
+            continue;
+        };
+        // Parse leniently: as a v1 scene every key is kept, so a scene's keys are known even
+        // when this docs build does not link everything the project lists.
+        let v1 = text.replacen("\"version\": 2", "\"version\": 1", 1);
+        let Ok(scene) = Scene::parse("", &v1, &Registry::new()) else {
+            continue;
+        };
+        let by_key = scene.keys.iter().any(|k| keys.contains(&k.as_str()));
+        let by_script = scene.scripts.iter().any(|s| {
+            std::fs::read_to_string(project.script_path(s))
+                .map(|src| calls.iter().any(|c| src.contains(c.as_str())))
+                .unwrap_or(false)
+        });
+        if by_key || by_script {
+            used.push(name);
+        }
+    }
+    used
+}
+
+/// The page for one package.
+pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
+    let registry = Registry::with(&[package]);
+    let rel = |p: &Path| {
+        let p = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        let r = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        p.strip_prefix(&r)
+            .map(|x| x.display().to_string())
+            .unwrap_or_else(|_| p.display().to_string())
+    };
+    let listing: Vec<(String, Project)> = projects(root)
+        .into_iter()
+        .filter(|(_, p)| p.file.packages.iter().any(|l| l.name == meta.name))
+        .collect();
+    let mut s = String::new();
+    let _ = writeln!(s, "# {}\n", meta.name);
+    if !meta.description.is_empty() {
+        let _ = writeln!(s, "{}\n", meta.description);
+    }
+    let _ = writeln!(s, "| | |\n|---|---|");
+    let _ = writeln!(
+        s,
+        "| Kind | Project package: linked into the builds of the projects that list it |"
+    );
+    let _ = writeln!(s, "| Source | `{}` |", rel(&meta.dir));
+    let _ = writeln!(s, "| Version | {} |", meta.version);
+    let _ = writeln!(
+        s,
+        "| Entry point | `{}::{}` |",
+        meta.crate_ident(),
+        meta.entry
+    );
+    let _ = writeln!(
+        s,
+        "| Script namespace | {} |",
+        meta.namespace
+            .as_deref()
+            .map(|n| format!("`{n}`"))
+            .unwrap_or_else(|| "none".into())
+    );
+    let deps = if meta.depends.is_empty() {
+        "nothing".to_string()
+    } else {
+        meta.depends.join(", ")
+    };
+    let _ = writeln!(s, "| Depends on | {deps} |");
+    let listed = if listing.is_empty() {
+        "no project yet".to_string()
+    } else {
+        listing
+            .iter()
+            .map(|(n, _)| format!("`projects/{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = writeln!(s, "| Listed by | {listed} |\n");
+
+    let _ = writeln!(s, "## Using it\n");
+    let _ = writeln!(
+        s,
+        "List it in the top-level `packages` array of `project.jengine`, with every package it depends on (listing is what registers a package; a crate dependency only compiles it in), then run `jengine viewport-build projects/<name>`:\n"
+    );
+    let mut names = vec![meta.name.clone()];
+    names.extend(meta.depends.iter().cloned());
+    let entries: Vec<String> = names
+        .iter()
+        .map(|n| format!("    {{ \"name\": \"{n}\", \"source\": {{ \"type\": \"path\", \"path\": \"../../packages/{n}\" }} }}"))
+        .collect();
+    let _ = writeln!(
+        s,
+        "```json\n{{\n  \"packages\": [\n{}\n  ]\n}}\n```\n",
+        entries.join(",\n")
+    );
+    if let Some(ns) = &meta.namespace {
+        let _ = writeln!(
+            s,
+            "A script can check that it is linked with `if {ns} == nil then return end`.\n"
+        );
+    }
+
+    let _ = writeln!(s, "## Components\n");
+    if registry.components.is_empty() {
+        let _ = writeln!(s, "None.\n");
+    } else {
+        let _ = writeln!(s, "| Scene key | Rust type | |\n|---|---|---|");
+        for c in registry.components.values() {
+            let _ = writeln!(
+                s,
+                "| `{}` | `{}` | package only: needs a v2 scene |",
+                c.key,
+                short_type(c.type_name)
+            );
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "## Script commands\n");
+    let cmds: Vec<_> = registry
+        .commands
+        .iter()
+        .filter(|c| c.package == meta.name)
+        .collect();
+    if cmds.is_empty() {
+        let _ = writeln!(s, "None.\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "Commands return nothing: each call is queued and applied after scripts run. The flat name works too.\n"
+        );
+        let _ = writeln!(s, "| Call | Flat name |\n|---|---|");
+        for c in cmds {
+            let _ = writeln!(s, "| `{}` | `{}` |", c.signature(), c.flat);
+        }
+        s.push('\n');
+    }
+    let bags: Vec<_> = registry.bags.iter().collect();
+    if !bags.is_empty() {
+        let _ = writeln!(
+            s,
+            "## Bags\n\nRead with `Entity.get(e, key)` after the package's systems run.\n\n| Key | Rust type |\n|---|---|"
+        );
+        for b in bags {
+            let _ = writeln!(s, "| `{}` | `{}` |", b.key, short_type(b.type_name));
+        }
+        s.push('\n');
+    }
+    if !registry.tables.is_empty() {
+        let _ = writeln!(s, "## Data tables\n\n| Table | Row type |\n|---|---|");
+        for t in &registry.tables {
+            let _ = writeln!(s, "| `data/{}` | `{}` |", t.name, short_type(t.type_name));
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "## Scenes that use it\n");
+    let mut any = false;
+    for (name, project) in &listing {
+        for scene in scenes_using(project, &registry, &meta.name) {
+            any = true;
+            let _ = writeln!(s, "- `projects/{name}/assets/scenes/{scene}.scene`");
+        }
+    }
+    if !any {
+        let _ = writeln!(s, "None yet.");
+    }
+    s.push('\n');
+    if let Ok(readme) = std::fs::read_to_string(meta.dir.join("README.md")) {
+        let _ = writeln!(s, "## Notes\n\nFrom `{}/README.md`.\n", rel(&meta.dir));
+        // Demote the README's headings so they sit under this page's.
+        for line in readme.lines() {
+            if line.starts_with('#') {
+                let _ = writeln!(s, "##{line}");
+            } else {
+                let _ = writeln!(s, "{line}");
+            }
+        }
+    }
+    s
+}
+
+/// `jengine_kotoba::table::Table` → `Table`.
+fn short_type(name: &str) -> &str {
+    name.rsplit("::").next().unwrap_or(name)
+}
+
+/// Writes a page for each linked package that has metadata under `<root>/packages`.
+pub fn write_all(root: &Path, linked: &[&dyn Package], out: &Path) -> Result<Vec<PathBuf>, String> {
+    let metas = crate::viewport::workspace_packages(root);
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let mut written = Vec::new();
+    for meta in &metas {
+        let Some(package) = linked.iter().find(|p| p.name() == meta.name) else {
+            continue;
+        };
+        let path = out.join(format!("{}.md", meta.name));
+        jengine::write_atomically(&path, page(root, meta, *package).as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}

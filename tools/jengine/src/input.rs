@@ -1,0 +1,155 @@
+//! Timed input for headless runs: a JSON list of pointer and key events, each at a frame.
+//!
+//! The same file replayed against the same seed gives the same session, which is how a
+//! run is compared with a replay of itself.
+
+use serde::{Deserialize, Serialize};
+
+/// A pointer phase, as scripts receive it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Button went down.
+    Press,
+    /// Moved with the button down.
+    Drag,
+    /// Button came up.
+    Release,
+    /// Moved with the button up.
+    Hover,
+}
+
+impl Phase {
+    /// The name scripts see.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Press => "press",
+            Phase::Drag => "drag",
+            Phase::Release => "release",
+            Phase::Hover => "hover",
+        }
+    }
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Event {
+    /// A pointer event in world coordinates.
+    Pointer {
+        /// Press, drag, release or hover.
+        phase: Phase,
+        /// World x.
+        x: f64,
+        /// World y.
+        y: f64,
+    },
+    /// A key going down or up, by name (`left`, `space`, `a`, `escape`, ...).
+    Key {
+        /// The key's name.
+        key: String,
+        /// Whether it went down.
+        down: bool,
+    },
+}
+
+/// An event and the frame it arrives on (1 is the first frame).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimedEvent {
+    /// The frame.
+    pub frame: u64,
+    /// The event.
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// Events sorted by frame.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InputScript {
+    events: Vec<TimedEvent>,
+    next: usize,
+}
+
+impl InputScript {
+    /// Parses an input file; every problem names the event's index and field.
+    pub fn parse(text: &str) -> Result<InputScript, String> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let events: Vec<TimedEvent> = serde_path_to_error_deserialize(de)?;
+        for (i, e) in events.iter().enumerate() {
+            if e.frame == 0 {
+                return Err(format!("[{i}].frame: frames count from 1"));
+            }
+            if let Event::Pointer { x, y, .. } = &e.event
+                && !(x.is_finite() && y.is_finite())
+            {
+                return Err(format!("[{i}]: pointer position must be finite"));
+            }
+        }
+        let mut events = events;
+        events.sort_by_key(|e| e.frame);
+        Ok(InputScript { events, next: 0 })
+    }
+
+    /// A script from events already in memory.
+    pub fn from_events(mut events: Vec<TimedEvent>) -> InputScript {
+        events.sort_by_key(|e| e.frame);
+        InputScript { events, next: 0 }
+    }
+
+    /// The events due on `frame`, in file order; each is handed out once.
+    pub fn due(&mut self, frame: u64) -> Vec<Event> {
+        let mut out = Vec::new();
+        while let Some(e) = self.events.get(self.next) {
+            if e.frame > frame {
+                break;
+            }
+            out.push(e.event.clone());
+            self.next += 1;
+        }
+        out
+    }
+}
+
+fn serde_path_to_error_deserialize<'de, T: Deserialize<'de>>(
+    de: &mut serde_json::Deserializer<serde_json::de::StrRead<'de>>,
+) -> Result<T, String> {
+    let value: T =
+        serde_path_to_error::deserialize(&mut *de).map_err(|e| jengine::describe_path_error(&e))?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_come_out_on_their_frame() {
+        let text = r#"[
+            {"frame": 3, "type": "key", "key": "r", "down": true},
+            {"frame": 1, "type": "pointer", "phase": "press", "x": 2.5, "y": 0}
+        ]"#;
+        let mut input = InputScript::parse(text).unwrap();
+        assert_eq!(input.due(1).len(), 1);
+        assert!(input.due(2).is_empty());
+        assert_eq!(
+            input.due(3),
+            vec![Event::Key {
+                key: "r".into(),
+                down: true
+            }]
+        );
+    }
+
+    #[test]
+    fn bad_events_name_index_and_field() {
+        let err = InputScript::parse(
+            r#"[{"frame": 1, "type": "pointer", "phase": "tap", "x": 0, "y": 0}]"#,
+        )
+        .unwrap_err();
+        assert!(err.contains("[0]") && err.contains("tap"), "{err}");
+        let err = InputScript::parse(r#"[{"frame": 0, "type": "key", "key": "a", "down": true}]"#)
+            .unwrap_err();
+        assert!(err.contains("[0].frame"), "{err}");
+    }
+}

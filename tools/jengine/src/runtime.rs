@@ -1,0 +1,289 @@
+//! The runtime: a project, its listed packages, the world and the scripts, stepped at 60 Hz.
+//!
+//! One frame is always the same sequence: input events to scripts, `start`/`update`, the
+//! command queue in call order, package systems in registration order, a requested scene
+//! change, bags published, the log drained, the save written. Nothing reads a clock, so
+//! the same seed and input give the same frames.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use jengine::{
+    Entity, Level, Limits, LogLine, Package, Project, Registry, SaveStore, Scene, SceneRequest,
+    ScriptHost, Tables, Time, World,
+};
+
+use crate::input::{Event, InputScript};
+
+/// The fixed step.
+pub const STEP: f64 = 1.0 / 60.0;
+
+/// How a runtime is set up.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Seed for every random stream (packages read it from [`Time::seed`]).
+    pub seed: u64,
+    /// Where `Save.set` writes; in memory when `None`.
+    pub save_dir: Option<PathBuf>,
+    /// Lua memory and instruction limits.
+    pub limits: Limits,
+    /// Scene to start in instead of the project's `start_scene`.
+    pub scene: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            seed: 1,
+            save_dir: None,
+            limits: Limits::default(),
+            scene: None,
+        }
+    }
+}
+
+/// A running project.
+pub struct Runtime {
+    /// The project being run.
+    pub project: Project,
+    /// What the listed packages registered.
+    pub registry: Rc<Registry>,
+    /// Entities and resources.
+    pub world: World,
+    scripts: ScriptHost,
+    scene: String,
+    log: Vec<LogLine>,
+}
+
+/// Keeps the linked packages that the project lists, in listing order, and reports listed
+/// packages this build does not link.
+pub fn select<'a>(
+    project: &Project,
+    linked: &[&'a dyn Package],
+) -> Result<Vec<&'a dyn Package>, Vec<String>> {
+    let mut chosen = Vec::new();
+    let mut missing = Vec::new();
+    for listed in &project.file.packages {
+        match linked.iter().find(|p| p.name() == listed.name) {
+            Some(p) => chosen.push(*p),
+            None => missing.push(format!(
+                "{}: lists {}, which this build does not link; run `jengine viewport-build {}`",
+                project.dir.join("project.jengine").display(),
+                listed.name,
+                project.dir.display()
+            )),
+        }
+    }
+    if missing.is_empty() {
+        Ok(chosen)
+    } else {
+        Err(missing)
+    }
+}
+
+impl Runtime {
+    /// Loads the project at `dir` with the packages it lists (taken from `linked`), its
+    /// tables and its start scene. Every problem found is returned together.
+    pub fn new(
+        dir: &Path,
+        linked: &[&dyn Package],
+        options: Options,
+    ) -> Result<Runtime, Vec<String>> {
+        let project = Project::load(dir).map_err(|e| vec![e.to_string()])?;
+        jengine::listed_packages(&project)?;
+        let packages = select(&project, linked)?;
+        let registry = Registry::with(&packages);
+        if !registry.problems.is_empty() {
+            return Err(registry.problems.clone());
+        }
+        let (tables, mut problems) = Tables::load_dir(&project.dir);
+        let mut problems: Vec<String> = problems.drain(..).map(|e| e.to_string()).collect();
+        for binding in &registry.tables {
+            problems.extend(
+                (binding.check)(&tables)
+                    .iter()
+                    .map(|e| format!("{e} (table of {})", binding.package)),
+            );
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let mut world = World::new();
+        world.resources.insert(Time {
+            seed: options.seed,
+            ..Time::default()
+        });
+        world.resources.insert(tables);
+        let scripts_dir = project.dir.join("assets/scripts");
+        let mut scripts = ScriptHost::new(&registry, &scripts_dir, options.limits, options.seed)
+            .map_err(|e| {
+                vec![format!(
+                    "cannot start Lua: {}",
+                    jengine::describe_lua_error(&e)
+                )]
+            })?;
+        let registry = Rc::new(registry);
+        scripts.set_registry(registry.clone());
+        if let Some(dir) = &options.save_dir {
+            let (store, warning) = SaveStore::open(&dir.join("save.json"));
+            if let Some(w) = warning {
+                world.log().warn(w);
+            }
+            scripts.set_save(store);
+        }
+        let scene = options
+            .scene
+            .clone()
+            .unwrap_or_else(|| project.file.start_scene.clone());
+        let mut runtime = Runtime {
+            project,
+            registry,
+            world,
+            scripts,
+            scene: String::new(),
+            log: Vec::new(),
+        };
+        runtime.load_scene(&scene).map_err(|e| vec![e])?;
+        runtime.collect_log();
+        Ok(runtime)
+    }
+
+    /// Replaces the world's entities with the scene `name`. A scene that fails to load
+    /// changes nothing.
+    pub fn load_scene(&mut self, name: &str) -> Result<(), String> {
+        let path = self.project.scene_path(name);
+        let file = format!("assets/scenes/{name}.scene");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{file}: cannot read scene: {e}"))?;
+        let scene = Scene::parse(&file, &text, &self.registry).map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })?;
+        for notice in &scene.notices {
+            self.world.log().warn_once(notice.clone());
+        }
+        self.scripts.detach_all();
+        self.world.entities.clear();
+        let spawned = scene.spawn(&mut self.world);
+        for err in self.scripts.attach(&mut self.world, &spawned) {
+            self.world.log().warn(err.to_string());
+        }
+        self.scene = name.to_string();
+        Ok(())
+    }
+
+    /// The scene now running.
+    pub fn scene(&self) -> &str {
+        &self.scene
+    }
+
+    /// Frames completed.
+    pub fn frame(&self) -> u64 {
+        self.time().frame
+    }
+
+    fn time(&self) -> Time {
+        self.world
+            .resources
+            .get::<Time>()
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Runs one frame with these input events.
+    pub fn step(&mut self, events: &[Event]) {
+        let mut time = self.time();
+        time.frame += 1;
+        time.elapsed = time.frame as f64 * STEP;
+        time.dt = STEP;
+        self.world.resources.insert(time);
+        for event in events {
+            match event {
+                Event::Pointer { phase, x, y } => {
+                    self.scripts
+                        .pointer(&mut self.world, phase.as_str(), *x, *y)
+                }
+                Event::Key { key, down } => self.scripts.key(&mut self.world, key, *down),
+            }
+        }
+        self.scripts.update(&mut self.world, STEP);
+        self.scripts.apply_queue(&self.registry, &mut self.world);
+        for system in &self.registry.systems {
+            (system.run)(&mut self.world);
+        }
+        if let Some(SceneRequest(Some(name))) = self.world.resources.remove::<SceneRequest>()
+            && let Err(e) = self.load_scene(&name)
+        {
+            self.world
+                .log()
+                .warn(format!("Scene.load({name:?}) failed, the scene stays: {e}"));
+        }
+        if let Err(e) = self.scripts.publish_bags(&self.registry, &self.world) {
+            self.world.log().warn(format!(
+                "publishing bags failed: {}",
+                jengine::describe_lua_error(&e)
+            ));
+        }
+        if let Err(e) = self.scripts.flush_save() {
+            self.world.log().warn(e);
+        }
+        self.collect_log();
+    }
+
+    /// Runs `frames` frames, feeding `input`'s events on their frames.
+    pub fn run(&mut self, frames: u64, input: &mut InputScript, mut each: impl FnMut(&Runtime)) {
+        for _ in 0..frames {
+            let events = input.due(self.frame() + 1);
+            self.step(&events);
+            each(self);
+        }
+    }
+
+    fn collect_log(&mut self) {
+        let lines = self.world.log().drain();
+        self.log.extend(lines);
+    }
+
+    /// Takes the log lines written since the last take.
+    pub fn take_log(&mut self) -> Vec<LogLine> {
+        std::mem::take(&mut self.log)
+    }
+
+    /// Every published bag as JSON: `{ "<entity>": { "<bag>": {...} } }`, entities by name
+    /// (or `#<id>` when unnamed), in a stable order.
+    pub fn bags(&self) -> serde_json::Value {
+        let mut out = serde_json::Map::new();
+        for bag in &self.registry.bags {
+            for (entity, value) in (bag.publish_json)(&self.world) {
+                let key = jengine::describe_entity(&self.world, entity)
+                    .trim_matches('"')
+                    .to_string();
+                let slot = out
+                    .entry(key)
+                    .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+                if let Some(map) = slot.as_object_mut() {
+                    map.insert(bag.key.clone(), value);
+                }
+            }
+        }
+        serde_json::Value::Object(out)
+    }
+
+    /// The entity named `name`.
+    pub fn find(&self, name: &str) -> Option<Entity> {
+        self.world.find(name)
+    }
+}
+
+/// Prints log lines the way the tool shows them.
+pub fn print_log(lines: &[LogLine]) {
+    for line in lines {
+        match line.level {
+            Level::Info => eprintln!("info: {}", line.message),
+            Level::Warn => eprintln!("warning: {}", line.message),
+        }
+    }
+}
