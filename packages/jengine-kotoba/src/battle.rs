@@ -475,8 +475,7 @@ mod tests {
             think: 1.5,
         });
         Setup {
-            board: Board::from_rows(&["......", "......", "..さか..", "......", "......"])
-                .unwrap(),
+            board: Board::from_rows(&["......", "......", "..さか..", "......", "......"]).unwrap(),
             fighters: [
                 FighterSpec {
                     name: "あ".into(),
@@ -589,10 +588,7 @@ mod tests {
         let mut b = with_hands("は", "い");
         b.apply(&d, 0, Move::Turn { slot: 0 }).unwrap();
         assert_eq!(b.fighters()[0].hand(), [k('ば')]);
-        assert_eq!(
-            b.apply(&d, 0, Move::Turn { slot: 3 }),
-            Err(Refusal::NoTile)
-        );
+        assert_eq!(b.apply(&d, 0, Move::Turn { slot: 3 }), Err(Refusal::NoTile));
         let wrong = Move::Place {
             slot: 0,
             pos: Pos::new(4, 2),
@@ -600,7 +596,10 @@ mod tests {
         };
         let before = b.board().clone();
         assert_eq!(b.apply(&d, 0, wrong), Err(Refusal::NoTile));
-        assert_eq!(b.apply(&d, 2, Move::Turn { slot: 0 }), Err(Refusal::NotPlaying));
+        assert_eq!(
+            b.apply(&d, 2, Move::Turn { slot: 0 }),
+            Err(Refusal::NotPlaying)
+        );
         assert_eq!(b.board(), &before);
     }
 
@@ -630,7 +629,13 @@ mod tests {
         b.fighters[0].hp = 10;
         b.update(&d, 61.0);
         assert_eq!(b.winner(), Some(Some(1)));
-        assert!(matches!(b.phase(), Phase::Over { why: Ending::Time, .. }));
+        assert!(matches!(
+            b.phase(),
+            Phase::Over {
+                why: Ending::Time,
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -696,9 +701,7 @@ mod tests {
 
     fn any_move() -> impl Strategy<Value = Move> {
         let pos = (0usize..6, 0usize..5).prop_map(|(x, y)| Pos::new(x, y));
-        let face = prop::sample::select(
-            crate::kana::parse_kana("さかなつしいぬけ").unwrap(),
-        );
+        let face = prop::sample::select(crate::kana::parse_kana("さかなつしいぬけ").unwrap());
         prop_oneof![
             (0usize..6, pos, face).prop_map(|(slot, pos, face)| Move::Place { slot, pos, face }),
             (0usize..6).prop_map(|slot| Move::Turn { slot }),

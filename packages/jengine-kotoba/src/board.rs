@@ -540,7 +540,10 @@ mod tests {
         assert!(b.words_at(&d, Pos::new(0, 0)).is_empty());
         // The wall ends the run, so さかな cannot reach over it.
         let b = Board::from_rows(&["さ.#な"]).unwrap();
-        assert_eq!(read(&d, &b.words_with(&d, Pos::new(1, 0), k('か'))), ["さか"]);
+        assert_eq!(
+            read(&d, &b.words_with(&d, Pos::new(1, 0), k('か'))),
+            ["さか"]
+        );
     }
 
     #[test]

@@ -199,7 +199,10 @@ mod tests {
         want.sort();
         assert_eq!(got, want);
         for m in &moves {
-            assert_eq!(m.points, placement(&b, &d, &s, m.pos, m.face).unwrap().points);
+            assert_eq!(
+                m.points,
+                placement(&b, &d, &s, m.pos, m.face).unwrap().points
+            );
         }
     }
 

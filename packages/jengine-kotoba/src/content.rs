@@ -149,7 +149,12 @@ pub fn battle_board() -> Board {
 /// The stage the package plays when a project has no stage table.
 pub fn builtin_stage() -> Stage {
     let rows = [
-        "........", "........", "...うみ...", "........", "........", "........",
+        "........",
+        "........",
+        "...うみ...",
+        "........",
+        "........",
+        "........",
     ];
     Stage {
         id: "builtin".into(),
@@ -428,7 +433,10 @@ impl Row<'_> {
     fn seconds(&self, field: &str) -> Result<f32, Problem> {
         let t = self.number(field)?;
         if !(t > 0.0 && t <= 3600.0) {
-            return Err(self.wrong(field, format!("{t} is not above 0 and at most 3600 seconds")));
+            return Err(self.wrong(
+                field,
+                format!("{t} is not above 0 and at most 3600 seconds"),
+            ));
         }
         Ok(t as f32)
     }
@@ -612,13 +620,20 @@ mod tests {
             .collect();
         assert_eq!(rows, [(1, "hand"), (3, "stars")]);
         let text = err.to_string();
-        assert!(text.contains("data/kotoba_stages, row 3, field stars"), "{text}");
+        assert!(
+            text.contains("data/kotoba_stages, row 3, field stars"),
+            "{text}"
+        );
     }
 
     #[test]
     fn duplicate_ids_and_non_tables_are_refused() {
-        let err = stages_from_value(STAGES_TABLE, &json!([good_stage(), good_stage()])).unwrap_err();
-        assert_eq!((err.problems[0].row, err.problems[0].field.as_str()), (2, "id"));
+        let err =
+            stages_from_value(STAGES_TABLE, &json!([good_stage(), good_stage()])).unwrap_err();
+        assert_eq!(
+            (err.problems[0].row, err.problems[0].field.as_str()),
+            (2, "id")
+        );
         assert!(stages_from_str(STAGES_TABLE, "{").is_err());
         assert!(stages_from_value(STAGES_TABLE, &json!({"id": 1})).is_err());
     }
@@ -628,8 +643,14 @@ mod tests {
         let mut r = good_rival();
         r["life"] = json!(0);
         let err = rivals_from_value(RIVALS_TABLE, &json!([good_rival(), r])).unwrap_err();
-        assert_eq!((err.problems[0].row, err.problems[0].field.as_str()), (2, "life"));
-        assert!(err.to_string().starts_with("data/kotoba_rivals, row 2, field life"));
+        assert_eq!(
+            (err.problems[0].row, err.problems[0].field.as_str()),
+            (2, "life")
+        );
+        assert!(
+            err.to_string()
+                .starts_with("data/kotoba_rivals, row 2, field life")
+        );
         let mut r = good_rival();
         r["sight"] = json!(1.5);
         let err = rivals_from_value(RIVALS_TABLE, &json!([r])).unwrap_err();
@@ -662,7 +683,13 @@ mod tests {
         assert!(rivals.len() >= 8, "{} rivals", rivals.len());
         let mut skills: Vec<(u32, u32, u32)> = rivals
             .iter()
-            .map(|r| ((r.skill.sight * 100.0) as u32, (r.skill.think * 10.0) as u32, r.life))
+            .map(|r| {
+                (
+                    (r.skill.sight * 100.0) as u32,
+                    (r.skill.think * 10.0) as u32,
+                    r.life,
+                )
+            })
             .collect();
         skills.sort();
         skills.dedup();

@@ -252,7 +252,15 @@ mod tests {
     #[test]
     fn the_shipped_dictionary_has_the_seed_words() {
         let dict = Dict::japanese();
-        for w in ["さかな", "かな", "いぬ", "ねこ", "ことば", "ぱん", "らーめん"] {
+        for w in [
+            "さかな",
+            "かな",
+            "いぬ",
+            "ねこ",
+            "ことば",
+            "ぱん",
+            "らーめん",
+        ] {
             assert!(dict.lookup(&kana(w)).is_some(), "{w} missing");
         }
         assert!(dict.lookup(&kana("なつさか")).is_none());

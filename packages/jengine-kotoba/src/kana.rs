@@ -15,10 +15,53 @@ use crate::dict::Dict;
 
 /// The forms of each tile, base first, in turning order.
 const TILES: [&str; BASES] = [
-    "あぁ", "いぃ", "うぅ", "えぇ", "おぉ", "かが", "きぎ", "くぐ", "けげ", "こご", "さざ", "しじ",
-    "すず", "せぜ", "そぞ", "ただ", "ちぢ", "つづっ", "てで", "とど", "な", "に", "ぬ", "ね", "の",
-    "はばぱ", "ひびぴ", "ふぶぷ", "へべぺ", "ほぼぽ", "ま", "み", "む", "め", "も", "やゃ", "ゆゅ",
-    "よょ", "ら", "り", "る", "れ", "ろ", "わ", "を", "ん", "ー",
+    "あぁ",
+    "いぃ",
+    "うぅ",
+    "えぇ",
+    "おぉ",
+    "かが",
+    "きぎ",
+    "くぐ",
+    "けげ",
+    "こご",
+    "さざ",
+    "しじ",
+    "すず",
+    "せぜ",
+    "そぞ",
+    "ただ",
+    "ちぢ",
+    "つづっ",
+    "てで",
+    "とど",
+    "な",
+    "に",
+    "ぬ",
+    "ね",
+    "の",
+    "はばぱ",
+    "ひびぴ",
+    "ふぶぷ",
+    "へべぺ",
+    "ほぼぽ",
+    "ま",
+    "み",
+    "む",
+    "め",
+    "も",
+    "やゃ",
+    "ゆゅ",
+    "よょ",
+    "ら",
+    "り",
+    "る",
+    "れ",
+    "ろ",
+    "わ",
+    "を",
+    "ん",
+    "ー",
 ];
 
 /// How many different tiles there are (plain kana plus the long-vowel mark).
@@ -299,7 +342,10 @@ mod tests {
         assert_eq!(Kana::from_char('a'), None);
         assert_eq!(Kana::from_char('ア'), None);
         assert_eq!(Kana::from_char('ゔ'), None);
-        assert_eq!(parse_kana("さかな").map(|v| to_string(&v)), Ok("さかな".into()));
+        assert_eq!(
+            parse_kana("さかな").map(|v| to_string(&v)),
+            Ok("さかな".into())
+        );
         assert_eq!(parse_kana("さカな"), Err('カ'));
     }
 

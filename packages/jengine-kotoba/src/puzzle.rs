@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg32;
 
 use crate::board::{Board, Pos};
-use crate::bot::{Bot, Skill, best, legal_moves};
+use crate::bot::{best, legal_moves};
 use crate::dict::Dict;
 use crate::kana::{Kana, TileStats};
 use crate::play::{Event, Failure, Hand, MadeWord, Placed, Refusal, Stock, placement};
@@ -235,9 +235,7 @@ impl Puzzle {
         self.time_left = (self.time_left - seconds).max(0.0);
         if self.time_left <= 0.0 && self.state == State::Playing {
             self.state = State::Failed(Failure::Time);
-            self.events.push(Event::Failed {
-                why: Failure::Time,
-            });
+            self.events.push(Event::Failed { why: Failure::Time });
         }
     }
 
@@ -378,16 +376,25 @@ pub struct Outcome {
     pub swaps: u32,
 }
 
+/// How much the autoplay bot favours placing a rare (dear) kana over scoring more now.
+const RARE_FIRST: u32 = 4;
+
 /// Plays `stage` with a bot that sees every move and takes [`AUTOPLAY_THINK`] seconds over
-/// each; when nothing in its hand fits, it swaps, slot by slot in turn.
+/// each, placing rare kana first; when nothing in its hand fits, it swaps, slot by slot.
 pub fn autoplay(stage: &Stage, dict: &Dict, stats: &TileStats) -> Outcome {
     let mut puzzle = Puzzle::new(stage, stats);
-    let mut bot = Bot::new(Skill::PERFECT, stage.seed);
     let mut moves = 0;
     let mut next_swap = 0;
     while puzzle.state() == State::Playing {
         let legal = legal_moves(puzzle.board(), dict, stats, puzzle.hand());
-        match bot.pick(&legal) {
+        // Rare kana are the hardest to fit late, so they go down first.
+        let pick = legal.iter().copied().max_by_key(|m| {
+            (
+                m.points + RARE_FIRST * stats.value(m.face),
+                std::cmp::Reverse(m.pos),
+            )
+        });
+        match pick {
             Some(m) => {
                 if puzzle.place(dict, m.slot, m.pos).is_ok() {
                     moves += 1;

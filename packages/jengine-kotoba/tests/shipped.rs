@@ -68,7 +68,12 @@ fn every_rival_pair_fights_to_an_end() {
                 f[0].words,
                 f[1].words
             );
-            assert!(f[0].words + f[1].words > 0, "{} vs {}: no words", a.id, b.id);
+            assert!(
+                f[0].words + f[1].words > 0,
+                "{} vs {}: no words",
+                a.id,
+                b.id
+            );
             assert!(why != Ending::Full || battle.board().open_cells().next().is_none());
             match winner {
                 Some(0) => wins[i] += 1,
@@ -77,7 +82,14 @@ fn every_rival_pair_fights_to_an_end() {
             }
         }
     }
-    println!("wins per rival: {:?}", rivals.iter().map(|r| &r.name).zip(&wins).collect::<Vec<_>>());
+    println!(
+        "wins per rival: {:?}",
+        rivals
+            .iter()
+            .map(|r| &r.name)
+            .zip(&wins)
+            .collect::<Vec<_>>()
+    );
     // The strongest rival should beat at least half of the others.
     let last = rivals.len() - 1;
     assert!(wins[last] as usize * 2 >= last, "wins {wins:?}");
