@@ -146,7 +146,10 @@ fn scripted_crawl(tables: &Tables, ticks: u64) -> u64 {
             crawl.turn(if want == s.facing.turned(-1) { -1 } else { 1 });
             continue;
         }
-        let shut = matches!(crawl.floor().cell(nx, ny), Cell::Door | Cell::Chest { opened: false, .. });
+        let shut = matches!(
+            crawl.floor().cell(nx, ny),
+            Cell::Door | Cell::Chest { opened: false, .. }
+        );
         match s.ahead {
             'M' => crawl.attack(),
             _ if shut => crawl.use_ahead(),

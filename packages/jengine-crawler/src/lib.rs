@@ -1,9 +1,24 @@
 //! A first-person grid dungeon crawler: the picture, the levels and the crawl, as plain Rust.
 //!
 //! Three modules, none of which knows about an engine:
-//! - [`view`] turns a floor and a place to stand into quads, far to near;
+//! - [`view`] turns a floor and a place to stand into quads, drawn far to near;
 //! - [`map`] loads and checks levels drawn in ASCII, and holds the live floor ([`Dungeon`]);
 //! - [`crawl`] moves the party one tick at a time and says what happened as [`Event`]s.
+//!
+//! What matters, in order: the picture is right (it is geometry, so it is unit-tested rather
+//! than eyeballed); bad tables and saves fail at load with the place at fault, never fifty steps
+//! in and never with a panic; and a game replays exactly from its seed and its saves.
+//!
+//! ```
+//! use jengine_crawler::{Crawl, Event, Tables};
+//!
+//! let levels = r##"[{ "name": "Cellar", "map": ["######", "#<.+>#", "######"], "facing": "east" }]"##;
+//! let mut game = Crawl::new(Tables::from_json(levels, "[]", "[]").unwrap(), 7);
+//! game.walk(0, 1);
+//! assert_eq!(game.use_ahead(), &[Event::Door]);
+//! assert_eq!(game.state().tick, 2);
+//! assert!(!game.view().is_empty());
+//! ```
 
 #![warn(missing_docs)]
 
@@ -11,6 +26,6 @@ pub mod crawl;
 pub mod map;
 pub mod view;
 
-pub use crawl::{Crawl, Event, SaveError};
+pub use crawl::{Crawl, CrawlState, Event, Save, SaveError};
 pub use map::{Cell, Dungeon, Facing, MapError, Tables};
 pub use view::{Face, Frame, Quad};

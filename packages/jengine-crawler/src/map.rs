@@ -1387,6 +1387,24 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_example_loads() {
+        let row = json!({
+            "name": "Kobold Halls",
+            "map": ["#########", "#<..C..M#", "#.#####.#", "#.#^..#.#", "#..+..=>#", "#########"],
+            "start": [1, 1], "facing": "east", "monsters": ["kobold"], "chests": ["key:1"],
+            "traps": ["poison needle"],
+            "encounters": [{ "at": [5, 3], "group": "chief", "text": "The chief blocks the way.",
+                             "art": "m_chief", "goal": false }],
+            "encounter_rate": 0.08, "groups": ["kobolds", "rats"], "encounter_grace": 5
+        });
+        let monsters =
+            r#"[{ "name": "kobold", "hp": 6, "attack": 2, "sight": 5, "art": "m_kobold" }]"#;
+        let crawlers = r#"[{ "name": "Vess", "hp": 12, "attack": 3, "reach": 3 }]"#;
+        let tables = Tables::from_json(&Value::from(vec![row]).to_string(), monsters, crawlers);
+        assert_eq!(tables.unwrap().levels[0].start, (1, 1));
+    }
+
+    #[test]
     fn a_game_with_no_party_and_no_monsters_loads() {
         let levels = Value::from(vec![level("Top", &TOP)]).to_string();
         let tables = Tables::from_json(&levels, "[]", "[]").unwrap();

@@ -215,7 +215,12 @@ pub struct Sighted {
 pub fn map_cell(x: i32, y: i32, facing: Facing, depth: i32, side: i32) -> (i32, i32) {
     let (ax, ay) = facing.ahead();
     let (rx, ry) = facing.right();
-    (x + ax * depth + rx * side, y + ay * depth + ry * side)
+    // Saturating, so a position far off any floor is simply rock rather than an overflow.
+    let along = |base: i32, a: i32, r: i32| {
+        base.saturating_add(a.saturating_mul(depth))
+            .saturating_add(r.saturating_mul(side))
+    };
+    (along(x, ax, rx), along(y, ay, ry))
 }
 
 /// The open cells in the picture, nearest first: those a ray reaches going forward and

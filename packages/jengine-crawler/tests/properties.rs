@@ -35,7 +35,8 @@ fn floor() -> impl Strategy<Value = (Vec<String>, i32, i32)> {
             0..h as i32,
         )
             .prop_map(|(grid, x, y)| {
-                let mut rows: Vec<String> = grid.into_iter().map(|r| r.into_iter().collect()).collect();
+                let mut rows: Vec<String> =
+                    grid.into_iter().map(|r| r.into_iter().collect()).collect();
                 let mut row: Vec<char> = rows[y as usize].chars().collect();
                 row[x as usize] = '.';
                 rows[y as usize] = row.into_iter().collect();
@@ -45,9 +46,20 @@ fn floor() -> impl Strategy<Value = (Vec<String>, i32, i32)> {
 }
 
 fn frame() -> impl Strategy<Value = Frame> {
-    (10.0f32..800.0, 10.0f32..800.0, 0.2f32..0.95, 0.0f32..1.0, 1u32..7).prop_map(
-        |(cell_w, cell_h, falloff, gloom, depth)| Frame { cell_w, cell_h, falloff, gloom, depth },
+    (
+        10.0f32..800.0,
+        10.0f32..800.0,
+        0.2f32..0.95,
+        0.0f32..1.0,
+        1u32..7,
     )
+        .prop_map(|(cell_w, cell_h, falloff, gloom, depth)| Frame {
+            cell_w,
+            cell_h,
+            falloff,
+            gloom,
+            depth,
+        })
 }
 
 /// The ray rule, written out as its definition: the party's cell, and any open cell entered
@@ -209,7 +221,10 @@ fn small_game() -> Crawl {
     ]);
     let monsters = r#"[{ "name": "rat", "hp": 3, "attack": 1, "sight": 4 }]"#;
     let crawlers = r#"[{ "name": "A", "hp": 30 }, { "name": "B", "hp": 30, "reach": 2 }]"#;
-    Crawl::new(Tables::from_json(&levels.to_string(), monsters, crawlers).unwrap(), 5)
+    Crawl::new(
+        Tables::from_json(&levels.to_string(), monsters, crawlers).unwrap(),
+        5,
+    )
 }
 
 fn play(crawl: &mut Crawl, actions: &[u8]) {
