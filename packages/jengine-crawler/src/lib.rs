@@ -12,8 +12,10 @@
 //! ```
 //! use jengine_crawler::{Crawl, Event, Tables};
 //!
-//! let levels = r##"[{ "name": "Cellar", "map": ["######", "#<.+>#", "######"], "facing": "east" }]"##;
-//! let mut game = Crawl::new(Tables::from_json(levels, "[]", "[]").unwrap(), 7);
+//! let map = ["######", "#<.+>#", "######"];
+//! let levels = serde_json::json!([{ "name": "Cellar", "map": map, "facing": "east" }]);
+//! let tables = Tables::from_json(&levels.to_string(), "[]", "[]").unwrap();
+//! let mut game = Crawl::new(tables, 7);
 //! game.walk(0, 1);
 //! assert_eq!(game.use_ahead(), &[Event::Door]);
 //! assert_eq!(game.state().tick, 2);
