@@ -34,6 +34,7 @@ pub mod rules;
 pub mod solve;
 pub mod source;
 pub mod validate;
+pub mod worlds;
 
 pub use board::{Action, Board, Entity, Proof, ProofError, Turn};
 pub use game::Game;

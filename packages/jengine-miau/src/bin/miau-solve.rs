@@ -1,1 +1,198 @@
-fn main() {}
+//! `miau-solve`: the author solver on the command line.
+//!
+//! `miau-solve core`, `miau-solve mods/word-lab.cjs --level rules-are-cargo --max 5000`,
+//! `miau-solve mods/word-lab.cjs --level rules-are-cargo --replay RRRRRRR`,
+//! `miau-solve check-worlds [--dir projects/miau/mods]`. Exits non-zero when a proof fails.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use jengine_miau::board::{Action, Proof};
+use jengine_miau::pack::{Pack, RuleText};
+use jengine_miau::solve::{Outcome, Report};
+use jengine_miau::source::load_file;
+use jengine_miau::worlds::{self, CheckOptions, PackCheck, ProofCheck};
+
+#[derive(Parser, Debug)]
+#[command(name = "miau-solve", about = "Check Miau proofs with the author solver")]
+struct Cli {
+    /// `core`, a pack file (.cjs, .lua, .json), or `check-worlds`.
+    target: String,
+    /// Only this level (by id).
+    #[arg(long)]
+    level: Option<String>,
+    /// Cap on attempted actions (overrides a proof's solverBudget).
+    #[arg(long)]
+    max: Option<u64>,
+    /// Cap on retained search states.
+    #[arg(long = "max-visited")]
+    max_visited: Option<usize>,
+    /// Print each board of a route: the given moves (such as RRUL), or the solver's route.
+    #[arg(long, num_args = 0..=1, default_missing_value = "")]
+    replay: Option<String>,
+    /// A rule no route may use, such as "ROCK IS WIN" (repeatable).
+    #[arg(long)]
+    forbid: Vec<String>,
+    /// The mods folder for `check-worlds`.
+    #[arg(long, default_value = "projects/miau/mods")]
+    dir: PathBuf,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut forbid = Vec::new();
+    for f in &cli.forbid {
+        match RuleText::parse(f) {
+            Some(r) => forbid.push(r),
+            None => {
+                eprintln!("--forbid '{f}' is not a rule such as 'ROCK IS WIN'");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let options = CheckOptions {
+        max_attempts: cli.max,
+        max_visited: cli.max_visited,
+        forbid,
+    };
+    if cli.target == "check-worlds" {
+        let results = worlds::check_worlds(&cli.dir, &options);
+        let ok = results.iter().all(PackCheck::passed);
+        for r in &results {
+            print_pack(r);
+        }
+        println!("{}", if ok { "worlds: PASS" } else { "worlds: FAIL" });
+        return if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    }
+
+    let pack: Pack = if cli.target == "core" {
+        worlds::core().map(|c| c.pack)
+    } else {
+        load_file(&PathBuf::from(&cli.target)).map(|c| c.pack)
+    }
+    .unwrap_or_else(|e| {
+        eprintln!("{}: {e}", cli.target);
+        std::process::exit(2);
+    });
+    let levels: Vec<_> = match &cli.level {
+        Some(id) => match pack.level(id) {
+            Some(l) => vec![l.clone()],
+            None => {
+                let ids: Vec<&str> = pack.levels.iter().map(|l| l.id.as_str()).collect();
+                eprintln!("no level '{id}' in {}; levels: {}", pack.manifest.id, ids.join(", "));
+                return ExitCode::from(2);
+            }
+        },
+        None => pack.levels.clone(),
+    };
+
+    if let Some(moves) = &cli.replay
+        && !moves.is_empty()
+    {
+        let actions = match Action::parse_sequence(moves) {
+            Ok(a) => a,
+            Err(c) => {
+                eprintln!("--replay: '{c}' is not a move (use U, D, L, R, W)");
+                return ExitCode::from(2);
+            }
+        };
+        let mut all_won = true;
+        for level in &levels {
+            all_won &= replay(level, &actions);
+        }
+        return if all_won { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    }
+
+    let mut ok = true;
+    for level in &levels {
+        match worlds::check_level(level, &options) {
+            Ok(check) => {
+                print_proof(&pack.manifest.id, &check);
+                ok &= check.passed();
+                if cli.replay.is_some()
+                    && let Some(route) = check.solve.route()
+                {
+                    replay(level, route);
+                }
+            }
+            Err(e) => {
+                println!("{} / {}: INVALID ({e})", pack.manifest.id, level.id);
+                ok = false;
+            }
+        }
+    }
+    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+fn replay(level: &jengine_miau::Level, actions: &[Action]) -> bool {
+    let proof = match Proof::new(level) {
+        Ok(p) => p,
+        Err(e) => {
+            println!("{}: {e}", level.id);
+            return false;
+        }
+    };
+    let mut game = jengine_miau::Game::new(proof);
+    println!("{} — start", level.id);
+    print!("{}", game.board().draw_text(game.proof()));
+    for (i, &a) in actions.iter().enumerate() {
+        let turn = game.play(a);
+        let note = if turn.blocked { " (blocked)" } else { "" };
+        println!("turn {} {}{note}", i + 1, a.letter());
+        print!("{}", game.board().draw_text(game.proof()));
+        if turn.won {
+            println!("WON after {} moves", i + 1);
+            return true;
+        }
+    }
+    println!("not won");
+    false
+}
+
+fn describe(report: &Report) -> String {
+    let cost = format!("attempts {}, visited {}", report.attempts, report.visited);
+    match &report.outcome {
+        Outcome::Solved(route) => format!(
+            "SOLVED in {} ({}) [{cost}]",
+            route.len(),
+            Action::sequence_text(route)
+        ),
+        Outcome::Unsolvable => format!("UNSOLVABLE [{cost}]"),
+        Outcome::Limit => format!("LIMIT [{cost}]"),
+    }
+}
+
+fn print_proof(pack: &str, check: &ProofCheck) {
+    println!("{pack} / {}: {}", check.level_id, describe(&check.solve));
+    for (rule, r) in &check.must_form {
+        let verdict = match r.outcome {
+            Outcome::Solved(_) => format!("SKIPPABLE({rule})"),
+            Outcome::Limit => format!("LIMIT({rule})"),
+            Outcome::Unsolvable => format!("NECESSARY({rule})"),
+        };
+        println!("  mustForm {verdict} [attempts {}, visited {}]", r.attempts, r.visited);
+    }
+    if let Outcome::Solved(route) = &check.bypass.outcome {
+        println!("  BYPASS via {}", Action::sequence_text(route));
+    }
+    if let Outcome::Solved(route) = &check.hands_off.outcome {
+        println!("  HANDS-OFF via {}", Action::sequence_text(route));
+    }
+    for f in &check.failures {
+        println!("  FAIL {f}");
+    }
+    for w in &check.warnings {
+        println!("  WARN {w}");
+    }
+}
+
+fn print_pack(check: &PackCheck) {
+    let id = check.pack_id.as_deref().unwrap_or("?");
+    if let Some(e) = &check.error {
+        println!("{} ({id}): ERROR {e}", check.source);
+    }
+    for p in &check.proofs {
+        print_proof(id, p);
+    }
+}

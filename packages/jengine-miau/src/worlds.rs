@@ -1,0 +1,212 @@
+//! The shipped worlds and the gate every proof in them must pass.
+//!
+//! A proof passes when it solves, when every `mustForm` rule is necessary (forbidding it leaves
+//! no route), and when a win without pushing words (BYPASS) is either absent or declared with
+//! `allowBypass`. A win with no word motion at all (HANDS-OFF) only warns. A search that hits
+//! its cap proves nothing, so any LIMIT fails.
+
+use std::path::{Path, PathBuf};
+
+use crate::board::{Proof, ProofError};
+use crate::pack::{Level, Pack, RuleText};
+use crate::solve::{Constraint, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_VISITED, Outcome, Report, Search, solve};
+use crate::source::{SourceKind, load, load_file};
+use crate::validate::{Checked, PackError};
+
+/// The core pack's source, built into the crate.
+pub const CORE_SOURCE: &str = include_str!("../../../projects/miau/mods/core.json");
+/// The file name the core pack ships under.
+pub const CORE_FILE: &str = "core.json";
+
+/// The built-in core pack.
+pub fn core() -> Result<Checked, PackError> {
+    load(CORE_SOURCE, SourceKind::Json, CORE_FILE)
+}
+
+/// Pack files in a mods folder (`.cjs`, `.lua`, `.json`), sorted by name.
+pub fn pack_files(dir: &Path) -> Result<Vec<PathBuf>, PackError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| PackError::Io(format!("{}: {e}", dir.display())))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && p.extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| matches!(e, "cjs" | "lua" | "json"))
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Solver settings for checking proofs; `None` caps defer to each proof's `solverBudget`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Overrides every proof's attempt cap.
+    pub max_attempts: Option<u64>,
+    /// Cap on retained states (default [`DEFAULT_MAX_VISITED`]).
+    pub max_visited: Option<usize>,
+    /// Rules no counted route may use.
+    pub forbid: Vec<RuleText>,
+}
+
+/// Everything the gate learned about one proof.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProofCheck {
+    /// The level's id.
+    pub level_id: String,
+    /// The unconstrained search.
+    pub solve: Report,
+    /// For each `mustForm` rule, the search that forbade it.
+    pub must_form: Vec<(RuleText, Report)>,
+    /// The search for a route that never pushes a word.
+    pub bypass: Report,
+    /// The search for a route with no word motion at all.
+    pub hands_off: Report,
+    /// Labels that fail the gate, such as `LIMIT` or `SKIPPABLE(ROCK IS WIN)`.
+    pub failures: Vec<String>,
+    /// Labels that only warn, such as `HANDS-OFF`.
+    pub warnings: Vec<String>,
+}
+
+impl ProofCheck {
+    /// Whether the proof passes.
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Runs every search the gate needs for one level.
+pub fn check_level(level: &Level, options: &CheckOptions) -> Result<ProofCheck, ProofError> {
+    let proof = Proof::new(level)?;
+    let search = |constraint: Constraint, extra: Option<&RuleText>| {
+        let mut forbid = options.forbid.clone();
+        forbid.extend(extra.cloned());
+        Search {
+            max_attempts: options
+                .max_attempts
+                .or(level.solver_budget)
+                .unwrap_or(DEFAULT_MAX_ATTEMPTS),
+            max_visited: options.max_visited.unwrap_or(DEFAULT_MAX_VISITED),
+            forbid,
+            constraint,
+        }
+    };
+    let mut failures = Vec::new();
+    let mut warnings = Vec::new();
+
+    let main = solve(&proof, &search(Constraint::Free, None));
+    match main.outcome {
+        Outcome::Solved(_) => {}
+        Outcome::Unsolvable => failures.push("UNSOLVABLE".to_string()),
+        Outcome::Limit => failures.push("LIMIT".to_string()),
+    }
+    let mut must_form = Vec::new();
+    for rule in &level.must_form {
+        let r = solve(&proof, &search(Constraint::Free, Some(rule)));
+        match r.outcome {
+            Outcome::Solved(_) => failures.push(format!("SKIPPABLE({rule})")),
+            Outcome::Limit => failures.push(format!("LIMIT({rule})")),
+            Outcome::Unsolvable => {}
+        }
+        must_form.push((rule.clone(), r));
+    }
+    let bypass = solve(&proof, &search(Constraint::Bypass, None));
+    match bypass.outcome {
+        Outcome::Solved(_) if !level.allow_bypass => failures.push("BYPASS".to_string()),
+        Outcome::Limit => failures.push("LIMIT(BYPASS)".to_string()),
+        _ => {}
+    }
+    let hands_off = solve(&proof, &search(Constraint::HandsOff, None));
+    match hands_off.outcome {
+        Outcome::Solved(_) if !level.allow_hands_off => warnings.push("HANDS-OFF".to_string()),
+        Outcome::Limit => warnings.push("LIMIT(HANDS-OFF)".to_string()),
+        _ => {}
+    }
+    Ok(ProofCheck {
+        level_id: level.id.clone(),
+        solve: main,
+        must_form,
+        bypass,
+        hands_off,
+        failures,
+        warnings,
+    })
+}
+
+/// The gate's result for one pack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PackCheck {
+    /// Where the pack came from (`core` or a file path).
+    pub source: String,
+    /// The pack's id, when it loaded.
+    pub pack_id: Option<String>,
+    /// Why it did not load or compile.
+    pub error: Option<String>,
+    /// One entry per proof.
+    pub proofs: Vec<ProofCheck>,
+}
+
+impl PackCheck {
+    /// Whether the pack loaded and every proof passed.
+    pub fn passed(&self) -> bool {
+        self.error.is_none() && self.proofs.iter().all(ProofCheck::passed)
+    }
+}
+
+/// Checks every proof of a pack, one after another.
+pub fn check_pack(source: &str, pack: &Pack, options: &CheckOptions) -> PackCheck {
+    let mut out = PackCheck {
+        source: source.to_string(),
+        pack_id: Some(pack.manifest.id.clone()),
+        error: None,
+        proofs: Vec::new(),
+    };
+    for level in &pack.levels {
+        match check_level(level, options) {
+            Ok(c) => out.proofs.push(c),
+            Err(e) => {
+                out.error = Some(format!("{}: {e}", level.id));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Checks the built-in core pack and then every pack file in `dir` (except the core's own
+/// file), in sequence, so each proof gets its whole budget.
+pub fn check_worlds(dir: &Path, options: &CheckOptions) -> Vec<PackCheck> {
+    let mut results = Vec::new();
+    match core() {
+        Ok(c) => results.push(check_pack("core", &c.pack, options)),
+        Err(e) => results.push(failed("core", e)),
+    }
+    let files = match pack_files(dir) {
+        Ok(f) => f,
+        Err(e) => {
+            results.push(failed(&dir.display().to_string(), e));
+            return results;
+        }
+    };
+    for file in files {
+        if file.file_name().and_then(|n| n.to_str()) == Some(CORE_FILE) {
+            continue;
+        }
+        let name = file.display().to_string();
+        match load_file(&file) {
+            Ok(c) => results.push(check_pack(&name, &c.pack, options)),
+            Err(e) => results.push(failed(&name, e)),
+        }
+    }
+    results
+}
+
+fn failed(source: &str, e: PackError) -> PackCheck {
+    PackCheck {
+        source: source.to_string(),
+        pack_id: None,
+        error: Some(e.to_string()),
+        proofs: Vec::new(),
+    }
+}
