@@ -623,12 +623,7 @@ impl Crawl {
     fn arrive(&mut self, level: usize, stair: Cell) {
         let info = &self.tables.levels[level];
         let floor = &self.state.floors[level];
-        let (x, y) = floor
-            .cells
-            .iter()
-            .position(|c| *c == stair)
-            .map(|i| (i as i32 % floor.width, i as i32 / floor.width))
-            .unwrap_or(info.start);
+        let (x, y) = floor.find(&stair).unwrap_or(info.start);
         let facing = way_on(floor, x, y, info.facing);
         let s = &mut self.state;
         s.level = level;
@@ -1682,6 +1677,13 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "the save puts the party at level 0, cell 0, row 1, which is off the map or solid"
+        );
+        lost.x = 5000;
+        lost.y = -3;
+        let e = c.restore(&lost).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the save puts the party at level 0, cell 5000, row -3, which is off the map or solid"
         );
 
         let mut bogus = before.clone();

@@ -65,6 +65,23 @@ impl Cell {
         !self.is_solid()
     }
 
+    /// The cell a legend symbol stands for, when the symbol needs nothing from the level row
+    /// (everything but `C`, `^` and `M`).
+    pub fn plain(symbol: char) -> Option<Cell> {
+        Some(match symbol {
+            '.' => Cell::Floor,
+            '#' => Cell::Wall,
+            '+' => Cell::Door,
+            '=' => Cell::Locked,
+            'A' => Cell::Arch,
+            'L' => Cell::Lever { pulled: false },
+            '>' => Cell::Down,
+            '<' => Cell::Up,
+            'O' => Cell::Pit,
+            _ => return None,
+        })
+    }
+
     /// The legend symbol the cell was drawn with (an opened door reads as an archway).
     pub fn symbol(&self) -> char {
         match self {
@@ -651,15 +668,6 @@ fn build_level(
             let x = x as i32;
             let at = |p: Problem| fail(Some(y), Some(x), p);
             let cell = match symbol {
-                '.' => Cell::Floor,
-                '#' => Cell::Wall,
-                '+' => Cell::Door,
-                '=' => Cell::Locked,
-                'A' => Cell::Arch,
-                'L' => Cell::Lever { pulled: false },
-                '>' => Cell::Down,
-                '<' => Cell::Up,
-                'O' => Cell::Pit,
                 'C' => {
                     let text = chests.next().ok_or_else(|| at(Problem::ChestWithoutLoot))?;
                     let loot = Loot::parse(text).map_err(at)?;
@@ -691,7 +699,7 @@ fn build_level(
                     starts.push(MonsterStart { kind, x, y });
                     Cell::Floor
                 }
-                other => return Err(at(Problem::UnknownSymbol(other))),
+                other => Cell::plain(other).ok_or_else(|| at(Problem::UnknownSymbol(other)))?,
             };
             cells.push(cell);
         }
@@ -918,14 +926,7 @@ impl Dungeon {
             for symbol in row.chars() {
                 n += 1;
                 cells.push(match symbol {
-                    '.' | 'M' => Cell::Floor,
-                    '+' => Cell::Door,
-                    '=' => Cell::Locked,
-                    'A' => Cell::Arch,
-                    'L' => Cell::Lever { pulled: false },
-                    '>' => Cell::Down,
-                    '<' => Cell::Up,
-                    'O' => Cell::Pit,
+                    'M' => Cell::Floor,
                     'C' => Cell::Chest {
                         loot: Loot {
                             kind: "gold".into(),
@@ -937,7 +938,7 @@ impl Dungeon {
                         name: "trap".into(),
                         sprung: false,
                     },
-                    _ => Cell::Wall,
+                    other => Cell::plain(other).unwrap_or(Cell::Wall),
                 });
             }
             cells.extend(std::iter::repeat_n(Cell::Wall, width as usize - n));
@@ -950,6 +951,12 @@ impl Dungeon {
             monsters: Vec::new(),
             encounters: Vec::new(),
         }
+    }
+
+    /// The first cell equal to `cell`, in reading order.
+    pub fn find(&self, cell: &Cell) -> Option<(i32, i32)> {
+        let i = self.cells.iter().position(|c| c == cell)?;
+        Some((i as i32 % self.width, i as i32 / self.width))
     }
 
     /// Whether (x, y) is on the floor's drawing.

@@ -107,6 +107,11 @@ proptest! {
             prop_assert!(ray_reaches(&d, x, y, facing, q.depth, q.side), "{q:?}");
             prop_assert_eq!(q.layer, q.face.layer());
         }
+        // ...and every cell the picture shows has its floor drawn.
+        for seen in view::in_view(&d, x, y, facing, &frame) {
+            prop_assert!(ray_reaches(&d, x, y, facing, seen.depth, seen.side));
+            prop_assert!(quads.iter().any(|q| q.face == Face::Floor && q.cell == [seen.x, seen.y]));
+        }
         // A solid cell is never drawn as a cell of its own.
         prop_assert!(quads.iter().all(|q| !d.cell(q.cell[0], q.cell[1]).is_solid()));
         prop_assert!(quads.iter().any(|q| q.face == Face::Floor && q.depth == 0 && q.side == 0));
