@@ -330,19 +330,18 @@ fn cell_in(cells: &[Cell], width: i32, height: i32, x: i32, y: i32) -> &Cell {
     if x < 0 || y < 0 || x >= width || y >= height {
         &ROCK
     } else {
-        &cells[(y * width + x) as usize]
+        // A hand-built floor whose cells fall short of its size reads as rock there.
+        cells.get((y * width + x) as usize).unwrap_or(&ROCK)
     }
 }
 
-/// The three tables a crawl is built from, checked.
+/// The three tables a crawl is built from, checked. Only [`Tables::from_json`] makes one, so
+/// a crawl never starts from tables that were not checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tables {
-    /// The floors, top first.
-    pub levels: Vec<Level>,
-    /// The monster kinds (may be empty).
-    pub monsters: Vec<MonsterKind>,
-    /// The party, slot by slot (empty for a game that keeps its own party).
-    pub crawlers: Vec<Crawler>,
+    pub(crate) levels: Vec<Level>,
+    pub(crate) monsters: Vec<MonsterKind>,
+    pub(crate) crawlers: Vec<Crawler>,
 }
 
 /// The level, row and cell a problem was found at. Rows and cells count from 0, like `at`.
@@ -535,6 +534,21 @@ impl Tables {
             monsters,
             crawlers,
         })
+    }
+
+    /// The floors, top first (never empty).
+    pub fn levels(&self) -> &[Level] {
+        &self.levels
+    }
+
+    /// The monster kinds (may be empty).
+    pub fn monsters(&self) -> &[MonsterKind] {
+        &self.monsters
+    }
+
+    /// The party, slot by slot (empty for a game that keeps its own party).
+    pub fn crawlers(&self) -> &[Crawler] {
+        &self.crawlers
     }
 
     /// A number that tells one dungeon from another, so a save is not loaded into the wrong one.
@@ -881,21 +895,22 @@ pub struct Dungeon {
 }
 
 impl Dungeon {
-    /// The floor as it is before anyone arrives.
+    /// The floor as it is before anyone arrives. `kinds` is the monsters table the level was
+    /// checked against; a monster whose kind it lacks is left out.
     pub fn new(level: &Level, kinds: &[MonsterKind]) -> Dungeon {
         let monsters = level
             .monsters
             .iter()
-            .map(|m| {
-                let kind = &kinds[m.kind];
-                Monster {
+            .filter_map(|m| {
+                let kind = kinds.get(m.kind)?;
+                Some(Monster {
                     kind: m.kind,
                     x: m.x,
                     y: m.y,
                     hp: kind.hp,
                     awake: false,
                     art: kind.art.clone().unwrap_or_else(|| kind.name.clone()),
-                }
+                })
             })
             .collect();
         Dungeon {
@@ -972,7 +987,7 @@ impl Dungeon {
     /// The cell at (x, y) to change, if it is on the drawing.
     pub fn cell_mut(&mut self, x: i32, y: i32) -> Option<&mut Cell> {
         if self.contains(x, y) {
-            Some(&mut self.cells[(y * self.width + x) as usize])
+            self.cells.get_mut((y * self.width + x) as usize)
         } else {
             None
         }
@@ -992,14 +1007,16 @@ impl Dungeon {
 
     /// Marks (x, y) seen; off the drawing is ignored.
     pub fn see(&mut self, x: i32, y: i32) {
-        if self.contains(x, y) {
-            self.seen[(y * self.width + x) as usize] = true;
+        if self.contains(x, y)
+            && let Some(seen) = self.seen.get_mut((y * self.width + x) as usize)
+        {
+            *seen = true;
         }
     }
 
     /// Whether (x, y) has been seen.
     pub fn is_seen(&self, x: i32, y: i32) -> bool {
-        self.contains(x, y) && self.seen[(y * self.width + x) as usize]
+        self.contains(x, y) && self.seen.get((y * self.width + x) as usize) == Some(&true)
     }
 
     /// Gameplay sight: a straight line between the two cells' middles crosses nothing solid.
