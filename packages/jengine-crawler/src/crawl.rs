@@ -1,6 +1,6 @@
 //! The crawl: a party on a floor, moving one tick at a time, and what happens when it does.
 //!
-//! Time moves only when the party does. Each action that spends time ends with the dungeon's
+//! The dungeon waits for the party. Each action that spends time ends with the dungeon's
 //! turn, in which every monster that has noticed the party moves or bites; an action that
 //! changes nothing (walking into rock, pulling a pulled lever) spends no time at all. All
 //! chance comes from one seeded stream kept in the state, so a save replays exactly.

@@ -1,8 +1,8 @@
 //! The first-person picture, as quads drawn far to near. Pure geometry, no engine.
 //!
-//! The one idea: draw on planes, not cells. Plane `p` is the cell boundary `p + 1/2` cells
-//! ahead of the party; the frame's `cell_w x cell_h` is plane 0 and each plane further back is
-//! `falloff` smaller. Every corner is projected on its own plane, so a wall off to the side
+//! The one idea: everything is placed on the boundaries between cells. Plane `p` is the one
+//! `p + 1/2` cells ahead of the party; the frame's `cell_w x cell_h` is plane 0, each plane back
+//! is `falloff` smaller, and every corner goes on its own plane, so a wall off to the side
 //! runs from a wide near plane to a narrow far one and leans toward the middle of the screen.
 
 use crate::map::{Cell, Dungeon, Facing};
