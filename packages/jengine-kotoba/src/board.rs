@@ -297,16 +297,17 @@ impl Board {
         })
     }
 
-    /// Every face that would read in a word at `pos`, as bits by [`Kana::index`].
+    /// Which of the faces in `among` would read in a word at `pos`, as bits by
+    /// [`Kana::index`] (pass `FaceSet::MAX` to ask about every face).
     ///
-    /// The kana before the cell are walked once for all faces, so asking for the whole set is
-    /// far cheaper than asking face by face.
-    pub fn faces_that_read(&self, dict: &Dict, pos: Pos) -> FaceSet {
+    /// The kana before the cell are walked once for all faces, so asking for a set is far
+    /// cheaper than asking face by face.
+    pub fn faces_that_read(&self, dict: &Dict, pos: Pos, among: FaceSet) -> FaceSet {
         let mut set: FaceSet = 0;
         for dir in [Dir::Across, Dir::Down] {
-            // The face in the line is a stand-in; `Line::faces` tries every face there.
+            // The face in the line is a stand-in; `Line::faces` tries each face there.
             let line = self.line(pos, dir, Kana::FIRST);
-            set |= line.faces(dict);
+            set |= line.faces(dict, among & !set);
         }
         set
     }
@@ -441,11 +442,11 @@ impl Line {
         false
     }
 
-    /// Every face that completes a word covering `at`.
-    fn faces(&self, dict: &Dict) -> FaceSet {
+    /// The faces of `among` that complete a word covering `at`.
+    fn faces(&self, dict: &Dict, among: FaceSet) -> FaceSet {
         let line = self.slice();
         let mut set: FaceSet = 0;
-        if self.len < 2 {
+        if self.len < 2 || among == 0 {
             return 0;
         }
         for i in 0..=self.at {
@@ -453,10 +454,14 @@ impl Line {
             else {
                 continue;
             };
-            for face in Kana::all() {
-                let bit = 1u128 << face.index();
-                if set & bit == 0 && self.reads_from(dict, node, i, face) {
-                    set |= bit;
+            let mut left = among & !set;
+            while left != 0 {
+                let index = left.trailing_zeros() as usize;
+                left &= left - 1;
+                if let Some(face) = Kana::from_index(index)
+                    && self.reads_from(dict, node, i, face)
+                {
+                    set |= 1 << index;
                 }
             }
         }
@@ -572,7 +577,7 @@ mod tests {
         let d = dict();
         let b = Board::from_rows(&["さ..", "..つ", "い.."]).unwrap();
         for pos in b.positions().filter(|&p| b.cell(p) == Cell::Empty) {
-            let set = b.faces_that_read(&d, pos);
+            let set = b.faces_that_read(&d, pos, FaceSet::MAX);
             for face in Kana::all() {
                 assert_eq!(
                     set & (1 << face.index()) != 0,

@@ -40,7 +40,7 @@ pub fn legal_moves(board: &Board, dict: &Dict, stats: &TileStats, hand: &[Kana])
     }
     let mut scored: Vec<(Kana, u32)> = Vec::with_capacity(24);
     for pos in board.open_cells() {
-        let reads = board.faces_that_read(dict, pos) & wanted;
+        let reads = board.faces_that_read(dict, pos, wanted);
         if reads == 0 {
             continue;
         }
