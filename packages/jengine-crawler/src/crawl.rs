@@ -1588,10 +1588,24 @@ mod tests {
             }]
         );
         c.walk(0, 1);
+        let tick = c.state().tick;
+        assert_eq!(events(c.use_ahead()), vec![Event::Empty], "underfoot");
+        assert_eq!(c.state().tick, tick, "an empty chest costs no time");
+    }
+
+    #[test]
+    fn reveal_shows_the_floor_around_the_party_or_all_of_it() {
+        let mut c = crawl_with(three_floors(), &party(&[1]));
+        assert!(!c.floor().is_seen(1, 5));
+        assert_eq!(events(c.reveal(2)), vec![Event::Revealed { radius: 2 }]);
+        assert!(c.floor().is_seen(3, 3) && !c.floor().is_seen(4, 4) && !c.floor().is_seen(1, 5));
+        c.reveal(0);
+        assert!(c.floor().seen.iter().all(|s| *s));
+        assert_eq!(c.state().tick, 0, "looking costs no time");
         assert_eq!(
-            events(c.use_ahead()),
-            vec![Event::Empty],
-            "a chest underfoot"
+            c.floor().automap()[3],
+            "#.#####.#",
+            "an unsprung trap reads as floor"
         );
     }
 
