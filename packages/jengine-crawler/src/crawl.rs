@@ -286,8 +286,8 @@ impl Crawl {
         }
     }
 
-    /// Whether the crawl takes actions: not while a fight waits, nor once it is over.
-    fn idle(&self) -> bool {
+    /// Whether the crawl refuses actions: while a fight waits, and once the game is over.
+    fn halted(&self) -> bool {
         self.state.fight.is_some() || self.state.dead || self.state.escaped
     }
 
@@ -295,7 +295,7 @@ impl Crawl {
     /// Walking into something solid or a monster spends no time.
     pub fn walk(&mut self, dx: i32, dy: i32) -> &[Event] {
         self.events.clear();
-        if self.idle() || (dx == 0 && dy == 0) {
+        if self.halted() || (dx == 0 && dy == 0) {
             return &self.events;
         }
         let s = &self.state;
@@ -322,7 +322,7 @@ impl Crawl {
         self.state.tick += 1;
         self.look_around();
         self.enter(from);
-        if !self.idle() {
+        if !self.halted() {
             self.dungeon_turn();
         }
         &self.events
@@ -331,7 +331,7 @@ impl Crawl {
     /// Turn right by `steps` quarters (negative: left). One tick.
     pub fn turn(&mut self, steps: i32) -> &[Event] {
         self.events.clear();
-        if self.idle() || steps.rem_euclid(4) == 0 {
+        if self.halted() || steps.rem_euclid(4) == 0 {
             return &self.events;
         }
         self.state.facing = self.state.facing.turned(steps);
@@ -342,7 +342,7 @@ impl Crawl {
     /// Stand still for a tick and let the dungeon come.
     pub fn wait(&mut self) -> &[Event] {
         self.events.clear();
-        if self.idle() {
+        if self.halted() {
             return &self.events;
         }
         self.events.push(Event::Wait);
@@ -353,7 +353,7 @@ impl Crawl {
     /// Heal a little over four ticks; the dungeon takes all four turns.
     pub fn rest(&mut self) -> &[Event] {
         self.events.clear();
-        if self.idle() {
+        if self.halted() {
             return &self.events;
         }
         self.events.push(Event::Rested);
@@ -373,7 +373,7 @@ impl Crawl {
     /// with the reach for it. One tick, hit or miss.
     pub fn attack(&mut self) -> &[Event] {
         self.events.clear();
-        if self.idle() {
+        if self.halted() {
             return &self.events;
         }
         let s = &mut self.state;
@@ -410,7 +410,7 @@ impl Crawl {
     /// stairs, does not.
     pub fn use_ahead(&mut self) -> &[Event] {
         self.events.clear();
-        if self.idle() {
+        if self.halted() {
             return &self.events;
         }
         let (ax, ay) = self.state.facing.ahead();
