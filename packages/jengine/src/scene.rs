@@ -181,7 +181,7 @@ impl Scene {
                                 Err(e) => Err(e.to_string()),
                             }
                         } else if let Some(binding) = registry.components.get(package_key) {
-                            (binding.spawn)(&mut builder, value)
+                            (binding.spawn)(&mut builder, value).map_err(without_fragment_position)
                         } else {
                             let listed = if registry.packages().is_empty() {
                                 "none".to_string()
@@ -238,6 +238,15 @@ fn add<T: DeserializeOwned + hecs::Component>(
         serde_path_to_error::deserialize(de).map_err(|e| crate::table::describe_path_error(&e))?;
     builder.add(value);
     Ok(())
+}
+
+/// serde_json ends messages with " at line L column C", which inside one component's value
+/// points into the fragment, not the file; the entity and key say where instead.
+fn without_fragment_position(message: String) -> String {
+    match message.rfind(" at line ") {
+        Some(at) if message[at..].contains(" column ") => message[..at].to_string(),
+        _ => message,
+    }
 }
 
 fn finite_transform(builder: &hecs::EntityBuilder) -> Result<(), String> {

@@ -103,7 +103,18 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
                     }
                 }
             }
-            Err(errors) => report.problems.extend(errors.iter().map(|e| e.to_string())),
+            Err(errors) => {
+                report.problems.extend(errors.iter().map(|e| e.to_string()));
+                for script in scripts_named(&text) {
+                    if named_scripts.insert(script.clone())
+                        && !project.script_path(&script).is_file()
+                    {
+                        report.problems.push(format!(
+                            "{file}: script assets/scripts/{script} does not exist"
+                        ));
+                    }
+                }
+            }
         }
     }
     let mut lua_files: Vec<String> = walk_lua(&project.dir.join("assets/scripts"));
@@ -132,6 +143,20 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
         )),
     }
     report
+}
+
+/// The `script` of every entity of a scene that did not parse as a whole.
+fn scripts_named(text: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    value
+        .get("entities")
+        .and_then(|e| e.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("script")?.as_str().map(String::from))
+        .collect()
 }
 
 /// Every `.lua` file under `dir`, relative to it.

@@ -146,8 +146,13 @@ pub fn build_for(
     };
     write_if_changed(&crate_dir.join("Cargo.toml"), &manifest).map_err(io)?;
     write_if_changed(&crate_dir.join("main.rs"), &main).map_err(io)?;
-    if let Ok(lock) = std::fs::read_to_string(root.join("Cargo.lock")) {
-        write_if_changed(&crate_dir.join("Cargo.lock"), &lock).map_err(io)?;
+    // Start from the workspace's lock so the viewport builds the same versions; cargo then
+    // adds the viewport's own entry, so the copy is made only once.
+    let lock = crate_dir.join("Cargo.lock");
+    if !lock.exists()
+        && let Ok(text) = std::fs::read_to_string(root.join("Cargo.lock"))
+    {
+        write_if_changed(&lock, &text).map_err(io)?;
     }
     let binary = target_dir
         .join(profile.dir())
