@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg32;
 
 use crate::board::{Board, Pos};
-use crate::bot::{best, legal_moves};
+use crate::bot::{LegalMove, best, legal_moves};
 use crate::dict::Dict;
 use crate::kana::{Kana, TileStats};
 use crate::play::{Event, Failure, Hand, MadeWord, Placed, Refusal, Stock, placement};
@@ -378,23 +378,20 @@ pub struct Outcome {
 
 /// How much the autoplay bot favours placing a rare (dear) kana over scoring more now.
 const RARE_FIRST: u32 = 4;
+/// How many of its best-looking moves the autoplay bot looks one move further into.
+const LOOKAHEAD: usize = 6;
 
 /// Plays `stage` with a bot that sees every move and takes [`AUTOPLAY_THINK`] seconds over
-/// each, placing rare kana first; when nothing in its hand fits, it swaps, slot by slot.
+/// each; when nothing in its hand fits, it swaps, slot by slot.
+///
+/// The bot plays to clear, not only to score: of its best-looking moves (points, with rare
+/// kana first) it takes the one that leaves the most of its remaining tiles a place to go.
 pub fn autoplay(stage: &Stage, dict: &Dict, stats: &TileStats) -> Outcome {
     let mut puzzle = Puzzle::new(stage, stats);
     let mut moves = 0;
     let mut next_swap = 0;
     while puzzle.state() == State::Playing {
-        let legal = legal_moves(puzzle.board(), dict, stats, puzzle.hand());
-        // Rare kana are the hardest to fit late, so they go down first.
-        let pick = legal.iter().copied().max_by_key(|m| {
-            (
-                m.points + RARE_FIRST * stats.value(m.face),
-                std::cmp::Reverse(m.pos),
-            )
-        });
-        match pick {
+        match puzzle.clearing_move(dict) {
             Some(m) => {
                 if puzzle.place(dict, m.slot, m.pos).is_ok() {
                     moves += 1;
@@ -418,6 +415,49 @@ pub fn autoplay(stage: &Stage, dict: &Dict, stats: &TileStats) -> Outcome {
         moves,
         swaps: puzzle.swaps(),
     }
+}
+
+impl Puzzle {
+    /// The move autoplay makes: see [`autoplay`].
+    fn clearing_move(&self, dict: &Dict) -> Option<LegalMove> {
+        let stats = &self.stats;
+        let mut legal = legal_moves(&self.board, dict, stats, self.hand());
+        let eager = |m: &LegalMove| m.points + RARE_FIRST * stats.value(m.face);
+        legal.sort_by_key(|m| std::cmp::Reverse(eager(m)));
+        legal.truncate(LOOKAHEAD);
+        let mut best: Option<(usize, LegalMove)> = None;
+        for m in legal {
+            let mut board = self.board.clone();
+            board.set(m.pos, crate::board::Cell::Kana(m.face));
+            let rest: Vec<Kana> = self
+                .hand()
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != m.slot)
+                .map(|(_, &k)| k)
+                .chain(self.stock.tiles())
+                .collect();
+            let placeable = placeable_tiles(&board, dict, &rest);
+            if best.is_none_or(|(p, _)| placeable > p) {
+                best = Some((placeable, m));
+            }
+        }
+        best.map(|(_, m)| m)
+    }
+}
+
+/// How many of `tiles` have somewhere on `board` to go, in some form.
+fn placeable_tiles(board: &Board, dict: &Dict, tiles: &[Kana]) -> usize {
+    let mask = |k: &Kana| k.forms().iter().fold(0u128, |m, f| m | 1 << f.index());
+    let wanted = tiles.iter().fold(0u128, |m, k| m | mask(k));
+    let mut fits = 0u128;
+    for pos in board.open_cells() {
+        fits |= board.faces_that_read(dict, pos, wanted & !fits);
+        if fits == wanted {
+            break;
+        }
+    }
+    tiles.iter().filter(|k| mask(k) & fits != 0).count()
 }
 
 #[cfg(test)]
