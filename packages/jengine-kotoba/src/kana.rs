@@ -350,6 +350,18 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_dictionary_prices_the_tiles() {
+        let stats = TileStats::from_dict(Dict::japanese());
+        assert_eq!(stats.value(k('い')), 1);
+        assert!(stats.value(k('ぬ')) >= 3, "ぬ is worth {}", stats.value(k('ぬ')));
+        assert!(stats.weight(k('い')) > stats.weight(k('ぬ')) * 10);
+        assert!(!stats.dealt(k('を')));
+        for b in Kana::bases() {
+            assert!((1..=MAX_VALUE).contains(&stats.value(b)));
+        }
+    }
+
+    #[test]
     fn common_kana_are_cheap_and_unused_ones_never_dealt() {
         let mut w = [0u32; BASES];
         w[k('い').tile()] = 1000;

@@ -19,7 +19,7 @@ pub const SWAP_COST: f32 = 5.0;
 /// Seconds a hint costs.
 pub const HINT_COST: f32 = 10.0;
 /// Bonus points for each whole second left on a cleared stage.
-pub const BONUS_PER_SECOND: u32 = 2;
+pub const BONUS_PER_SECOND: u32 = 1;
 /// Seconds the autoplay bot spends on each move.
 pub const AUTOPLAY_THINK: f32 = 1.0;
 
