@@ -5,6 +5,8 @@
 //! the changing part, small enough to clone per search node and to pack into a few bytes per
 //! entity. Entities keep their slot for life, so an entity id is simply its index.
 
+use std::sync::Arc;
+
 use crate::pack::{Behaviour, Facing, Level, PlacementKind};
 use crate::rules::{
     self, DEFEAT, FIRST_CUSTOM_BIT, Lexicon, OverBudget, PUSH, RULE_READING_BUDGET, Rules, SINK,
@@ -135,7 +137,18 @@ pub struct Proof {
     behaviours: Vec<Behaviour>,
     /// Paths the rule reader may walk.
     pub budget: u64,
+    /// Whether the words could ever be stacked past the budget (if not, turns skip the snapshot
+    /// a refused turn would need).
+    may_overflow: bool,
     initial: Board,
+}
+
+/// Whether `entities`' words could ever need more readings than `budget`. A line of k words
+/// has at most 3^(k/3) paths (the largest product of a partition of k), and each word lies on
+/// at most one line per axis, so 2 * 3^(n/3) bounds the whole board.
+fn may_overflow(entities: &[Entity], budget: u64) -> bool {
+    let words = entities.iter().filter(|e| e.is_word).count() as f64;
+    2.0 * 3f64.powf(words / 3.0) > budget as f64
 }
 
 impl Proof {
@@ -174,14 +187,16 @@ impl Proof {
             lexicon,
             behaviours,
             budget: RULE_READING_BUDGET,
+            may_overflow: true,
             initial: Board::default(),
         };
+        proof.may_overflow = may_overflow(&entities, proof.budget);
         let mut board = Board {
             entities,
-            rules: Rules::default(),
+            rules: Arc::default(),
             won: false,
         };
-        board.rules = board.read(&proof)?;
+        board.rules = Arc::new(board.read(&proof)?);
         board.transform();
         proof.initial = board;
         Ok(proof)
@@ -215,6 +230,22 @@ impl Proof {
     }
 }
 
+/// Rule readings remembered by word layout, so boards that differ only in where objects are
+/// share one reading.
+#[derive(Debug, Default)]
+pub struct RuleMemo {
+    readings: std::collections::HashMap<Box<[u8]>, Arc<Rules>>,
+    key: Vec<u8>,
+    bytes: usize,
+}
+
+impl RuleMemo {
+    /// Approximate bytes held.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
 /// What one turn did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Turn {
@@ -233,7 +264,7 @@ pub struct Turn {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Board {
     entities: Vec<Entity>,
-    rules: Rules,
+    rules: Arc<Rules>,
     won: bool,
 }
 
@@ -296,7 +327,7 @@ impl Board {
             turn.won = true;
             return turn;
         }
-        let saved = self.entities.clone();
+        let saved = if proof.may_overflow { self.entities.clone() } else { Vec::new() };
         let blocked = Turn {
             blocked: true,
             ..Turn::default()
@@ -324,12 +355,12 @@ impl Board {
             }
             turn.words_moved = turn.player_moved_word;
         }
-        let mut rules_before: Option<Rules> = None;
+        let mut rules_before: Option<Arc<Rules>> = None;
         if turn.player_moved_word {
             match self.read(proof) {
                 Ok(r) => {
                     on_read(&r);
-                    rules_before = Some(std::mem::replace(&mut self.rules, r));
+                    rules_before = Some(std::mem::replace(&mut self.rules, Arc::new(r)));
                 }
                 Err(_) => {
                     self.entities = saved;
@@ -348,7 +379,7 @@ impl Board {
             match self.read(proof) {
                 Ok(r) => {
                     on_read(&r);
-                    self.rules = r;
+                    self.rules = Arc::new(r);
                 }
                 Err(_) => {
                     self.entities = saved;
@@ -365,7 +396,7 @@ impl Board {
             // A word sank: what remains may read differently. Fewer words never need more paths.
             if let Ok(r) = self.read(proof) {
                 on_read(&r);
-                self.rules = r;
+                self.rules = Arc::new(r);
             }
         }
         turn.won = self.won;
@@ -375,11 +406,11 @@ impl Board {
     /// Moves entity `i` one cell by `(dx, dy)`, pushing the chain ahead of it. Returns whether
     /// it moved.
     fn shove(&mut self, proof: &Proof, i: usize, dx: i32, dy: i32, moved_word: &mut bool) -> bool {
-        let (mut cx, mut cy) = (self.entities[i].x as i32, self.entities[i].y as i32);
-        let mut pushed: Vec<usize> = Vec::new();
+        let (x0, y0) = (self.entities[i].x as i32, self.entities[i].y as i32);
+        // First find how many cells of pushables lie ahead, or that the line is blocked.
+        let mut cells = 0;
         loop {
-            cx += dx;
-            cy += dy;
+            let (cx, cy) = (x0 + dx * (cells + 1), y0 + dy * (cells + 1));
             if cx < 0 || cy < 0 || cx >= proof.width as i32 || cy >= proof.height as i32 {
                 return false;
             }
@@ -390,7 +421,6 @@ impl Board {
                 }
                 let p = self.props_of(e);
                 if p & PUSH != 0 {
-                    pushed.push(j);
                     any_push = true;
                 } else if p & STOP != 0 {
                     return false;
@@ -399,13 +429,25 @@ impl Board {
             if !any_push {
                 break;
             }
+            cells += 1;
         }
-        for j in pushed.into_iter().chain(std::iter::once(i)) {
-            let e = &mut self.entities[j];
-            e.x = (e.x as i32 + dx) as u16;
-            e.y = (e.y as i32 + dy) as u16;
-            *moved_word |= e.is_word;
+        // Then move the line, farthest cell first, so nothing moves twice.
+        for k in (1..=cells).rev() {
+            let (cx, cy) = (x0 + dx * k, y0 + dy * k);
+            for j in 0..self.entities.len() {
+                let e = self.entities[j];
+                if j != i && e.alive && e.x as i32 == cx && e.y as i32 == cy && self.props_of(&e) & PUSH != 0 {
+                    let m = &mut self.entities[j];
+                    m.x = (cx + dx) as u16;
+                    m.y = (cy + dy) as u16;
+                    *moved_word |= e.is_word;
+                }
+            }
         }
+        let e = &mut self.entities[i];
+        e.x = (x0 + dx) as u16;
+        e.y = (y0 + dy) as u16;
+        *moved_word |= e.is_word;
         true
     }
 
@@ -443,6 +485,9 @@ impl Board {
 
     /// Applies at most one transform to every object, from the rules just read.
     fn transform(&mut self) {
+        if !self.rules.has_transforms() {
+            return;
+        }
         for e in self.entities.iter_mut() {
             if e.alive
                 && !e.is_word
@@ -457,48 +502,61 @@ impl Board {
     fn contact(&mut self) -> bool {
         let n = self.entities.len();
         let shares = |a: &Entity, b: &Entity| b.alive && a.x == b.x && a.y == b.y;
-        // DEFEAT: a YOU in a cell with anything DEFEAT (itself included) is destroyed.
-        let mut doomed = vec![false; n];
-        for i in 0..n {
-            let e = self.entities[i];
-            if e.alive && self.props_of(&e) & YOU != 0 {
-                doomed[i] = self
-                    .entities
-                    .iter()
-                    .any(|o| shares(&e, o) && self.props_of(o) & DEFEAT != 0);
-            }
+        let mut present = 0;
+        for e in self.entities.iter().filter(|e| e.alive) {
+            present |= self.props_of(e);
         }
-        // SINK: a SINK sharing its cell with anything takes the whole cell down.
-        for i in 0..n {
-            let e = self.entities[i];
-            if !e.alive || doomed[i] || self.props_of(&e) & SINK == 0 {
-                continue;
-            }
-            let others = (0..n).any(|j| j != i && !doomed[j] && shares(&e, &self.entities[j]));
-            if others {
-                for j in 0..n {
-                    if shares(&e, &self.entities[j]) {
-                        doomed[j] = true;
+        let mut word_lost = false;
+        if present & (DEFEAT | SINK) != 0 && present & (YOU | SINK) != 0 {
+            // DEFEAT: a YOU in a cell with anything DEFEAT (itself included) is destroyed.
+            let mut doomed = vec![false; n];
+            if present & DEFEAT != 0 {
+                for i in 0..n {
+                    let e = self.entities[i];
+                    if e.alive && self.props_of(&e) & YOU != 0 {
+                        doomed[i] = self
+                            .entities
+                            .iter()
+                            .any(|o| shares(&e, o) && self.props_of(o) & DEFEAT != 0);
                     }
                 }
             }
-        }
-        let mut word_lost = false;
-        for (i, d) in doomed.iter().enumerate() {
-            if *d {
-                word_lost |= self.entities[i].is_word;
-                self.entities[i].alive = false;
+            // SINK: a SINK sharing its cell with anything takes the whole cell down.
+            if present & SINK != 0 {
+                for i in 0..n {
+                    let e = self.entities[i];
+                    if !e.alive || doomed[i] || self.props_of(&e) & SINK == 0 {
+                        continue;
+                    }
+                    let others =
+                        (0..n).any(|j| j != i && !doomed[j] && shares(&e, &self.entities[j]));
+                    if others {
+                        for j in 0..n {
+                            if shares(&e, &self.entities[j]) {
+                                doomed[j] = true;
+                            }
+                        }
+                    }
+                }
+            }
+            for (i, d) in doomed.iter().enumerate() {
+                if *d {
+                    word_lost |= self.entities[i].is_word;
+                    self.entities[i].alive = false;
+                }
             }
         }
         // WIN: a surviving YOU in a cell with anything WIN (itself included).
-        self.won = self.entities.iter().any(|e| {
-            e.alive
-                && self.props_of(e) & YOU != 0
-                && self
-                    .entities
-                    .iter()
-                    .any(|o| shares(e, o) && self.props_of(o) & WIN != 0)
-        });
+        self.won = present & YOU != 0
+            && present & WIN != 0
+            && self.entities.iter().any(|e| {
+                e.alive
+                    && self.props_of(e) & YOU != 0
+                    && self
+                        .entities
+                        .iter()
+                        .any(|o| shares(e, o) && self.props_of(o) & WIN != 0)
+            });
         word_lost
     }
 
@@ -550,6 +608,11 @@ impl Board {
     /// Rebuilds a board from [`Board::encode`] bytes and re-reads its rules. `None` when the
     /// bytes do not fit the proof.
     pub fn decode(proof: &Proof, bytes: &[u8]) -> Option<Board> {
+        Board::decode_with(proof, bytes, &mut RuleMemo::default())
+    }
+
+    /// [`Board::decode`], reusing readings of word layouts seen before.
+    pub fn decode_with(proof: &Proof, bytes: &[u8], memo: &mut RuleMemo) -> Option<Board> {
         if bytes.len() != proof.packed_len() {
             return None;
         }
@@ -567,6 +630,7 @@ impl Board {
         };
         let cells = proof.width as u32 * proof.height as u32;
         let mut entities = proof.initial.entities.clone();
+        memo.key.clear();
         for e in entities.iter_mut() {
             let cell = take(wide_pos);
             e.alive = cell < cells;
@@ -574,7 +638,9 @@ impl Board {
                 e.x = (cell % proof.width as u32) as u16;
                 e.y = (cell / proof.width as u32) as u16;
             }
-            if !e.is_word {
+            if e.is_word {
+                memo.key.extend_from_slice(&cell.to_le_bytes()[..2]);
+            } else {
                 let v = take(wide_tok);
                 let tok = (v >> 1) as usize;
                 if tok >= proof.lexicon.len() {
@@ -586,10 +652,18 @@ impl Board {
         }
         let mut board = Board {
             entities,
-            rules: Rules::default(),
+            rules: Arc::default(),
             won: false,
         };
-        board.rules = board.read(proof).ok()?;
+        board.rules = match memo.readings.get(memo.key.as_slice()) {
+            Some(r) => r.clone(),
+            None => {
+                let r = Arc::new(board.read(proof).ok()?);
+                memo.bytes += memo.key.len() + std::mem::size_of::<Rules>() + 64;
+                memo.readings.insert(memo.key.clone().into_boxed_slice(), r.clone());
+                r
+            }
+        };
         Some(board)
     }
 

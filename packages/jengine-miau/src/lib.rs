@@ -29,8 +29,10 @@
 pub mod automata;
 pub mod board;
 pub mod game;
+pub mod library;
 pub mod pack;
 pub mod rules;
+pub mod share;
 pub mod solve;
 pub mod source;
 pub mod validate;

@@ -234,6 +234,11 @@ impl Rules {
         self.transforms.get(noun as usize).copied().flatten()
     }
 
+    /// Whether any noun transforms this turn.
+    pub fn has_transforms(&self) -> bool {
+        self.transforms.iter().any(Option::is_some)
+    }
+
     /// Whether `subject IS predicate` is among the rules.
     pub fn has(&self, subject: Tok, predicate: Tok) -> bool {
         self.rules

@@ -6,7 +6,7 @@
 //! about a dozen bytes of bookkeeping. Breadth-first order means the arena *is* the queue and a
 //! returned route is a shortest one. Hitting a cap answers [`Outcome::Limit`], never "unsolvable".
 
-use crate::board::{Action, Board, Proof};
+use crate::board::{Action, Board, Proof, RuleMemo};
 use crate::pack::RuleText;
 use crate::rules::{Rules, Tok};
 
@@ -108,9 +108,10 @@ pub fn solve(proof: &Proof, search: &Search) -> Report {
     start.encode(proof, &mut buf);
     states.insert(&buf, u32::MAX, 0);
 
+    let mut memo = RuleMemo::default();
     let mut head = 0usize;
     'search: while head < states.len() {
-        let Some(board) = Board::decode(proof, states.get(head)) else {
+        let Some(board) = Board::decode_with(proof, states.get(head), &mut memo) else {
             head += 1;
             continue;
         };
@@ -155,7 +156,7 @@ pub fn solve(proof: &Proof, search: &Search) -> Report {
         head += 1;
     }
     report.visited = states.len();
-    report.bytes_per_state = states.bytes() as f64 / states.len().max(1) as f64;
+    report.bytes_per_state = (states.bytes() + memo.bytes()) as f64 / states.len().max(1) as f64;
     report
 }
 

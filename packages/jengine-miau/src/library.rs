@@ -1,0 +1,319 @@
+//! The pack service: list, import, export, share, install and remove packs in a library folder.
+//!
+//! Import and link decoding only ever return a [`Preview`]; nothing changes until the caller
+//! passes that preview to [`Library::install`]. Installed packs are stored as validated JSON data
+//! (`<id>.json`), so reloading them never evaluates a script, and every write goes to a
+//! temporary file that is renamed into place, so a failed install leaves the catalog as it was.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::pack::Pack;
+use crate::share;
+use crate::source::{SourceKind, load};
+use crate::validate::{Checked, Note, PackError, validate};
+use crate::worlds;
+
+/// The id of the built-in pack, which can be neither replaced nor removed.
+pub const CORE_ID: &str = "core";
+
+/// One catalog entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackSummary {
+    /// Pack id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Semantic version.
+    pub version: String,
+    /// Number of levels.
+    pub levels: usize,
+    /// The pack ships with the game.
+    pub built_in: bool,
+    /// The id this pack was forked from, if it was installed beside a namesake.
+    pub fork_of: Option<String>,
+}
+
+impl PackSummary {
+    fn of(pack: &Pack, built_in: bool) -> PackSummary {
+        PackSummary {
+            id: pack.manifest.id.clone(),
+            name: pack.manifest.name.clone(),
+            version: pack.manifest.version.clone(),
+            levels: pack.levels.len(),
+            built_in,
+            fork_of: pack.manifest.fork_of.clone(),
+        }
+    }
+}
+
+/// A validated pack waiting for the player's decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preview {
+    /// The pack as it would be installed.
+    pub pack: Pack,
+    /// Nonblocking notes about loose words.
+    pub notes: Vec<Note>,
+    /// Whether a pack with this id is already in the catalog.
+    pub conflict: bool,
+}
+
+/// What to do when the catalog already has the preview's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InstallMode {
+    /// Overwrite the installed pack.
+    Replace,
+    /// Keep the installed pack and add this one under a new id, with `forkOf` set.
+    KeepBoth,
+}
+
+/// Export formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// A CommonJS module that any loader accepts.
+    CommonJs,
+    /// Plain JSON data.
+    Json,
+}
+
+/// A library folder of installed packs, plus the built-in core pack.
+#[derive(Clone, Debug)]
+pub struct Library {
+    dir: PathBuf,
+}
+
+fn io(path: &Path, e: impl std::fmt::Display) -> PackError {
+    PackError::Io(format!("{}: {e}", path.display()))
+}
+
+impl Library {
+    /// Opens (creating if needed) the library at `dir`.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<Library, PackError> {
+        let dir = dir.into();
+        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        Ok(Library { dir })
+    }
+
+    fn path_of(&self, id: &str) -> PathBuf {
+        self.dir.join(format!("{id}.json"))
+    }
+
+    /// Ids of installed packs, sorted.
+    fn installed_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = std::fs::read_dir(&self.dir)
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .filter_map(|e| {
+                        let name = e.file_name().to_string_lossy().into_owned();
+                        name.strip_suffix(".json").map(str::to_string)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        ids.sort();
+        ids
+    }
+
+    /// The core pack first, then every installed pack that loads, by id.
+    pub fn list(&self) -> Vec<PackSummary> {
+        let mut out = Vec::new();
+        if let Ok(core) = worlds::core() {
+            out.push(PackSummary::of(&core.pack, true));
+        }
+        for id in self.installed_ids() {
+            if let Ok(pack) = self.pack(&id) {
+                out.push(PackSummary::of(&pack, false));
+            }
+        }
+        out
+    }
+
+    /// A pack from the catalog, read as data (never evaluated).
+    pub fn pack(&self, id: &str) -> Result<Pack, PackError> {
+        if id == CORE_ID {
+            return worlds::core().map(|c| c.pack);
+        }
+        let path = self.path_of(id);
+        if !path.is_file() {
+            return Err(PackError::Io(format!("no installed pack '{id}'")));
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| io(&path, e))?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| PackError::Syntax(format!("{}: {e}", path.display())))?;
+        validate(&value).map(|c| c.pack)
+    }
+
+    fn contains(&self, id: &str) -> bool {
+        id == CORE_ID || self.path_of(id).is_file()
+    }
+
+    fn preview(&self, checked: Checked) -> Preview {
+        let conflict = self.contains(&checked.pack.manifest.id);
+        Preview {
+            pack: checked.pack,
+            notes: checked.notes,
+            conflict,
+        }
+    }
+
+    /// Reads pack text (the kind guessed from `filename`) into a preview. Changes nothing.
+    pub fn import(&self, text: &str, filename: &str) -> Result<Preview, PackError> {
+        load(text, SourceKind::from_name(filename), filename).map(|c| self.preview(c))
+    }
+
+    /// Reads a share link into a preview. Changes nothing and runs no code.
+    pub fn decode_link(&self, url: &str) -> Result<Preview, PackError> {
+        share::decode_link(url).map(|c| self.preview(c))
+    }
+
+    /// Installs a preview. With a conflict, `Replace` overwrites and `KeepBoth` installs a fork
+    /// under a fresh id. Returns the installed pack's entry.
+    pub fn install(&self, preview: &Preview, mode: InstallMode) -> Result<PackSummary, PackError> {
+        // Re-check the data: a preview is a plain struct and may have been edited.
+        let mut pack = validate(&preview.pack.to_json())?.pack;
+        let id = pack.manifest.id.clone();
+        if self.contains(&id) {
+            match mode {
+                InstallMode::Replace if id == CORE_ID => {
+                    return Err(PackError::Io("the built-in core pack cannot be replaced".into()));
+                }
+                InstallMode::Replace => {}
+                InstallMode::KeepBoth => {
+                    let fresh = (1..)
+                        .map(|n| if n == 1 { format!("{id}-fork") } else { format!("{id}-fork-{n}") })
+                        .find(|candidate| !self.contains(candidate))
+                        .unwrap_or_else(|| format!("{id}-fork"));
+                    pack.manifest.fork_of = Some(id.clone());
+                    pack.manifest.id = fresh;
+                }
+            }
+        }
+        let text = serde_json::to_string_pretty(&pack.to_json()).map_err(|e| PackError::Io(e.to_string()))?;
+        let target = self.path_of(&pack.manifest.id);
+        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir).map_err(|e| io(&self.dir, e))?;
+        tmp.write_all(text.as_bytes()).map_err(|e| io(tmp.path(), e))?;
+        tmp.as_file().sync_all().map_err(|e| io(tmp.path(), e))?;
+        tmp.persist(&target).map_err(|e| io(&target, e.error))?;
+        Ok(PackSummary::of(&pack, false))
+    }
+
+    /// Removes an installed pack.
+    pub fn remove(&self, id: &str) -> Result<(), PackError> {
+        if id == CORE_ID {
+            return Err(PackError::Io("the built-in core pack cannot be removed".into()));
+        }
+        let path = self.path_of(id);
+        if !path.is_file() {
+            return Err(PackError::Io(format!("no installed pack '{id}'")));
+        }
+        std::fs::remove_file(&path).map_err(|e| io(&path, e))
+    }
+
+    /// A pack's text in the chosen format.
+    pub fn export(&self, id: &str, format: ExportFormat) -> Result<String, PackError> {
+        let pack = self.pack(id)?;
+        export_pack(&pack, format)
+    }
+
+    /// A share link for a catalog pack.
+    pub fn share_link(&self, id: &str, base: &str) -> Result<String, PackError> {
+        Ok(share::pack_link(&self.pack(id)?, base))
+    }
+}
+
+/// Writes a pack as CommonJS or JSON text that loads back to the same pack.
+pub fn export_pack(pack: &Pack, format: ExportFormat) -> Result<String, PackError> {
+    let json = serde_json::to_string_pretty(&pack.to_json()).map_err(|e| PackError::Io(e.to_string()))?;
+    Ok(match format {
+        ExportFormat::Json => json + "\n",
+        ExportFormat::CommonJs => format!("module.exports = {json};\n"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HELLO: &str = r#"{ "manifest": { "id": "hello-miau", "name": "Hello Miau", "version": "1.0.0" },
+      "levels": [{ "id": "intro", "width": 5, "height": 3, "objects": [
+        { "kind": "word", "text": "MIAU", "x": 0, "y": 0 }, { "kind": "word", "text": "IS", "x": 1, "y": 0 },
+        { "kind": "word", "text": "YOU", "x": 2, "y": 0 }, { "kind": "object", "noun": "MIAU", "x": 0, "y": 1 } ] }] }"#;
+
+    fn library() -> (tempfile::TempDir, Library) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let lib = Library::open(dir.path().join("packs")).expect("opens");
+        (dir, lib)
+    }
+
+    #[test]
+    fn import_is_a_preview_that_changes_nothing() {
+        let (_d, lib) = library();
+        let preview = lib.import(HELLO, "hello.json").expect("valid");
+        assert!(!preview.conflict);
+        assert_eq!(lib.list().len(), 1, "only the core pack");
+    }
+
+    #[test]
+    fn install_reload_and_remove() {
+        let (_d, lib) = library();
+        let preview = lib.import(HELLO, "hello.json").expect("valid");
+        lib.install(&preview, InstallMode::Replace).expect("installs");
+        let again = Library::open(lib.dir.clone()).expect("reopens");
+        let ids: Vec<String> = again.list().into_iter().map(|s| s.id).collect();
+        assert_eq!(ids, ["core", "hello-miau"]);
+        assert_eq!(again.pack("hello-miau").expect("loads"), preview.pack);
+        again.remove("hello-miau").expect("removes");
+        assert_eq!(again.list().len(), 1);
+        assert!(again.remove("core").is_err());
+    }
+
+    #[test]
+    fn keep_both_installs_a_fork() {
+        let (_d, lib) = library();
+        let preview = lib.import(HELLO, "hello.json").expect("valid");
+        lib.install(&preview, InstallMode::Replace).expect("installs");
+        let second = lib.import(HELLO, "hello.json").expect("valid");
+        assert!(second.conflict);
+        let fork = lib.install(&second, InstallMode::KeepBoth).expect("forks");
+        assert_eq!(fork.id, "hello-miau-fork");
+        assert_eq!(fork.fork_of.as_deref(), Some("hello-miau"));
+        let third = lib.install(&second, InstallMode::KeepBoth).expect("forks again");
+        assert_eq!(third.id, "hello-miau-fork-2");
+        assert_eq!(lib.list().len(), 4);
+    }
+
+    #[test]
+    fn a_failed_install_leaves_the_catalog_as_it_was() {
+        let (_d, lib) = library();
+        let good = lib.import(HELLO, "hello.json").expect("valid");
+        lib.install(&good, InstallMode::Replace).expect("installs");
+        let before = std::fs::read_to_string(lib.path_of("hello-miau")).expect("file");
+        let mut broken = good.clone();
+        broken.pack.levels[0].objects[0].x = 99;
+        assert!(lib.install(&broken, InstallMode::Replace).is_err());
+        assert_eq!(std::fs::read_to_string(lib.path_of("hello-miau")).expect("file"), before);
+        assert_eq!(std::fs::read_dir(&lib.dir).expect("dir").count(), 1, "no temporary file left");
+    }
+
+    #[test]
+    fn exports_load_back_to_the_same_pack() {
+        let (_d, lib) = library();
+        let core = lib.pack("core").expect("core");
+        for (format, name) in [(ExportFormat::CommonJs, "core.cjs"), (ExportFormat::Json, "core.json")] {
+            let text = lib.export("core", format).expect("exports");
+            assert_eq!(lib.import(&text, name).expect("imports").pack, core);
+        }
+    }
+
+    #[test]
+    fn share_links_preview_without_installing() {
+        let (_d, lib) = library();
+        let preview = lib.import(HELLO, "hello.json").expect("valid");
+        lib.install(&preview, InstallMode::Replace).expect("installs");
+        let link = lib.share_link("hello-miau", share::DEFAULT_LINK_BASE).expect("link");
+        lib.remove("hello-miau").expect("removes");
+        let decoded = lib.decode_link(&link).expect("decodes");
+        assert_eq!(decoded.pack, preview.pack);
+        assert_eq!(lib.list().len(), 1, "decoding installed nothing");
+    }
+}
