@@ -353,7 +353,11 @@ mod tests {
     fn the_shipped_dictionary_prices_the_tiles() {
         let stats = TileStats::from_dict(Dict::japanese());
         assert_eq!(stats.value(k('い')), 1);
-        assert!(stats.value(k('ぬ')) >= 3, "ぬ is worth {}", stats.value(k('ぬ')));
+        assert!(
+            stats.value(k('ぬ')) >= 3,
+            "ぬ is worth {}",
+            stats.value(k('ぬ'))
+        );
         assert!(stats.weight(k('い')) > stats.weight(k('ぬ')) * 10);
         assert!(!stats.dealt(k('を')));
         for b in Kana::bases() {

@@ -1,7 +1,7 @@
 //! The shipped content, played: every stage through autoplay, every rival pair bot against bot.
 
 use jengine_kotoba::battle::{Battle, Phase};
-use jengine_kotoba::content::{self, shipped_rivals, shipped_stages};
+use jengine_kotoba::content::{shipped_rivals, shipped_stages};
 use jengine_kotoba::play::Ending;
 use jengine_kotoba::puzzle::{State, autoplay};
 use jengine_kotoba::{Dict, TileStats};
@@ -41,8 +41,8 @@ fn every_rival_pair_fights_to_an_end() {
     let mut wins = vec![0u32; rivals.len()];
     for (i, a) in rivals.iter().enumerate() {
         for (j, b) in rivals.iter().enumerate().skip(i + 1) {
-            let mut setup = b.setup(a.fighter(), (i * 31 + j) as u64);
-            setup.board = content::battle_board();
+            // On the stronger rival's board: its own, or the built-in battle board.
+            let setup = b.setup(a.fighter(), (i * 31 + j) as u64);
             let mut battle = Battle::new(&setup, &stats);
             let mut steps = 0;
             while battle.winner().is_none() && steps < 20_000 {
