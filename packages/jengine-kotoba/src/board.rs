@@ -221,9 +221,14 @@ impl Board {
         self.height
     }
 
+    /// Whether `pos` is on the board.
+    pub fn contains(&self, pos: Pos) -> bool {
+        pos.x < self.width && pos.y < self.height
+    }
+
     /// What is at `pos`; outside the board is a wall.
     pub fn cell(&self, pos: Pos) -> Cell {
-        if pos.x < self.width && pos.y < self.height {
+        if self.contains(pos) {
             self.cells[pos.y * self.width + pos.x]
         } else {
             Cell::Wall
@@ -240,7 +245,7 @@ impl Board {
 
     /// Puts `cell` at `pos`; a position off the board is ignored.
     pub fn set(&mut self, pos: Pos, cell: Cell) {
-        if pos.x < self.width && pos.y < self.height {
+        if self.contains(pos) {
             self.cells[pos.y * self.width + pos.x] = cell;
         }
     }
@@ -253,6 +258,9 @@ impl Board {
 
     /// Whether a kana stands beside `pos`, left, right, above or below.
     pub fn next_to_kana(&self, pos: Pos) -> bool {
+        if !self.contains(pos) {
+            return false;
+        }
         let Pos { x, y } = pos;
         (x > 0 && self.kana(Pos::new(x - 1, y)).is_some())
             || self.kana(Pos::new(x + 1, y)).is_some()
@@ -282,6 +290,9 @@ impl Board {
     /// The words a tile showing `face` would read in at `pos`, across first, then down.
     pub fn words_with(&self, dict: &Dict, pos: Pos, face: Kana) -> Vec<Word> {
         let mut words = Vec::new();
+        if !self.contains(pos) {
+            return words;
+        }
         for dir in [Dir::Across, Dir::Down] {
             let line = self.line(pos, dir, face);
             line.words(dict, &mut words);
@@ -291,6 +302,9 @@ impl Board {
 
     /// Whether a tile showing `face` at `pos` would read in any word.
     pub fn reads_with(&self, dict: &Dict, pos: Pos, face: Kana) -> bool {
+        if !self.contains(pos) {
+            return false;
+        }
         [Dir::Across, Dir::Down].into_iter().any(|dir| {
             let line = self.line(pos, dir, face);
             line.reads(dict)
@@ -304,6 +318,9 @@ impl Board {
     /// cheaper than asking face by face.
     pub fn faces_that_read(&self, dict: &Dict, pos: Pos, among: FaceSet) -> FaceSet {
         let mut set: FaceSet = 0;
+        if !self.contains(pos) {
+            return set;
+        }
         for dir in [Dir::Across, Dir::Down] {
             // The face in the line is a stand-in; `Line::faces` tries each face there.
             let line = self.line(pos, dir, Kana::FIRST);
@@ -585,6 +602,23 @@ mod tests {
                     "{face} at {pos:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn positions_off_the_board_read_nothing() {
+        let d = dict();
+        let b = Board::from_rows(&["さか"]).unwrap();
+        for pos in [
+            Pos::new(2, 0),
+            Pos::new(0, 1),
+            Pos::new(usize::MAX, usize::MAX),
+        ] {
+            assert!(b.words_with(&d, pos, k('な')).is_empty());
+            assert!(!b.reads_with(&d, pos, k('な')));
+            assert_eq!(b.faces_that_read(&d, pos, FaceSet::MAX), 0);
+            assert_eq!(b.cell(pos), Cell::Wall);
+            assert!(!b.next_to_kana(pos));
         }
     }
 
