@@ -2,7 +2,11 @@
 //! word, left to right or top to bottom.
 //!
 //! This crate is the pure core of the `jengine-kotoba` package: the rules, the dictionary, the
-//! two modes and the bot, on plain data and with no engine in sight.
+//! two modes and the bot, on plain data and with no engine in sight. Its priorities, in order:
+//! the rule is exact (a word is found wherever it lies in a run, and counted once); everything
+//! replays (all randomness comes from seeded streams kept in the state, and time only moves when
+//! told); bad input is refused with where it went wrong, never a panic; and the bot is fast
+//! enough to run every frame.
 //!
 //! - [`kana`]: the tiles, their forms, and their bag weights and values ([`TileStats`]).
 //! - [`dict`]: the compiled-in Japanese dictionary ([`Dict::japanese`]).
@@ -21,6 +25,9 @@
 //! let mut board = Board::from_rows(&["さか.つ"]).unwrap();
 //! let na = Kana::from_char('な').unwrap();
 //! let placed = play::place(&mut board, dict, &stats, Pos::new(2, 0), na).unwrap();
+//! // The な reads さかな across; なつ reads too, though さかなつ is no word.
+//! let words: Vec<String> = placed.words.iter().map(|w| dict.entry(w.entry).unwrap().reading_text()).collect();
+//! assert_eq!(words, ["さかな", "なつ"]);
 //! assert!(placed.points > 0);
 //! ```
 

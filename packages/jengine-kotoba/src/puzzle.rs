@@ -464,6 +464,7 @@ fn placeable_tiles(board: &Board, dict: &Dict, tiles: &[Kana]) -> usize {
 mod tests {
     use super::*;
     use crate::kana::parse_kana;
+    use proptest::prelude::*;
 
     fn dict() -> Dict {
         Dict::parse(
@@ -587,5 +588,62 @@ mod tests {
         let out = autoplay(&stage(&["さ....", "....."], "かなつ", 3, 60.0), &d, &s);
         assert_eq!(out.state, State::Cleared, "{out:?}");
         assert_eq!(out.moves, 3);
+    }
+
+    #[derive(Clone, Debug)]
+    enum Act {
+        Place(usize, usize, usize),
+        Turn(usize),
+        Swap(usize),
+        Hint,
+        Wait(u8),
+    }
+
+    fn any_act() -> impl Strategy<Value = Act> {
+        prop_oneof![
+            4 => (0usize..4, 0usize..5, 0usize..3).prop_map(|(s, x, y)| Act::Place(s, x, y)),
+            1 => (0usize..4).prop_map(Act::Turn),
+            1 => (0usize..4).prop_map(Act::Swap),
+            1 => Just(Act::Hint),
+            1 => (0u8..30).prop_map(Act::Wait),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+
+        #[test]
+        fn tiles_are_never_lost_or_made_and_refusals_change_nothing(
+            acts in prop::collection::vec(any_act(), 0..40),
+            seed in any::<u64>(),
+        ) {
+            let d = dict();
+            let s = TileStats::from_dict(&d);
+            let mut st = stage(&[".....", ".さか..", "....."], "なつけさい", 3, 60.0);
+            st.seed = seed;
+            st.tiles = 3;
+            let mut p = Puzzle::new(&st, &s);
+            let kana_on = |p: &Puzzle| p.board().positions().filter(|&q| p.board().kana(q).is_some()).count();
+            let total = kana_on(&p) + p.tiles_left();
+            for act in acts {
+                let before = p.board().clone();
+                match act {
+                    Act::Place(slot, x, y) => {
+                        if p.place(&d, slot, Pos::new(x, y)).is_err() {
+                            prop_assert_eq!(p.board(), &before);
+                        }
+                    }
+                    Act::Turn(slot) => { p.turn(slot); }
+                    Act::Swap(slot) => { let _ = p.swap(slot); }
+                    Act::Hint => { p.hint(&d); }
+                    Act::Wait(t) => p.update(t as f32),
+                }
+                prop_assert_eq!(kana_on(&p) + p.tiles_left(), total);
+                prop_assert!(p.time_left() >= 0.0);
+                if p.state() == State::Cleared {
+                    prop_assert_eq!(p.tiles_left(), 0);
+                }
+            }
+        }
     }
 }
