@@ -28,9 +28,48 @@ fn the_bot_clears_every_shipped_stage() {
         );
         if out.state != State::Cleared {
             failed.push(format!("{} ({}): {:?}", stage.id, stage.name, out.state));
+        } else if out.stars == 0 {
+            failed.push(format!(
+                "{} ({}): cleared without a star",
+                stage.id, stage.name
+            ));
         }
     }
     assert!(failed.is_empty(), "the bot could not clear: {failed:?}");
+}
+
+#[test]
+fn the_shipped_stages_rise_in_difficulty() {
+    let stages = shipped_stages().unwrap_or_else(|e| panic!("{e}"));
+    assert!(stages.len() >= 30);
+    for pair in stages.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let tiles = |s: &jengine_kotoba::Stage| s.tiles + s.stock.len();
+        let pace = |s: &jengine_kotoba::Stage| s.time / tiles(s) as f32;
+        assert!(
+            tiles(b) >= tiles(a),
+            "{} has fewer tiles than {}",
+            b.id,
+            a.id
+        );
+        assert!(b.hand <= a.hand, "{} has a bigger hand than {}", b.id, a.id);
+        assert!(
+            pace(b) <= pace(a),
+            "{} gives more time a tile than {}",
+            b.id,
+            a.id
+        );
+    }
+    let shapes: std::collections::HashSet<Vec<bool>> = stages
+        .iter()
+        .map(|s| {
+            let b = &s.board;
+            b.positions()
+                .map(|p| b.cell(p) == jengine_kotoba::Cell::Wall)
+                .collect()
+        })
+        .collect();
+    assert!(shapes.len() >= 8, "only {} board shapes", shapes.len());
 }
 
 #[test]
