@@ -681,19 +681,16 @@ mod tests {
         assert!(stages.len() >= 30, "{} stages", stages.len());
         let rivals = shipped_rivals().unwrap_or_else(|e| panic!("{e}"));
         assert!(rivals.len() >= 8, "{} rivals", rivals.len());
-        let mut skills: Vec<(u32, u32, u32)> = rivals
-            .iter()
-            .map(|r| {
-                (
-                    (r.skill.sight * 100.0) as u32,
-                    (r.skill.think * 10.0) as u32,
-                    r.life,
-                )
-            })
-            .collect();
-        skills.sort();
-        skills.dedup();
-        assert_eq!(skills.len(), rivals.len(), "rivals must differ");
+        // Every rival differs from every other in sight, thinking time and life alike.
+        let distinct = |key: &dyn Fn(&Rival) -> u32| {
+            let mut v: Vec<u32> = rivals.iter().map(key).collect();
+            v.sort();
+            v.dedup();
+            v.len() == rivals.len()
+        };
+        assert!(distinct(&|r| (r.skill.sight * 100.0).round() as u32));
+        assert!(distinct(&|r| (r.skill.think * 10.0).round() as u32));
+        assert!(distinct(&|r| r.life));
     }
 
     proptest! {
