@@ -99,24 +99,37 @@ impl Serialize for Color {
 
 impl<'de> Deserialize<'de> for Color {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Repr {
-            Hex(String),
-            List(Vec<f32>),
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Color;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a colour: \"#rrggbb\", \"#rrggbbaa\" or [r, g, b(, a)]")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Color, E> {
+                Color::parse_hex(v).map_err(E::custom)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Color, A::Error> {
+                let mut c = [1.0f32; 4];
+                let mut n = 0;
+                while let Some(v) = seq.next_element::<f32>()? {
+                    if n < 4 {
+                        c[n] = v;
+                    }
+                    n += 1;
+                }
+                if n == 3 || n == 4 {
+                    Ok(Color(c))
+                } else {
+                    Err(serde::de::Error::custom(format!(
+                        "a colour list has 3 or 4 numbers, got {n}"
+                    )))
+                }
+            }
         }
-        let bad = |m: String| serde::de::Error::custom(m);
-        match Repr::deserialize(d)? {
-            Repr::Hex(s) => Color::parse_hex(&s).map_err(bad),
-            Repr::List(v) => match v[..] {
-                [r, g, b] => Ok(Color([r, g, b, 1.0])),
-                [r, g, b, a] => Ok(Color([r, g, b, a])),
-                _ => Err(bad(format!(
-                    "a colour list has 3 or 4 numbers, got {}",
-                    v.len()
-                ))),
-            },
-        }
+        d.deserialize_any(Visitor)
     }
 }
 

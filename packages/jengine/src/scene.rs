@@ -126,7 +126,9 @@ impl Scene {
             let mut builder = hecs::EntityBuilder::new();
             let mut custom = serde_json::Map::new();
             for (key, value) in fields {
-                scene.keys.insert(key.clone());
+                if !scene.keys.contains(key) {
+                    scene.keys.insert(key.clone());
+                }
                 let fail = |message: String| SceneError {
                     file: file.to_string(),
                     entity: Some((index, name.clone())),
@@ -233,9 +235,17 @@ fn add<T: DeserializeOwned + hecs::Component>(
     builder: &mut hecs::EntityBuilder,
     raw: &RawValue,
 ) -> Result<(), String> {
-    let de = &mut serde_json::Deserializer::from_str(raw.get());
-    let value: T =
-        serde_path_to_error::deserialize(de).map_err(|e| crate::table::describe_path_error(&e))?;
+    // The plain parse is the fast path; only a failure pays for tracking the field path.
+    let value: T = match serde_json::from_str(raw.get()) {
+        Ok(v) => v,
+        Err(plain) => {
+            let de = &mut serde_json::Deserializer::from_str(raw.get());
+            return Err(match serde_path_to_error::deserialize::<_, T>(de) {
+                Err(e) => without_fragment_position(crate::table::describe_path_error(&e)),
+                Ok(_) => without_fragment_position(plain.to_string()),
+            });
+        }
+    };
     builder.add(value);
     Ok(())
 }

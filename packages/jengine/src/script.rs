@@ -465,6 +465,13 @@ impl ScriptHost {
         Ok(())
     }
 
+    /// Starts a fresh instruction budget, as every callback does; for code that calls into
+    /// the Lua state directly.
+    pub fn reset_budget(&self) {
+        self.budget.used.set(0);
+        self.budget.tripped.set(false);
+    }
+
     /// Uses `store` for `Save.get` / `Save.set`.
     pub fn set_save(&mut self, store: SaveStore) {
         *self.save.borrow_mut() = store;
@@ -579,8 +586,7 @@ impl ScriptHost {
     /// Moves the world into the Lua state for the duration of `f`, so API functions can read it.
     fn with_world<R>(&self, world: &mut World, f: impl FnOnce() -> R) -> R {
         self.lua.set_app_data(std::mem::take(world));
-        self.budget.used.set(0);
-        self.budget.tripped.set(false);
+        self.reset_budget();
         let result = f();
         *world = self
             .lua
