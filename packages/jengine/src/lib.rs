@@ -71,7 +71,7 @@ pub use crate::table::{
     RawTable, Row, RowError, TableError, Tables, describe_path_error, json_kind, table_name,
 };
 pub use crate::value::{Args, Value};
-pub use crate::world::{Entity, Level, Log, LogLine, Resources, Time, World};
+pub use crate::world::{Entity, Level, Log, LogLine, Resources, SpawnOrder, Time, World};
 pub use hecs;
 
 #[cfg(test)]

@@ -226,7 +226,7 @@ impl Scene {
     pub fn spawn(mut self, world: &mut World) -> Vec<Entity> {
         self.builders
             .iter_mut()
-            .map(|b| world.entities.spawn(b.build()))
+            .map(|b| world.spawn(b.build()))
             .collect()
     }
 }

@@ -32,18 +32,47 @@ impl World {
         self.resources.get_or_default::<Log>()
     }
 
+    /// Spawns an entity stamped with its [`SpawnOrder`], so draw order and `find` can tell
+    /// which came first even after hecs reuses ids. Packages spawn through this.
+    pub fn spawn(&mut self, components: impl hecs::DynamicBundle) -> Entity {
+        let order = self.resources.get_or_default::<SpawnCounter>();
+        order.0 += 1;
+        let stamp = SpawnOrder(order.0);
+        let e = self.entities.spawn(components);
+        let _ = self.entities.insert_one(e, stamp);
+        e
+    }
+
+    /// When `e` was spawned through [`World::spawn`]; `u64::MAX` for entities spawned directly.
+    pub fn spawn_order(&self, e: Entity) -> u64 {
+        self.entities
+            .get::<&SpawnOrder>(e)
+            .map(|o| o.0)
+            .unwrap_or(u64::MAX)
+    }
+
     /// The entity carrying this [`crate::Name`], if any (the first spawned wins).
     pub fn find(&self, name: &str) -> Option<Entity> {
-        let mut query = self.entities.query::<(Entity, &crate::Name)>();
-        let mut found: Option<Entity> = None;
-        for (entity, n) in query.iter() {
-            if n.0 == name && found.is_none_or(|f| entity.id() < f.id()) {
-                found = Some(entity);
+        let mut query = self
+            .entities
+            .query::<(Entity, &crate::Name, Option<&SpawnOrder>)>();
+        let mut found: Option<(u64, Entity)> = None;
+        for (entity, n, order) in query.iter() {
+            let key = (order.map_or(u64::MAX, |o| o.0), entity);
+            if n.0 == name && found.is_none_or(|f| (key.0, key.1.id()) < (f.0, f.1.id())) {
+                found = Some(key);
             }
         }
-        found
+        found.map(|f| f.1)
     }
 }
+
+/// The order an entity was spawned in (see [`World::spawn`]): ties in draw depth keep it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SpawnOrder(pub u64);
+
+#[derive(Default)]
+struct SpawnCounter(u64);
 
 /// A map from type to one value of that type.
 #[derive(Default)]
@@ -208,8 +237,8 @@ mod tests {
     #[test]
     fn find_returns_the_first_spawned_of_a_name() {
         let mut world = World::new();
-        let a = world.entities.spawn((crate::Name("x".into()),));
-        world.entities.spawn((crate::Name("x".into()),));
+        let a = world.spawn((crate::Name("x".into()),));
+        world.spawn((crate::Name("x".into()),));
         assert_eq!(world.find("x"), Some(a));
         assert_eq!(world.find("y"), None);
     }
