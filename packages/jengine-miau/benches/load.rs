@@ -33,9 +33,13 @@ fn bench(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("load");
     group.sample_size(10);
-    group.bench_function("validate 64x4096 (data)", |b| b.iter(|| validate(&data).expect("valid")));
+    group.bench_function("validate 64x4096 (data)", |b| {
+        b.iter(|| validate(&data).expect("valid"))
+    });
     group.bench_function("json 64x4096 (parse + validate)", |b| {
-        b.iter(|| serde_json::from_str::<serde_json::Value>(&json).map(|v| validate(&v).expect("valid")))
+        b.iter(|| {
+            serde_json::from_str::<serde_json::Value>(&json).map(|v| validate(&v).expect("valid"))
+        })
     });
     group.bench_function("cjs 64x4096 (sandbox + validate)", |b| {
         b.iter(|| load(BIG_PACK, SourceKind::CommonJs, "big.cjs").expect("valid"))

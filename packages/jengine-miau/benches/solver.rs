@@ -50,7 +50,9 @@ fn bench(c: &mut Criterion) {
         report.attempts, report.visited, report.bytes_per_state
     );
     group.throughput(Throughput::Elements(report.attempts));
-    group.bench_function("rules-are-cargo solve (attempts)", |b| b.iter(|| solve(&cargo, &free)));
+    group.bench_function("rules-are-cargo solve (attempts)", |b| {
+        b.iter(|| solve(&cargo, &free))
+    });
     group.finish();
 
     let mut gate = c.benchmark_group("gate");

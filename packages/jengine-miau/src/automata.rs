@@ -8,7 +8,13 @@ use crate::board::{Board, Proof};
 use crate::pack::{Behaviour, Facing};
 
 /// Performs `behaviour` for entity `i`.
-pub(crate) fn act(board: &mut Board, proof: &Proof, i: usize, behaviour: Behaviour, moved_word: &mut bool) {
+pub(crate) fn act(
+    board: &mut Board,
+    proof: &Proof,
+    i: usize,
+    behaviour: Behaviour,
+    moved_word: &mut bool,
+) {
     match behaviour {
         Behaviour::Walk => {
             let dx = match board.entities()[i].facing {
@@ -49,7 +55,10 @@ mod tests {
         board.play(&proof, Action::Wait);
         assert_eq!(board.entities()[3].x, 5);
         board.play(&proof, Action::Wait);
-        assert_eq!((board.entities()[3].x, board.entities()[3].facing), (5, Facing::Left));
+        assert_eq!(
+            (board.entities()[3].x, board.entities()[3].facing),
+            (5, Facing::Left)
+        );
         board.play(&proof, Action::Wait);
         assert_eq!(board.entities()[3].x, 4);
     }
@@ -67,6 +76,36 @@ mod tests {
         let turn = board.play(&proof, Action::Wait);
         assert!(turn.words_moved);
         assert_eq!(board.entities()[4].x, 3);
+    }
+
+    #[test]
+    fn a_faller_drops_until_something_stops_it() {
+        let mut level = Level::new(
+            "drop",
+            4,
+            5,
+            vec![
+                Placement::word("ROCK", 0, 0),
+                Placement::word("IS", 1, 0),
+                Placement::word("HEAVY", 2, 0),
+                Placement::word("WALL", 0, 4),
+                Placement::word("IS", 1, 4),
+                Placement::word("STOP", 2, 4),
+                Placement::object("ROCK", 3, 0),
+                Placement::object("WALL", 3, 3),
+            ],
+        );
+        level.automata.insert("HEAVY".into(), Behaviour::Fall);
+        let proof = Proof::new(&level).expect("valid proof");
+        let mut board = proof.initial().clone();
+        for _ in 0..4 {
+            board.play(&proof, Action::Wait);
+        }
+        assert_eq!(
+            (board.entities()[6].x, board.entities()[6].y),
+            (3, 2),
+            "rests on the wall"
+        );
     }
 
     #[test]

@@ -118,15 +118,18 @@ pub enum ProofError {
     #[error(transparent)]
     OverBudget(#[from] OverBudget),
     /// More automata properties than there are property bits.
-    #[error("a proof may declare at most {} automata properties", rules::MAX_CUSTOM_PROPERTIES)]
+    #[error(
+        "a proof may declare at most {} automata properties",
+        rules::MAX_CUSTOM_PROPERTIES
+    )]
     TooManyAutomata,
 }
 
 /// A compiled level: everything about it that never changes during play.
 #[derive(Clone, Debug)]
 pub struct Proof {
-    /// The level as authored.
-    pub level: Level,
+    /// The level's id.
+    pub id: String,
     /// Columns.
     pub width: u16,
     /// Rows.
@@ -154,7 +157,11 @@ fn may_overflow(entities: &[Entity], budget: u64) -> bool {
 impl Proof {
     /// Compiles a level. Automata properties bind only when the host has the `automata` feature.
     pub fn new(level: &Level) -> Result<Proof, ProofError> {
-        if level.width == 0 || level.height == 0 || level.width > MAX_SIDE || level.height > MAX_SIDE {
+        if level.width == 0
+            || level.height == 0
+            || level.width > MAX_SIDE
+            || level.height > MAX_SIDE
+        {
             return Err(ProofError::Size(level.width, level.height));
         }
         let (custom, behaviours): (Vec<String>, Vec<Behaviour>) = if cfg!(feature = "automata") {
@@ -181,7 +188,7 @@ impl Proof {
             });
         }
         let mut proof = Proof {
-            level: level.clone(),
+            id: level.id.clone(),
             width: level.width as u16,
             height: level.height as u16,
             lexicon,
@@ -222,7 +229,11 @@ impl Proof {
     }
 
     fn pos_bytes(&self) -> usize {
-        if (self.width as usize) * (self.height as usize) < 255 { 1 } else { 2 }
+        if (self.width as usize) * (self.height as usize) < 255 {
+            1
+        } else {
+            2
+        }
     }
 
     fn tok_bytes(&self) -> usize {
@@ -306,7 +317,11 @@ impl Board {
     /// Property bits of an entity under the current rules (words are always PUSH, nothing else).
     #[inline]
     pub fn props_of(&self, e: &Entity) -> u32 {
-        if e.is_word { PUSH } else { self.rules.props(e.token) }
+        if e.is_word {
+            PUSH
+        } else {
+            self.rules.props(e.token)
+        }
     }
 
     /// Plays one turn.
@@ -327,7 +342,11 @@ impl Board {
             turn.won = true;
             return turn;
         }
-        let saved = if proof.may_overflow { self.entities.clone() } else { Vec::new() };
+        let saved = if proof.may_overflow {
+            self.entities.clone()
+        } else {
+            Vec::new()
+        };
         let blocked = Turn {
             blocked: true,
             ..Turn::default()
@@ -436,7 +455,12 @@ impl Board {
             let (cx, cy) = (x0 + dx * k, y0 + dy * k);
             for j in 0..self.entities.len() {
                 let e = self.entities[j];
-                if j != i && e.alive && e.x as i32 == cx && e.y as i32 == cy && self.props_of(&e) & PUSH != 0 {
+                if j != i
+                    && e.alive
+                    && e.x as i32 == cx
+                    && e.y as i32 == cy
+                    && self.props_of(&e) & PUSH != 0
+                {
                     let m = &mut self.entities[j];
                     m.x = (cx + dx) as u16;
                     m.y = (cy + dy) as u16;
@@ -511,13 +535,12 @@ impl Board {
             // DEFEAT: a YOU in a cell with anything DEFEAT (itself included) is destroyed.
             let mut doomed = vec![false; n];
             if present & DEFEAT != 0 {
-                for i in 0..n {
-                    let e = self.entities[i];
-                    if e.alive && self.props_of(&e) & YOU != 0 {
-                        doomed[i] = self
+                for (e, doom) in self.entities.iter().zip(doomed.iter_mut()) {
+                    if e.alive && self.props_of(e) & YOU != 0 {
+                        *doom = self
                             .entities
                             .iter()
-                            .any(|o| shares(&e, o) && self.props_of(o) & DEFEAT != 0);
+                            .any(|o| shares(e, o) && self.props_of(o) & DEFEAT != 0);
                     }
                 }
             }
@@ -531,9 +554,9 @@ impl Board {
                     let others =
                         (0..n).any(|j| j != i && !doomed[j] && shares(&e, &self.entities[j]));
                     if others {
-                        for j in 0..n {
-                            if shares(&e, &self.entities[j]) {
-                                doomed[j] = true;
+                        for (o, doom) in self.entities.iter().zip(doomed.iter_mut()) {
+                            if shares(&e, o) {
+                                *doom = true;
                             }
                         }
                     }
@@ -573,7 +596,13 @@ impl Board {
                 entity: i as u32,
             })
             .collect();
-        rules::read(proof.width, proof.height, &tiles, &proof.lexicon, proof.budget)
+        rules::read(
+            proof.width,
+            proof.height,
+            &tiles,
+            &proof.lexicon,
+            proof.budget,
+        )
     }
 
     /// Appends the board packed into [`Proof::packed_len`] bytes: per entity its cell (the top
@@ -647,7 +676,11 @@ impl Board {
                     return None;
                 }
                 e.token = tok as Tok;
-                e.facing = if v & 1 == 1 { Facing::Left } else { Facing::Right };
+                e.facing = if v & 1 == 1 {
+                    Facing::Left
+                } else {
+                    Facing::Right
+                };
             }
         }
         let mut board = Board {
@@ -660,7 +693,8 @@ impl Board {
             None => {
                 let r = Arc::new(board.read(proof).ok()?);
                 memo.bytes += memo.key.len() + std::mem::size_of::<Rules>() + 64;
-                memo.readings.insert(memo.key.clone().into_boxed_slice(), r.clone());
+                memo.readings
+                    .insert(memo.key.clone().into_boxed_slice(), r.clone());
                 r
             }
         };
@@ -683,7 +717,11 @@ impl Board {
                     Some(e) => {
                         let text: String = proof.lexicon.text(e.token).chars().take(3).collect();
                         let text = if e.is_word { text } else { text.to_lowercase() };
-                        if here.len() > 1 { format!("{text}+") } else { text }
+                        if here.len() > 1 {
+                            format!("{text}+")
+                        } else {
+                            text
+                        }
                     }
                 };
                 out.push_str(&format!("{label:<5}"));

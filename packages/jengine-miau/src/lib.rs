@@ -40,5 +40,7 @@ pub mod worlds;
 
 pub use board::{Action, Board, Entity, Proof, ProofError, Turn};
 pub use game::Game;
-pub use pack::{Behaviour, Facing, Glyph, Level, Manifest, Pack, Placement, PlacementKind, RuleText};
+pub use pack::{
+    Behaviour, Facing, Glyph, Level, Manifest, Pack, Placement, PlacementKind, RuleText,
+};
 pub use rules::{Axis, Rule, Rules, Sentence};

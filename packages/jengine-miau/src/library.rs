@@ -138,8 +138,8 @@ impl Library {
             return Err(PackError::Io(format!("no installed pack '{id}'")));
         }
         let text = std::fs::read_to_string(&path).map_err(|e| io(&path, e))?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| PackError::Syntax(format!("{}: {e}", path.display())))?;
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| PackError::Syntax(format!("{}: {e}", path.display())))?;
         validate(&value).map(|c| c.pack)
     }
 
@@ -175,12 +175,20 @@ impl Library {
         if self.contains(&id) {
             match mode {
                 InstallMode::Replace if id == CORE_ID => {
-                    return Err(PackError::Io("the built-in core pack cannot be replaced".into()));
+                    return Err(PackError::Io(
+                        "the built-in core pack cannot be replaced".into(),
+                    ));
                 }
                 InstallMode::Replace => {}
                 InstallMode::KeepBoth => {
                     let fresh = (1..)
-                        .map(|n| if n == 1 { format!("{id}-fork") } else { format!("{id}-fork-{n}") })
+                        .map(|n| {
+                            if n == 1 {
+                                format!("{id}-fork")
+                            } else {
+                                format!("{id}-fork-{n}")
+                            }
+                        })
                         .find(|candidate| !self.contains(candidate))
                         .unwrap_or_else(|| format!("{id}-fork"));
                     pack.manifest.fork_of = Some(id.clone());
@@ -188,10 +196,12 @@ impl Library {
                 }
             }
         }
-        let text = serde_json::to_string_pretty(&pack.to_json()).map_err(|e| PackError::Io(e.to_string()))?;
+        let text = serde_json::to_string_pretty(&pack.to_json())
+            .map_err(|e| PackError::Io(e.to_string()))?;
         let target = self.path_of(&pack.manifest.id);
         let mut tmp = tempfile::NamedTempFile::new_in(&self.dir).map_err(|e| io(&self.dir, e))?;
-        tmp.write_all(text.as_bytes()).map_err(|e| io(tmp.path(), e))?;
+        tmp.write_all(text.as_bytes())
+            .map_err(|e| io(tmp.path(), e))?;
         tmp.as_file().sync_all().map_err(|e| io(tmp.path(), e))?;
         tmp.persist(&target).map_err(|e| io(&target, e.error))?;
         Ok(PackSummary::of(&pack, false))
@@ -200,7 +210,9 @@ impl Library {
     /// Removes an installed pack.
     pub fn remove(&self, id: &str) -> Result<(), PackError> {
         if id == CORE_ID {
-            return Err(PackError::Io("the built-in core pack cannot be removed".into()));
+            return Err(PackError::Io(
+                "the built-in core pack cannot be removed".into(),
+            ));
         }
         let path = self.path_of(id);
         if !path.is_file() {
@@ -223,7 +235,8 @@ impl Library {
 
 /// Writes a pack as CommonJS or JSON text that loads back to the same pack.
 pub fn export_pack(pack: &Pack, format: ExportFormat) -> Result<String, PackError> {
-    let json = serde_json::to_string_pretty(&pack.to_json()).map_err(|e| PackError::Io(e.to_string()))?;
+    let json =
+        serde_json::to_string_pretty(&pack.to_json()).map_err(|e| PackError::Io(e.to_string()))?;
     Ok(match format {
         ExportFormat::Json => json + "\n",
         ExportFormat::CommonJs => format!("module.exports = {json};\n"),
@@ -257,7 +270,8 @@ mod tests {
     fn install_reload_and_remove() {
         let (_d, lib) = library();
         let preview = lib.import(HELLO, "hello.json").expect("valid");
-        lib.install(&preview, InstallMode::Replace).expect("installs");
+        lib.install(&preview, InstallMode::Replace)
+            .expect("installs");
         let again = Library::open(lib.dir.clone()).expect("reopens");
         let ids: Vec<String> = again.list().into_iter().map(|s| s.id).collect();
         assert_eq!(ids, ["core", "hello-miau"]);
@@ -271,13 +285,16 @@ mod tests {
     fn keep_both_installs_a_fork() {
         let (_d, lib) = library();
         let preview = lib.import(HELLO, "hello.json").expect("valid");
-        lib.install(&preview, InstallMode::Replace).expect("installs");
+        lib.install(&preview, InstallMode::Replace)
+            .expect("installs");
         let second = lib.import(HELLO, "hello.json").expect("valid");
         assert!(second.conflict);
         let fork = lib.install(&second, InstallMode::KeepBoth).expect("forks");
         assert_eq!(fork.id, "hello-miau-fork");
         assert_eq!(fork.fork_of.as_deref(), Some("hello-miau"));
-        let third = lib.install(&second, InstallMode::KeepBoth).expect("forks again");
+        let third = lib
+            .install(&second, InstallMode::KeepBoth)
+            .expect("forks again");
         assert_eq!(third.id, "hello-miau-fork-2");
         assert_eq!(lib.list().len(), 4);
     }
@@ -291,15 +308,25 @@ mod tests {
         let mut broken = good.clone();
         broken.pack.levels[0].objects[0].x = 99;
         assert!(lib.install(&broken, InstallMode::Replace).is_err());
-        assert_eq!(std::fs::read_to_string(lib.path_of("hello-miau")).expect("file"), before);
-        assert_eq!(std::fs::read_dir(&lib.dir).expect("dir").count(), 1, "no temporary file left");
+        assert_eq!(
+            std::fs::read_to_string(lib.path_of("hello-miau")).expect("file"),
+            before
+        );
+        assert_eq!(
+            std::fs::read_dir(&lib.dir).expect("dir").count(),
+            1,
+            "no temporary file left"
+        );
     }
 
     #[test]
     fn exports_load_back_to_the_same_pack() {
         let (_d, lib) = library();
         let core = lib.pack("core").expect("core");
-        for (format, name) in [(ExportFormat::CommonJs, "core.cjs"), (ExportFormat::Json, "core.json")] {
+        for (format, name) in [
+            (ExportFormat::CommonJs, "core.cjs"),
+            (ExportFormat::Json, "core.json"),
+        ] {
             let text = lib.export("core", format).expect("exports");
             assert_eq!(lib.import(&text, name).expect("imports").pack, core);
         }
@@ -309,8 +336,11 @@ mod tests {
     fn share_links_preview_without_installing() {
         let (_d, lib) = library();
         let preview = lib.import(HELLO, "hello.json").expect("valid");
-        lib.install(&preview, InstallMode::Replace).expect("installs");
-        let link = lib.share_link("hello-miau", share::DEFAULT_LINK_BASE).expect("link");
+        lib.install(&preview, InstallMode::Replace)
+            .expect("installs");
+        let link = lib
+            .share_link("hello-miau", share::DEFAULT_LINK_BASE)
+            .expect("link");
         lib.remove("hello-miau").expect("removes");
         let decoded = lib.decode_link(&link).expect("decodes");
         assert_eq!(decoded.pack, preview.pack);

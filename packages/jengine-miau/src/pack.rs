@@ -168,7 +168,9 @@ impl RuleText {
         let parts: Vec<String> = text.split_whitespace().map(str::to_uppercase).collect();
         match parts.as_slice() {
             [subject, is, predicate]
-                if is == "IS" && crate::rules::is_token(subject) && crate::rules::is_token(predicate) =>
+                if is == "IS"
+                    && crate::rules::is_token(subject)
+                    && crate::rules::is_token(predicate) =>
             {
                 Some(RuleText {
                     subject: subject.clone(),

@@ -410,7 +410,9 @@ fn parse_at(kinds: &[TokenKind], s: usize) -> Option<usize> {
 /// Drops sentences contained in a longer one, orders them and derives the rules.
 fn settle(found: Vec<Sentence>, lex: &Lexicon, tiles: &[WordTile]) -> Rules {
     let contained = |a: &Sentence, b: &Sentence| {
-        a.axis == b.axis && a.words.len() < b.words.len() && b.words.windows(a.words.len()).any(|win| win == a.words)
+        a.axis == b.axis
+            && a.words.len() < b.words.len()
+            && b.words.windows(a.words.len()).any(|win| win == a.words)
     };
     let mut sentences: Vec<Sentence> = found
         .iter()
@@ -504,7 +506,13 @@ mod tests {
 
     #[test]
     fn reads_across_and_down() {
-        let (t, r) = texts(&[("CAT", 0, 0), ("IS", 1, 0), ("YOU", 2, 0), ("IS", 0, 1), ("WIN", 0, 2)]);
+        let (t, r) = texts(&[
+            ("CAT", 0, 0),
+            ("IS", 1, 0),
+            ("YOU", 2, 0),
+            ("IS", 0, 1),
+            ("WIN", 0, 2),
+        ]);
         assert_eq!(t, vec!["CAT IS YOU", "CAT IS WIN"]);
         assert_eq!(r.sentences[0].axis, Axis::Across);
         assert_eq!(r.sentences[1].axis, Axis::Down);
@@ -512,21 +520,49 @@ mod tests {
 
     #[test]
     fn and_chains_multiply_out() {
-        let spec = [("CAT", 0, 0), ("AND", 1, 0), ("DOG", 2, 0), ("IS", 3, 0), ("YOU", 4, 0), ("AND", 5, 0), ("WIN", 6, 0)];
+        let spec = [
+            ("CAT", 0, 0),
+            ("AND", 1, 0),
+            ("DOG", 2, 0),
+            ("IS", 3, 0),
+            ("YOU", 4, 0),
+            ("AND", 5, 0),
+            ("WIN", 6, 0),
+        ];
         let (t, r) = texts(&spec);
-        assert_eq!(t, vec!["CAT IS YOU", "CAT IS WIN", "DOG IS YOU", "DOG IS WIN"]);
-        assert_eq!(r.sentences.len(), 1, "the shorter DOG IS YOU AND WIN is not a separate span");
+        assert_eq!(
+            t,
+            vec!["CAT IS YOU", "CAT IS WIN", "DOG IS YOU", "DOG IS WIN"]
+        );
+        assert_eq!(
+            r.sentences.len(),
+            1,
+            "the shorter DOG IS YOU AND WIN is not a separate span"
+        );
     }
 
     #[test]
     fn chained_is_reads_two_sentences() {
-        let (t, _) = texts(&[("CAT", 0, 0), ("IS", 1, 0), ("DOG", 2, 0), ("IS", 3, 0), ("WIN", 4, 0)]);
+        let (t, _) = texts(&[
+            ("CAT", 0, 0),
+            ("IS", 1, 0),
+            ("DOG", 2, 0),
+            ("IS", 3, 0),
+            ("WIN", 4, 0),
+        ]);
         assert_eq!(t, vec!["CAT IS DOG", "DOG IS WIN"]);
     }
 
     #[test]
     fn duplicate_sentences_are_all_listed() {
-        let (t, r) = texts(&[("CAT", 0, 0), ("IS", 1, 0), ("YOU", 2, 0), ("CAT", 0, 3), ("IS", 1, 3), ("YOU", 2, 3)]);
+        let (t, r) = texts(&[
+            ("CAT", 0, 0),
+            ("IS", 1, 0),
+            ("YOU", 2, 0),
+            ("CAT", 0, 3),
+            ("IS", 1, 3),
+            ("YOU", 2, 3),
+        ]);
         assert_eq!(t, vec!["CAT IS YOU"]);
         assert_eq!(r.sentences.len(), 2);
         assert_eq!(r.rules.len(), 2);
@@ -535,7 +571,17 @@ mod tests {
     #[test]
     fn identity_suppresses_transform() {
         let mut lex = Lexicon::new(&[]);
-        let t = tiles(&mut lex, &[("CAT", 0, 0), ("IS", 1, 0), ("DOG", 2, 0), ("CAT", 0, 2), ("IS", 1, 2), ("CAT", 2, 2)]);
+        let t = tiles(
+            &mut lex,
+            &[
+                ("CAT", 0, 0),
+                ("IS", 1, 0),
+                ("DOG", 2, 0),
+                ("CAT", 0, 2),
+                ("IS", 1, 2),
+                ("CAT", 2, 2),
+            ],
+        );
         let rules = read(8, 8, &t, &lex, RULE_READING_BUDGET).expect("within budget");
         assert_eq!(rules.transform(lex.get("CAT").expect("cat")), None);
     }

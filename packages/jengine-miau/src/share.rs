@@ -21,7 +21,7 @@ pub const DEFAULT_LINK_BASE: &str = "miau://play";
 const FRAGMENT_PREFIX: &str = "pack=1.";
 /// The largest pack data a link may inflate to. Packs carried in links are data, which is
 /// larger than the source that produced them, so this is a multiple of the source limit.
-pub const MAX_LINK_DATA: usize = 8 * MAX_SOURCE_BYTES;
+pub const MAX_LINK_DATA: usize = 64 * MAX_SOURCE_BYTES;
 
 /// A link to `pack` at `base` (any URL without a fragment).
 pub fn pack_link(pack: &Pack, base: &str) -> String {
@@ -33,13 +33,19 @@ pub fn pack_link(pack: &Pack, base: &str) -> String {
         .and_then(|_| encoder.finish())
         .unwrap_or_default();
     let base = base.split('#').next().unwrap_or(base);
-    format!("{base}#{FRAGMENT_PREFIX}{}", URL_SAFE_NO_PAD.encode(compressed))
+    format!(
+        "{base}#{FRAGMENT_PREFIX}{}",
+        URL_SAFE_NO_PAD.encode(compressed)
+    )
 }
 
 /// Reads the pack a link carries and validates it. Nothing is installed.
 pub fn decode_link(url: &str) -> Result<Checked, PackError> {
     let bad = |m: &str| PackError::Syntax(format!("share link: {m}"));
-    let fragment = url.split_once('#').map(|(_, f)| f).ok_or_else(|| bad("it has no #fragment"))?;
+    let fragment = url
+        .split_once('#')
+        .map(|(_, f)| f)
+        .ok_or_else(|| bad("it has no #fragment"))?;
     let data = fragment
         .strip_prefix(FRAGMENT_PREFIX)
         .ok_or_else(|| bad("the fragment is not a Miau pack (expected pack=1.)"))?;
@@ -80,7 +86,9 @@ mod tests {
     fn a_link_carrying_source_is_never_run() {
         // A link whose data is JavaScript text rather than JSON is refused, not evaluated.
         let mut encoder = DeflateEncoder::new(Vec::new(), Compression::default());
-        encoder.write_all(b"module.exports = { manifest: {} }").expect("write");
+        encoder
+            .write_all(b"module.exports = { manifest: {} }")
+            .expect("write");
         let data = URL_SAFE_NO_PAD.encode(encoder.finish().expect("finish"));
         let err = decode_link(&format!("miau://play#pack=1.{data}")).expect_err("refused");
         assert!(err.to_string().contains("not JSON"), "{err}");
@@ -89,7 +97,9 @@ mod tests {
     #[test]
     fn a_link_bomb_is_capped() {
         let mut encoder = DeflateEncoder::new(Vec::new(), Compression::best());
-        encoder.write_all(&vec![b' '; MAX_LINK_DATA + 10]).expect("write");
+        encoder
+            .write_all(&vec![b' '; MAX_LINK_DATA + 10])
+            .expect("write");
         let data = URL_SAFE_NO_PAD.encode(encoder.finish().expect("finish"));
         let err = decode_link(&format!("x#pack=1.{data}")).expect_err("refused");
         assert!(matches!(err, PackError::TooLarge { .. }));

@@ -208,7 +208,10 @@ impl States {
     }
 
     fn bytes(&self) -> usize {
-        self.arena.capacity() + self.parent.capacity() * 4 + self.action.capacity() + self.table.len() * 4
+        self.arena.capacity()
+            + self.parent.capacity() * 4
+            + self.action.capacity()
+            + self.table.len() * 4
     }
 
     fn hash(bytes: &[u8]) -> u64 {
@@ -295,7 +298,13 @@ mod tests {
     #[test]
     fn a_tiny_cap_is_a_limit_not_unsolvable() {
         let proof = level();
-        let report = solve(&proof, &Search { max_attempts: 3, ..Search::default() });
+        let report = solve(
+            &proof,
+            &Search {
+                max_attempts: 3,
+                ..Search::default()
+            },
+        );
         assert_eq!(report.outcome, Outcome::Limit);
     }
 

@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::validate::{Checked, MAX_SOURCE_BYTES, PackError, validate};
 
 /// Memory a pack script may use.
-pub const SCRIPT_MEMORY_LIMIT: usize = 32 * 1024 * 1024;
+pub const SCRIPT_MEMORY_LIMIT: usize = 256 * 1024 * 1024;
 /// Wall-clock time a pack script may run.
 pub const SCRIPT_TIME_LIMIT: Duration = Duration::from_secs(2);
 
@@ -56,8 +56,9 @@ pub fn load(text: &str, kind: SourceKind, name: &str) -> Result<Checked, PackErr
     let value = match kind {
         SourceKind::CommonJs => eval_commonjs(text, name)?,
         SourceKind::Lua => eval_lua(text, name)?,
-        SourceKind::Json => serde_json::from_str(text)
-            .map_err(|e| PackError::Syntax(format!("{name}: {e}")))?,
+        SourceKind::Json => {
+            serde_json::from_str(text).map_err(|e| PackError::Syntax(format!("{name}: {e}")))?
+        }
     };
     validate(&value)
 }
@@ -156,6 +157,10 @@ fn eval_commonjs(text: &str, name: &str) -> Result<Value, PackError> {
                     }
                     None => match thrown.as_string().and_then(|s| s.to_string().ok()) {
                         Some(s) => s,
+                        None if thrown.is_null() || thrown.is_undefined() => format!(
+                            "the pack script stopped without an error value (most often: it went past the {} MiB memory limit)",
+                            SCRIPT_MEMORY_LIMIT >> 20
+                        ),
                         None => e.to_string(),
                     },
                 };
@@ -168,7 +173,8 @@ fn eval_commonjs(text: &str, name: &str) -> Result<Value, PackError> {
         }
     });
     let json = json?;
-    serde_json::from_str(&json).map_err(|e| PackError::Script(format!("{name}: exported data: {e}")))
+    serde_json::from_str(&json)
+        .map_err(|e| PackError::Script(format!("{name}: exported data: {e}")))
 }
 
 /// `@miau/engine` for Lua packs: the same three helpers.
@@ -200,18 +206,27 @@ fn eval_lua(text: &str, name: &str) -> Result<Value, PackError> {
     .map_err(script)?;
     lua.set_memory_limit(SCRIPT_MEMORY_LIMIT).map_err(script)?;
     let deadline = Instant::now() + SCRIPT_TIME_LIMIT;
-    lua.set_hook(HookTriggers::new().every_nth_instruction(10_000), move |_, _| {
-        if Instant::now() > deadline {
-            Err(mlua::Error::runtime("the pack script ran too long"))
-        } else {
-            Ok(VmState::Continue)
-        }
-    })
+    lua.set_hook(
+        HookTriggers::new().every_nth_instruction(10_000),
+        move |_, _| {
+            if Instant::now() > deadline {
+                Err(mlua::Error::runtime("the pack script ran too long"))
+            } else {
+                Ok(VmState::Continue)
+            }
+        },
+    )
     .map_err(script)?;
-    let require: mlua::Function = lua.load(LUA_PRELUDE).set_name("@miau/engine").eval().map_err(script)?;
+    let require: mlua::Function = lua
+        .load(LUA_PRELUDE)
+        .set_name("@miau/engine")
+        .eval()
+        .map_err(script)?;
     lua.globals().set("require", require).map_err(script)?;
     for unsafe_global in ["load", "loadstring", "dofile", "loadfile", "collectgarbage"] {
-        lua.globals().set(unsafe_global, mlua::Nil).map_err(script)?;
+        lua.globals()
+            .set(unsafe_global, mlua::Nil)
+            .map_err(script)?;
     }
     let result: mlua::Value = match lua
         .load(text)
@@ -224,7 +239,9 @@ fn eval_lua(text: &str, name: &str) -> Result<Value, PackError> {
     };
     lua.remove_hook();
     if !result.is_table() {
-        return Err(PackError::Script(format!("{name}: the chunk must return a table")));
+        return Err(PackError::Script(format!(
+            "{name}: the chunk must return a table"
+        )));
     }
     lua.from_value::<Value>(result)
         .map_err(|e| PackError::Script(format!("{name}: returned data: {e}")))
@@ -240,7 +257,9 @@ fn lua_error(e: &mlua::Error, name: &str) -> PackError {
             PackError::Script(format!("{name}: the pack script used too much memory"))
         }
         mlua::Error::RuntimeError(m) => match m.split("unsupported import '").nth(1) {
-            Some(rest) => PackError::UnsupportedImport(rest.split('\'').next().unwrap_or("").to_string()),
+            Some(rest) => {
+                PackError::UnsupportedImport(rest.split('\'').next().unwrap_or("").to_string())
+            }
             None => PackError::Script(m.clone()),
         },
         other => PackError::Script(format!("{name}: {other}")),
@@ -290,9 +309,15 @@ module.exports = {
 
     #[test]
     fn any_other_require_is_named() {
-        let err = load("const fs = require('fs');", SourceKind::CommonJs, "x.cjs").expect_err("refused");
+        let err =
+            load("const fs = require('fs');", SourceKind::CommonJs, "x.cjs").expect_err("refused");
         assert_eq!(err, PackError::UnsupportedImport("fs".into()));
-        let err = load("local x = require('socket')\nreturn {}", SourceKind::Lua, "x.lua").expect_err("refused");
+        let err = load(
+            "local x = require('socket')\nreturn {}",
+            SourceKind::Lua,
+            "x.lua",
+        )
+        .expect_err("refused");
         assert_eq!(err, PackError::UnsupportedImport("socket".into()));
     }
 
@@ -300,23 +325,39 @@ module.exports = {
     fn the_sandbox_has_no_host_globals() {
         // The probe throws if it can see any host object; otherwise its data is simply not a pack.
         let probe = "if (typeof process !== 'undefined' || typeof console !== 'undefined' || typeof fetch !== 'undefined') throw new Error('host'); module.exports = 1;";
-        assert!(matches!(load(probe, SourceKind::CommonJs, "x.cjs"), Err(PackError::Invalid(_))));
+        assert!(matches!(
+            load(probe, SourceKind::CommonJs, "x.cjs"),
+            Err(PackError::Invalid(_))
+        ));
     }
 
     #[test]
     fn runaway_scripts_are_stopped() {
         let err = load("while (true) {}", SourceKind::CommonJs, "loop.cjs").expect_err("stopped");
         assert!(err.to_string().contains("longer"), "{err}");
-        let err = load("local t = {} while true do t[#t + 1] = string.rep('x', 1000) end", SourceKind::Lua, "mem.lua")
-            .expect_err("stopped");
+        let err = load(
+            "local t = {} while true do t[#t + 1] = string.rep('x', 1000) end",
+            SourceKind::Lua,
+            "mem.lua",
+        )
+        .expect_err("stopped");
         assert!(matches!(err, PackError::Script(_)), "{err}");
     }
 
     #[test]
     fn syntax_errors_are_reported() {
-        assert!(matches!(load("module.exports = {", SourceKind::CommonJs, "x.cjs"), Err(PackError::Syntax(_))));
-        assert!(matches!(load("return {", SourceKind::Lua, "x.lua"), Err(PackError::Syntax(_))));
-        assert!(matches!(load("{", SourceKind::Json, "x.json"), Err(PackError::Syntax(_))));
+        assert!(matches!(
+            load("module.exports = {", SourceKind::CommonJs, "x.cjs"),
+            Err(PackError::Syntax(_))
+        ));
+        assert!(matches!(
+            load("return {", SourceKind::Lua, "x.lua"),
+            Err(PackError::Syntax(_))
+        ));
+        assert!(matches!(
+            load("{", SourceKind::Json, "x.json"),
+            Err(PackError::Syntax(_))
+        ));
     }
 
     #[test]
@@ -330,12 +371,18 @@ return {
         let checked = load(src, SourceKind::Lua, "p.lua").expect("loads");
         assert_eq!(checked.pack.levels[0].objects[3].text, "CAT");
         let no_io = "return { io = io == nil, os = os == nil, load = load == nil }";
-        assert!(matches!(load(no_io, SourceKind::Lua, "p.lua"), Err(PackError::Invalid(_))));
+        assert!(matches!(
+            load(no_io, SourceKind::Lua, "p.lua"),
+            Err(PackError::Invalid(_))
+        ));
     }
 
     #[test]
     fn oversized_sources_are_refused() {
         let big = " ".repeat(MAX_SOURCE_BYTES + 1);
-        assert!(matches!(load(&big, SourceKind::Json, "big.json"), Err(PackError::TooLarge { .. })));
+        assert!(matches!(
+            load(&big, SourceKind::Json, "big.json"),
+            Err(PackError::TooLarge { .. })
+        ));
     }
 }

@@ -6,11 +6,14 @@
 //! with no meaning in their proof are reported as nonblocking [`Note`]s.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Display;
 
 use serde_json::{Map, Value};
 
 use crate::board::{MAX_SIDE, Proof};
-use crate::pack::{Behaviour, Facing, Glyph, Level, Manifest, Pack, Placement, PlacementKind, RuleText};
+use crate::pack::{
+    Behaviour, Facing, Glyph, Level, Manifest, Pack, Placement, PlacementKind, RuleText,
+};
 use crate::rules::{self, TokenKind, is_reserved, is_token};
 
 /// At most this many levels in a pack.
@@ -24,7 +27,11 @@ pub const MAX_GLYPH_CHARS: usize = 16;
 
 /// Host features this build supports.
 pub fn host_features() -> &'static [&'static str] {
-    if cfg!(feature = "automata") { &["automata"] } else { &[] }
+    if cfg!(feature = "automata") {
+        &["automata"]
+    } else {
+        &[]
+    }
 }
 
 /// One thing wrong with a pack, and where.
@@ -124,13 +131,33 @@ pub fn validate(value: &Value) -> Result<Checked, PackError> {
         palette,
         vocabulary,
     };
-    let notes = notes(&pack);
+    let notes = notes(&pack, &v.proofs);
     Ok(Checked { pack, notes })
+}
+
+/// A path built only when a problem needs it: `parent.key`.
+struct Key<'a>(&'a dyn Display, &'static str);
+
+impl Display for Key<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
+/// A path built only when a problem needs it: `parent.key[index]`.
+struct Indexed<'a>(&'a dyn Display, &'static str, usize);
+
+impl Display for Indexed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}[{}]", self.0, self.1, self.2)
+    }
 }
 
 #[derive(Default)]
 struct Validator {
     problems: Vec<Problem>,
+    /// The compiled proof of every level so far, when all were sound.
+    proofs: Vec<Proof>,
     needs_newer: Option<Vec<String>>,
 }
 
@@ -147,8 +174,9 @@ fn kind_of(v: &Value) -> &'static str {
 
 fn is_pack_id(s: &str) -> bool {
     s.starts_with(|c: char| c.is_ascii_lowercase())
-        && s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-'))
+        && s.bytes().all(|b| {
+            b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-')
+        })
 }
 
 fn is_feature_id(s: &str) -> bool {
@@ -162,13 +190,15 @@ fn is_semver(s: &str) -> bool {
     let rest = &s[core.len()..];
     let numbers: Vec<&str> = core.split('.').collect();
     let numeric = |n: &&str| {
-        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && (n.len() == 1 || !n.starts_with('0'))
+        !n.is_empty()
+            && n.bytes().all(|b| b.is_ascii_digit())
+            && (n.len() == 1 || !n.starts_with('0'))
     };
     let tail_ok = rest.is_empty()
         || (rest.len() > 1
-            && rest[1..]
-                .split(['.', '+'])
-                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')));
+            && rest[1..].split(['.', '+']).all(|p| {
+                !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            }));
     numbers.len() == 3 && numbers.iter().all(numeric) && tail_ok
 }
 
@@ -180,46 +210,63 @@ impl Validator {
         });
     }
 
-    fn object<'a>(&mut self, v: Option<&'a Value>, path: &str, required: bool) -> Option<&'a Map<String, Value>> {
+    fn object<'a>(
+        &mut self,
+        v: Option<&'a Value>,
+        path: &dyn Display,
+        required: bool,
+    ) -> Option<&'a Map<String, Value>> {
         match v {
             None | Some(Value::Null) if !required => None,
             None => {
-                self.bad(path, "is required");
+                self.bad(path.to_string(), "is required");
                 None
             }
             Some(Value::Object(m)) => Some(m),
             Some(other) => {
-                self.bad(path, format!("must be an object, got {}", kind_of(other)));
+                self.bad(
+                    path.to_string(),
+                    format!("must be an object, got {}", kind_of(other)),
+                );
                 None
             }
         }
     }
 
-    fn string(&mut self, obj: &Map<String, Value>, key: &str, path: &str, required: bool) -> Option<String> {
-        let p = format!("{path}.{key}");
+    fn string(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        path: &dyn Display,
+        required: bool,
+    ) -> Option<String> {
+        let p = || format!("{path}.{key}");
         match obj.get(key) {
             None | Some(Value::Null) if !required => None,
             None | Some(Value::Null) => {
-                self.bad(p, "is required");
+                self.bad(p(), "is required");
                 None
             }
             Some(Value::String(s)) => Some(s.clone()),
             Some(other) => {
-                self.bad(p, format!("must be a string, got {}", kind_of(other)));
+                self.bad(p(), format!("must be a string, got {}", kind_of(other)));
                 None
             }
         }
     }
 
-    fn whole(&mut self, v: Option<&Value>, path: &str) -> Option<u64> {
+    fn whole(&mut self, v: Option<&Value>, path: &dyn Display) -> Option<u64> {
         let n = match v {
             None | Some(Value::Null) => {
-                self.bad(path, "is required");
+                self.bad(path.to_string(), "is required");
                 return None;
             }
             Some(Value::Number(n)) => n,
             Some(other) => {
-                self.bad(path, format!("must be a whole number, got {}", kind_of(other)));
+                self.bad(
+                    path.to_string(),
+                    format!("must be a whole number, got {}", kind_of(other)),
+                );
                 return None;
             }
         };
@@ -229,7 +276,10 @@ impl Validator {
         match n.as_f64() {
             Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 9.0e15 => Some(f as u64),
             _ => {
-                self.bad(path, format!("must be a whole number of zero or more, got {n}"));
+                self.bad(
+                    path.to_string(),
+                    format!("must be a whole number of zero or more, got {n}"),
+                );
                 None
             }
         }
@@ -240,7 +290,10 @@ impl Validator {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
             Some(other) => {
-                self.bad(format!("{path}.{key}"), format!("must be true or false, got {}", kind_of(other)));
+                self.bad(
+                    format!("{path}.{key}"),
+                    format!("must be true or false, got {}", kind_of(other)),
+                );
                 false
             }
         }
@@ -248,31 +301,36 @@ impl Validator {
 
     fn manifest(&mut self, v: Option<&Value>) -> Manifest {
         let mut m = Manifest::default();
-        let Some(obj) = self.object(v, "manifest", true) else {
+        let Some(obj) = self.object(v, &"manifest", true) else {
             return m;
         };
-        if let Some(id) = self.string(obj, "id", "manifest", true) {
+        if let Some(id) = self.string(obj, "id", &"manifest", true) {
             if !is_pack_id(&id) {
                 self.bad("manifest.id", format!("'{id}' must start with a lowercase letter and use only a-z, 0-9, '.', '_' and '-'"));
             }
             m.id = id;
         }
-        if let Some(name) = self.string(obj, "name", "manifest", true) {
+        if let Some(name) = self.string(obj, "name", &"manifest", true) {
             if name.trim().is_empty() {
                 self.bad("manifest.name", "must not be empty");
             }
             m.name = name;
         }
-        if let Some(version) = self.string(obj, "version", "manifest", true) {
+        if let Some(version) = self.string(obj, "version", &"manifest", true) {
             if !is_semver(&version) {
-                self.bad("manifest.version", format!("'{version}' is not a semantic version such as 1.0.0"));
+                self.bad(
+                    "manifest.version",
+                    format!("'{version}' is not a semantic version such as 1.0.0"),
+                );
             }
             m.version = version;
         }
         let mut needs = Vec::new();
         match obj.get("engine") {
             None | Some(Value::Null) => {}
-            Some(Value::Number(n)) if n.as_u64() == Some(1) || n.as_f64() == Some(1.0) => m.engine = Some(1),
+            Some(Value::Number(n)) if n.as_u64() == Some(1) || n.as_f64() == Some(1.0) => {
+                m.engine = Some(1)
+            }
             Some(Value::Number(n)) if n.as_f64().is_some_and(|f| f > 1.0 && f.fract() == 0.0) => {
                 needs.push(format!("engine {n}"));
             }
@@ -284,8 +342,12 @@ impl Validator {
                 for (i, item) in items.iter().enumerate() {
                     let path = format!("manifest.features[{i}]");
                     match item.as_str() {
-                        Some(f) if !is_feature_id(f) => self.bad(path, format!("'{f}' must be a lowercase feature id")),
-                        Some(f) if m.features.iter().any(|g| g == f) => self.bad(path, format!("'{f}' is listed twice")),
+                        Some(f) if !is_feature_id(f) => {
+                            self.bad(path, format!("'{f}' must be a lowercase feature id"))
+                        }
+                        Some(f) if m.features.iter().any(|g| g == f) => {
+                            self.bad(path, format!("'{f}' is listed twice"))
+                        }
                         Some(f) => {
                             if !host_features().contains(&f) {
                                 needs.push(f.to_string());
@@ -296,12 +358,15 @@ impl Validator {
                     }
                 }
             }
-            Some(other) => self.bad("manifest.features", format!("must be an array, got {}", kind_of(other))),
+            Some(other) => self.bad(
+                "manifest.features",
+                format!("must be an array, got {}", kind_of(other)),
+            ),
         }
         if !needs.is_empty() {
             self.needs_newer = Some(needs);
         }
-        if let Some(fork) = self.string(obj, "forkOf", "manifest", false) {
+        if let Some(fork) = self.string(obj, "forkOf", &"manifest", false) {
             if !is_pack_id(&fork) {
                 self.bad("manifest.forkOf", format!("'{fork}' is not a pack id"));
             }
@@ -311,13 +376,19 @@ impl Validator {
     }
 
     /// A token used as a noun somewhere outside rule text.
-    fn noun_token(&mut self, raw: &str, path: &str, what: &str) -> Option<String> {
+    fn noun_token(&mut self, raw: &str, path: &dyn Display, what: &str) -> Option<String> {
         let t = raw.to_uppercase();
         if !is_token(&t) {
-            self.bad(path, format!("'{raw}' is not a token: use A-Z, 0-9, '_' and '-'"));
+            self.bad(
+                path.to_string(),
+                format!("'{raw}' is not a token: use A-Z, 0-9, '_' and '-'"),
+            );
             None
         } else if is_reserved(&t) {
-            self.bad(path, format!("'{t}' is a reserved rule word and cannot be {what}"));
+            self.bad(
+                path.to_string(),
+                format!("'{t}' is a reserved rule word and cannot be {what}"),
+            );
             None
         } else {
             Some(t)
@@ -326,7 +397,7 @@ impl Validator {
 
     fn palette(&mut self, v: Option<&Value>) -> BTreeMap<String, Glyph> {
         let mut out = BTreeMap::new();
-        let Some(obj) = self.object(v, "palette", false) else {
+        let Some(obj) = self.object(v, &"palette", false) else {
             return out;
         };
         for (key, entry) in obj {
@@ -346,7 +417,10 @@ impl Validator {
                         Some(Value::String(f)) if f == "left" => Some(Facing::Left),
                         Some(Value::String(f)) if f == "right" => Some(Facing::Right),
                         Some(other) => {
-                            self.bad(format!("{path}.faces"), format!("must be 'left' or 'right', got {other}"));
+                            self.bad(
+                                format!("{path}.faces"),
+                                format!("must be 'left' or 'right', got {other}"),
+                            );
                             None
                         }
                         None => {
@@ -357,7 +431,10 @@ impl Validator {
                     if let Some(g) = &glyph {
                         let n = g.chars().count();
                         if n == 0 || n > MAX_GLYPH_CHARS {
-                            self.bad(format!("{path}.glyph"), format!("must be 1 to {MAX_GLYPH_CHARS} characters, got {n}"));
+                            self.bad(
+                                format!("{path}.glyph"),
+                                format!("must be 1 to {MAX_GLYPH_CHARS} characters, got {n}"),
+                            );
                             continue;
                         }
                     }
@@ -367,7 +444,13 @@ impl Validator {
                     }
                 }
                 other => {
-                    self.bad(&path, format!("must be a string or {{ glyph, faces }}, got {}", kind_of(other)));
+                    self.bad(
+                        &path,
+                        format!(
+                            "must be a string or {{ glyph, faces }}, got {}",
+                            kind_of(other)
+                        ),
+                    );
                     continue;
                 }
             };
@@ -393,7 +476,10 @@ impl Validator {
                     }
                 }
             }
-            Some(other) => self.bad("vocabulary", format!("must be an array, got {}", kind_of(other))),
+            Some(other) => self.bad(
+                "vocabulary",
+                format!("must be an array, got {}", kind_of(other)),
+            ),
         }
         out
     }
@@ -406,7 +492,10 @@ impl Validator {
             }
             Some(Value::Array(items)) => items,
             Some(other) => {
-                self.bad("levels", format!("must be an array, got {}", kind_of(other)));
+                self.bad(
+                    "levels",
+                    format!("must be an array, got {}", kind_of(other)),
+                );
                 return Vec::new();
             }
         };
@@ -414,7 +503,10 @@ impl Validator {
             self.bad("levels", "needs at least one level");
         }
         if items.len() > MAX_LEVELS {
-            self.bad("levels", format!("has {} levels, over the limit of {MAX_LEVELS}", items.len()));
+            self.bad(
+                "levels",
+                format!("has {} levels, over the limit of {MAX_LEVELS}", items.len()),
+            );
         }
         let mut out = Vec::new();
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
@@ -422,7 +514,10 @@ impl Validator {
             let path = format!("levels[{i}]");
             if let Some(id) = item.get("id").and_then(Value::as_str) {
                 if let Some(first) = seen.get(id) {
-                    self.bad(format!("{path}.id"), format!("'{id}' is already the id of levels[{first}]"));
+                    self.bad(
+                        format!("{path}.id"),
+                        format!("'{id}' is already the id of levels[{first}]"),
+                    );
                 } else {
                     seen.insert(id.to_string(), i);
                 }
@@ -435,17 +530,20 @@ impl Validator {
     }
 
     fn level(&mut self, v: &Value, path: &str) -> Option<Level> {
-        let obj = self.object(Some(v), path, true)?;
+        let obj = self.object(Some(v), &path, true)?;
         let before = self.problems.len();
         let mut level = Level::default();
-        if let Some(id) = self.string(obj, "id", path, true) {
+        if let Some(id) = self.string(obj, "id", &path, true) {
             if !is_pack_id(&id) {
-                self.bad(format!("{path}.id"), format!("'{id}' must be lowercase: a-z first, then a-z, 0-9, '.', '_' or '-'"));
+                self.bad(
+                    format!("{path}.id"),
+                    format!("'{id}' must be lowercase: a-z first, then a-z, 0-9, '.', '_' or '-'"),
+                );
             }
             level.id = id;
         }
-        level.title = self.string(obj, "title", path, false);
-        level.hint = self.string(obj, "hint", path, false);
+        level.title = self.string(obj, "title", &path, false);
+        level.hint = self.string(obj, "hint", &path, false);
         let side = |key: &str, me: &mut Validator| {
             let p = format!("{path}.{key}");
             let n = me.whole(obj.get(key), &p)?;
@@ -463,7 +561,14 @@ impl Validator {
         // Automata first: their words may not be object nouns here.
         if let Some(auto) = self.object(obj.get("automata"), &format!("{path}.automata"), false) {
             if auto.len() > rules::MAX_CUSTOM_PROPERTIES {
-                self.bad(format!("{path}.automata"), format!("declares {} properties, over the limit of {}", auto.len(), rules::MAX_CUSTOM_PROPERTIES));
+                self.bad(
+                    format!("{path}.automata"),
+                    format!(
+                        "declares {} properties, over the limit of {}",
+                        auto.len(),
+                        rules::MAX_CUSTOM_PROPERTIES
+                    ),
+                );
             }
             for (key, b) in auto {
                 let p = format!("{path}.automata.{key}");
@@ -486,16 +591,27 @@ impl Validator {
             None | Some(Value::Null) => self.bad(format!("{path}.objects"), "is required"),
             Some(Value::Array(items)) => {
                 if items.len() > MAX_ENTITIES {
-                    self.bad(format!("{path}.objects"), format!("has {} entities, over the limit of {MAX_ENTITIES}", items.len()));
+                    self.bad(
+                        format!("{path}.objects"),
+                        format!(
+                            "has {} entities, over the limit of {MAX_ENTITIES}",
+                            items.len()
+                        ),
+                    );
                 }
                 for (j, item) in items.iter().enumerate().take(MAX_ENTITIES) {
-                    let p = format!("{path}.objects[{j}]");
-                    if let Some(placement) = self.placement(item, &p, width, height, &level.automata) {
+                    let p = Indexed(&path, "objects", j);
+                    if let Some(placement) =
+                        self.placement(item, &p, width, height, &level.automata)
+                    {
                         level.objects.push(placement);
                     }
                 }
             }
-            Some(other) => self.bad(format!("{path}.objects"), format!("must be an array, got {}", kind_of(other))),
+            Some(other) => self.bad(
+                format!("{path}.objects"),
+                format!("must be an array, got {}", kind_of(other)),
+            ),
         }
 
         match obj.get("solverBudget") {
@@ -518,17 +634,24 @@ impl Validator {
                     let p = format!("{path}.mustForm[{j}]");
                     match item.as_str().and_then(RuleText::parse) {
                         Some(rule) => level.must_form.push(rule),
-                        None => self.bad(p, format!("must be a rule such as 'ROCK IS WIN', got {item}")),
+                        None => self.bad(
+                            p,
+                            format!("must be a rule such as 'ROCK IS WIN', got {item}"),
+                        ),
                     }
                 }
             }
-            Some(other) => self.bad(format!("{path}.mustForm"), format!("must be an array, got {}", kind_of(other))),
+            Some(other) => self.bad(
+                format!("{path}.mustForm"),
+                format!("must be an array, got {}", kind_of(other)),
+            ),
         }
 
-        if self.problems.len() == before
-            && let Err(e) = Proof::new(&level)
-        {
-            self.bad(format!("{path}.objects"), e.to_string());
+        if self.problems.len() == before {
+            match Proof::new(&level) {
+                Ok(proof) => self.proofs.push(proof),
+                Err(e) => self.bad(format!("{path}.objects"), e.to_string()),
+            }
         }
         (self.problems.len() == before).then_some(level)
     }
@@ -536,7 +659,7 @@ impl Validator {
     fn placement(
         &mut self,
         v: &Value,
-        path: &str,
+        path: &dyn Display,
         width: Option<u32>,
         height: Option<u32>,
         automata: &BTreeMap<String, Behaviour>,
@@ -547,7 +670,10 @@ impl Validator {
             Some("word") => Some(PlacementKind::Word),
             Some("object") => Some(PlacementKind::Object),
             Some(other) => {
-                self.bad(format!("{path}.kind"), format!("'{other}' is not a kind: use 'word' or 'object'"));
+                self.bad(
+                    format!("{path}.kind"),
+                    format!("'{other}' is not a kind: use 'word' or 'object'"),
+                );
                 None
             }
             None => {
@@ -566,7 +692,7 @@ impl Validator {
                 }
             }),
             Some(PlacementKind::Object) => self.string(obj, "noun", path, true).and_then(|raw| {
-                let t = self.noun_token(&raw, &format!("{path}.noun"), "an object noun")?;
+                let t = self.noun_token(&raw, &Key(path, "noun"), "an object noun")?;
                 if automata.contains_key(&t) {
                     self.bad(format!("{path}.noun"), format!("'{t}' is an automata property in this proof and cannot be an object noun"));
                     return None;
@@ -575,12 +701,15 @@ impl Validator {
             }),
             None => None,
         };
-        let coord = |key: &str, limit: Option<u32>, me: &mut Validator| {
-            let p = format!("{path}.{key}");
+        let coord = |key: &'static str, limit: Option<u32>, me: &mut Validator| {
+            let p = Key(path, key);
             let n = me.whole(obj.get(key), &p)?;
             match limit {
                 Some(l) if n >= l as u64 => {
-                    me.bad(p, format!("{n} is outside the board (0 to {})", l - 1));
+                    me.bad(
+                        p.to_string(),
+                        format!("{n} is outside the board (0 to {})", l - 1),
+                    );
                     None
                 }
                 _ => Some(n as u32),
@@ -594,7 +723,10 @@ impl Validator {
             Some(Value::String(f)) if f == "left" => Some(Facing::Left),
             Some(Value::String(f)) if f == "right" => Some(Facing::Right),
             Some(other) => {
-                self.bad(format!("{path}.facing"), format!("must be 'left' or 'right', got {other}"));
+                self.bad(
+                    format!("{path}.facing"),
+                    format!("must be 'left' or 'right', got {other}"),
+                );
                 None
             }
         };
@@ -613,12 +745,9 @@ impl Validator {
 }
 
 /// Notes for every word tile that means nothing in its proof.
-fn notes(pack: &Pack) -> Vec<Note> {
+fn notes(pack: &Pack, proofs: &[Proof]) -> Vec<Note> {
     let mut out = Vec::new();
-    for level in &pack.levels {
-        let Ok(proof) = Proof::new(level) else {
-            continue;
-        };
+    for (level, proof) in pack.levels.iter().zip(proofs) {
         let nouns: BTreeSet<&str> = level
             .objects
             .iter()
@@ -639,7 +768,7 @@ fn notes(pack: &Pack) -> Vec<Note> {
                 .sentences
                 .iter()
                 .find(|s| s.words.contains(&(i as u32)))
-                .map(|s| board.sentence_text(&proof, s));
+                .map(|s| board.sentence_text(proof, s));
             let elsewhere: Vec<&str> = pack
                 .levels
                 .iter()
@@ -647,13 +776,23 @@ fn notes(pack: &Pack) -> Vec<Note> {
                 .map(|l| l.id.as_str())
                 .collect();
             let word = &p.text;
-            let message = format!("{word} has no meaning in \"{}\": nothing here is a {word}.", level.display_title());
+            let message = format!(
+                "{word} has no meaning in \"{}\": nothing here is a {word}.",
+                level.display_title()
+            );
             let mut detail = match &sentence {
-                Some(s) => format!("'{s}' is formed; {word} reads as a noun there, so a rule 'X IS {word}' turns every X into a {word}."),
-                None => format!("{word} is neither a property nor the noun of an object in this proof; placed after IS it would turn objects into {word}s."),
+                Some(s) => format!(
+                    "'{s}' is formed; {word} reads as a noun there, so a rule 'X IS {word}' turns every X into a {word}."
+                ),
+                None => format!(
+                    "{word} is neither a property nor the noun of an object in this proof; placed after IS it would turn objects into {word}s."
+                ),
             };
             if !elsewhere.is_empty() {
-                detail.push_str(&format!(" It is an automata property only in {}, which has no effect here.", elsewhere.join(", ")));
+                detail.push_str(&format!(
+                    " It is an automata property only in {}, which has no effect here.",
+                    elsewhere.join(", ")
+                ));
             }
             out.push(Note {
                 word: word.clone(),
@@ -712,7 +851,10 @@ mod tests {
         let p = problems(v);
         assert_eq!(p.len(), 5, "{p:#?}");
         assert!(p.iter().any(|s| s.starts_with("levels[0].objects[3].x:")));
-        assert!(p.iter().any(|s| s.starts_with("levels[0].objects[1].kind:")));
+        assert!(
+            p.iter()
+                .any(|s| s.starts_with("levels[0].objects[1].kind:"))
+        );
         assert!(p.iter().any(|s| s.starts_with("manifest.id:")));
         assert!(p.iter().any(|s| s.starts_with("manifest.version:")));
         assert!(p.iter().any(|s| s.starts_with("palette.IS:")));
@@ -726,7 +868,11 @@ mod tests {
         v["levels"][1]["objects"][3]["noun"] = json!("win");
         let p = problems(v);
         assert!(p.iter().any(|s| s.starts_with("levels[1].id:")), "{p:?}");
-        assert!(p.iter().any(|s| s.starts_with("levels[1].objects[3].noun:")), "{p:?}");
+        assert!(
+            p.iter()
+                .any(|s| s.starts_with("levels[1].objects[3].noun:")),
+            "{p:?}"
+        );
     }
 
     #[test]
@@ -768,8 +914,14 @@ mod tests {
         let mut v = minimal();
         v["palette"]["CAT"] = json!({ "glyph": "", "faces": "up" });
         let p = problems(v);
-        assert!(p.iter().any(|s| s.starts_with("palette.CAT.faces:")), "{p:?}");
-        assert!(p.iter().any(|s| s.starts_with("palette.CAT.glyph:")), "{p:?}");
+        assert!(
+            p.iter().any(|s| s.starts_with("palette.CAT.faces:")),
+            "{p:?}"
+        );
+        assert!(
+            p.iter().any(|s| s.starts_with("palette.CAT.glyph:")),
+            "{p:?}"
+        );
     }
 
     #[test]
@@ -793,6 +945,11 @@ mod tests {
     #[test]
     fn semver_shapes() {
         assert!(is_semver("1.0.0") && is_semver("0.12.3-beta.1") && is_semver("2.0.0+build.5"));
-        assert!(!is_semver("1.0") && !is_semver("01.0.0") && !is_semver("1.0.0-") && !is_semver("a.b.c"));
+        assert!(
+            !is_semver("1.0")
+                && !is_semver("01.0.0")
+                && !is_semver("1.0.0-")
+                && !is_semver("a.b.c")
+        );
     }
 }

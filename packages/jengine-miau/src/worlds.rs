@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 
 use crate::board::{Proof, ProofError};
 use crate::pack::{Level, Pack, RuleText};
-use crate::solve::{Constraint, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_VISITED, Outcome, Report, Search, solve};
+use crate::solve::{
+    Constraint, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_VISITED, Outcome, Report, Search, solve,
+};
 use crate::source::{SourceKind, load, load_file};
 use crate::validate::{Checked, PackError};
 
@@ -25,7 +27,8 @@ pub fn core() -> Result<Checked, PackError> {
 
 /// Pack files in a mods folder (`.cjs`, `.lua`, `.json`), sorted by name.
 pub fn pack_files(dir: &Path) -> Result<Vec<PathBuf>, PackError> {
-    let entries = std::fs::read_dir(dir).map_err(|e| PackError::Io(format!("{}: {e}", dir.display())))?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| PackError::Io(format!("{}: {e}", dir.display())))?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {

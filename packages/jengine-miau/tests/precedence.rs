@@ -24,14 +24,25 @@ fn push_takes_precedence_over_stop_on_one_entity() {
         6,
         5,
         vec![
-            w("CAT", 0, 0), w("IS", 1, 0), w("YOU", 2, 0),
-            w("BOX", 0, 1), w("IS", 1, 1), w("STOP", 2, 1),
-            w("BOX", 0, 2), w("IS", 1, 2), w("PUSH", 2, 2),
-            o("CAT", 1, 4), o("BOX", 2, 4),
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("YOU", 2, 0),
+            w("BOX", 0, 1),
+            w("IS", 1, 1),
+            w("STOP", 2, 1),
+            w("BOX", 0, 2),
+            w("IS", 1, 2),
+            w("PUSH", 2, 2),
+            o("CAT", 1, 4),
+            o("BOX", 2, 4),
         ],
     );
     g.play(Action::Right);
-    assert_eq!(g.board().entities()[10].x, 3, "the box was pushed, not a wall");
+    assert_eq!(
+        g.board().entities()[10].x,
+        3,
+        "the box was pushed, not a wall"
+    );
     assert_eq!(g.board().entities()[9].x, 2);
 }
 
@@ -41,9 +52,14 @@ fn stop_alone_blocks() {
         6,
         5,
         vec![
-            w("CAT", 0, 0), w("IS", 1, 0), w("YOU", 2, 0),
-            w("BOX", 0, 1), w("IS", 1, 1), w("STOP", 2, 1),
-            o("CAT", 1, 4), o("BOX", 2, 4),
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("YOU", 2, 0),
+            w("BOX", 0, 1),
+            w("IS", 1, 1),
+            w("STOP", 2, 1),
+            o("CAT", 1, 4),
+            o("BOX", 2, 4),
         ],
     );
     g.play(Action::Right);
@@ -56,10 +72,18 @@ fn defeat_resolves_before_win_in_one_cell() {
         6,
         6,
         vec![
-            w("CAT", 0, 0), w("IS", 1, 0), w("YOU", 2, 0),
-            w("FLAG", 0, 1), w("IS", 1, 1), w("WIN", 2, 1),
-            w("SPIKE", 0, 2), w("IS", 1, 2), w("DEFEAT", 2, 2),
-            o("CAT", 1, 4), o("FLAG", 2, 4), o("SPIKE", 2, 4),
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("YOU", 2, 0),
+            w("FLAG", 0, 1),
+            w("IS", 1, 1),
+            w("WIN", 2, 1),
+            w("SPIKE", 0, 2),
+            w("IS", 1, 2),
+            w("DEFEAT", 2, 2),
+            o("CAT", 1, 4),
+            o("FLAG", 2, 4),
+            o("SPIKE", 2, 4),
         ],
     );
     let turn = g.play(Action::Right);
@@ -73,8 +97,14 @@ fn a_singleton_you_that_is_also_defeat_and_win_is_removed_before_it_wins() {
         7,
         5,
         vec![
-            w("CAT", 0, 0), w("IS", 1, 0), w("YOU", 2, 0), w("AND", 3, 0), w("WIN", 4, 0),
-            w("CAT", 0, 2), w("IS", 1, 2), w("DEFEAT", 2, 2),
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("YOU", 2, 0),
+            w("AND", 3, 0),
+            w("WIN", 4, 0),
+            w("CAT", 0, 2),
+            w("IS", 1, 2),
+            w("DEFEAT", 2, 2),
             o("CAT", 3, 4),
         ],
     );
@@ -89,8 +119,12 @@ fn identity_suppresses_another_transform_of_the_same_noun() {
         5,
         5,
         vec![
-            w("CAT", 0, 0), w("IS", 1, 0), w("DOG", 2, 0),
-            w("CAT", 0, 2), w("IS", 1, 2), w("CAT", 2, 2),
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("DOG", 2, 0),
+            w("CAT", 0, 2),
+            w("IS", 1, 2),
+            w("CAT", 2, 2),
             o("CAT", 4, 4),
         ],
     );
@@ -103,8 +137,12 @@ fn the_first_transform_by_source_position_wins_top_to_bottom() {
         5,
         5,
         vec![
-            w("CAT", 0, 2), w("IS", 1, 2), w("ROCK", 2, 2),
-            w("CAT", 0, 0), w("IS", 1, 0), w("DOG", 2, 0),
+            w("CAT", 0, 2),
+            w("IS", 1, 2),
+            w("ROCK", 2, 2),
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("DOG", 2, 0),
             o("CAT", 4, 4),
         ],
     );
@@ -117,8 +155,12 @@ fn the_first_transform_by_source_position_wins_left_to_right() {
         9,
         3,
         vec![
-            w("CAT", 5, 0), w("IS", 6, 0), w("ROCK", 7, 0),
-            w("CAT", 0, 0), w("IS", 1, 0), w("DOG", 2, 0),
+            w("CAT", 5, 0),
+            w("IS", 6, 0),
+            w("ROCK", 7, 0),
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("DOG", 2, 0),
             o("CAT", 4, 2),
         ],
     );
@@ -131,8 +173,11 @@ fn at_one_source_cell_across_reads_before_down() {
         5,
         5,
         vec![
-            w("CAT", 0, 0), w("IS", 0, 1), w("ROCK", 0, 2),
-            w("IS", 1, 0), w("DOG", 2, 0),
+            w("CAT", 0, 0),
+            w("IS", 0, 1),
+            w("ROCK", 0, 2),
+            w("IS", 1, 0),
+            w("DOG", 2, 0),
             o("CAT", 4, 4),
         ],
     );
@@ -145,14 +190,22 @@ fn an_object_takes_at_most_one_transform_per_turn() {
         5,
         5,
         vec![
-            w("CAT", 0, 0), w("IS", 1, 0), w("DOG", 2, 0),
-            w("DOG", 0, 2), w("IS", 1, 2), w("ROCK", 2, 2),
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("DOG", 2, 0),
+            w("DOG", 0, 2),
+            w("IS", 1, 2),
+            w("ROCK", 2, 2),
             o("CAT", 4, 4),
         ],
     );
     assert_eq!(noun_of(&g, 6), "DOG", "one link at the start, not two");
     g.play(Action::Wait);
-    assert_eq!(noun_of(&g, 6), "ROCK", "the next link waits for the next turn");
+    assert_eq!(
+        noun_of(&g, 6),
+        "ROCK",
+        "the next link waits for the next turn"
+    );
 }
 
 #[test]
@@ -160,7 +213,13 @@ fn a_stacked_cell_gives_one_word_per_path_and_keeps_every_alternative() {
     let g = game(
         5,
         3,
-        vec![w("CAT", 0, 0), w("IS", 1, 0), w("YOU", 2, 0), w("WIN", 2, 0), o("CAT", 4, 2)],
+        vec![
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("YOU", 2, 0),
+            w("WIN", 2, 0),
+            o("CAT", 4, 2),
+        ],
     );
     let rules = g.board().rules();
     assert_eq!(rules.sentences.len(), 2);
@@ -174,7 +233,13 @@ fn one_path_never_takes_two_words_from_one_cell() {
     let g = game(
         5,
         3,
-        vec![w("CAT", 0, 0), w("IS", 1, 0), w("AND", 1, 0), w("YOU", 2, 0), w("WIN", 3, 0)],
+        vec![
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("AND", 1, 0),
+            w("YOU", 2, 0),
+            w("WIN", 3, 0),
+        ],
     );
     let rules = g.board().rules();
     assert_eq!(rules.texts(&g.proof().lexicon), vec!["CAT IS YOU"]);
@@ -186,9 +251,17 @@ fn a_sentence_may_begin_from_a_stacked_cell() {
     let g = game(
         5,
         3,
-        vec![w("CAT", 0, 0), w("DOG", 0, 0), w("IS", 1, 0), w("YOU", 2, 0)],
+        vec![
+            w("CAT", 0, 0),
+            w("DOG", 0, 0),
+            w("IS", 1, 0),
+            w("YOU", 2, 0),
+        ],
     );
-    assert_eq!(g.board().rules().texts(&g.proof().lexicon), vec!["CAT IS YOU", "DOG IS YOU"]);
+    assert_eq!(
+        g.board().rules().texts(&g.proof().lexicon),
+        vec!["CAT IS YOU", "DOG IS YOU"]
+    );
 }
 
 #[test]
@@ -211,7 +284,12 @@ fn a_proof_whose_initial_stacks_exceed_the_budget_is_rejected() {
 
 #[test]
 fn a_move_that_would_create_an_over_budget_stack_is_blocked_and_changes_nothing() {
-    let mut objects = vec![w("CAT", 0, 4), w("IS", 1, 4), w("YOU", 2, 4), o("CAT", 2, 3)];
+    let mut objects = vec![
+        w("CAT", 0, 4),
+        w("IS", 1, 4),
+        w("YOU", 2, 4),
+        o("CAT", 2, 3),
+    ];
     for _ in 0..11 {
         objects.push(w("ROCK", 0, 1));
         objects.push(w("IS", 1, 1));
@@ -233,10 +311,18 @@ fn sink_takes_the_sinker_and_what_entered() {
         6,
         5,
         vec![
-            w("CAT", 0, 0), w("IS", 1, 0), w("YOU", 2, 0),
-            w("POND", 0, 1), w("IS", 1, 1), w("SINK", 2, 1),
-            w("ROCK", 0, 2), w("IS", 1, 2), w("PUSH", 2, 2),
-            o("CAT", 1, 4), o("ROCK", 2, 4), o("POND", 3, 4),
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("YOU", 2, 0),
+            w("POND", 0, 1),
+            w("IS", 1, 1),
+            w("SINK", 2, 1),
+            w("ROCK", 0, 2),
+            w("IS", 1, 2),
+            w("PUSH", 2, 2),
+            o("CAT", 1, 4),
+            o("ROCK", 2, 4),
+            o("POND", 3, 4),
         ],
     );
     g.play(Action::Right);
@@ -246,7 +332,17 @@ fn sink_takes_the_sinker_and_what_entered() {
 
 #[test]
 fn every_word_is_pushable() {
-    let mut g = game(6, 3, vec![w("CAT", 0, 0), w("IS", 1, 0), w("YOU", 2, 0), o("CAT", 1, 2), w("ZAP", 2, 2)]);
+    let mut g = game(
+        6,
+        3,
+        vec![
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("YOU", 2, 0),
+            o("CAT", 1, 2),
+            w("ZAP", 2, 2),
+        ],
+    );
     let turn = g.play(Action::Right);
     assert!(turn.player_moved_word);
     assert_eq!(g.board().entities()[4].x, 3);
@@ -258,10 +354,18 @@ fn shared_you_moves_every_you() {
         6,
         4,
         vec![
-            w("CAT", 0, 0), w("AND", 1, 0), w("DOG", 2, 0), w("IS", 3, 0), w("YOU", 4, 0),
-            o("CAT", 0, 2), o("DOG", 0, 3),
+            w("CAT", 0, 0),
+            w("AND", 1, 0),
+            w("DOG", 2, 0),
+            w("IS", 3, 0),
+            w("YOU", 4, 0),
+            o("CAT", 0, 2),
+            o("DOG", 0, 3),
         ],
     );
     g.play(Action::Right);
-    assert_eq!((g.board().entities()[5].x, g.board().entities()[6].x), (1, 1));
+    assert_eq!(
+        (g.board().entities()[5].x, g.board().entities()[6].x),
+        (1, 1)
+    );
 }

@@ -1,17 +1,18 @@
 //! Property tests: loaders never panic, the engine never panics or leaves the board, undo is
 //! exact, and solver routes are real.
 
+use jengine_miau::Game;
 use jengine_miau::board::{Action, Proof};
 use jengine_miau::pack::{Behaviour, Facing, Level, Placement, RuleText};
 use jengine_miau::solve::{Outcome, Search, replay, solve};
 use jengine_miau::source::{SourceKind, load};
 use jengine_miau::validate::{PackError, validate};
-use jengine_miau::Game;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
 const WORDS: [&str; 13] = [
-    "CAT", "ROCK", "FLAG", "IS", "IS", "AND", "YOU", "WIN", "PUSH", "STOP", "SINK", "DEFEAT", "PATROL",
+    "CAT", "ROCK", "FLAG", "IS", "IS", "AND", "YOU", "WIN", "PUSH", "STOP", "SINK", "DEFEAT",
+    "PATROL",
 ];
 const NOUNS: [&str; 3] = ["CAT", "ROCK", "FLAG"];
 
@@ -22,15 +23,17 @@ fn arb_json() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(Value::from),
         (-1e6f64..1e6).prop_map(Value::from),
         "[a-zA-Z0-9 _.-]{0,8}".prop_map(Value::from),
-        prop::sample::select(vec!["word", "object", "IS", "YOU", "1.0.0", "left", "walk"]).prop_map(Value::from),
+        prop::sample::select(vec!["word", "object", "IS", "YOU", "1.0.0", "left", "walk"])
+            .prop_map(Value::from),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
             prop::collection::btree_map(
                 prop::sample::select(vec![
-                    "manifest", "levels", "id", "name", "version", "width", "height", "objects", "kind",
-                    "text", "noun", "x", "y", "palette", "features", "engine", "automata", "mustForm",
+                    "manifest", "levels", "id", "name", "version", "width", "height", "objects",
+                    "kind", "text", "noun", "x", "y", "palette", "features", "engine", "automata",
+                    "mustForm",
                 ])
                 .prop_map(str::to_string),
                 inner,
@@ -78,16 +81,21 @@ fn arb_pack() -> impl Strategy<Value = Value> {
 
 fn arb_level() -> impl Strategy<Value = Level> {
     (2u32..7, 2u32..6).prop_flat_map(|(w, h)| {
-        let placement = (any::<bool>(), 0usize..WORDS.len(), 0..w, 0..h, any::<bool>()).prop_map(
-            |(is_word, i, x, y, left)| {
+        let placement = (
+            any::<bool>(),
+            0usize..WORDS.len(),
+            0..w,
+            0..h,
+            any::<bool>(),
+        )
+            .prop_map(|(is_word, i, x, y, left)| {
                 if is_word {
                     Placement::word(WORDS[i], x, y)
                 } else {
                     let p = Placement::object(NOUNS[i % NOUNS.len()], x, y);
                     if left { p.facing(Facing::Left) } else { p }
                 }
-            },
-        );
+            });
         (prop::collection::vec(placement, 1..14), any::<bool>()).prop_map(move |(objects, auto)| {
             let mut level = Level::new("random", w, h, objects);
             if auto {
@@ -102,20 +110,33 @@ fn arb_level() -> impl Strategy<Value = Level> {
 /// a cat, a flag and a few random extras, so searches often find routes.
 fn arb_playable_level() -> impl Strategy<Value = Level> {
     (3u32..6, 3u32..5).prop_flat_map(|(w, h)| {
-        let extra = (any::<bool>(), 0usize..WORDS.len(), 0..w, 1..h - 1).prop_map(|(is_word, i, x, y)| {
-            if is_word { Placement::word(WORDS[i], x, y) } else { Placement::object(NOUNS[i % NOUNS.len()], x, y) }
-        });
-        ((0..w, 1..h - 1), (0..w, 1..h - 1), prop::collection::vec(extra, 0..4)).prop_map(
-            move |((cx, cy), (fx, fy), extras)| {
+        let extra =
+            (any::<bool>(), 0usize..WORDS.len(), 0..w, 1..h - 1).prop_map(|(is_word, i, x, y)| {
+                if is_word {
+                    Placement::word(WORDS[i], x, y)
+                } else {
+                    Placement::object(NOUNS[i % NOUNS.len()], x, y)
+                }
+            });
+        (
+            (0..w, 1..h - 1),
+            (0..w, 1..h - 1),
+            prop::collection::vec(extra, 0..4),
+        )
+            .prop_map(move |((cx, cy), (fx, fy), extras)| {
                 let mut objects = vec![
-                    Placement::word("CAT", 0, 0), Placement::word("IS", 1, 0), Placement::word("YOU", 2, 0),
-                    Placement::word("FLAG", 0, h - 1), Placement::word("IS", 1, h - 1), Placement::word("WIN", 2, h - 1),
-                    Placement::object("CAT", cx, cy), Placement::object("FLAG", fx, fy),
+                    Placement::word("CAT", 0, 0),
+                    Placement::word("IS", 1, 0),
+                    Placement::word("YOU", 2, 0),
+                    Placement::word("FLAG", 0, h - 1),
+                    Placement::word("IS", 1, h - 1),
+                    Placement::word("WIN", 2, h - 1),
+                    Placement::object("CAT", cx, cy),
+                    Placement::object("FLAG", fx, fy),
                 ];
                 objects.extend(extras);
                 Level::new("playable", w, h, objects)
-            },
-        )
+            })
     })
 }
 
@@ -125,7 +146,11 @@ fn arb_actions(max: usize) -> impl Strategy<Value = Vec<Action>> {
 
 fn problems_have_paths(result: &Result<jengine_miau::validate::Checked, PackError>) -> bool {
     match result {
-        Err(PackError::Invalid(p)) => !p.is_empty() && p.iter().all(|p| !p.path.is_empty() && !p.message.is_empty()),
+        Err(PackError::Invalid(p)) => {
+            !p.is_empty()
+                && p.iter()
+                    .all(|p| !p.path.is_empty() && !p.message.is_empty())
+        }
         _ => true,
     }
 }

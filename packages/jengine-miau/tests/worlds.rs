@@ -20,7 +20,9 @@ fn pack(file: &str) -> Pack {
 
 fn assert_wins(file: &str, level: &str, route: &str) {
     let pack = pack(file);
-    let level = pack.level(level).unwrap_or_else(|| panic!("{file} has {level}"));
+    let level = pack
+        .level(level)
+        .unwrap_or_else(|| panic!("{file} has {level}"));
     let mut game = Game::new(Proof::new(level).expect("valid proof"));
     let actions = Action::parse_sequence(route).expect("route letters");
     for (i, &a) in actions.iter().enumerate() {
@@ -65,14 +67,19 @@ fn clockwork_routes_win() {
 #[test]
 fn basic_proofs_display_name_and_stable_ids() {
     let p = pack("garden-basics.cjs");
-    assert_eq!((p.manifest.id.as_str(), p.manifest.name.as_str()), ("garden-basics", "Basic Proofs"));
+    assert_eq!(
+        (p.manifest.id.as_str(), p.manifest.name.as_str()),
+        ("garden-basics", "Basic Proofs")
+    );
     let ids: Vec<&str> = p.levels.iter().map(|l| l.id.as_str()).collect();
     assert_eq!(ids, ["garden-push", "garden-pond", "garden-thorns"]);
 }
 
 #[test]
 fn the_core_pack_file_is_the_built_in_one() {
-    let file = load_file(&mods().join(worlds::CORE_FILE)).expect("loads").pack;
+    let file = load_file(&mods().join(worlds::CORE_FILE))
+        .expect("loads")
+        .pack;
     assert_eq!(file, pack("core"));
     assert_eq!(file.levels.len(), 3);
 }
@@ -83,7 +90,16 @@ fn the_worlds_gate_passes() {
     let results = worlds::check_worlds(&mods(), &CheckOptions::default());
     assert_eq!(results.len(), 4, "core plus three pack files");
     for r in &results {
-        assert!(r.passed(), "{} failed: {:?} {:#?}", r.source, r.error, r.proofs.iter().map(|p| (&p.level_id, &p.failures)).collect::<Vec<_>>());
+        assert!(
+            r.passed(),
+            "{} failed: {:?} {:#?}",
+            r.source,
+            r.error,
+            r.proofs
+                .iter()
+                .map(|p| (&p.level_id, &p.failures))
+                .collect::<Vec<_>>()
+        );
     }
     let total: usize = results.iter().map(|r| r.proofs.len()).sum();
     assert_eq!(total, 11);

@@ -15,7 +15,10 @@ use jengine_miau::source::load_file;
 use jengine_miau::worlds::{self, CheckOptions, PackCheck, ProofCheck};
 
 #[derive(Parser, Debug)]
-#[command(name = "miau-solve", about = "Check Miau proofs with the author solver")]
+#[command(
+    name = "miau-solve",
+    about = "Check Miau proofs with the author solver"
+)]
 struct Cli {
     /// `core`, a pack file (.cjs, .lua, .json), or `check-worlds`.
     target: String,
@@ -63,7 +66,11 @@ fn main() -> ExitCode {
             print_pack(r);
         }
         println!("{}", if ok { "worlds: PASS" } else { "worlds: FAIL" });
-        return if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+        return if ok {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
     }
 
     let pack: Pack = if cli.target == "core" {
@@ -80,7 +87,11 @@ fn main() -> ExitCode {
             Some(l) => vec![l.clone()],
             None => {
                 let ids: Vec<&str> = pack.levels.iter().map(|l| l.id.as_str()).collect();
-                eprintln!("no level '{id}' in {}; levels: {}", pack.manifest.id, ids.join(", "));
+                eprintln!(
+                    "no level '{id}' in {}; levels: {}",
+                    pack.manifest.id,
+                    ids.join(", ")
+                );
                 return ExitCode::from(2);
             }
         },
@@ -101,7 +112,11 @@ fn main() -> ExitCode {
         for level in &levels {
             all_won &= replay(level, &actions);
         }
-        return if all_won { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+        return if all_won {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
     }
 
     let mut ok = true;
@@ -122,7 +137,11 @@ fn main() -> ExitCode {
             }
         }
     }
-    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 fn replay(level: &jengine_miau::Level, actions: &[Action]) -> bool {
@@ -171,7 +190,10 @@ fn print_proof(pack: &str, check: &ProofCheck) {
             Outcome::Limit => format!("LIMIT({rule})"),
             Outcome::Unsolvable => format!("NECESSARY({rule})"),
         };
-        println!("  mustForm {verdict} [attempts {}, visited {}]", r.attempts, r.visited);
+        println!(
+            "  mustForm {verdict} [attempts {}, visited {}]",
+            r.attempts, r.visited
+        );
     }
     if let Outcome::Solved(route) = &check.bypass.outcome {
         println!("  BYPASS via {}", Action::sequence_text(route));
