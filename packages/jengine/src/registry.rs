@@ -102,6 +102,9 @@ pub struct Bag {
     pub publish_json: BagJson,
 }
 
+/// Checks every row of a loaded table.
+pub type TableCheck = Box<dyn Fn(&Tables) -> Vec<RowError>>;
+
 /// A data table a package reads, checked row by row when a project loads.
 pub struct TableBinding {
     /// The table's name (`kotoba_stages`, from `data/kotoba_stages.json`).
@@ -111,7 +114,7 @@ pub struct TableBinding {
     /// The registering package.
     pub package: String,
     /// Checks every row of the loaded table, returning every problem.
-    pub check: Box<dyn Fn(&Tables) -> Vec<RowError>>,
+    pub check: TableCheck,
 }
 
 /// Everything the linked packages added, in registration order.
@@ -136,8 +139,10 @@ pub struct Registry {
 impl Registry {
     /// A registry holding only the host's own commands (`Entity.set`, `Text.set`, `Scene.load`).
     pub fn new() -> Registry {
-        let mut reg = Registry::default();
-        reg.current = "core".into();
+        let mut reg = Registry {
+            current: "core".into(),
+            ..Registry::default()
+        };
         crate::core::register(&mut reg);
         reg
     }

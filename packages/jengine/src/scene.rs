@@ -271,6 +271,17 @@ fn finite_transform(builder: &hecs::EntityBuilder) -> Result<(), String> {
     }
 }
 
+impl fmt::Debug for Scene {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scene")
+            .field("file", &self.file)
+            .field("version", &self.version)
+            .field("entities", &self.builders.len())
+            .field("scripts", &self.scripts)
+            .finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,16 +415,5 @@ mod tests {
                 prop_assert_eq!(scene.spawn(&mut world).len(), entities.len());
             }
         }
-    }
-}
-
-impl fmt::Debug for Scene {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Scene")
-            .field("file", &self.file)
-            .field("version", &self.version)
-            .field("entities", &self.builders.len())
-            .field("scripts", &self.scripts)
-            .finish()
     }
 }

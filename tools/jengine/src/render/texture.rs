@@ -1,0 +1,191 @@
+//! Textures: PNG files under `assets/textures/`, decoded once and kept by name.
+//!
+//! A texture that cannot be read is remembered as a failure, so the file is tried once, the
+//! warning said once, and every later use draws the magenta and black checker instead.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Decoded texels, premultiplied RGBA8, top row first.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Texture {
+    pub width: u32,
+    pub height: u32,
+    pub texels: Vec<[u8; 4]>,
+}
+
+impl Texture {
+    /// A 1x1 opaque white texture: what untextured sprites and meshes sample.
+    pub fn white() -> Texture {
+        Texture {
+            width: 1,
+            height: 1,
+            texels: vec![[255; 4]],
+        }
+    }
+
+    /// The stand-in for a texture that could not be loaded: a 4x4 magenta and black checker.
+    pub fn checker() -> Texture {
+        let texels = (0..16)
+            .map(|i| {
+                if (i % 4 + i / 4) % 2 == 0 {
+                    [255, 0, 255, 255]
+                } else {
+                    [0, 0, 0, 255]
+                }
+            })
+            .collect();
+        Texture {
+            width: 4,
+            height: 4,
+            texels,
+        }
+    }
+
+    /// Decodes a PNG of any colour type and bit depth into premultiplied RGBA8.
+    pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+        decoder.set_transformations(png::Transformations::normalize_to_color8());
+        let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+        let size = reader
+            .output_buffer_size()
+            .ok_or("the image is too large")?;
+        let mut buf = vec![0; size];
+        let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+        let (width, height) = (info.width, info.height);
+        let pixels = width as usize * height as usize;
+        let channels = match info.color_type {
+            png::ColorType::Grayscale => 1,
+            png::ColorType::GrayscaleAlpha => 2,
+            png::ColorType::Rgb => 3,
+            png::ColorType::Rgba => 4,
+            png::ColorType::Indexed => return Err("palette was not expanded".into()),
+        };
+        if width == 0 || height == 0 || info.line_size < width as usize * channels {
+            return Err(format!("unusable image size {width}x{height}"));
+        }
+        let mut texels = Vec::with_capacity(pixels);
+        for row in buf.chunks(info.line_size).take(height as usize) {
+            for p in row[..width as usize * channels].chunks_exact(channels) {
+                let [r, g, b, a] = match channels {
+                    1 => [p[0], p[0], p[0], 255],
+                    2 => [p[0], p[0], p[0], p[1]],
+                    3 => [p[0], p[1], p[2], 255],
+                    _ => [p[0], p[1], p[2], p[3]],
+                };
+                let pm = |c: u8| ((c as u32 * a as u32 + 127) / 255) as u8;
+                texels.push([pm(r), pm(g), pm(b), a]);
+            }
+        }
+        if texels.len() != pixels {
+            return Err("the image data is truncated".into());
+        }
+        Ok(Texture {
+            width,
+            height,
+            texels,
+        })
+    }
+}
+
+/// Textures by name, each loaded at most once.
+pub(crate) struct Textures {
+    folder: PathBuf,
+    loaded: HashMap<String, Option<Texture>>,
+    checker: Texture,
+}
+
+impl Textures {
+    pub fn new(folder: &Path) -> Textures {
+        Textures {
+            folder: folder.to_path_buf(),
+            loaded: HashMap::new(),
+            checker: Texture::checker(),
+        }
+    }
+
+    /// Loads `name` if it was never tried; a failure is returned as a warning naming the file.
+    pub fn load(&mut self, name: &str) -> Option<String> {
+        if self.loaded.contains_key(name) {
+            return None;
+        }
+        let path = self.folder.join(name);
+        let (texture, warning) = match std::fs::read(&path) {
+            Err(e) => (
+                None,
+                Some(format!(
+                    "texture {name:?} cannot be read ({}: {e}); drawing a checker instead",
+                    path.display()
+                )),
+            ),
+            Ok(bytes) => match Texture::decode_png(&bytes) {
+                Ok(t) => (Some(t), None),
+                Err(e) => (
+                    None,
+                    Some(format!(
+                        "texture {name:?} is not a usable PNG ({}: {e}); drawing a checker instead",
+                        path.display()
+                    )),
+                ),
+            },
+        };
+        self.loaded.insert(name.to_string(), texture);
+        warning
+    }
+
+    /// The texture called `name` (load it first), or `Err(checker)` when it failed.
+    pub fn get(&self, name: &str) -> Result<&Texture, &Texture> {
+        match self.loaded.get(name) {
+            Some(Some(t)) => Ok(t),
+            _ => Err(&self.checker),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encode(width: u32, height: u32, color: png::ColorType, data: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(color);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_image_data(data).unwrap();
+        writer.finish().unwrap();
+        out
+    }
+
+    #[test]
+    fn pngs_of_every_colour_type_decode_premultiplied() {
+        let rgba = encode(2, 1, png::ColorType::Rgba, &[255, 0, 0, 128, 0, 255, 0, 255]);
+        let t = Texture::decode_png(&rgba).unwrap();
+        assert_eq!(t.texels, vec![[128, 0, 0, 128], [0, 255, 0, 255]]);
+        let gray = encode(1, 1, png::ColorType::Grayscale, &[77]);
+        assert_eq!(Texture::decode_png(&gray).unwrap().texels, vec![[77, 77, 77, 255]]);
+        let rgb = encode(1, 2, png::ColorType::Rgb, &[1, 2, 3, 4, 5, 6]);
+        let t = Texture::decode_png(&rgb).unwrap();
+        assert_eq!((t.width, t.height), (1, 2));
+        assert_eq!(t.texels[1], [4, 5, 6, 255]);
+    }
+
+    #[test]
+    fn garbage_and_truncated_files_are_errors_not_panics() {
+        assert!(Texture::decode_png(b"not a png at all").is_err());
+        let good = encode(4, 4, png::ColorType::Rgba, &[9; 64]);
+        for cut in [8, 20, 40, good.len() - 5] {
+            assert!(Texture::decode_png(&good[..cut]).is_err(), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn a_missing_file_is_tried_once_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut textures = Textures::new(dir.path());
+        let warning = textures.load("nope.png").unwrap();
+        assert!(warning.contains("\"nope.png\""), "{warning}");
+        assert!(textures.load("nope.png").is_none());
+        assert_eq!(textures.get("nope.png").unwrap_err(), &Texture::checker());
+    }
+}
