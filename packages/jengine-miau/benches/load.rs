@@ -30,11 +30,12 @@ fn bench(c: &mut Criterion) {
     assert!(checked.pack.levels.iter().all(|l| l.objects.len() == 4096));
     let data = checked.pack.to_json();
     let json = data.to_string();
+    eprintln!("the pack is {} bytes of JSON", json.len());
 
     let mut group = c.benchmark_group("load");
     group.sample_size(10);
     group.bench_function("validate 64x4096 (data)", |b| {
-        b.iter(|| validate(&data).expect("valid"))
+        b.iter_with_large_drop(|| validate(&data).expect("valid"))
     });
     group.bench_function("json 64x4096 (parse + validate)", |b| {
         b.iter(|| {
@@ -42,7 +43,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.bench_function("cjs 64x4096 (sandbox + validate)", |b| {
-        b.iter(|| load(BIG_PACK, SourceKind::CommonJs, "big.cjs").expect("valid"))
+        b.iter_with_large_drop(|| load(BIG_PACK, SourceKind::CommonJs, "big.cjs").expect("valid"))
     });
     group.finish();
 }

@@ -71,7 +71,32 @@ pub enum TokenKind {
 pub struct Lexicon {
     words: Vec<String>,
     kinds: Vec<TokenKind>,
-    index: HashMap<String, Tok>,
+    index: HashMap<String, Tok, BuildFnv>,
+}
+
+/// FNV-1a for the lexicon: keys are short tokens from the proof's own data, so a fast hash
+/// beats a DoS-resistant one (a pack can only slow down its own loading).
+#[derive(Clone, Copy, Debug, Default)]
+struct BuildFnv;
+
+impl std::hash::BuildHasher for BuildFnv {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
 }
 
 impl Lexicon {

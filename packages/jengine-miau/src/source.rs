@@ -20,6 +20,24 @@ pub const SCRIPT_MEMORY_LIMIT: usize = 256 * 1024 * 1024;
 /// Wall-clock time a pack script may run.
 pub const SCRIPT_TIME_LIMIT: Duration = Duration::from_secs(2);
 
+/// How much a pack script may use before it is stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScriptLimits {
+    /// Bytes of script memory.
+    pub memory: usize,
+    /// Wall-clock running time.
+    pub time: Duration,
+}
+
+impl Default for ScriptLimits {
+    fn default() -> ScriptLimits {
+        ScriptLimits {
+            memory: SCRIPT_MEMORY_LIMIT,
+            time: SCRIPT_TIME_LIMIT,
+        }
+    }
+}
+
 /// The kind of text a pack is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SourceKind {
@@ -47,6 +65,16 @@ impl SourceKind {
 
 /// Loads and validates pack text of the given kind.
 pub fn load(text: &str, kind: SourceKind, name: &str) -> Result<Checked, PackError> {
+    load_with(text, kind, name, ScriptLimits::default())
+}
+
+/// [`load`] with explicit script limits.
+pub fn load_with(
+    text: &str,
+    kind: SourceKind,
+    name: &str,
+    limits: ScriptLimits,
+) -> Result<Checked, PackError> {
     if text.len() > MAX_SOURCE_BYTES {
         return Err(PackError::TooLarge {
             bytes: text.len(),
@@ -54,8 +82,8 @@ pub fn load(text: &str, kind: SourceKind, name: &str) -> Result<Checked, PackErr
         });
     }
     let value = match kind {
-        SourceKind::CommonJs => eval_commonjs(text, name)?,
-        SourceKind::Lua => eval_lua(text, name)?,
+        SourceKind::CommonJs => eval_commonjs(text, name, limits)?,
+        SourceKind::Lua => eval_lua(text, name, limits)?,
         SourceKind::Json => {
             serde_json::from_str(text).map_err(|e| PackError::Syntax(format!("{name}: {e}")))?
         }
@@ -115,13 +143,13 @@ const COMMONJS_PRELUDE: &str = r#"
 })()
 "#;
 
-fn eval_commonjs(text: &str, name: &str) -> Result<Value, PackError> {
+fn eval_commonjs(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackError> {
     use rquickjs::{Context, Runtime};
     let runtime = Runtime::new().map_err(|e| PackError::Script(format!("{name}: {e}")))?;
-    runtime.set_memory_limit(SCRIPT_MEMORY_LIMIT);
+    runtime.set_memory_limit(limits.memory);
     runtime.set_max_stack_size(512 * 1024);
     let timed_out = Arc::new(AtomicBool::new(false));
-    let deadline = Instant::now() + SCRIPT_TIME_LIMIT;
+    let deadline = Instant::now() + limits.time;
     let flag = timed_out.clone();
     runtime.set_interrupt_handler(Some(Box::new(move || {
         let late = Instant::now() > deadline;
@@ -145,8 +173,8 @@ fn eval_commonjs(text: &str, name: &str) -> Result<Value, PackError> {
                 }
                 if timed_out.load(Ordering::Relaxed) {
                     return Err(PackError::Script(format!(
-                        "{name}: the pack script ran longer than {} s",
-                        SCRIPT_TIME_LIMIT.as_secs()
+                        "{name}: the pack script ran longer than {} ms",
+                        limits.time.as_millis()
                     )));
                 }
                 let message = match thrown.as_exception() {
@@ -159,7 +187,7 @@ fn eval_commonjs(text: &str, name: &str) -> Result<Value, PackError> {
                         Some(s) => s,
                         None if thrown.is_null() || thrown.is_undefined() => format!(
                             "the pack script stopped without an error value (most often: it went past the {} MiB memory limit)",
-                            SCRIPT_MEMORY_LIMIT >> 20
+                            limits.memory >> 20
                         ),
                         None => e.to_string(),
                     },
@@ -195,7 +223,7 @@ return function(name)
 end
 "#;
 
-fn eval_lua(text: &str, name: &str) -> Result<Value, PackError> {
+fn eval_lua(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackError> {
     use mlua::chunk::ChunkMode;
     use mlua::{HookTriggers, Lua, LuaOptions, LuaSerdeExt, StdLib, VmState};
     let script = |e: mlua::Error| PackError::Script(format!("{name}: {e}"));
@@ -204,8 +232,8 @@ fn eval_lua(text: &str, name: &str) -> Result<Value, PackError> {
         LuaOptions::default(),
     )
     .map_err(script)?;
-    lua.set_memory_limit(SCRIPT_MEMORY_LIMIT).map_err(script)?;
-    let deadline = Instant::now() + SCRIPT_TIME_LIMIT;
+    lua.set_memory_limit(limits.memory).map_err(script)?;
+    let deadline = Instant::now() + limits.time;
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(10_000),
         move |_, _| {
@@ -331,16 +359,36 @@ module.exports = {
         ));
     }
 
+    const TIGHT: ScriptLimits = ScriptLimits {
+        memory: 8 << 20,
+        time: Duration::from_millis(200),
+    };
+
     #[test]
-    fn runaway_scripts_are_stopped() {
-        let err = load("while (true) {}", SourceKind::CommonJs, "loop.cjs").expect_err("stopped");
+    fn a_runaway_commonjs_loop_is_stopped() {
+        let err = load_with("while (true) {}", SourceKind::CommonJs, "loop.cjs", TIGHT)
+            .expect_err("stopped");
         assert!(err.to_string().contains("longer"), "{err}");
-        let err = load(
-            "local t = {} while true do t[#t + 1] = string.rep('x', 1000) end",
-            SourceKind::Lua,
-            "mem.lua",
-        )
-        .expect_err("stopped");
+    }
+
+    #[test]
+    fn a_runaway_lua_loop_is_stopped() {
+        let err = load_with("while true do end", SourceKind::Lua, "loop.lua", TIGHT)
+            .expect_err("stopped");
+        assert!(err.to_string().contains("too long"), "{err}");
+    }
+
+    #[test]
+    fn a_lua_memory_bomb_is_stopped() {
+        let bomb = "local t = {} while true do t[#t + 1] = string.rep('x', 1000) end";
+        let err = load_with(bomb, SourceKind::Lua, "mem.lua", TIGHT).expect_err("stopped");
+        assert!(err.to_string().contains("memory"), "{err}");
+    }
+
+    #[test]
+    fn a_commonjs_memory_bomb_is_stopped() {
+        let bomb = "const a = []; for (;;) a.push('x'.repeat(1000) + a.length);";
+        let err = load_with(bomb, SourceKind::CommonJs, "mem.cjs", TIGHT).expect_err("stopped");
         assert!(matches!(err, PackError::Script(_)), "{err}");
     }
 

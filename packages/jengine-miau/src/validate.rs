@@ -153,12 +153,33 @@ impl Display for Indexed<'_> {
     }
 }
 
+/// The fields of one placement record, found in one pass.
+#[derive(Default)]
+struct PlacementFields<'a> {
+    kind: Option<&'a Value>,
+    text: Option<&'a Value>,
+    noun: Option<&'a Value>,
+    x: Option<&'a Value>,
+    y: Option<&'a Value>,
+    id: Option<&'a Value>,
+    facing: Option<&'a Value>,
+}
+
 #[derive(Default)]
 struct Validator {
     problems: Vec<Problem>,
     /// The compiled proof of every level so far, when all were sound.
     proofs: Vec<Proof>,
     needs_newer: Option<Vec<String>>,
+}
+
+/// Uppercases pack text, reusing the string when it already is.
+fn upper(raw: String) -> String {
+    if raw.bytes().any(|b| !b.is_ascii() || b.is_ascii_lowercase()) {
+        raw.to_uppercase()
+    } else {
+        raw
+    }
 }
 
 fn kind_of(v: &Value) -> &'static str {
@@ -240,8 +261,19 @@ impl Validator {
         path: &dyn Display,
         required: bool,
     ) -> Option<String> {
+        self.string_in(obj.get(key), key, path, required)
+    }
+
+    /// [`Validator::string`] for a value already looked up.
+    fn string_in(
+        &mut self,
+        value: Option<&Value>,
+        key: &str,
+        path: &dyn Display,
+        required: bool,
+    ) -> Option<String> {
         let p = || format!("{path}.{key}");
-        match obj.get(key) {
+        match value {
             None | Some(Value::Null) if !required => None,
             None | Some(Value::Null) => {
                 self.bad(p(), "is required");
@@ -375,9 +407,19 @@ impl Validator {
         m
     }
 
+    /// [`Validator::noun_token`] for text already owned (no copy when it is uppercase).
+    fn noun_token_owned(&mut self, raw: String, path: &dyn Display, what: &str) -> Option<String> {
+        let t = upper(raw);
+        if is_token(&t) && !is_reserved(&t) {
+            Some(t)
+        } else {
+            self.noun_token(&t, path, what)
+        }
+    }
+
     /// A token used as a noun somewhere outside rule text.
     fn noun_token(&mut self, raw: &str, path: &dyn Display, what: &str) -> Option<String> {
-        let t = raw.to_uppercase();
+        let t = upper(raw.to_string());
         if !is_token(&t) {
             self.bad(
                 path.to_string(),
@@ -590,6 +632,7 @@ impl Validator {
         match obj.get("objects") {
             None | Some(Value::Null) => self.bad(format!("{path}.objects"), "is required"),
             Some(Value::Array(items)) => {
+                level.objects.reserve(items.len().min(MAX_ENTITIES));
                 if items.len() > MAX_ENTITIES {
                     self.bad(
                         format!("{path}.objects"),
@@ -666,7 +709,21 @@ impl Validator {
     ) -> Option<Placement> {
         let obj = self.object(Some(v), path, true)?;
         let before = self.problems.len();
-        let kind = match obj.get("kind").and_then(Value::as_str) {
+        // One pass over the record's keys: it is the hottest loop of a large pack.
+        let mut f = PlacementFields::default();
+        for (k, v) in obj {
+            match k.as_str() {
+                "kind" => f.kind = Some(v),
+                "text" => f.text = Some(v),
+                "noun" => f.noun = Some(v),
+                "x" => f.x = Some(v),
+                "y" => f.y = Some(v),
+                "id" => f.id = Some(v),
+                "facing" => f.facing = Some(v),
+                _ => {}
+            }
+        }
+        let kind = match f.kind.and_then(Value::as_str) {
             Some("word") => Some(PlacementKind::Word),
             Some("object") => Some(PlacementKind::Object),
             Some(other) => {
@@ -682,17 +739,18 @@ impl Validator {
             }
         };
         let text = match kind {
-            Some(PlacementKind::Word) => self.string(obj, "text", path, true).and_then(|raw| {
-                let t = raw.to_uppercase();
+            Some(PlacementKind::Word) => self.string_in(f.text, "text", path, true).and_then(|raw| {
+                let t = upper(raw);
                 if is_token(&t) {
                     Some(t)
                 } else {
+                    let raw = t;
                     self.bad(format!("{path}.text"), format!("'{raw}' is not a rule token: use A-Z, 0-9, '_' and '-'"));
                     None
                 }
             }),
-            Some(PlacementKind::Object) => self.string(obj, "noun", path, true).and_then(|raw| {
-                let t = self.noun_token(&raw, &Key(path, "noun"), "an object noun")?;
+            Some(PlacementKind::Object) => self.string_in(f.noun, "noun", path, true).and_then(|raw| {
+                let t = self.noun_token_owned(raw, &Key(path, "noun"), "an object noun")?;
                 if automata.contains_key(&t) {
                     self.bad(format!("{path}.noun"), format!("'{t}' is an automata property in this proof and cannot be an object noun"));
                     return None;
@@ -701,24 +759,25 @@ impl Validator {
             }),
             None => None,
         };
-        let coord = |key: &'static str, limit: Option<u32>, me: &mut Validator| {
-            let p = Key(path, key);
-            let n = me.whole(obj.get(key), &p)?;
-            match limit {
-                Some(l) if n >= l as u64 => {
-                    me.bad(
-                        p.to_string(),
-                        format!("{n} is outside the board (0 to {})", l - 1),
-                    );
-                    None
+        let coord =
+            |key: &'static str, value: Option<&Value>, limit: Option<u32>, me: &mut Validator| {
+                let p = Key(path, key);
+                let n = me.whole(value, &p)?;
+                match limit {
+                    Some(l) if n >= l as u64 => {
+                        me.bad(
+                            p.to_string(),
+                            format!("{n} is outside the board (0 to {})", l - 1),
+                        );
+                        None
+                    }
+                    _ => Some(n as u32),
                 }
-                _ => Some(n as u32),
-            }
-        };
-        let x = coord("x", width, self);
-        let y = coord("y", height, self);
-        let id = self.string(obj, "id", path, false);
-        let facing = match obj.get("facing") {
+            };
+        let x = coord("x", f.x, width, self);
+        let y = coord("y", f.y, height, self);
+        let id = self.string_in(f.id, "id", path, false);
+        let facing = match f.facing {
             None | Some(Value::Null) => None,
             Some(Value::String(f)) if f == "left" => Some(Facing::Left),
             Some(Value::String(f)) if f == "right" => Some(Facing::Right),
@@ -748,6 +807,16 @@ impl Validator {
 fn notes(pack: &Pack, proofs: &[Proof]) -> Vec<Note> {
     let mut out = Vec::new();
     for (level, proof) in pack.levels.iter().zip(proofs) {
+        let words: Vec<usize> = (0..level.objects.len())
+            .filter(|&i| level.objects[i].kind == PlacementKind::Word)
+            .collect();
+        let loose_candidates = words.iter().any(|&i| {
+            let t = proof.token(&level.objects[i].text);
+            t.map(|t| proof.lexicon.kind(t)) == Some(TokenKind::Noun)
+        });
+        if !loose_candidates {
+            continue;
+        }
         let nouns: BTreeSet<&str> = level
             .objects
             .iter()
@@ -755,10 +824,8 @@ fn notes(pack: &Pack, proofs: &[Proof]) -> Vec<Note> {
             .map(|p| p.text.as_str())
             .collect();
         let board = proof.initial();
-        for (i, p) in level.objects.iter().enumerate() {
-            if p.kind != PlacementKind::Word {
-                continue;
-            }
+        for &i in &words {
+            let p = &level.objects[i];
             let kind = proof.token(&p.text).map(|t| proof.lexicon.kind(t));
             if kind != Some(TokenKind::Noun) || nouns.contains(p.text.as_str()) {
                 continue;
