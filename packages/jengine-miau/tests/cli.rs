@@ -1,0 +1,57 @@
+//! The `miau-solve` binary, end to end.
+
+use std::process::Command;
+
+fn miau_solve(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_miau-solve"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("miau-solve runs");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn solves_a_core_level() {
+    let (ok, text) = miau_solve(&["core", "--level", "open-the-gate"]);
+    assert!(ok, "{text}");
+    assert!(text.contains("core / open-the-gate: SOLVED in 9"), "{text}");
+}
+
+#[test]
+fn replay_prints_every_board_and_the_win() {
+    let (ok, text) = miau_solve(&["core", "--level", "first-steps", "--replay", "RRRR"]);
+    assert!(ok, "{text}");
+    assert_eq!(text.matches("turn ").count(), 4);
+    assert!(text.contains("WON after 4 moves"), "{text}");
+}
+
+#[test]
+fn a_tiny_cap_reports_limit_and_fails() {
+    let (ok, text) = miau_solve(&["core", "--level", "missing-word", "--max", "10"]);
+    assert!(!ok);
+    assert!(text.contains("LIMIT"), "{text}");
+}
+
+#[test]
+fn forbidding_a_needed_rule_leaves_no_route() {
+    let (ok, text) = miau_solve(&[
+        "projects/miau/mods/word-lab.cjs",
+        "--level",
+        "change-what-you-are",
+        "--forbid",
+        "ROCK IS CAT",
+    ]);
+    assert!(!ok);
+    assert!(text.contains("UNSOLVABLE"), "{text}");
+}
+
+#[test]
+fn an_unknown_level_is_named() {
+    let out = Command::new(env!("CARGO_BIN_EXE_miau-solve"))
+        .args(["core", "--level", "nowhere"])
+        .output()
+        .expect("miau-solve runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no level 'nowhere'"));
+}
