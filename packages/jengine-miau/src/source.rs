@@ -393,6 +393,28 @@ module.exports = {
     }
 
     #[test]
+    fn cyclic_data_is_an_error_not_a_crash() {
+        let lua = "local t = { manifest = {} } t.manifest.loop = t return t";
+        assert!(matches!(
+            load(lua, SourceKind::Lua, "cycle.lua"),
+            Err(PackError::Script(_))
+        ));
+        let js = "const t = { manifest: {} }; t.manifest.loop = t; module.exports = t;";
+        assert!(matches!(
+            load(js, SourceKind::CommonJs, "cycle.cjs"),
+            Err(PackError::Script(_))
+        ));
+    }
+
+    #[test]
+    fn deeply_nested_data_is_an_error_not_a_crash() {
+        let lua = "local t = {} for i = 1, 200000 do t = { t } end return { manifest = t }";
+        assert!(load(lua, SourceKind::Lua, "deep.lua").is_err());
+        let js = "let t = {}; for (let i = 0; i < 200000; i++) t = [t]; module.exports = { manifest: t };";
+        assert!(load(js, SourceKind::CommonJs, "deep.cjs").is_err());
+    }
+
+    #[test]
     fn syntax_errors_are_reported() {
         assert!(matches!(
             load("module.exports = {", SourceKind::CommonJs, "x.cjs"),
