@@ -62,6 +62,7 @@ fn word_lab_routes_win() {
 fn clockwork_routes_win() {
     assert_wins("clockwork.cjs", "busy-bee", "ULUUU");
     assert_wins("clockwork.cjs", "carrier", "RUUDDRR");
+    assert_wins("clockwork.cjs", "rockslide", "RRRRDDDRR");
 }
 
 #[test]
@@ -102,5 +103,5 @@ fn the_worlds_gate_passes() {
         );
     }
     let total: usize = results.iter().map(|r| r.proofs.len()).sum();
-    assert_eq!(total, 11);
+    assert_eq!(total, 12);
 }

@@ -27,8 +27,9 @@ module.exports = {
     FLAG: '🚩',
     ROCK: '🪨',
     HEDGE: '🌳',
+    POND: '🌊',
   },
-  vocabulary: ['CAT', 'BEE', 'FLAG', 'ROCK', 'HEDGE'],
+  vocabulary: ['CAT', 'BEE', 'FLAG', 'ROCK', 'HEDGE', 'POND'],
   levels: [
     level(9, 7, [
       ...sentence(0, 0, 'HEDGE', 'IS', 'STOP'),
@@ -65,6 +66,25 @@ module.exports = {
       automata: { PATROL: 'walk' },
       mustForm: ['FLAG IS WIN'],
       allowBypass: true,
+    }),
+    level(7, 7, [
+      ...sentence(0, 0, 'CAT', 'IS', 'YOU'),
+      ...sentence(4, 0, 'ROCK', 'IS', 'HEAVY'),
+      ...sentence(0, 1, 'HEDGE', 'IS', 'STOP'),
+      ...sentence(4, 1, 'ROCK', 'IS', 'PUSH'),
+      object('CAT', 0, 2), object('ROCK', 3, 2),
+      object('HEDGE', 3, 3), object('HEDGE', 5, 3), object('HEDGE', 6, 3),
+      object('HEDGE', 3, 4), object('HEDGE', 5, 4), object('HEDGE', 6, 4),
+      object('POND', 4, 5), object('FLAG', 6, 5),
+      ...sentence(0, 6, 'FLAG', 'IS', 'WIN'),
+      ...sentence(4, 6, 'POND', 'IS', 'SINK'),
+    ], {
+      id: 'rockslide',
+      title: 'Rockslide',
+      hint: 'Heavy things drop when nothing holds them up.',
+      automata: { HEAVY: 'fall' },
+      allowBypass: true,
+      allowHandsOff: true,
     }),
   ],
 };
