@@ -52,7 +52,7 @@ fn basic_proofs_routes_win() {
 
 #[test]
 fn word_lab_routes_win() {
-    assert_wins("word-lab.cjs", "shared-control", "URRDDRDLDRR");
+    assert_wins("word-lab.cjs", "shared-control", "RRDDRDLDRR");
     assert_wins("word-lab.cjs", "change-what-you-are", "DRRDRR");
     assert_wins("word-lab.cjs", "rules-are-cargo", "RRRULLLDLURUURRR");
 }

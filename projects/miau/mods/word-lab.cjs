@@ -25,8 +25,8 @@ module.exports = {
   levels: [
     level(9, 6, [
       ...sentence(0, 0, 'CAT', 'IS', 'YOU'),
-      ...sentence(0, 4, 'DOG', 'IS'),
-      word('YOU', 3, 2),
+      ...sentence(0, 5, 'DOG', 'IS'),
+      word('YOU', 3, 3),
       object('CAT', 1, 2),
       ...wallColumn(5, 0, 5),
       ...sentence(6, 0, 'WALL', 'IS', 'STOP'),
