@@ -4,6 +4,7 @@
 //! `miau-solve mods/word-lab.cjs --level rules-are-cargo --replay RRRRRRR`,
 //! `miau-solve check-worlds [--dir projects/miau/mods]`. Exits non-zero when a proof fails.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,6 +14,20 @@ use jengine_miau::pack::{Pack, RuleText};
 use jengine_miau::solve::{Outcome, Report};
 use jengine_miau::source::load_file;
 use jengine_miau::worlds::{self, CheckOptions, PackCheck, ProofCheck};
+
+/// Prints a line, ignoring a closed pipe (as when the output goes to `head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// Prints without a newline, ignoring a closed pipe.
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -65,7 +80,7 @@ fn main() -> ExitCode {
         for r in &results {
             print_pack(r);
         }
-        println!("{}", if ok { "worlds: PASS" } else { "worlds: FAIL" });
+        say!("{}", if ok { "worlds: PASS" } else { "worlds: FAIL" });
         return if ok {
             ExitCode::SUCCESS
         } else {
@@ -132,7 +147,7 @@ fn main() -> ExitCode {
                 }
             }
             Err(e) => {
-                println!("{} / {}: INVALID ({e})", pack.manifest.id, level.id);
+                say!("{} / {}: INVALID ({e})", pack.manifest.id, level.id);
                 ok = false;
             }
         }
@@ -148,24 +163,24 @@ fn replay(level: &jengine_miau::Level, actions: &[Action]) -> bool {
     let proof = match Proof::new(level) {
         Ok(p) => p,
         Err(e) => {
-            println!("{}: {e}", level.id);
+            say!("{}: {e}", level.id);
             return false;
         }
     };
     let mut game = jengine_miau::Game::new(proof);
-    println!("{} — start", level.id);
-    print!("{}", game.board().draw_text(game.proof()));
+    say!("{} — start", level.id);
+    say_raw!("{}", game.board().draw_text(game.proof()));
     for (i, &a) in actions.iter().enumerate() {
         let turn = game.play(a);
         let note = if turn.blocked { " (blocked)" } else { "" };
-        println!("turn {} {}{note}", i + 1, a.letter());
-        print!("{}", game.board().draw_text(game.proof()));
+        say!("turn {} {}{note}", i + 1, a.letter());
+        say_raw!("{}", game.board().draw_text(game.proof()));
         if turn.won {
-            println!("WON after {} moves", i + 1);
+            say!("WON after {} moves", i + 1);
             return true;
         }
     }
-    println!("not won");
+    say!("not won");
     false
 }
 
@@ -183,36 +198,37 @@ fn describe(report: &Report) -> String {
 }
 
 fn print_proof(pack: &str, check: &ProofCheck) {
-    println!("{pack} / {}: {}", check.level_id, describe(&check.solve));
+    say!("{pack} / {}: {}", check.level_id, describe(&check.solve));
     for (rule, r) in &check.must_form {
         let verdict = match r.outcome {
             Outcome::Solved(_) => format!("SKIPPABLE({rule})"),
             Outcome::Limit => format!("LIMIT({rule})"),
             Outcome::Unsolvable => format!("NECESSARY({rule})"),
         };
-        println!(
+        say!(
             "  mustForm {verdict} [attempts {}, visited {}]",
-            r.attempts, r.visited
+            r.attempts,
+            r.visited
         );
     }
     if let Outcome::Solved(route) = &check.bypass.outcome {
-        println!("  BYPASS via {}", Action::sequence_text(route));
+        say!("  BYPASS via {}", Action::sequence_text(route));
     }
     if let Outcome::Solved(route) = &check.hands_off.outcome {
-        println!("  HANDS-OFF via {}", Action::sequence_text(route));
+        say!("  HANDS-OFF via {}", Action::sequence_text(route));
     }
     for f in &check.failures {
-        println!("  FAIL {f}");
+        say!("  FAIL {f}");
     }
     for w in &check.warnings {
-        println!("  WARN {w}");
+        say!("  WARN {w}");
     }
 }
 
 fn print_pack(check: &PackCheck) {
     let id = check.pack_id.as_deref().unwrap_or("?");
     if let Some(e) = &check.error {
-        println!("{} ({id}): ERROR {e}", check.source);
+        say!("{} ({id}): ERROR {e}", check.source);
     }
     for p in &check.proofs {
         print_proof(id, p);
