@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use jengine_miau::board::{Action, Proof};
 use jengine_miau::source::load_file;
-use jengine_miau::worlds::{self, CheckOptions};
+use jengine_miau::worlds;
 use jengine_miau::{Game, Pack};
 
 fn mods() -> PathBuf {
@@ -88,7 +88,7 @@ fn the_core_pack_file_is_the_built_in_one() {
 #[cfg(feature = "automata")]
 #[test]
 fn the_worlds_gate_passes() {
-    let results = worlds::check_worlds(&mods(), &CheckOptions::default());
+    let results = worlds::check_worlds(&mods(), &worlds::CheckOptions::default());
     assert_eq!(results.len(), 4, "core plus three pack files");
     for r in &results {
         assert!(
@@ -104,4 +104,11 @@ fn the_worlds_gate_passes() {
     }
     let total: usize = results.iter().map(|r| r.proofs.len()).sum();
     assert_eq!(total, 12);
+}
+
+#[cfg(not(feature = "automata"))]
+#[test]
+fn without_automata_the_clockwork_pack_needs_a_newer_miau() {
+    let err = load_file(&mods().join("clockwork.cjs")).expect_err("refused");
+    assert!(err.to_string().starts_with("This pack needs a newer Miau"), "{err}");
 }
