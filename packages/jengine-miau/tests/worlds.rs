@@ -110,5 +110,8 @@ fn the_worlds_gate_passes() {
 #[test]
 fn without_automata_the_clockwork_pack_needs_a_newer_miau() {
     let err = load_file(&mods().join("clockwork.cjs")).expect_err("refused");
-    assert!(err.to_string().starts_with("This pack needs a newer Miau"), "{err}");
+    assert!(
+        err.to_string().starts_with("This pack needs a newer Miau"),
+        "{err}"
+    );
 }
