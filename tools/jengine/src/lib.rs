@@ -11,6 +11,7 @@ pub mod check;
 pub mod cli;
 pub mod docs;
 pub mod input;
+pub mod render;
 pub mod runtime;
 pub mod trace;
 pub mod viewport;

@@ -86,7 +86,7 @@ impl Affine {
 /// A camera with a non-finite or non-positive size is replaced by the default, with a warning.
 pub(crate) fn pick_camera(world: &World) -> (Camera2D, Option<String>) {
     let mut best: Option<(u64, u32, Camera2D)> = None;
-    for (e, camera) in world.entities.query::<&Camera2D>().iter() {
+    for (e, camera) in world.entities.query::<(jengine::Entity, &Camera2D)>().iter() {
         let key = (world.spawn_order(e), e.id());
         if best.is_none_or(|b| key < (b.0, b.1)) {
             best = Some((key.0, key.1, *camera));

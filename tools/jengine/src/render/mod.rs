@@ -1,0 +1,192 @@
+//! The software renderer: turns a world's `Sprite`, `Text` and `Mesh2D` components into pixels.
+//!
+//! Everything is drawn into one premultiplied canvas in a fixed order (z, then spawn order,
+//! then entity id), with integer blending and no clocks or threads, so the same world always
+//! gives byte-identical frames. Bad content never stops a frame: it is skipped or replaced by
+//! something visible, and described once through [`Renderer::take_warnings`].
+
+mod camera;
+mod frame;
+mod mesh;
+mod raster;
+mod sprite;
+mod texture;
+
+pub use camera::screen_to_world;
+pub use frame::Frame;
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use jengine::{Entity, Mesh2D, Name, Sprite, SpriteLibrary, Text, Transform2D, World};
+
+use camera::{View, pick_camera};
+use raster::Canvas;
+use texture::Textures;
+
+/// Problems found while drawing, each said once for the renderer's lifetime.
+#[derive(Default)]
+pub(crate) struct Warnings {
+    said: HashSet<String>,
+    pending: Vec<String>,
+}
+
+impl Warnings {
+    pub fn say(&mut self, message: String) {
+        if self.said.insert(message.clone()) {
+            self.pending.push(message);
+        }
+    }
+}
+
+/// Draws worlds into frames, keeping textures, fonts and glyphs between frames.
+pub struct Renderer {
+    textures: Textures,
+    warnings: Warnings,
+}
+
+/// What an entity draws; an entity with several draws them in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Mesh,
+    Sprite,
+    Text,
+}
+
+impl Renderer {
+    /// `assets` is the project's assets folder: textures under assets/textures/, fonts under
+    /// assets/fonts/.
+    pub fn new(assets: &Path) -> Renderer {
+        Renderer {
+            textures: Textures::new(&assets.join("textures")),
+            warnings: Warnings::default(),
+        }
+    }
+
+    /// Loads every texture named by `SpriteLibrary` components (call after a scene loads).
+    pub fn preload(&mut self, world: &World) {
+        for library in world.entities.query::<&SpriteLibrary>().iter() {
+            for name in &library.textures {
+                if let Some(warning) = self.textures.load(name) {
+                    self.warnings.say(warning);
+                }
+            }
+        }
+    }
+
+    /// Warnings since the last call, each distinct problem said once.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings.pending)
+    }
+
+    /// Draws the world into a `width` x `height` frame. Never panics on any world content.
+    pub fn render(&mut self, world: &World, width: u32, height: u32) -> Frame {
+        let (camera, warning) = pick_camera(world);
+        if let Some(w) = warning {
+            self.warnings.say(w);
+        }
+        let Some(mut pixmap) = tiny_skia::Pixmap::new(width, height) else {
+            self.warnings
+                .say(format!("a {width}x{height} frame cannot be drawn; nothing rendered"));
+            return Frame::empty();
+        };
+        let clear = raster::premultiplied(camera.clear.0).map(|c| c as u8);
+        for p in pixmap.data_mut().chunks_exact_mut(4) {
+            p.copy_from_slice(&clear);
+        }
+        let view = View::new(camera, width, height);
+
+        let mut items = Vec::new();
+        let mut query = world.entities.query::<(
+            Entity,
+            Option<&Transform2D>,
+            Option<&Sprite>,
+            Option<&Mesh2D>,
+            Option<&Text>,
+        )>();
+        for (e, transform, sprite, mesh, text) in query.iter() {
+            if sprite.is_none() && mesh.is_none() && text.is_none() {
+                continue;
+            }
+            let t = transform.copied().unwrap_or_default();
+            let finite = t.pos.iter().chain(&t.scale).all(|v| v.is_finite())
+                && t.rot.is_finite()
+                && t.z.is_finite();
+            if !finite {
+                self.warnings.say(format!(
+                    "{}: transform has a non-finite value (pos {:?}, rot {}, scale {:?}, z {}); \
+                     not drawn",
+                    label(world, e),
+                    t.pos,
+                    t.rot,
+                    t.scale,
+                    t.z
+                ));
+                continue;
+            }
+            let order = world.spawn_order(e);
+            let kinds = [
+                mesh.map(|_| Kind::Mesh),
+                sprite.map(|_| Kind::Sprite),
+                text.map(|_| Kind::Text),
+            ];
+            for kind in kinds.into_iter().flatten() {
+                items.push((t.z, order, e.id(), kind, e, t));
+            }
+        }
+        drop(query);
+        items.sort_by(|a, b| {
+            a.0.total_cmp(&b.0)
+                .then(a.1.cmp(&b.1))
+                .then(a.2.cmp(&b.2))
+                .then(a.3.cmp(&b.3))
+        });
+
+        let mut canvas = Canvas {
+            px: pixmap.data_mut(),
+            width: width as usize,
+            height: height as usize,
+        };
+        for (_, _, _, kind, e, t) in items {
+            let label = label(world, e);
+            match kind {
+                Kind::Sprite => {
+                    if let Ok(s) = world.entities.get::<&Sprite>(e) {
+                        sprite::draw_sprite(
+                            &mut canvas,
+                            &view,
+                            &t,
+                            &s,
+                            &mut self.textures,
+                            &mut self.warnings,
+                            &label,
+                        );
+                    }
+                }
+                Kind::Mesh => {
+                    if let Ok(m) = world.entities.get::<&Mesh2D>(e) {
+                        mesh::draw_mesh(
+                            &mut canvas,
+                            &view,
+                            &t,
+                            &m,
+                            &mut self.textures,
+                            &mut self.warnings,
+                            &label,
+                        );
+                    }
+                }
+                Kind::Text => {}
+            }
+        }
+        Frame::from_premultiplied(width, height, pixmap.take())
+    }
+}
+
+/// How warnings name an entity: its `Name`, or its id.
+fn label(world: &World, e: Entity) -> String {
+    match world.entities.get::<&Name>(e) {
+        Ok(name) => format!("entity {:?}", name.0),
+        Err(_) => format!("entity #{}", e.id()),
+    }
+}
