@@ -10,6 +10,7 @@ mod frame;
 mod mesh;
 mod raster;
 mod sprite;
+mod text;
 mod texture;
 
 pub use camera::screen_to_world;
@@ -42,6 +43,7 @@ impl Warnings {
 /// Draws worlds into frames, keeping textures, fonts and glyphs between frames.
 pub struct Renderer {
     textures: Textures,
+    fonts: text::Fonts,
     warnings: Warnings,
 }
 
@@ -59,6 +61,7 @@ impl Renderer {
     pub fn new(assets: &Path) -> Renderer {
         Renderer {
             textures: Textures::new(&assets.join("textures")),
+            fonts: text::Fonts::new(&assets.join("fonts")),
             warnings: Warnings::default(),
         }
     }
@@ -176,7 +179,19 @@ impl Renderer {
                         );
                     }
                 }
-                Kind::Text => {}
+                Kind::Text => {
+                    if let Ok(x) = world.entities.get::<&Text>(e) {
+                        text::draw_text(
+                            &mut canvas,
+                            &view,
+                            &t,
+                            &x,
+                            &mut self.fonts,
+                            &mut self.warnings,
+                            &label,
+                        );
+                    }
+                }
             }
         }
         Frame::from_premultiplied(width, height, pixmap.take())

@@ -1,0 +1,481 @@
+//! Text: TTF/OTF outlines read with ttf-parser, filled with tiny-skia, laid out in lines.
+//!
+//! Upright text is drawn from a glyph cache of coverage masks keyed by (font, glyph id, pixel
+//! size), each placed on a whole pixel, so a frame of text is mostly copying. Rotated or
+//! unevenly scaled text fills the outlines directly through the full transform instead.
+//! `size` is the line height (the font's ascender to descender plus line gap); the block of
+//! lines is centred vertically on the position and aligned horizontally about it.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use jengine::{Align, Text, Transform2D};
+use tiny_skia::{FillRule, Mask, PathBuilder, PixmapMut, Transform};
+
+use super::Warnings;
+use super::camera::{Affine, View};
+use super::raster::{Canvas, fill_mask, premultiplied};
+
+/// The host's Japanese font (M PLUS 1, subset; OFL, see `tools/jengine/fonts/OFL.txt`).
+pub(crate) static BUNDLED_FONT: &[u8] = include_bytes!("../../fonts/Mplus1-Regular.subset.otf");
+
+/// Upright glyphs taller than this many pixels are filled as paths, not cached.
+const MAX_CACHED_LINE_PX: f32 = 512.0;
+/// The glyph cache is emptied when it grows past this many masks.
+const MAX_CACHED_GLYPHS: usize = 16_384;
+
+type FontId = usize;
+
+struct Font {
+    name: String,
+    data: Cow<'static, [u8]>,
+    /// Baseline to top of the line box, in font units (half the line gap included).
+    above: f32,
+    /// Ascender to descender plus line gap, in font units.
+    line: f32,
+}
+
+/// A glyph's coverage mask at one pixel size, placed relative to its pen position.
+struct Bitmap {
+    left: i64,
+    top: i64,
+    width: usize,
+    coverage: Vec<u8>,
+}
+
+/// One glyph placed on a line, in font units from the line's start.
+#[derive(Clone, Copy)]
+struct Placed {
+    glyph: u16,
+    x: f32,
+    advance: f32,
+    space: bool,
+}
+
+/// Fonts by name, their character maps, outlines and cached glyph masks.
+pub(crate) struct Fonts {
+    folder: PathBuf,
+    fonts: Vec<Font>,
+    by_name: HashMap<String, Option<FontId>>,
+    glyphs: HashMap<(FontId, char), (u16, f32)>,
+    outlines: HashMap<(FontId, u16), Option<tiny_skia::Path>>,
+    bitmaps: HashMap<(FontId, u16, u32), Option<Bitmap>>,
+}
+
+impl Fonts {
+    /// Fonts named by scenes are read from `folder` (the project's assets/fonts/).
+    pub fn new(folder: &Path) -> Fonts {
+        let bundled = Font::parse("the bundled font".into(), Cow::Borrowed(BUNDLED_FONT))
+            .expect("the bundled font is a valid OpenType font");
+        Fonts {
+            folder: folder.to_path_buf(),
+            fonts: vec![bundled],
+            by_name: HashMap::new(),
+            glyphs: HashMap::new(),
+            outlines: HashMap::new(),
+            bitmaps: HashMap::new(),
+        }
+    }
+
+    /// The font a `Text` names: the bundled one for an empty name or one that fails to load.
+    fn font_for(&mut self, name: &str, warnings: &mut Warnings) -> FontId {
+        if name.is_empty() {
+            return 0;
+        }
+        if let Some(id) = self.by_name.get(name) {
+            return id.unwrap_or(0);
+        }
+        let path = self.folder.join(name);
+        let loaded = match std::fs::read(&path) {
+            Err(e) => Err(format!("cannot be read ({}: {e})", path.display())),
+            Ok(bytes) => Font::parse(format!("font {name:?}"), Cow::Owned(bytes))
+                .map_err(|e| format!("is not a usable TTF/OTF font ({}: {e})", path.display())),
+        };
+        let id = match loaded {
+            Ok(font) => {
+                self.fonts.push(font);
+                Some(self.fonts.len() - 1)
+            }
+            Err(problem) => {
+                warnings.say(format!("font {name:?} {problem}; using the bundled font"));
+                None
+            }
+        };
+        self.by_name.insert(name.to_string(), id);
+        id.unwrap_or(0)
+    }
+
+    /// Glyph id and advance (font units) of `ch`; a character the font lacks maps to glyph 0.
+    fn glyph(&mut self, font: FontId, ch: char, warnings: &mut Warnings) -> (u16, f32) {
+        if let Some(g) = self.glyphs.get(&(font, ch)) {
+            return *g;
+        }
+        let f = &self.fonts[font];
+        let found = ttf_parser::Face::parse(&f.data, 0).ok().map(|face| {
+            let id = face.glyph_index(ch);
+            let glyph = id.unwrap_or(ttf_parser::GlyphId(0));
+            let advance = face.glyph_hor_advance(glyph).unwrap_or(0) as f32;
+            (id.is_some(), glyph.0, advance)
+        });
+        let (known, glyph, advance) = found.unwrap_or((false, 0, 0.0));
+        if !known {
+            warnings.say(format!(
+                "{} has no glyph for {ch:?} (U+{:04X}); drawing its missing-glyph box",
+                f.name, ch as u32
+            ));
+        }
+        self.glyphs.insert((font, ch), (glyph, advance));
+        (glyph, advance)
+    }
+
+    /// The glyph's outline in font units (y up), or `None` for an empty glyph.
+    fn outline(&mut self, font: FontId, glyph: u16) -> Option<&tiny_skia::Path> {
+        let fonts = &self.fonts;
+        self.outlines
+            .entry((font, glyph))
+            .or_insert_with(|| {
+                let face = ttf_parser::Face::parse(&fonts[font].data, 0).ok()?;
+                let mut builder = Outline(PathBuilder::new());
+                face.outline_glyph(ttf_parser::GlyphId(glyph), &mut builder)?;
+                builder.0.finish()
+            })
+            .as_ref()
+    }
+
+    /// The cached mask of a glyph drawn `line_px16 / 16` pixels per line.
+    fn bitmap(&mut self, font: FontId, glyph: u16, line_px16: u32) -> Option<&Bitmap> {
+        if self.bitmaps.len() > MAX_CACHED_GLYPHS {
+            self.bitmaps.clear();
+        }
+        if !self.bitmaps.contains_key(&(font, glyph, line_px16)) {
+            let scale = line_px16 as f32 / 16.0 / self.fonts[font].line;
+            let bitmap = self
+                .outline(font, glyph)
+                .and_then(|path| rasterise(path, scale));
+            self.bitmaps.insert((font, glyph, line_px16), bitmap);
+        }
+        self.bitmaps[&(font, glyph, line_px16)].as_ref()
+    }
+}
+
+impl Font {
+    /// `name` is how warnings call the font.
+    fn parse(name: String, data: Cow<'static, [u8]>) -> Result<Font, String> {
+        let face = ttf_parser::Face::parse(&data, 0).map_err(|e| e.to_string())?;
+        let (ascender, descender) = (face.ascender() as f32, face.descender() as f32);
+        let gap = face.line_gap() as f32;
+        let line = ascender - descender + gap;
+        if line <= 0.0 || face.number_of_glyphs() == 0 {
+            return Err("it has no usable line metrics or glyphs".into());
+        }
+        Ok(Font {
+            name,
+            above: ascender + gap / 2.0,
+            line,
+            data,
+        })
+    }
+}
+
+/// Adapts ttf-parser's outline callbacks to a tiny-skia path.
+struct Outline(PathBuilder);
+
+impl ttf_parser::OutlineBuilder for Outline {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.0.move_to(x, y);
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.0.line_to(x, y);
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        self.0.quad_to(x1, y1, x, y);
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        self.0.cubic_to(x1, y1, x2, y2, x, y);
+    }
+    fn close(&mut self) {
+        self.0.close();
+    }
+}
+
+/// Fills an outline (font units, y up) at `scale` pixels per unit into a coverage mask.
+fn rasterise(path: &tiny_skia::Path, scale: f32) -> Option<Bitmap> {
+    let b = path.bounds();
+    let left = (b.left() * scale).floor();
+    let top = (-b.bottom() * scale).floor();
+    let width = ((b.right() * scale).ceil() - left).max(1.0) as u32;
+    let height = ((-b.top() * scale).ceil() - top).max(1.0) as u32;
+    let mut mask = Mask::new(width, height)?;
+    let transform = Transform::from_row(scale, 0.0, 0.0, -scale, -left, -top);
+    mask.fill_path(path, FillRule::Winding, true, transform);
+    Some(Bitmap {
+        left: left as i64,
+        top: top as i64,
+        width: width as usize,
+        coverage: mask.data().to_vec(),
+    })
+}
+
+/// No line may start with these (closing brackets, small kana, Japanese stops).
+fn no_break_before(ch: char) -> bool {
+    "、。，．,.・：；？！?!ー」』）］｝〉》】々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ)]}"
+        .contains(ch)
+}
+
+/// Characters a line may break around without a space (CJK scripts).
+fn breaks_freely(ch: char) -> bool {
+    ch as u32 >= 0x2E80
+}
+
+/// Lays out `text` into lines of placed glyphs, wrapping at `wrap` font units.
+fn layout(
+    fonts: &mut Fonts,
+    font: FontId,
+    text: &str,
+    wrap: Option<f32>,
+    warnings: &mut Warnings,
+) -> Vec<(Vec<Placed>, f32)> {
+    let mut lines = Vec::new();
+    for paragraph in text.split('\n') {
+        let mut line: Vec<Placed> = Vec::new();
+        let mut prev: Option<char> = None;
+        let mut break_at: Option<usize> = None;
+        let mut x = 0.0;
+        for ch in paragraph.chars() {
+            let ch = if ch == '\t' { ' ' } else { ch };
+            if ch.is_control() {
+                continue;
+            }
+            let space = ch.is_whitespace();
+            let (glyph, advance) = fonts.glyph(font, ch, warnings);
+            if let Some(p) = prev
+                && (p.is_whitespace() || breaks_freely(p) || breaks_freely(ch))
+                && !no_break_before(ch)
+                && !space
+            {
+                break_at = Some(line.len());
+            }
+            prev = Some(ch);
+            if let Some(limit) = wrap
+                && !space
+                && !line.is_empty()
+                && x + advance > limit
+            {
+                let rest = match break_at {
+                    Some(at) if at > 0 => line.split_off(at),
+                    _ => Vec::new(),
+                };
+                lines.push(finish_line(line));
+                line = Vec::new();
+                x = 0.0;
+                for mut placed in rest.into_iter().skip_while(|p| p.space) {
+                    placed.x = x;
+                    x += placed.advance;
+                    line.push(placed);
+                }
+                break_at = None;
+            }
+            if space && line.is_empty() && !lines.is_empty() && wrap.is_some() {
+                continue;
+            }
+            line.push(Placed {
+                glyph,
+                x,
+                advance,
+                space,
+            });
+            x += advance;
+        }
+        lines.push(finish_line(line));
+    }
+    lines
+}
+
+/// A line and its width without trailing spaces.
+fn finish_line(mut line: Vec<Placed>) -> (Vec<Placed>, f32) {
+    while line.last().is_some_and(|p| p.space) {
+        line.pop();
+    }
+    let width = line.last().map_or(0.0, |p| p.x + p.advance);
+    (line, width)
+}
+
+/// Draws one text component. `label` names the entity in warnings.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn draw_text(
+    canvas: &mut Canvas,
+    view: &View,
+    transform: &Transform2D,
+    text: &Text,
+    fonts: &mut Fonts,
+    warnings: &mut Warnings,
+    label: &str,
+) {
+    if !(text.size.is_finite() && text.size > 0.0) {
+        warnings.say(format!(
+            "{label}: text size {} must be positive and finite; not drawn",
+            text.size
+        ));
+        return;
+    }
+    let color = premultiplied(text.color.0);
+    if color[3] == 0 || text.text.is_empty() {
+        return;
+    }
+    let font = fonts.font_for(&text.font, warnings);
+    let (line_units, above) = (fonts.fonts[font].line, fonts.fonts[font].above);
+    let unit = text.size / line_units; // world units per font unit
+    let wrap = match text.wrap {
+        Some(w) if w.is_finite() && w > 0.0 => Some(w / unit),
+        Some(w) => {
+            warnings.say(format!(
+                "{label}: text wrap {w} must be positive and finite; not wrapping"
+            ));
+            None
+        }
+        None => None,
+    };
+    let lines = layout(fonts, font, &text.text, wrap, warnings);
+    let to_screen = view.local_to_screen(transform);
+    let top = lines.len() as f32 * line_units / 2.0;
+
+    let [sx, sy] = transform.scale;
+    let line_px = text.size * view.ppu * sy;
+    let upright = transform.rot == 0.0 && sx == sy && sy > 0.0 && line_px <= MAX_CACHED_LINE_PX;
+    let line_px16 = (line_px * 16.0).round() as u32;
+    if line_px16 == 0 {
+        return;
+    }
+    for (i, (line, width)) in lines.iter().enumerate() {
+        let start = match text.align {
+            Align::Left => 0.0,
+            Align::Center => -width / 2.0,
+            Align::Right => -width,
+        };
+        let baseline = top - i as f32 * line_units - above;
+        for placed in line.iter().filter(|p| !p.space) {
+            let origin = [(start + placed.x) * unit, baseline * unit];
+            if upright {
+                let pen = to_screen.apply(origin);
+                if !(pen[0].abs() < 1e9 && pen[1].abs() < 1e9) {
+                    continue;
+                }
+                let (px, py) = (pen[0].round() as i64, pen[1].round() as i64);
+                if let Some(b) = fonts.bitmap(font, placed.glyph, line_px16) {
+                    fill_mask(canvas, &b.coverage, b.width, px + b.left, py + b.top, color);
+                }
+            } else if let Some(path) = fonts.outline(font, placed.glyph) {
+                fill_outline(canvas, path, &to_screen, origin, unit, text.color.0);
+            }
+        }
+    }
+}
+
+/// Fills a glyph outline through the entity's full transform (rotated or skewed text).
+fn fill_outline(
+    canvas: &mut Canvas,
+    path: &tiny_skia::Path,
+    to_screen: &Affine,
+    origin: [f32; 2],
+    unit: f32,
+    color: [f32; 4],
+) {
+    let o = to_screen.apply(origin);
+    let transform = Transform::from_row(
+        to_screen.xx * unit,
+        to_screen.yx * unit,
+        to_screen.xy * unit,
+        to_screen.yy * unit,
+        o[0],
+        o[1],
+    );
+    let Some(mut pixmap) =
+        PixmapMut::from_bytes(canvas.px, canvas.width as u32, canvas.height as u32)
+    else {
+        return;
+    };
+    let mut paint = tiny_skia::Paint::default();
+    let c = color.map(|v| v.clamp(0.0, 1.0));
+    paint.set_color_rgba8(
+        (c[0] * 255.0).round() as u8,
+        (c[1] * 255.0).round() as u8,
+        (c[2] * 255.0).round() as u8,
+        (c[3] * 255.0).round() as u8,
+    );
+    paint.anti_alias = true;
+    pixmap.fill_path(path, &paint, FillRule::Winding, transform, None);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(lines: &[(Vec<Placed>, f32)]) -> Vec<usize> {
+        lines.iter().map(|(l, _)| l.len()).collect()
+    }
+
+    #[test]
+    fn the_bundled_font_has_latin_kana_and_the_games_kanji() {
+        let mut fonts = Fonts::new(Path::new("/nonexistent"));
+        let mut warnings = Warnings::default();
+        for ch in ['A', 'z', '7', 'あ', 'ン', '犬', '言', '葉', '。'] {
+            let (glyph, advance) = fonts.glyph(0, ch, &mut warnings);
+            assert!(glyph != 0 && advance > 0.0, "{ch}");
+        }
+        assert!(warnings.pending.is_empty(), "{:?}", warnings.pending);
+    }
+
+    #[test]
+    fn a_missing_glyph_is_notdef_and_said_once() {
+        let mut fonts = Fonts::new(Path::new("/nonexistent"));
+        let mut warnings = Warnings::default();
+        let lines = layout(&mut fonts, 0, "\u{1F600}\u{1F600}", None, &mut warnings);
+        assert!(lines[0].0.iter().all(|p| p.glyph == 0));
+        assert_eq!(warnings.pending.len(), 1);
+        assert!(warnings.pending[0].contains("U+1F600"), "{:?}", warnings.pending);
+    }
+
+    #[test]
+    fn lines_break_on_newlines_spaces_and_between_kana() {
+        let mut fonts = Fonts::new(Path::new("/nonexistent"));
+        let mut w = Warnings::default();
+        let em = fonts.glyph(0, 'あ', &mut w).1;
+        assert_eq!(texts(&layout(&mut fonts, 0, "ab\ncd\n", None, &mut w)), [2, 2, 0]);
+        // Five kana in a width of three: 3 + 2, but never starting a line with 。.
+        let kana = layout(&mut fonts, 0, "あいうえお", Some(em * 3.0), &mut w);
+        assert_eq!(texts(&kana), [3, 2]);
+        let stop = layout(&mut fonts, 0, "あいう。え", Some(em * 3.0), &mut w);
+        assert_eq!(texts(&stop), [2, 3]);
+        // Latin breaks at the space, which is dropped.
+        let space = fonts.glyph(0, 'x', &mut w).1 * 4.5;
+        let latin = layout(&mut fonts, 0, "xxx xxx", Some(space), &mut w);
+        assert_eq!(texts(&latin), [3, 3]);
+        assert_eq!(latin[1].0[0].x, 0.0);
+    }
+
+    #[test]
+    fn glyph_masks_are_cached_per_size() {
+        let mut fonts = Fonts::new(Path::new("/nonexistent"));
+        let mut w = Warnings::default();
+        let (glyph, _) = fonts.glyph(0, '言', &mut w);
+        let small = fonts.bitmap(0, glyph, 16 * 16).map(|b| b.width).unwrap();
+        let big = fonts.bitmap(0, glyph, 64 * 16).map(|b| b.width).unwrap();
+        assert!(big > small * 3, "{small} {big}");
+        assert_eq!(fonts.bitmaps.len(), 2);
+        fonts.bitmap(0, glyph, 16 * 16);
+        assert_eq!(fonts.bitmaps.len(), 2);
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_font_falls_back_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bad.ttf"), b"definitely not a font").unwrap();
+        let mut fonts = Fonts::new(dir.path());
+        let mut w = Warnings::default();
+        assert_eq!(fonts.font_for("bad.ttf", &mut w), 0);
+        assert_eq!(fonts.font_for("bad.ttf", &mut w), 0);
+        assert_eq!(w.pending.len(), 1);
+        assert!(w.pending[0].contains("\"bad.ttf\""), "{:?}", w.pending);
+    }
+}
