@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 use jengine::Package;
 
 use crate::input::InputScript;
+use crate::render::Renderer;
 use crate::runtime::{Options, Runtime, print_log};
 use crate::viewport::{self, Profile};
 
@@ -47,6 +48,8 @@ enum Cmd {
         #[arg(long)]
         dev: bool,
     },
+    /// Run a project headless and write one frame to a PNG.
+    Shot(ShotArgs),
     /// Write docs/packages/<name>.md for every package in the workspace.
     Docs {
         /// Where the pages go.
@@ -59,15 +62,72 @@ enum Cmd {
 }
 
 #[derive(Debug, clap::Args)]
+struct ShotArgs {
+    /// The project folder.
+    project: PathBuf,
+    /// The scene to start in (the project's start scene when absent).
+    #[arg(long)]
+    scene: Option<String>,
+    /// Frames to run before the picture is taken.
+    #[arg(long, default_value_t = 1)]
+    frames: u64,
+    /// The PNG to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Picture size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    size: (u32, u32),
+    /// Timed pointer and key events (JSON).
+    #[arg(long)]
+    input: Option<PathBuf>,
+    /// Seed for every random stream.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Build the viewport with the dev profile.
+    #[arg(long)]
+    dev: bool,
+}
+
+/// `1280x720` → (1280, 720); both sides at least 1 and at most 16384.
+pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("size {text:?} must look like 1280x720"))?;
+    let side = |s: &str| -> Result<u32, String> {
+        let n: i64 = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("size {text:?}: {s:?} is not a whole number"))?;
+        if (1..=16384).contains(&n) {
+            Ok(n as u32)
+        } else {
+            Err(format!(
+                "size {text:?}: each side must be between 1 and 16384"
+            ))
+        }
+    };
+    Ok((side(w)?, side(h)?))
+}
+
+#[derive(Debug, clap::Args)]
 struct RunArgs {
     /// The project folder.
     project: PathBuf,
-    /// Run without a window.
+    /// Run without a window (a machine with no display runs headless anyway).
     #[arg(long)]
     headless: bool,
-    /// Frames to run (at 60 per second).
-    #[arg(long, default_value_t = 600)]
-    frames: u64,
+    /// Frames to run (at 60 per second); headless runs default to 600, a window runs until closed.
+    #[arg(long)]
+    frames: Option<u64>,
+    /// Write the last frame to this PNG.
+    #[arg(long)]
+    shot: Option<PathBuf>,
+    /// Picture size for --shot and for runs without a display, WIDTHxHEIGHT (the project's window size when absent).
+    #[arg(long, value_parser = parse_size)]
+    size: Option<(u32, u32)>,
+    /// In a window, write every event that reached scripts to this file (replay it with --input).
+    #[arg(long)]
+    record: Option<PathBuf>,
     /// Timed pointer and key events (JSON).
     #[arg(long)]
     input: Option<PathBuf>,
@@ -114,6 +174,7 @@ pub fn tool_main() -> ExitCode {
         },
         Cmd::Check { project, dev } => delegate(project, profile(*dev)),
         Cmd::Run(args) => delegate(&args.project, profile(args.dev)),
+        Cmd::Shot(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Docs { dev, .. } => {
             let root = viewport::workspace(Path::new("."));
             let metas = viewport::workspace_packages(&root);
@@ -171,6 +232,7 @@ pub fn viewport_main(packages: &[&dyn Package]) -> ExitCode {
             }
         }
         Cmd::Run(args) => run(args, packages),
+        Cmd::Shot(args) => shot(args, packages),
         Cmd::ViewportBuild { .. } => {
             fail(&["this is a viewport binary; run viewport-build with the jengine tool".into()])
         }
@@ -189,16 +251,68 @@ pub fn viewport_main(packages: &[&dyn Package]) -> ExitCode {
     }
 }
 
+fn read_input(path: Option<&PathBuf>) -> Result<InputScript, String> {
+    let Some(path) = path else {
+        return Ok(InputScript::default());
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    InputScript::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Renders the runtime's world and writes it, printing the renderer's warnings.
+fn write_shot(runtime: &Runtime, size: (u32, u32), out: &Path) -> Result<(), String> {
+    let mut renderer = Renderer::new(&runtime.project.dir.join("assets"));
+    renderer.preload(&runtime.world);
+    let frame = renderer.render(&runtime.world, size.0, size.1);
+    for w in renderer.take_warnings() {
+        eprintln!("warning: {w}");
+    }
+    if let Some(dir) = out.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    frame
+        .save_png(out)
+        .map_err(|e| format!("{}: cannot write the picture: {e}", out.display()))
+}
+
+fn shot(args: ShotArgs, packages: &[&dyn Package]) -> ExitCode {
+    let mut input = match read_input(args.input.as_ref()) {
+        Ok(i) => i,
+        Err(e) => return fail(&[e]),
+    };
+    let options = Options {
+        seed: args.seed,
+        scene: args.scene.clone(),
+        ..Options::default()
+    };
+    let mut runtime = match Runtime::new(&args.project, packages, options) {
+        Ok(r) => r,
+        Err(problems) => return fail(&problems),
+    };
+    print_log(&runtime.take_log());
+    for _ in 0..args.frames {
+        runtime.run(1, &mut input, |_| {});
+        print_log(&runtime.take_log());
+    }
+    match write_shot(&runtime, args.size, &args.out) {
+        Ok(()) => {
+            println!(
+                "wrote {} (frame {} of {})",
+                args.out.display(),
+                runtime.frame(),
+                runtime.scene()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&[e]),
+    }
+}
+
 fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
-    let mut input = match &args.input {
-        Some(path) => match std::fs::read_to_string(path) {
-            Ok(text) => match InputScript::parse(&text) {
-                Ok(i) => i,
-                Err(e) => return fail(&[format!("{}: {e}", path.display())]),
-            },
-            Err(e) => return fail(&[format!("{}: cannot read: {e}", path.display())]),
-        },
-        None => InputScript::default(),
+    let mut input = match read_input(args.input.as_ref()) {
+        Ok(i) => i,
+        Err(e) => return fail(&[e]),
     };
     let options = Options {
         seed: args.seed,
@@ -211,6 +325,28 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
         Err(problems) => return fail(&problems),
     };
     print_log(&runtime.take_log());
+    let window_size = (
+        runtime.project.file.window.width,
+        runtime.project.file.window.height,
+    );
+    let size = args.size.unwrap_or(window_size);
+    let windowed = !args.headless && crate::window::display_available();
+    if windowed {
+        let options = crate::window::WindowOptions {
+            frames: args.frames,
+            input,
+            record: args.record.clone(),
+            shots: std::env::current_dir().unwrap_or_default(),
+            trace: args.trace.clone(),
+        };
+        return match crate::window::play(runtime, options) {
+            Ok(frames) => {
+                println!("played {frames} frames");
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&[e]),
+        };
+    }
     let mut trace = match &args.trace {
         Some(path) => match crate::trace::TraceWriter::create(path) {
             Ok(t) => Some(t),
@@ -218,11 +354,9 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
         },
         None => None,
     };
-    if !args.headless {
-        eprintln!("note: this build runs headless; pass --headless to say so");
-    }
+    let frames = args.frames.unwrap_or(600);
     let mut trace_error = None;
-    for _ in 0..args.frames {
+    for _ in 0..frames {
         runtime.run(1, &mut input, |rt| {
             if let Some(t) = trace.as_mut()
                 && let Err(e) = t.record(rt)
@@ -246,5 +380,31 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
         runtime.project.file.name,
         runtime.scene()
     );
+    // Without a display, the picture is the way to see the game: write one and say where.
+    let picture = match (&args.shot, args.headless) {
+        (Some(path), _) => Some(path.clone()),
+        (None, false) => Some(
+            viewport::workspace(&args.project)
+                .join("target/shots")
+                .join(format!(
+                    "{}.png",
+                    runtime.project.file.name.replace(' ', "-")
+                )),
+        ),
+        (None, true) => None,
+    };
+    if let Some(path) = picture {
+        if let Err(e) = write_shot(&runtime, size, &path) {
+            return fail(&[e]);
+        }
+        if args.headless {
+            println!("wrote {}", path.display());
+        } else {
+            println!(
+                "no display here, so it ran headless; the last frame is in {}",
+                path.display()
+            );
+        }
+    }
     ExitCode::SUCCESS
 }

@@ -15,5 +15,6 @@ pub mod render;
 pub mod runtime;
 pub mod trace;
 pub mod viewport;
+pub mod window;
 
 pub use runtime::{Options, Runtime};

@@ -52,6 +52,7 @@ pub struct Runtime {
     pub world: World,
     scripts: ScriptHost,
     scene: String,
+    scene_generation: u64,
     log: Vec<LogLine>,
 }
 
@@ -141,6 +142,7 @@ impl Runtime {
             world,
             scripts,
             scene: String::new(),
+            scene_generation: 0,
             log: Vec::new(),
         };
         runtime.load_scene(&scene).map_err(|e| vec![e])?;
@@ -172,7 +174,13 @@ impl Runtime {
             self.world.log().warn(err.to_string());
         }
         self.scene = name.to_string();
+        self.scene_generation += 1;
         Ok(())
+    }
+
+    /// Counts scene loads, so a renderer knows when to preload again.
+    pub fn scene_generation(&self) -> u64 {
+        self.scene_generation
     }
 
     /// The scene now running.

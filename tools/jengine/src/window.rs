@@ -1,0 +1,368 @@
+//! The window: the rendered frame in a real, resizable window, with pointer and keys
+//! mapped into world coordinates and handed to scripts.
+//!
+//! Game time advances in fixed 1/60 s steps however fast the window redraws: each redraw runs
+//! the steps real time has earned (at most a few, so a stall does not snowball), then draws.
+//! Every event is recorded with the frame it reached the scripts on, so a session played in
+//! the window can be replayed headless from its seed and that recording.
+
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{Key, NamedKey};
+use winit::window::{Window, WindowId};
+
+use crate::input::{Event, InputScript, Phase, TimedEvent};
+use crate::render::{Renderer, screen_to_world};
+use crate::runtime::{Runtime, STEP, print_log};
+
+/// What a window session is asked to do besides playing.
+#[derive(Debug, Default, Clone)]
+pub struct WindowOptions {
+    /// Close after this many frames (for tests and demos).
+    pub frames: Option<u64>,
+    /// Scripted events played as if they came from the window.
+    pub input: InputScript,
+    /// Write every event that reached scripts here on exit (replayable with `--input`).
+    pub record: Option<PathBuf>,
+    /// Where F12 screenshots go.
+    pub shots: PathBuf,
+    /// Write every frame's bags here, as `jengine run --trace` does headless.
+    pub trace: Option<PathBuf>,
+}
+
+/// Whether a display can be opened here.
+pub fn display_available() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+struct Session {
+    runtime: Runtime,
+    renderer: Renderer,
+    options: WindowOptions,
+    window: Option<Rc<Window>>,
+    surface: Option<softbuffer::Surface<Rc<Window>, Rc<Window>>>,
+    pending: Vec<Event>,
+    recorded: Vec<TimedEvent>,
+    cursor: Option<(f32, f32)>,
+    pressed: bool,
+    clock: Instant,
+    stepped: u64,
+    scene_seen: u64,
+    trace: Option<crate::trace::TraceWriter>,
+    error: Option<String>,
+}
+
+/// Opens the window and plays until it is closed (or the frame limit is reached).
+pub fn play(runtime: Runtime, options: WindowOptions) -> Result<u64, String> {
+    let event_loop = EventLoop::new().map_err(|e| format!("cannot open a window: {e}"))?;
+    let renderer = Renderer::new(&runtime.project.dir.join("assets"));
+    let trace = match &options.trace {
+        Some(path) => Some(
+            crate::trace::TraceWriter::create(path)
+                .map_err(|e| format!("{}: cannot write trace: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut session = Session {
+        runtime,
+        renderer,
+        options,
+        window: None,
+        surface: None,
+        pending: Vec::new(),
+        recorded: Vec::new(),
+        cursor: None,
+        pressed: false,
+        clock: Instant::now(),
+        stepped: 0,
+        scene_seen: u64::MAX,
+        trace,
+        error: None,
+    };
+    event_loop
+        .run_app(&mut session)
+        .map_err(|e| format!("the window closed with an error: {e}"))?;
+    if let Some(trace) = session.trace.take() {
+        trace
+            .finish()
+            .map_err(|e| format!("writing the trace failed: {e}"))?;
+    }
+    if let Some(path) = &session.options.record {
+        let text = serde_json::to_string_pretty(&session.recorded).map_err(|e| e.to_string())?;
+        jengine::write_atomically(path, text.as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    match session.error {
+        Some(e) => Err(e),
+        None => Ok(session.runtime.frame()),
+    }
+}
+
+/// The name scripts get for a key, or `None` for keys the host does not pass on.
+pub fn key_name(key: &Key) -> Option<String> {
+    match key {
+        Key::Character(c) => Some(c.to_lowercase()),
+        Key::Named(named) => Some(
+            match named {
+                NamedKey::ArrowLeft => "left",
+                NamedKey::ArrowRight => "right",
+                NamedKey::ArrowUp => "up",
+                NamedKey::ArrowDown => "down",
+                NamedKey::Space => "space",
+                NamedKey::Enter => "enter",
+                NamedKey::Tab => "tab",
+                NamedKey::Backspace => "backspace",
+                NamedKey::Delete => "delete",
+                NamedKey::Shift => "shift",
+                NamedKey::Control => "ctrl",
+                NamedKey::Alt => "alt",
+                NamedKey::Home => "home",
+                NamedKey::End => "end",
+                NamedKey::PageUp => "pageup",
+                NamedKey::PageDown => "pagedown",
+                NamedKey::Escape => "escape",
+                NamedKey::F1 => "f1",
+                NamedKey::F2 => "f2",
+                NamedKey::F3 => "f3",
+                NamedKey::F4 => "f4",
+                _ => return None,
+            }
+            .to_string(),
+        ),
+        _ => None,
+    }
+}
+
+impl Session {
+    fn size(&self) -> (u32, u32) {
+        self.window
+            .as_ref()
+            .map(|w| {
+                let s = w.inner_size();
+                (s.width.max(1), s.height.max(1))
+            })
+            .unwrap_or((1, 1))
+    }
+
+    fn world_point(&self, x: f32, y: f32) -> (f64, f64) {
+        let (w, h) = self.size();
+        let p = screen_to_world(&self.runtime.world, w, h, x, y);
+        (p[0] as f64, p[1] as f64)
+    }
+
+    fn push(&mut self, event: Event) {
+        // Moves between two frames collapse into the latest one.
+        if let (Event::Pointer { phase: new, .. }, Some(Event::Pointer { phase: old, .. })) =
+            (&event, self.pending.last())
+            && new == old
+            && matches!(new, Phase::Hover | Phase::Drag)
+        {
+            self.pending.pop();
+        }
+        self.pending.push(event);
+    }
+
+    fn step_due(&mut self, event_loop: &ActiveEventLoop) {
+        let due = (self.clock.elapsed().as_secs_f64() / STEP) as u64;
+        let mut budget = 4;
+        while self.stepped < due && budget > 0 {
+            let frame = self.runtime.frame() + 1;
+            let mut events = std::mem::take(&mut self.pending);
+            events.extend(self.options.input.due(frame));
+            self.recorded.extend(
+                events
+                    .iter()
+                    .cloned()
+                    .map(|event| TimedEvent { frame, event }),
+            );
+            self.runtime.step(&events);
+            print_log(&self.runtime.take_log());
+            if let Some(trace) = self.trace.as_mut()
+                && let Err(e) = trace.record(&self.runtime)
+            {
+                self.error = Some(format!("writing the trace failed: {e}"));
+            }
+            self.stepped += 1;
+            budget -= 1;
+            if self
+                .options
+                .frames
+                .is_some_and(|n| self.runtime.frame() >= n)
+            {
+                event_loop.exit();
+                return;
+            }
+        }
+        // Fell behind by more than the budget: drop the backlog rather than race to catch up.
+        self.stepped = self.stepped.max(due);
+    }
+
+    fn draw(&mut self) {
+        let (w, h) = self.size();
+        if self.scene_seen != self.runtime.scene_generation() {
+            self.renderer.preload(&self.runtime.world);
+            self.scene_seen = self.runtime.scene_generation();
+        }
+        let frame = self.renderer.render(&self.runtime.world, w, h);
+        for warning in self.renderer.take_warnings() {
+            eprintln!("warning: {warning}");
+        }
+        let Some(surface) = self.surface.as_mut() else {
+            return;
+        };
+        let (Some(nw), Some(nh)) = (NonZeroU32::new(w), NonZeroU32::new(h)) else {
+            return;
+        };
+        if let Err(e) = surface.resize(nw, nh) {
+            self.error = Some(format!("cannot size the window's buffer: {e}"));
+            return;
+        }
+        match surface.buffer_mut() {
+            Ok(mut buffer) => {
+                let pixels = frame.to_0rgb();
+                let n = buffer.len().min(pixels.len());
+                buffer[..n].copy_from_slice(&pixels[..n]);
+                if let Err(e) = buffer.present() {
+                    self.error = Some(format!("cannot show the frame: {e}"));
+                }
+            }
+            Err(e) => self.error = Some(format!("cannot reach the window's buffer: {e}")),
+        }
+    }
+
+    fn screenshot(&mut self) {
+        let (w, h) = self.size();
+        let frame = self.renderer.render(&self.runtime.world, w, h);
+        let name = format!(
+            "{}-{:06}.png",
+            self.runtime.project.file.name.replace(' ', "-"),
+            self.runtime.frame()
+        );
+        let path = self.options.shots.join(name);
+        let _ = std::fs::create_dir_all(&self.options.shots);
+        match frame.save_png(&path) {
+            Ok(()) => eprintln!("screenshot: {}", path.display()),
+            Err(e) => eprintln!("warning: cannot write {}: {e}", path.display()),
+        }
+    }
+}
+
+impl ApplicationHandler for Session {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_some() {
+            return;
+        }
+        let spec = &self.runtime.project.file.window;
+        let title = if spec.title.is_empty() {
+            self.runtime.project.file.name.clone()
+        } else {
+            spec.title.clone()
+        };
+        let attributes = Window::default_attributes()
+            .with_title(title)
+            .with_inner_size(winit::dpi::LogicalSize::new(spec.width, spec.height))
+            .with_resizable(true);
+        let window = match event_loop.create_window(attributes) {
+            Ok(w) => Rc::new(w),
+            Err(e) => {
+                self.error = Some(format!("cannot open a window: {e}"));
+                event_loop.exit();
+                return;
+            }
+        };
+        let surface = softbuffer::Context::new(window.clone())
+            .and_then(|context| softbuffer::Surface::new(&context, window.clone()));
+        match surface {
+            Ok(s) => self.surface = Some(s),
+            Err(e) => {
+                self.error = Some(format!("cannot draw into the window: {e}"));
+                event_loop.exit();
+                return;
+            }
+        }
+        self.window = Some(window);
+        self.clock = Instant::now();
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(_) => {
+                if let Some(w) = &self.window {
+                    w.request_redraw();
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let (x, y) = (position.x as f32, position.y as f32);
+                self.cursor = Some((x, y));
+                let (wx, wy) = self.world_point(x, y);
+                let phase = if self.pressed {
+                    Phase::Drag
+                } else {
+                    Phase::Hover
+                };
+                self.push(Event::Pointer {
+                    phase,
+                    x: wx,
+                    y: wy,
+                });
+            }
+            WindowEvent::MouseInput {
+                state,
+                button: MouseButton::Left,
+                ..
+            } => {
+                let Some((x, y)) = self.cursor else { return };
+                let (wx, wy) = self.world_point(x, y);
+                self.pressed = state == ElementState::Pressed;
+                let phase = if self.pressed {
+                    Phase::Press
+                } else {
+                    Phase::Release
+                };
+                self.push(Event::Pointer {
+                    phase,
+                    x: wx,
+                    y: wy,
+                });
+            }
+            WindowEvent::KeyboardInput { event, .. } => {
+                let down = event.state == ElementState::Pressed;
+                match &event.logical_key {
+                    Key::Named(NamedKey::Escape) if down => event_loop.exit(),
+                    Key::Named(NamedKey::F12) if down => self.screenshot(),
+                    key if !event.repeat => {
+                        if let Some(name) = key_name(key) {
+                            self.push(Event::Key { key: name, down });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            WindowEvent::RedrawRequested => {
+                self.step_due(event_loop);
+                self.draw();
+                if self.error.is_some() {
+                    event_loop.exit();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some(w) = &self.window {
+            w.request_redraw();
+        }
+        let next = self.clock + Duration::from_secs_f64((self.stepped + 1) as f64 * STEP);
+        event_loop.set_control_flow(ControlFlow::WaitUntil(next));
+    }
+}

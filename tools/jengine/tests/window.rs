@@ -1,0 +1,187 @@
+//! The fixture in a real window under Xvfb: the frame is on screen (a real screenshot of the
+//! display), a real click reaches the script at its world position, and the recorded session
+//! replays headless to the same frames.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Kill(Child);
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn require(tool: &str) {
+    let found = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|p| p.join(tool).is_file()))
+        .unwrap_or(false);
+    assert!(
+        found,
+        "{tool} is needed for the window test: apt-get install xvfb xdotool imagemagick (.ci/run installs them)"
+    );
+}
+
+fn wait_for(what: &str, timeout: Duration, mut ready: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(start.elapsed() < timeout, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn xdotool(display: &str, args: &[&str]) -> String {
+    let out = Command::new("xdotool")
+        .args(args)
+        .env("DISPLAY", display)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+#[test]
+fn the_window_shows_the_frame_takes_a_click_and_replays_headless() {
+    for tool in ["Xvfb", "xdotool", "import"] {
+        require(tool);
+    }
+    let fixture = common::fixture();
+    let viewport =
+        jengine_tool::viewport::build(&fixture, jengine_tool::viewport::Profile::Dev, true)
+            .unwrap_or_else(|p| panic!("{p:#?}"));
+
+    let n = (90..99)
+        .find(|n| !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists())
+        .unwrap();
+    let display = format!(":{n}");
+    let _xvfb = Kill(
+        Command::new("Xvfb")
+            .args([
+                display.as_str(),
+                "-screen",
+                "0",
+                "1024x768x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    wait_for("Xvfb", Duration::from_secs(10), || {
+        Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+    });
+
+    let out = tempfile::tempdir().unwrap();
+    let record = out.path().join("record.json");
+    let trace = out.path().join("window.jsonl");
+    let mut game = Kill(
+        Command::new(&viewport.binary)
+            .args(["run", fixture.to_str().unwrap(), "--frames", "240"])
+            .arg("--record")
+            .arg(&record)
+            .arg("--trace")
+            .arg(&trace)
+            .env("DISPLAY", &display)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut window = String::new();
+    wait_for("the window", Duration::from_secs(20), || {
+        window = xdotool(&display, &["search", "--name", "Counter fixture"]);
+        !window.is_empty()
+    });
+    let window = window.lines().next().unwrap().to_string();
+    std::thread::sleep(Duration::from_millis(700));
+    // The window is 640x360 showing 16x9 world units: pixel (480, 180) is world (4, 0).
+    xdotool(&display, &["mousemove", "--window", &window, "480", "180"]);
+    xdotool(&display, &["click", "1"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let shot = out.path().join("screen.png");
+    let status = Command::new("import")
+        .args(["-display", &display, "-window", "root"])
+        .arg(&shot)
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = game.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the window did not close after its frames"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut stderr = String::new();
+    use std::io::Read;
+    game.0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "{stderr}");
+
+    // The screenshot of the display shows the window's clear colour and its box.
+    if let Ok(keep) = std::env::var("JENGINE_KEEP_SCREENSHOT") {
+        std::fs::copy(&shot, keep).unwrap();
+    }
+    let mut decoder =
+        png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&shot).unwrap()));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = reader.output_color_type().0.samples();
+    let count = |rgb: [u8; 3]| {
+        buf[..info.buffer_size()]
+            .chunks(channels)
+            .filter(|p| p[..3].iter().zip(rgb).all(|(a, b)| a.abs_diff(b) <= 2))
+            .count()
+    };
+    assert!(
+        count([0x20, 0x30, 0x40]) > 100_000,
+        "the clear colour is not on screen"
+    );
+    assert!(
+        count([0xe0, 0xa0, 0x30]) > 2_000,
+        "the box is not on screen"
+    );
+
+    // The click reached the script at world x = 4, and the session replays headless.
+    let recorded = std::fs::read_to_string(&record).unwrap();
+    assert!(recorded.contains("\"press\""), "{recorded}");
+    let window_lines: Vec<String> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(window_lines.len(), 240);
+    let mut rt = jengine_tool::Runtime::new(
+        &fixture,
+        &[&jengine_counter::CounterPackage],
+        Default::default(),
+    )
+    .unwrap();
+    let mut input = jengine_tool::input::InputScript::parse(&recorded).unwrap();
+    let mut replay = Vec::new();
+    rt.run(240, &mut input, |rt| {
+        replay.push(jengine_tool::trace::line(rt))
+    });
+    assert_eq!(window_lines, replay);
+    assert_eq!(
+        rt.bags()["box"]["counter"]["count"],
+        7,
+        "3 from start plus the click at x = 4"
+    );
+}
