@@ -48,7 +48,10 @@ fn scene() -> World {
         },));
     }
     for i in 0..1000 {
-        let (x, y) = ((i * 37 % 150) as f32 / 10.0 - 7.5, (i * 53 % 80) as f32 / 10.0 - 4.0);
+        let (x, y) = (
+            (i * 37 % 150) as f32 / 10.0 - 7.5,
+            (i * 53 % 80) as f32 / 10.0 - 4.0,
+        );
         world.spawn((
             Transform2D {
                 pos: [x, y],

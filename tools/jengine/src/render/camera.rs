@@ -29,7 +29,7 @@ impl View {
     }
 
     /// The screen point of a world point.
-    pub fn to_screen(&self, p: [f32; 2]) -> [f32; 2] {
+    pub fn to_screen(self, p: [f32; 2]) -> [f32; 2] {
         let c = self.camera.center;
         [
             (p[0] - c[0]) * self.ppu + self.half_width,
@@ -38,7 +38,7 @@ impl View {
     }
 
     /// The world point of a screen point.
-    pub fn to_world(&self, s: [f32; 2]) -> [f32; 2] {
+    pub fn to_world(self, s: [f32; 2]) -> [f32; 2] {
         let c = self.camera.center;
         [
             (s[0] - self.half_width) / self.ppu + c[0],
@@ -86,7 +86,11 @@ impl Affine {
 /// A camera with a non-finite or non-positive size is replaced by the default, with a warning.
 pub(crate) fn pick_camera(world: &World) -> (Camera2D, Option<String>) {
     let mut best: Option<(u64, u32, Camera2D)> = None;
-    for (e, camera) in world.entities.query::<(jengine::Entity, &Camera2D)>().iter() {
+    for (e, camera) in world
+        .entities
+        .query::<(jengine::Entity, &Camera2D)>()
+        .iter()
+    {
         let key = (world.spawn_order(e), e.id());
         if best.is_none_or(|b| key < (b.0, b.1)) {
             best = Some((key.0, key.1, *camera));
@@ -95,7 +99,11 @@ pub(crate) fn pick_camera(world: &World) -> (Camera2D, Option<String>) {
     let Some((_, _, camera)) = best else {
         return (Camera2D::default(), None);
     };
-    let finite = camera.center.iter().chain(&camera.size).all(|v| v.is_finite());
+    let finite = camera
+        .center
+        .iter()
+        .chain(&camera.size)
+        .all(|v| v.is_finite());
     if !finite || camera.size[0] <= 0.0 || camera.size[1] <= 0.0 {
         let warning = format!(
             "camera center {:?} size {:?} is not usable (size must be positive and finite); \
@@ -177,6 +185,9 @@ mod tests {
         };
         // Local +x, scaled by 2 and turned a quarter counter-clockwise, points world +y.
         let p = view.local_to_screen(&t).apply([1.0, 0.0]);
-        assert!((p[0] - 720.0).abs() < 1e-3 && (p[1] - 200.0).abs() < 1e-3, "{p:?}");
+        assert!(
+            (p[0] - 720.0).abs() < 1e-3 && (p[1] - 200.0).abs() < 1e-3,
+            "{p:?}"
+        );
     }
 }

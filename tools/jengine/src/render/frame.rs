@@ -38,10 +38,7 @@ impl Frame {
         if self.width == 0 || self.height == 0 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                format!(
-                    "cannot write a {}x{} frame as PNG",
-                    self.width, self.height
-                ),
+                format!("cannot write a {}x{} frame as PNG", self.width, self.height),
             ));
         }
         let mut encoder = png::Encoder::new(out, self.width, self.height);

@@ -25,7 +25,7 @@ pub(crate) fn draw_mesh(
     if tint[3] == 0 || mesh.indices.is_empty() {
         return;
     }
-    if mesh.indices.len() % 3 != 0 {
+    if !mesh.indices.len().is_multiple_of(3) {
         warnings.say(format!(
             "{label}: mesh has {} indices, not a multiple of 3; the last {} are ignored",
             mesh.indices.len(),

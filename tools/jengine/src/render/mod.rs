@@ -89,8 +89,9 @@ impl Renderer {
             self.warnings.say(w);
         }
         let Some(mut pixmap) = tiny_skia::Pixmap::new(width, height) else {
-            self.warnings
-                .say(format!("a {width}x{height} frame cannot be drawn; nothing rendered"));
+            self.warnings.say(format!(
+                "a {width}x{height} frame cannot be drawn; nothing rendered"
+            ));
             return Frame::empty();
         };
         let clear = raster::premultiplied(camera.clear.0).map(|c| c as u8);

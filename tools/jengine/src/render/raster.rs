@@ -50,7 +50,13 @@ pub(crate) struct Brush<'a> {
 
 /// Premultiplies a straight 0..=1 colour into 0..=255 channels (non-finite channels are 0).
 pub(crate) fn premultiplied(color: [f32; 4]) -> [u32; 4] {
-    let unit = |c: f32| if c.is_finite() { c.clamp(0.0, 1.0) } else { 0.0 };
+    let unit = |c: f32| {
+        if c.is_finite() {
+            c.clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    };
     let a = unit(color[3]);
     let ch = |c: f32| (unit(c) * a * 255.0).round() as u32;
     [

@@ -5,10 +5,10 @@
 //! per texel), so corners are never stretched; edges stretch along their length and the middle
 //! both ways. Each cell clamps its own texels, so no neighbour cell bleeds in.
 
+use super::Warnings;
 use super::camera::View;
 use super::raster::{Brush, Canvas, ScreenVertex, Wrap, fill_triangle, premultiplied};
 use super::texture::{Texture, Textures};
-use super::Warnings;
 use jengine::{Sprite, Transform2D};
 
 /// Draws one sprite. `label` names the entity in warnings.
@@ -79,9 +79,8 @@ pub(crate) fn draw_sprite(
 
     let mut borders = [0.0; 4];
     if found && let Some(b) = sprite.nine_slice {
-        let usable = b.iter().all(|v| v.is_finite() && *v >= 0.0)
-            && b[0] + b[2] <= rw
-            && b[1] + b[3] <= rh;
+        let usable =
+            b.iter().all(|v| v.is_finite() && *v >= 0.0) && b[0] + b[2] <= rw && b[1] + b[3] <= rh;
         if usable {
             borders = b;
         } else {

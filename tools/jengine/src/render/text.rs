@@ -433,7 +433,11 @@ mod tests {
         let lines = layout(&mut fonts, 0, "\u{1F600}\u{1F600}", None, &mut warnings);
         assert!(lines[0].0.iter().all(|p| p.glyph == 0));
         assert_eq!(warnings.pending.len(), 1);
-        assert!(warnings.pending[0].contains("U+1F600"), "{:?}", warnings.pending);
+        assert!(
+            warnings.pending[0].contains("U+1F600"),
+            "{:?}",
+            warnings.pending
+        );
     }
 
     #[test]
@@ -441,7 +445,10 @@ mod tests {
         let mut fonts = Fonts::new(Path::new("/nonexistent"));
         let mut w = Warnings::default();
         let em = fonts.glyph(0, 'あ', &mut w).1;
-        assert_eq!(texts(&layout(&mut fonts, 0, "ab\ncd\n", None, &mut w)), [2, 2, 0]);
+        assert_eq!(
+            texts(&layout(&mut fonts, 0, "ab\ncd\n", None, &mut w)),
+            [2, 2, 0]
+        );
         // Five kana in a width of three: 3 + 2, but never starting a line with 。.
         let kana = layout(&mut fonts, 0, "あいうえお", Some(em * 3.0), &mut w);
         assert_eq!(texts(&kana), [3, 2]);

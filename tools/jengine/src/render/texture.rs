@@ -159,11 +159,19 @@ mod tests {
 
     #[test]
     fn pngs_of_every_colour_type_decode_premultiplied() {
-        let rgba = encode(2, 1, png::ColorType::Rgba, &[255, 0, 0, 128, 0, 255, 0, 255]);
+        let rgba = encode(
+            2,
+            1,
+            png::ColorType::Rgba,
+            &[255, 0, 0, 128, 0, 255, 0, 255],
+        );
         let t = Texture::decode_png(&rgba).unwrap();
         assert_eq!(t.texels, vec![[128, 0, 0, 128], [0, 255, 0, 255]]);
         let gray = encode(1, 1, png::ColorType::Grayscale, &[77]);
-        assert_eq!(Texture::decode_png(&gray).unwrap().texels, vec![[77, 77, 77, 255]]);
+        assert_eq!(
+            Texture::decode_png(&gray).unwrap().texels,
+            vec![[77, 77, 77, 255]]
+        );
         let rgb = encode(1, 2, png::ColorType::Rgb, &[1, 2, 3, 4, 5, 6]);
         let t = Texture::decode_png(&rgb).unwrap();
         assert_eq!((t.width, t.height), (1, 2));

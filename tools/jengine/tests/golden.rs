@@ -1,0 +1,868 @@
+//! Golden images for the renderer, its determinism, and what it does with bad input.
+//!
+//! Each golden test builds a world in code, renders it and compares with a PNG under
+//! `tests/golden/`, allowing a small difference per channel. On a mismatch the frame and a diff
+//! image are written under the test's target folder. `JENGINE_BLESS=1` rewrites the goldens.
+
+use std::path::{Path, PathBuf};
+
+use jengine::{
+    Align, Camera2D, Color, Mesh2D, Name, Sprite, SpriteLibrary, Text, Transform2D, Vertex, World,
+};
+use jengine_tool::render::{Frame, Renderer, screen_to_world};
+
+/// Largest difference allowed in any channel of any pixel.
+const TOLERANCE: u8 = 2;
+
+// ---------------------------------------------------------------------------------------------
+// Fixture textures, written into a temporary assets folder.
+
+fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) {
+    let frame = Frame {
+        width,
+        height,
+        rgba: rgba.to_vec(),
+    };
+    frame.save_png(path).unwrap();
+}
+
+fn image(width: u32, height: u32, pixel: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
+    (0..height)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .flat_map(|(x, y)| pixel(x, y))
+        .collect()
+}
+
+/// Bricks 16x8 texels with 1-texel mortar, every other row offset by half a brick.
+fn bricks(x: u32, y: u32) -> [u8; 4] {
+    let row = y / 8;
+    let shifted = (x + if row % 2 == 1 { 8 } else { 0 }) % 64;
+    if y % 8 == 7 || shifted % 16 == 15 {
+        return [200, 196, 186, 255];
+    }
+    let brick = row * 4 + shifted / 16;
+    let shade = (brick * 37 % 5) as u8 * 10;
+    [150 + shade, 58 + shade / 2, 40, 255]
+}
+
+/// A 24x24 panel: an 8-texel frame with a round yellow dot in each corner cell (a stretched
+/// corner would turn it into an oval), a darker outer line, and a light middle.
+fn panel(x: u32, y: u32) -> [u8; 4] {
+    let border = |v: u32| !(8..16).contains(&v);
+    let outer = x == 0 || y == 0 || x == 23 || y == 23;
+    if border(x) && border(y) {
+        let d = ((x % 8) as f32 - 3.5).hypot((y % 8) as f32 - 3.5);
+        if d < 2.6 {
+            [255, 210, 60, 255]
+        } else if outer {
+            [20, 30, 60, 255]
+        } else {
+            [40, 60, 120, 255]
+        }
+    } else if outer {
+        [20, 30, 60, 255]
+    } else if border(x) || border(y) {
+        [70, 100, 170, 255]
+    } else {
+        [220, 228, 240, 255]
+    }
+}
+
+/// A 32x16 sheet of two frames: an up arrow on yellow, and a white cross on blue.
+fn sheet(x: u32, y: u32) -> [u8; 4] {
+    if x < 16 {
+        let (dx, dy) = ((x as i32 - 8).abs(), y as i32);
+        if ((2..=8).contains(&dy) && dx <= dy - 2) || ((9..=13).contains(&dy) && dx <= 2) {
+            [30, 30, 30, 255]
+        } else {
+            [250, 210, 40, 255]
+        }
+    } else if (x as i32 - 24).abs() <= 1 || (y as i32 - 8).abs() <= 1 {
+        [255, 255, 255, 255]
+    } else {
+        [40, 90, 220, 255]
+    }
+}
+
+/// A soft white disc with transparent corners.
+fn disc(x: u32, y: u32) -> [u8; 4] {
+    let d = ((x as f32 - 15.5).powi(2) + (y as f32 - 15.5).powi(2)).sqrt();
+    [255, 255, 255, ((16.0 - d) * 96.0).clamp(0.0, 255.0) as u8]
+}
+
+fn assets() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let textures = dir.path().join("textures");
+    std::fs::create_dir_all(&textures).unwrap();
+    std::fs::create_dir_all(dir.path().join("fonts")).unwrap();
+    write_png(&textures.join("bricks.png"), 64, 64, &image(64, 64, bricks));
+    write_png(&textures.join("panel.png"), 24, 24, &image(24, 24, panel));
+    write_png(&textures.join("sheet.png"), 32, 16, &image(32, 16, sheet));
+    write_png(&textures.join("disc.png"), 32, 32, &image(32, 32, disc));
+    std::fs::write(
+        textures.join("corrupt.png"),
+        b"\x89PNG\r\n\x1a\nthis is not a png",
+    )
+    .unwrap();
+    dir
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparing with the goldens.
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+fn read_png(path: &Path) -> Option<Frame> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .ok()?;
+    let mut rgba = vec![0; reader.output_buffer_size()?];
+    let info = reader.next_frame(&mut rgba).ok()?;
+    (info.color_type == png::ColorType::Rgba).then_some(Frame {
+        width: info.width,
+        height: info.height,
+        rgba,
+    })
+}
+
+/// Compares `frame` with `tests/golden/<name>.png` (or rewrites it when blessing).
+fn check_golden(name: &str, frame: &Frame) {
+    let path = golden_dir().join(format!("{name}.png"));
+    if std::env::var_os("JENGINE_BLESS").is_some() {
+        std::fs::create_dir_all(golden_dir()).unwrap();
+        frame.save_png(&path).unwrap();
+        return;
+    }
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    std::fs::create_dir_all(&out).unwrap();
+    let Some(golden) = read_png(&path) else {
+        frame.save_png(&out.join(format!("{name}.png"))).unwrap();
+        panic!(
+            "{} is missing or unreadable; this frame is in {} (JENGINE_BLESS=1 writes it)",
+            path.display(),
+            out.display()
+        );
+    };
+    assert_eq!(
+        (golden.width, golden.height),
+        (frame.width, frame.height),
+        "{name}: frame size differs from the golden"
+    );
+    let mut diff = Vec::with_capacity(frame.rgba.len());
+    let mut bad = 0usize;
+    let mut worst = 0u8;
+    for (a, b) in frame.rgba.chunks(4).zip(golden.rgba.chunks(4)) {
+        let d = (0..4).map(|i| a[i].abs_diff(b[i])).max().unwrap();
+        worst = worst.max(d);
+        if d > TOLERANCE {
+            bad += 1;
+            diff.extend_from_slice(&[255, 0, 0, 255]);
+        } else {
+            let grey = (a[0] as u32 + a[1] as u32 + a[2] as u32) / 12;
+            diff.extend_from_slice(&[grey as u8, grey as u8, grey as u8, 255]);
+        }
+    }
+    if bad > 0 {
+        let actual = out.join(format!("{name}.actual.png"));
+        let diff_path = out.join(format!("{name}.diff.png"));
+        frame.save_png(&actual).unwrap();
+        Frame {
+            width: frame.width,
+            height: frame.height,
+            rgba: diff,
+        }
+        .save_png(&diff_path)
+        .unwrap();
+        panic!(
+            "{name}: {bad} pixels differ from the golden by more than {TOLERANCE} (worst {worst}); \
+             see {} and {}",
+            actual.display(),
+            diff_path.display()
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scene building.
+
+fn camera(world: &mut World, clear: &str) {
+    world.spawn((Camera2D {
+        clear: Color::parse_hex(clear).unwrap(),
+        ..Camera2D::default()
+    },));
+}
+
+fn at(x: f32, y: f32) -> Transform2D {
+    Transform2D::at(x, y)
+}
+
+fn sprite(texture: &str, size: [f32; 2]) -> Sprite {
+    Sprite {
+        texture: texture.into(),
+        size,
+        ..Sprite::default()
+    }
+}
+
+fn label(world: &mut World, x: f32, y: f32, s: &str, size: f32, align: Align) {
+    world.spawn((
+        at(x, y),
+        Text {
+            text: s.into(),
+            size,
+            align,
+            ..Text::default()
+        },
+    ));
+}
+
+fn render(assets: &Path, world: &World, width: u32, height: u32) -> (Frame, Vec<String>) {
+    let mut renderer = Renderer::new(assets);
+    renderer.preload(world);
+    let frame = renderer.render(world, width, height);
+    (frame, renderer.take_warnings())
+}
+
+fn sprites_world() -> World {
+    let mut world = World::new();
+    camera(&mut world, "#20242c");
+    // Plain rectangles: empty texture draws the tint.
+    world.spawn((at(-6.0, 2.5), sprite("", [2.5, 2.5])));
+    world.spawn((
+        at(-5.0, 1.5),
+        Sprite {
+            tint: Color([0.2, 0.8, 1.0, 0.5]),
+            ..sprite("", [2.5, 2.5])
+        },
+    ));
+    // The sheet's two frames by region; the arrow turned a quarter counter-clockwise
+    // (pointing left), and mirrored.
+    let arrow = Sprite {
+        region: Some([0.0, 0.0, 16.0, 16.0]),
+        ..sprite("sheet.png", [2.0, 2.0])
+    };
+    world.spawn((at(-1.5, 2.5), arrow.clone()));
+    world.spawn((
+        Transform2D {
+            rot: std::f32::consts::FRAC_PI_2,
+            ..at(1.0, 2.5)
+        },
+        arrow.clone(),
+    ));
+    world.spawn((
+        Transform2D {
+            rot: 0.5,
+            scale: [1.0, -1.0],
+            ..at(3.5, 2.5)
+        },
+        arrow,
+    ));
+    world.spawn((
+        at(6.0, 2.5),
+        Sprite {
+            region: Some([16.0, 0.0, 16.0, 16.0]),
+            ..sprite("sheet.png", [2.0, 2.0])
+        },
+    ));
+    // Tinted, fading discs overlapping; z puts the last-spawned one underneath.
+    let colours = [
+        [1.0, 0.3, 0.3, 1.0],
+        [0.3, 1.0, 0.3, 0.75],
+        [0.3, 0.5, 1.0, 0.5],
+    ];
+    for (i, c) in colours.iter().enumerate() {
+        world.spawn((
+            Transform2D {
+                z: if i == 2 { -1.0 } else { 0.0 },
+                ..at(-5.0 + i as f32 * 1.2, -2.0)
+            },
+            Sprite {
+                tint: Color(*c),
+                ..sprite("disc.png", [2.5, 2.5])
+            },
+        ));
+    }
+    // A whole texture stretched, and a rotated, half-transparent one.
+    world.spawn((at(1.5, -2.0), sprite("bricks.png", [3.0, 2.0])));
+    world.spawn((
+        Transform2D {
+            rot: -0.3,
+            z: 1.0,
+            ..at(4.5, -2.5)
+        },
+        Sprite {
+            tint: Color([1.0, 1.0, 1.0, 0.6]),
+            ..sprite("sheet.png", [3.0, 1.5])
+        },
+    ));
+    world
+}
+
+fn nine_slice_world() -> World {
+    let mut world = World::new();
+    camera(&mut world, "#101418");
+    let sliced = |size: [f32; 2]| Sprite {
+        nine_slice: Some([8.0, 8.0, 8.0, 8.0]),
+        ..sprite("panel.png", size)
+    };
+    // Sliced: round corner dots on a wide and a tall panel; edges stretch along their length.
+    world.spawn((at(-3.0, 2.3), sliced([9.0, 3.0])));
+    world.spawn((at(5.0, 0.0), sliced([3.0, 8.0])));
+    // Unsliced, for comparison: everything stretches and the dots turn into ovals.
+    world.spawn((at(-3.0, -2.3), sprite("panel.png", [9.0, 3.0])));
+    world
+}
+
+fn text_world() -> World {
+    let mut world = World::new();
+    camera(&mut world, "#1c1e26");
+    // Markers at each text's position, so alignment can be seen.
+    for (x, y) in [
+        (-7.5, 3.6),
+        (0.0, 2.2),
+        (7.5, 0.8),
+        (-4.0, -2.6),
+        (4.0, -2.2),
+    ] {
+        world.spawn((
+            Transform2D {
+                z: -1.0,
+                ..at(x, y)
+            },
+            Sprite {
+                tint: Color([1.0, 0.3, 0.3, 1.0]),
+                ..sprite("", [0.12, 0.12])
+            },
+        ));
+    }
+    label(
+        &mut world,
+        -7.5,
+        3.6,
+        "Left: Hello, world!",
+        0.6,
+        Align::Left,
+    );
+    label(
+        &mut world,
+        0.0,
+        2.2,
+        "中央 ことば Centre",
+        0.8,
+        Align::Center,
+    );
+    label(
+        &mut world,
+        7.5,
+        0.8,
+        "右寄せ Right\n二行目 line two",
+        0.5,
+        Align::Right,
+    );
+    world.spawn((
+        Transform2D {
+            rot: 0.35,
+            ..at(-4.0, -2.6)
+        },
+        Text {
+            text: "回転した文字 Rotated".into(),
+            size: 0.6,
+            color: Color::parse_hex("#ffd866").unwrap(),
+            ..Text::default()
+        },
+    ));
+    world.spawn((
+        at(4.0, -2.2),
+        Text {
+            text: "日本語の文章は空白がなくても折り返します。Wrapped English text too.".into(),
+            size: 0.45,
+            color: Color::parse_hex("#9cdcfe").unwrap(),
+            align: Align::Left,
+            wrap: Some(3.5),
+            ..Text::default()
+        },
+    ));
+    world
+}
+
+/// A corridor seen from inside: walls, floor and ceiling as trapezoids with `q = 1 / depth`.
+fn corridor_world() -> World {
+    let mut world = World::new();
+    camera(&mut world, "#000000");
+    let (near, far) = (1.0f32, 5.0f32);
+    let (hw, hh) = (8.0f32, 4.5f32);
+    let corner = |sx: f32, sy: f32, z: f32, uv: [f32; 2]| Vertex {
+        pos: [sx * hw / z, sy * hh / z],
+        uv,
+        q: 1.0 / z,
+        shade: (1.6 / z).min(1.0),
+    };
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    // Each wall runs from the near plane to the far one: u counts bricks along the depth.
+    let depth_tiles = (far - near) / 2.0;
+    let walls: [[(f32, f32); 2]; 4] = [
+        [(-1.0, 1.0), (-1.0, -1.0)], // left
+        [(1.0, -1.0), (1.0, 1.0)],   // right
+        [(-1.0, -1.0), (1.0, -1.0)], // floor
+        [(1.0, 1.0), (-1.0, 1.0)],   // ceiling
+    ];
+    for [(ax, ay), (bx, by)] in walls {
+        let base = vertices.len() as u32;
+        vertices.push(corner(ax, ay, near, [0.0, 0.0]));
+        vertices.push(corner(ax, ay, far, [depth_tiles * 2.0, 0.0]));
+        vertices.push(corner(bx, by, far, [depth_tiles * 2.0, 2.0]));
+        vertices.push(corner(bx, by, near, [0.0, 2.0]));
+        indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+    }
+    world.spawn((
+        Name("corridor".into()),
+        Mesh2D {
+            texture: "bricks.png".into(),
+            tint: Color::WHITE,
+            vertices,
+            indices,
+        },
+    ));
+    // The end wall, flat at the far plane.
+    let end = |sx: f32, sy: f32, uv: [f32; 2]| corner(sx, sy, far, uv);
+    world.spawn((Mesh2D {
+        texture: "bricks.png".into(),
+        tint: Color([0.8, 0.8, 1.0, 1.0]),
+        vertices: vec![
+            end(-1.0, 1.0, [0.0, 0.0]),
+            end(1.0, 1.0, [2.0, 0.0]),
+            end(1.0, -1.0, [2.0, 2.0]),
+            end(-1.0, -1.0, [0.0, 2.0]),
+        ],
+        indices: vec![0, 1, 2, 0, 2, 3],
+    },));
+    world
+}
+
+fn missing_world() -> World {
+    let mut world = World::new();
+    camera(&mut world, "#303030");
+    world.spawn((SpriteLibrary {
+        textures: vec!["bricks.png".into(), "not-there.png".into()],
+    },));
+    world.spawn((at(-4.5, 1.0), sprite("not-there.png", [4.0, 4.0])));
+    world.spawn((at(0.0, 1.0), sprite("corrupt.png", [3.0, 3.0])));
+    world.spawn((at(4.5, 1.0), sprite("bricks.png", [3.0, 3.0])));
+    let v = |x: f32, y: f32, u: f32, w: f32| Vertex {
+        pos: [x, y],
+        uv: [u, w],
+        ..Vertex::default()
+    };
+    world.spawn((
+        at(0.0, -3.0),
+        Mesh2D {
+            texture: "also-missing.png".into(),
+            tint: Color::WHITE,
+            vertices: vec![
+                v(-6.0, 1.0, 0.0, 0.0),
+                v(6.0, 1.0, 6.0, 0.0),
+                v(6.0, -1.0, 6.0, 1.0),
+            ],
+            indices: vec![0, 1, 2],
+        },
+    ));
+    world
+}
+
+// ---------------------------------------------------------------------------------------------
+// Golden tests.
+
+#[test]
+fn sprites_golden() {
+    let dir = assets();
+    let (frame, warnings) = render(dir.path(), &sprites_world(), 480, 270);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    check_golden("sprites", &frame);
+}
+
+#[test]
+fn nine_slice_golden() {
+    let dir = assets();
+    let (frame, warnings) = render(dir.path(), &nine_slice_world(), 480, 270);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    check_golden("nine_slice", &frame);
+}
+
+#[test]
+fn text_golden() {
+    let dir = assets();
+    let (frame, warnings) = render(dir.path(), &text_world(), 640, 360);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    check_golden("text", &frame);
+}
+
+#[test]
+fn corridor_golden() {
+    let dir = assets();
+    let (frame, warnings) = render(dir.path(), &corridor_world(), 480, 270);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    check_golden("corridor", &frame);
+}
+
+#[test]
+fn missing_texture_golden() {
+    let dir = assets();
+    let (frame, warnings) = render(dir.path(), &missing_world(), 480, 270);
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    for name in [
+        "\"not-there.png\"",
+        "\"corrupt.png\"",
+        "\"also-missing.png\"",
+    ] {
+        assert!(
+            warnings.iter().any(|w| w.contains(name)),
+            "{name}: {warnings:?}"
+        );
+    }
+    check_golden("missing_texture", &frame);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Determinism and conventions.
+
+#[test]
+fn the_same_world_renders_identical_bytes() {
+    let dir = assets();
+    for world in [sprites_world(), text_world(), corridor_world()] {
+        let mut renderer = Renderer::new(dir.path());
+        let first = renderer.render(&world, 320, 200);
+        let again = renderer.render(&world, 320, 200);
+        let fresh = Renderer::new(dir.path()).render(&world, 320, 200);
+        assert!(first.rgba == again.rgba && first.rgba == fresh.rgba);
+    }
+}
+
+#[test]
+fn draw_order_is_z_then_spawn_order() {
+    let dir = assets();
+    let mut world = World::new();
+    camera(&mut world, "#000000");
+    let red = Sprite {
+        tint: Color([1.0, 0.0, 0.0, 1.0]),
+        ..sprite("", [4.0, 4.0])
+    };
+    let blue = Sprite {
+        tint: Color([0.0, 0.0, 1.0, 1.0]),
+        ..sprite("", [4.0, 4.0])
+    };
+    world.spawn((
+        Transform2D {
+            z: 1.0,
+            ..at(-4.0, 0.0)
+        },
+        red.clone(),
+    ));
+    world.spawn((
+        Transform2D {
+            z: 0.0,
+            ..at(-4.0, 0.0)
+        },
+        blue.clone(),
+    ));
+    world.spawn((at(4.0, 0.0), blue));
+    world.spawn((at(4.0, 0.0), red));
+    let (frame, _) = render(dir.path(), &world, 160, 90);
+    // Left: higher z wins though spawned first. Right: same z, the later spawn is on top.
+    assert_eq!(frame.pixel(40, 45), Some([255, 0, 0, 255]));
+    assert_eq!(frame.pixel(120, 45), Some([255, 0, 0, 255]));
+}
+
+#[test]
+fn a_wider_screen_shows_more_world_at_the_same_scale() {
+    let dir = assets();
+    let mut world = World::new();
+    camera(&mut world, "#000000");
+    world.spawn((at(7.5, 0.0), sprite("", [1.0, 1.0])));
+    let (wide, _) = render(dir.path(), &world, 400, 100);
+    let (normal, _) = render(dir.path(), &world, 160, 90);
+    // 16x9 fits 160x90 at 10 px per unit; a 400x100 frame is limited by height (11.1 px).
+    assert_eq!(normal.pixel(155, 45), Some([255; 4]));
+    let x = (200.0 + 7.5 * 100.0 / 9.0) as u32;
+    assert_eq!(wide.pixel(x, 50), Some([255; 4]));
+    let p = screen_to_world(&world, 400, 100, 0.0, 0.0);
+    assert!(
+        (p[0] + 18.0).abs() < 1e-4 && (p[1] - 4.5).abs() < 1e-4,
+        "{p:?}"
+    );
+}
+
+#[test]
+fn a_named_font_is_loaded_from_the_assets_folder() {
+    let dir = assets();
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("fonts/Mplus1-Regular.subset.otf");
+    std::fs::copy(bundled, dir.path().join("fonts/named.otf")).unwrap();
+    let mut world = World::new();
+    camera(&mut world, "#000000");
+    label(&mut world, 0.0, 0.0, "ことば Words", 1.0, Align::Center);
+    let (default, _) = render(dir.path(), &world, 320, 180);
+    for t in world.entities.query_mut::<&mut Text>() {
+        t.font = "named.otf".into();
+    }
+    let (named, warnings) = render(dir.path(), &world, 320, 180);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(named.rgba, default.rgba);
+    assert!(named.rgba.chunks(4).any(|p| p[0] > 200));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: a clear warning, and the rest of the frame still draws.
+
+/// A world whose only sound content is a white square at the centre, plus `bad`.
+fn with_witness(bad: impl FnOnce(&mut World)) -> World {
+    let mut world = World::new();
+    camera(&mut world, "#000000");
+    bad(&mut world);
+    world.spawn((
+        Transform2D {
+            z: 5.0,
+            ..at(0.0, 0.0)
+        },
+        sprite("", [2.0, 2.0]),
+    ));
+    world
+}
+
+fn assert_warns_and_draws(world: World, expected: &[&str]) {
+    let dir = assets();
+    let mut renderer = Renderer::new(dir.path());
+    let frame = renderer.render(&world, 160, 90);
+    let warnings = renderer.take_warnings();
+    for e in expected {
+        assert!(
+            warnings.iter().any(|w| w.contains(e)),
+            "no warning containing {e:?} in {warnings:?}"
+        );
+    }
+    assert_eq!(
+        frame.pixel(80, 45),
+        Some([255; 4]),
+        "the sound sprite is drawn"
+    );
+    renderer.render(&world, 160, 90);
+    assert!(
+        renderer.take_warnings().is_empty(),
+        "each problem is said once"
+    );
+}
+
+#[test]
+fn a_corrupt_png_warns_and_draws_a_checker() {
+    let world = with_witness(|w| {
+        w.spawn((at(-5.0, 0.0), sprite("corrupt.png", [4.0, 4.0])));
+    });
+    assert_warns_and_draws(world, &["\"corrupt.png\" is not a usable PNG"]);
+    let dir = assets();
+    let world = with_witness(|w| {
+        w.spawn((at(-5.0, 0.0), sprite("corrupt.png", [4.0, 4.0])));
+    });
+    let (frame, _) = render(dir.path(), &world, 160, 90);
+    let magenta = frame
+        .rgba
+        .chunks(4)
+        .filter(|p| p == &[255, 0, 255, 255])
+        .count();
+    assert!(magenta > 500, "{magenta} magenta pixels");
+}
+
+#[test]
+fn a_file_that_is_not_a_font_warns_and_falls_back() {
+    let world = with_witness(|w| {
+        w.spawn((
+            at(0.0, 3.0),
+            Text {
+                text: "still drawn".into(),
+                font: "fake.ttf".into(),
+                ..Text::default()
+            },
+        ));
+    });
+    let dir = assets();
+    std::fs::write(
+        dir.path().join("fonts/fake.ttf"),
+        b"OTTO but not really a font",
+    )
+    .unwrap();
+    let mut renderer = Renderer::new(dir.path());
+    let frame = renderer.render(&world, 160, 90);
+    let warnings = renderer.take_warnings();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("\"fake.ttf\" is not a usable TTF/OTF font")),
+        "{warnings:?}"
+    );
+    // The text is drawn with the bundled font instead: white pixels in the top band.
+    assert!(frame.rgba[..160 * 20 * 4].chunks(4).any(|p| p[0] > 200));
+    assert_eq!(frame.pixel(80, 45), Some([255; 4]));
+    // A font that does not exist at all is named too.
+    let missing = with_witness(|w| {
+        w.spawn((Text {
+            text: "x".into(),
+            font: "nowhere.otf".into(),
+            ..Text::default()
+        },));
+    });
+    assert_warns_and_draws(missing, &["\"nowhere.otf\" cannot be read"]);
+}
+
+#[test]
+fn a_glyph_the_font_lacks_draws_notdef_and_warns_once() {
+    let world = with_witness(|w| {
+        w.spawn((
+            at(0.0, 3.0),
+            Text {
+                text: "\u{1F47E}\u{1F47E} ok".into(),
+                ..Text::default()
+            },
+        ));
+    });
+    assert_warns_and_draws(world, &["U+1F47E"]);
+    let dir = assets();
+    let mut renderer = Renderer::new(dir.path());
+    let world = with_witness(|w| {
+        w.spawn((
+            at(0.0, 3.0),
+            Text {
+                text: "\u{1F47E}\u{1F47E}".into(),
+                ..Text::default()
+            },
+        ));
+    });
+    let frame = renderer.render(&world, 160, 90);
+    assert_eq!(renderer.take_warnings().len(), 1);
+    // The notdef box is drawn, not nothing.
+    assert!(frame.rgba[..160 * 20 * 4].chunks(4).any(|p| p[0] > 60));
+}
+
+#[test]
+fn zero_and_negative_sizes_warn() {
+    let world = with_witness(|w| {
+        w.spawn((Name("flat".into()), sprite("", [0.0, 1.0])));
+        w.spawn((Name("inside-out".into()), sprite("", [-1.0, 1.0])));
+        w.spawn((
+            Name("tiny text".into()),
+            Text {
+                text: "x".into(),
+                size: 0.0,
+                ..Text::default()
+            },
+        ));
+        w.spawn((
+            Name("bad slices".into()),
+            Sprite {
+                nine_slice: Some([20.0, 0.0, 20.0, 0.0]),
+                ..sprite("panel.png", [1.0, 1.0])
+            },
+        ));
+    });
+    assert_warns_and_draws(
+        world,
+        &[
+            "entity \"flat\": sprite size [0.0, 1.0] must be positive",
+            "entity \"inside-out\": sprite size [-1.0, 1.0]",
+            "entity \"tiny text\": text size 0 must be positive",
+            "entity \"bad slices\": nine_slice",
+        ],
+    );
+    let camera_world = {
+        let mut w = World::new();
+        w.spawn((Camera2D {
+            size: [0.0, -3.0],
+            ..Camera2D::default()
+        },));
+        w.spawn((sprite("", [2.0, 2.0]),));
+        w
+    };
+    assert_warns_and_draws(camera_world, &["camera center [0.0, 0.0] size [0.0, -3.0]"]);
+    let mut renderer = Renderer::new(Path::new("/nonexistent"));
+    let frame = renderer.render(&World::new(), 0, 10);
+    assert_eq!((frame.width, frame.height, frame.rgba.len()), (0, 0, 0));
+    assert!(renderer.take_warnings()[0].contains("0x10 frame"));
+}
+
+#[test]
+fn nan_and_infinite_transforms_warn_and_skip_only_that_entity() {
+    let world = with_witness(|w| {
+        w.spawn((
+            Name("lost".into()),
+            Transform2D {
+                pos: [f32::NAN, 0.0],
+                ..Transform2D::default()
+            },
+            sprite("", [50.0, 50.0]),
+        ));
+        w.spawn((
+            Name("far".into()),
+            Transform2D {
+                rot: f32::INFINITY,
+                ..Transform2D::default()
+            },
+            Text {
+                text: "x".into(),
+                ..Text::default()
+            },
+        ));
+    });
+    assert_warns_and_draws(
+        world,
+        &[
+            "entity \"lost\": transform has a non-finite value (pos [NaN, 0.0]",
+            "entity \"far\": transform has a non-finite value",
+        ],
+    );
+}
+
+#[test]
+fn broken_meshes_skip_only_their_bad_triangles() {
+    let v = |x: f32, y: f32| Vertex {
+        pos: [x, y],
+        ..Vertex::default()
+    };
+    let world = with_witness(|w| {
+        w.spawn((
+            Name("mesh".into()),
+            Mesh2D {
+                vertices: vec![
+                    v(-8.0, 4.5),
+                    v(-4.0, 4.5),
+                    v(-8.0, 0.0),
+                    Vertex {
+                        q: f32::NAN,
+                        ..v(0.0, 0.0)
+                    },
+                ],
+                indices: vec![0, 1, 2, 0, 1, 9, 0, 1, 3, 0],
+                ..Mesh2D::default()
+            },
+        ));
+    });
+    assert_warns_and_draws(
+        world,
+        &[
+            "entity \"mesh\": mesh has 10 indices, not a multiple of 3",
+            "entity \"mesh\": mesh triangle [0, 1, 9] has an index past its 4 vertices; 2 bad",
+        ],
+    );
+    // The good triangle in the top-left corner is drawn.
+    let dir = assets();
+    let world = with_witness(|w| {
+        w.spawn((Mesh2D {
+            vertices: vec![v(-8.0, 4.5), v(-4.0, 4.5), v(-8.0, 0.0)],
+            indices: vec![0, 1, 2, 0, 1, 7],
+            ..Mesh2D::default()
+        },));
+    });
+    assert_eq!(
+        render(dir.path(), &world, 160, 90).0.pixel(2, 2),
+        Some([255; 4])
+    );
+}
