@@ -240,6 +240,9 @@ pub fn viewport_main(packages: &[&dyn Package]) -> ExitCode {
             let root = viewport::workspace(Path::new("."));
             match crate::docs::write_all(&root, packages, &out) {
                 Ok(written) => {
+                    if written.is_empty() {
+                        println!("no package under packages/ has [package.metadata.jengine] yet; nothing to write");
+                    }
                     for path in written {
                         println!("wrote {}", path.display());
                     }
