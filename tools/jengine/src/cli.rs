@@ -241,7 +241,9 @@ pub fn viewport_main(packages: &[&dyn Package]) -> ExitCode {
             match crate::docs::write_all(&root, packages, &out) {
                 Ok(written) => {
                     if written.is_empty() {
-                        println!("no package under packages/ has [package.metadata.jengine] yet; nothing to write");
+                        println!(
+                            "no package under packages/ has [package.metadata.jengine] yet; nothing to write"
+                        );
                     }
                     for path in written {
                         println!("wrote {}", path.display());
@@ -410,4 +412,35 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_must_be_positive_and_well_formed() {
+        assert_eq!(parse_size("1280x720"), Ok((1280, 720)));
+        assert_eq!(parse_size("64X64"), Ok((64, 64)));
+        assert!(
+            parse_size("0x720")
+                .unwrap_err()
+                .contains("between 1 and 16384")
+        );
+        assert!(
+            parse_size("-5x720")
+                .unwrap_err()
+                .contains("between 1 and 16384")
+        );
+        assert!(
+            parse_size("1280")
+                .unwrap_err()
+                .contains("must look like 1280x720")
+        );
+        assert!(
+            parse_size("wide x 9")
+                .unwrap_err()
+                .contains("not a whole number")
+        );
+    }
 }

@@ -122,6 +122,32 @@ fn serde_path_to_error_deserialize<'de, T: Deserialize<'de>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn random_text_never_panics_the_input_parser(text in ".{0,120}") {
+            let _ = InputScript::parse(&text);
+        }
+
+        #[test]
+        fn random_events_never_panic_and_come_out_in_frame_order(
+            frames in proptest::collection::vec(0u64..20, 0..12),
+            xs in proptest::collection::vec(-1e9f64..1e9, 12),
+        ) {
+            let events: Vec<serde_json::Value> = frames
+                .iter()
+                .zip(&xs)
+                .map(|(f, x)| serde_json::json!({"frame": f, "type": "pointer", "phase": "hover", "x": x, "y": 0}))
+                .collect();
+            if let Ok(mut input) = InputScript::parse(&serde_json::Value::Array(events).to_string()) {
+                let total: usize = (1..20).map(|f| input.due(f).len()).sum();
+                prop_assert_eq!(total, frames.len());
+            } else {
+                prop_assert!(frames.contains(&0));
+            }
+        }
+    }
 
     #[test]
     fn events_come_out_on_their_frame() {
