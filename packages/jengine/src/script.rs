@@ -554,7 +554,7 @@ impl ScriptHost {
             .set_name(format!("@assets/scripts/{file}"))
             .set_mode(ChunkMode::Text)
             .set_environment(env.clone());
-        let run = self.with_world(world, || chunk.exec());
+        let run = with_world(&self.lua, &self.budget, world, || chunk.exec());
         run.map_err(|e| ScriptError(describe(&e)))?;
         let get = |name: &str| env.raw_get::<Option<Function>>(name).ok().flatten();
         Ok(Instance {
@@ -581,18 +581,6 @@ impl ScriptHost {
     /// How many entity scripts are running.
     pub fn instance_count(&self) -> usize {
         self.instances.len()
-    }
-
-    /// Moves the world into the Lua state for the duration of `f`, so API functions can read it.
-    fn with_world<R>(&self, world: &mut World, f: impl FnOnce() -> R) -> R {
-        self.lua.set_app_data(std::mem::take(world));
-        self.reset_budget();
-        let result = f();
-        *world = self
-            .lua
-            .remove_app_data::<World>()
-            .expect("the world is put back after every callback");
-        result
     }
 
     /// Calls `start(e)` on every script not yet started, then `update(e, dt)` on all.
@@ -642,22 +630,12 @@ impl ScriptHost {
         for inst in self.instances.iter_mut().filter(|i| !i.stopped) {
             for (callback, f, args) in pick(inst) {
                 let e = entity_value(inst.entity);
-                let result = {
-                    self.lua.set_app_data(std::mem::take(world));
-                    self.budget.used.set(0);
-                    self.budget.tripped.set(false);
-                    let r = match &args {
-                        CallArgs::Entity => f.call::<()>(e),
-                        CallArgs::Update(dt) => f.call::<()>((e, *dt)),
-                        CallArgs::Pointer(phase, x, y) => f.call::<()>((e, &**phase, *x, *y)),
-                        CallArgs::Key(name, down) => f.call::<()>((e, &**name, *down)),
-                    };
-                    *world = self
-                        .lua
-                        .remove_app_data::<World>()
-                        .expect("the world is put back after every callback");
-                    r
-                };
+                let result = with_world(&self.lua, &self.budget, world, || match &args {
+                    CallArgs::Entity => f.call::<()>(e),
+                    CallArgs::Update(dt) => f.call::<()>((e, *dt)),
+                    CallArgs::Pointer(phase, x, y) => f.call::<()>((e, &**phase, *x, *y)),
+                    CallArgs::Key(name, down) => f.call::<()>((e, &**name, *down)),
+                });
                 if let Err(err) = result {
                     let message = describe(&err);
                     if self.budget.tripped.get() {
@@ -705,6 +683,19 @@ impl ScriptHost {
         }
         Ok(())
     }
+}
+
+/// Moves the world into the Lua state for the duration of `f` (so API functions can read
+/// it) under a fresh instruction budget, then takes it back.
+fn with_world<R>(lua: &Lua, budget: &Budget, world: &mut World, f: impl FnOnce() -> R) -> R {
+    lua.set_app_data(std::mem::take(world));
+    budget.used.set(0);
+    budget.tripped.set(false);
+    let result = f();
+    *world = lua
+        .remove_app_data::<World>()
+        .expect("the world is put back after every callback");
+    result
 }
 
 enum CallArgs {

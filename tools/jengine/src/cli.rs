@@ -281,21 +281,30 @@ fn write_shot(runtime: &Runtime, size: (u32, u32), out: &Path) -> Result<(), Str
         .map_err(|e| format!("{}: cannot write the picture: {e}", out.display()))
 }
 
+/// Reads the input file and starts the runtime, printing its start-up log.
+fn start(
+    project: &Path,
+    input: Option<&PathBuf>,
+    options: Options,
+    packages: &[&dyn Package],
+) -> Result<(Runtime, InputScript), Vec<String>> {
+    let input = read_input(input).map_err(|e| vec![e])?;
+    let mut runtime = Runtime::new(project, packages, options)?;
+    print_log(&runtime.take_log());
+    Ok((runtime, input))
+}
+
 fn shot(args: ShotArgs, packages: &[&dyn Package]) -> ExitCode {
-    let mut input = match read_input(args.input.as_ref()) {
-        Ok(i) => i,
-        Err(e) => return fail(&[e]),
-    };
     let options = Options {
         seed: args.seed,
         scene: args.scene.clone(),
         ..Options::default()
     };
-    let mut runtime = match Runtime::new(&args.project, packages, options) {
-        Ok(r) => r,
-        Err(problems) => return fail(&problems),
-    };
-    print_log(&runtime.take_log());
+    let (mut runtime, mut input) =
+        match start(&args.project, args.input.as_ref(), options, packages) {
+            Ok(started) => started,
+            Err(problems) => return fail(&problems),
+        };
     for _ in 0..args.frames {
         runtime.run(1, &mut input, |_| {});
         print_log(&runtime.take_log());
@@ -315,21 +324,17 @@ fn shot(args: ShotArgs, packages: &[&dyn Package]) -> ExitCode {
 }
 
 fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
-    let mut input = match read_input(args.input.as_ref()) {
-        Ok(i) => i,
-        Err(e) => return fail(&[e]),
-    };
     let options = Options {
         seed: args.seed,
         save_dir: args.save_dir.clone(),
         scene: args.scene.clone(),
         ..Options::default()
     };
-    let mut runtime = match Runtime::new(&args.project, packages, options) {
-        Ok(r) => r,
-        Err(problems) => return fail(&problems),
-    };
-    print_log(&runtime.take_log());
+    let (mut runtime, mut input) =
+        match start(&args.project, args.input.as_ref(), options, packages) {
+            Ok(started) => started,
+            Err(problems) => return fail(&problems),
+        };
     let window_size = (
         runtime.project.file.window.width,
         runtime.project.file.window.height,
