@@ -74,29 +74,92 @@ fn mul255(a: u32, b: u32) -> u32 {
     (t + (t >> 8)) >> 8
 }
 
-/// Source-over of a premultiplied colour onto a premultiplied pixel.
+/// Every channel of a packed pixel times `f / 255` (`f` in 0..=255), rounded exactly like
+/// [`mul255`]: two channels per multiply, in 16-bit lanes that cannot overflow.
 #[inline(always)]
-fn blend(dst: &mut [u8], src: [u32; 4]) {
-    let a = src[3];
-    if a >= 255 {
-        dst[0] = src[0] as u8;
-        dst[1] = src[1] as u8;
-        dst[2] = src[2] as u8;
-        dst[3] = 255;
+fn scale_packed(p: u32, f: u32) -> u32 {
+    let rb = (p & 0x00FF_00FF) * f + 0x0080_0080;
+    let ga = ((p >> 8) & 0x00FF_00FF) * f + 0x0080_0080;
+    let rb = ((rb + ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF;
+    let ga = (ga + ((ga >> 8) & 0x00FF_00FF)) & 0xFF00_FF00;
+    rb | ga
+}
+
+/// Packs a premultiplied colour into the canvas byte order.
+pub(crate) fn pack(c: [u32; 4]) -> u32 {
+    u32::from_le_bytes(c.map(|v| v.min(255) as u8))
+}
+
+/// Each channel of a packed texel times its own tint channel.
+#[inline(always)]
+pub(crate) fn tint_packed(t: u32, tint: [u32; 4]) -> u32 {
+    mul255(t & 0xFF, tint[0])
+        | mul255((t >> 8) & 0xFF, tint[1]) << 8
+        | mul255((t >> 16) & 0xFF, tint[2]) << 16
+        | mul255(t >> 24, tint[3]) << 24
+}
+
+/// Source-over of a packed premultiplied colour onto a canvas pixel. Premultiplied channels
+/// never exceed alpha, so `src + dst * (255 - alpha)` stays within each byte.
+#[inline(always)]
+fn blend(dst: &mut [u8; 4], src: u32) {
+    let a = src >> 24;
+    if a == 255 {
+        *dst = src.to_le_bytes();
     } else if a != 0 {
-        let keep = 255 - a;
-        for i in 0..4 {
-            dst[i] = (src[i] + mul255(dst[i] as u32, keep)).min(255) as u8;
-        }
+        let d = u32::from_le_bytes(*dst);
+        *dst = (src + scale_packed(d, 255 - a)).to_le_bytes();
     }
 }
 
 /// Fills one triangle. Vertices must be finite (callers check and warn); degenerate triangles
 /// and anything off the canvas draw nothing.
 pub(crate) fn fill_triangle(canvas: &mut Canvas, tri: [ScreenVertex; 3], brush: &Brush) {
-    let mut v = tri;
-    v.sort_by(|p, q| p.y.total_cmp(&q.y).then(p.x.total_cmp(&q.x)));
-    let [a, b, c] = v;
+    fill_convex(canvas, &tri, brush);
+}
+
+/// Fills a parallelogram given corner by corner (a sprite or a nine-slice cell): one span per
+/// row instead of two triangles' worth.
+pub(crate) fn fill_quad(canvas: &mut Canvas, quad: [ScreenVertex; 4], brush: &Brush) {
+    fill_convex(canvas, &quad, brush);
+}
+
+/// An edge with its endpoints in canonical order (lower y first, then lower x), so every
+/// polygon sharing it computes the same crossings.
+struct Edge {
+    top: f32,
+    bottom: f32,
+    x: f32,
+    slope: f32,
+}
+
+impl Edge {
+    fn new(p: &ScreenVertex, q: &ScreenVertex) -> Option<Edge> {
+        let (p, q) = if (p.y, p.x) <= (q.y, q.x) {
+            (p, q)
+        } else {
+            (q, p)
+        };
+        (p.y != q.y).then(|| Edge {
+            top: p.y,
+            bottom: q.y,
+            x: p.x,
+            slope: (q.x - p.x) / (q.y - p.y),
+        })
+    }
+}
+
+/// Smallest integer not below `x`, for `x` already clamped to a small range.
+#[inline(always)]
+fn ceil_i32(x: f32) -> i32 {
+    let i = x as i32;
+    if (i as f32) < x { i + 1 } else { i }
+}
+
+/// Fills a convex polygon of three or four corners whose attributes are one plane (any
+/// triangle; a parallelogram with affine texture coordinates).
+fn fill_convex(canvas: &mut Canvas, v: &[ScreenVertex], brush: &Brush) {
+    let [a, b, c] = [&v[0], &v[1], &v[2]];
     let det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
     if !det.is_finite() || det.abs() < 1e-9 {
         return;
@@ -108,7 +171,7 @@ pub(crate) fn fill_triangle(canvas: &mut Canvas, tri: [ScreenVertex; 3], brush: 
             [p.u, p.v, 1.0, p.shade]
         }
     };
-    let (aa, ab, ac) = (attrs(&a), attrs(&b), attrs(&c));
+    let (aa, ab, ac) = (attrs(a), attrs(b), attrs(c));
     let mut dx = [0.0f32; 4];
     let mut dy = [0.0f32; 4];
     for i in 0..4 {
@@ -116,53 +179,90 @@ pub(crate) fn fill_triangle(canvas: &mut Canvas, tri: [ScreenVertex; 3], brush: 
         dx[i] = (d1 * (c.y - a.y) - d2 * (b.y - a.y)) / det;
         dy[i] = (d2 * (b.x - a.x) - d1 * (c.x - a.x)) / det;
     }
+    let mut edges = [const { None }; 4];
+    for (i, e) in edges.iter_mut().enumerate().take(v.len()) {
+        *e = Edge::new(&v[i], &v[(i + 1) % v.len()]);
+    }
+    let (mut y_min, mut y_max) = (f32::INFINITY, f32::NEG_INFINITY);
+    for p in v {
+        y_min = y_min.min(p.y);
+        y_max = y_max.max(p.y);
+    }
 
     let height = canvas.height as f32;
     let width = canvas.width as f32;
-    let y_start = (a.y - 0.5).ceil().clamp(0.0, height) as usize;
-    let y_end = (c.y - 0.5).ceil().clamp(0.0, height) as usize;
+    let y_start = ceil_i32((y_min - 0.5).clamp(0.0, height)) as usize;
+    let y_end = ceil_i32((y_max - 0.5).clamp(0.0, height)) as usize;
     let solid = brush.texture.texels.len() == 1 && !brush.shaded;
+    let tinted = brush.tint != [255; 4];
+    let clamp = matches!(brush.wrap, Wrap::Clamp { .. });
     for y in y_start..y_end {
         let yc = y as f32 + 0.5;
-        let long = edge_x(&a, &c, yc);
-        let short = if yc < b.y {
-            edge_x(&a, &b, yc)
-        } else {
-            edge_x(&b, &c, yc)
-        };
-        let (left, right) = if long < short {
-            (long, short)
-        } else {
-            (short, long)
-        };
-        let x0 = (left - 0.5).ceil().clamp(0.0, width) as usize;
-        let x1 = (right - 0.5).ceil().clamp(0.0, width) as usize;
+        let (mut left, mut right) = (f32::INFINITY, f32::NEG_INFINITY);
+        for e in edges.iter().flatten() {
+            if e.top <= yc && yc < e.bottom {
+                let x = e.x + (yc - e.top) * e.slope;
+                left = left.min(x);
+                right = right.max(x);
+            }
+        }
+        if left >= right {
+            continue;
+        }
+        let x0 = ceil_i32((left - 0.5).clamp(0.0, width)) as usize;
+        let x1 = ceil_i32((right - 0.5).clamp(0.0, width)) as usize;
         if x0 >= x1 {
             continue;
         }
         let row = y * canvas.width;
-        let pixels = &mut canvas.px[(row + x0) * 4..(row + x1) * 4];
+        let (pixels, _) = canvas.px[(row + x0) * 4..(row + x1) * 4].as_chunks_mut::<4>();
         if solid {
-            let t = brush.texture.texels[0];
-            let src = [0, 1, 2, 3].map(|i| mul255(t[i] as u32, brush.tint[i]));
-            pixels.chunks_exact_mut(4).for_each(|p| blend(p, src));
+            let src = tint_packed(brush.texture.texels[0], brush.tint);
+            pixels.iter_mut().for_each(|p| blend(p, src));
             continue;
         }
         let (fx, fy) = (x0 as f32 + 0.5 - a.x, yc - a.y);
-        let start = [0, 1, 2, 3].map(|i| aa[i] + dx[i] * fx + dy[i] * fy);
+        let start = [
+            aa[0] + dx[0] * fx + dy[0] * fy,
+            aa[1] + dx[1] * fx + dy[1] * fy,
+            aa[2] + dx[2] * fx + dy[2] * fy,
+            aa[3] + dx[3] * fx + dy[3] * fy,
+        ];
         match (brush.perspective, brush.shaded) {
-            (false, false) => span::<false, false>(pixels, start, dx, brush),
-            (false, true) => span::<false, true>(pixels, start, dx, brush),
-            (true, false) => span::<true, false>(pixels, start, dx, brush),
-            (true, true) => span::<true, true>(pixels, start, dx, brush),
+            (false, false) => span_kind::<false, false>(pixels, start, dx, brush, clamp, tinted),
+            (false, true) => span_kind::<false, true>(pixels, start, dx, brush, clamp, tinted),
+            (true, false) => span_kind::<true, false>(pixels, start, dx, brush, clamp, tinted),
+            (true, true) => span_kind::<true, true>(pixels, start, dx, brush, clamp, tinted),
         }
     }
 }
 
-/// Where the edge from `p` to `q` (sorted, `p.y < q.y`) crosses the row centre `yc`.
+/// Picks the span loop specialised for this brush, so the per-pixel loop has no mode tests.
 #[inline(always)]
-fn edge_x(p: &ScreenVertex, q: &ScreenVertex, yc: f32) -> f32 {
-    p.x + (yc - p.y) * (q.x - p.x) / (q.y - p.y)
+fn span_kind<const PERSPECTIVE: bool, const SHADED: bool>(
+    pixels: &mut [[u8; 4]],
+    start: [f32; 4],
+    d: [f32; 4],
+    brush: &Brush,
+    clamp: bool,
+    tinted: bool,
+) {
+    if clamp
+        && !PERSPECTIVE
+        && !SHADED
+        && let Some(fixed) = Fixed::new(start, d, pixels.len())
+    {
+        return match tinted {
+            true => affine_span::<true>(pixels, fixed, brush),
+            false => affine_span::<false>(pixels, fixed, brush),
+        };
+    }
+    match (clamp, tinted) {
+        (true, true) => span::<PERSPECTIVE, SHADED, true, true>(pixels, start, d, brush),
+        (true, false) => span::<PERSPECTIVE, SHADED, true, false>(pixels, start, d, brush),
+        (false, true) => span::<PERSPECTIVE, SHADED, false, true>(pixels, start, d, brush),
+        (false, false) => span::<PERSPECTIVE, SHADED, false, false>(pixels, start, d, brush),
+    }
 }
 
 /// Floor for texel lookups (`as` truncates toward zero).
@@ -172,61 +272,146 @@ fn floor_i32(x: f32) -> i32 {
     if (i as f32) > x { i - 1 } else { i }
 }
 
+/// `i` tiled into `0..n`: a mask for power-of-two sizes (most textures), else a remainder.
 #[inline(always)]
-fn span<const PERSPECTIVE: bool, const SHADED: bool>(
-    pixels: &mut [u8],
+fn wrap_texel(i: i32, n: i32) -> i32 {
+    if n & (n - 1) == 0 {
+        i & (n - 1)
+    } else {
+        i.rem_euclid(n)
+    }
+}
+
+/// The general loop: texels gathered (with perspective, tint and shade as the brush asks) into
+/// a small buffer, then blended in one pass.
+fn span<const PERSPECTIVE: bool, const SHADED: bool, const CLAMP: bool, const TINTED: bool>(
+    pixels: &mut [[u8; 4]],
     start: [f32; 4],
     d: [f32; 4],
     brush: &Brush,
 ) {
     let texture = brush.texture;
+    let texels = &texture.texels[..];
     let (w, h) = (texture.width as i32, texture.height as i32);
+    let (cx0, cy0, cx1, cy1) = match brush.wrap {
+        Wrap::Clamp { x0, y0, x1, y1 } => (x0, y0, x1, y1),
+        Wrap::Repeat => (0, 0, w - 1, h - 1),
+    };
     let tint = brush.tint;
     let [mut uq, mut vq, mut q, mut sq] = start;
-    for p in pixels.chunks_exact_mut(4) {
-        let (u, v, s) = if PERSPECTIVE {
-            let inv = 1.0 / q;
-            (uq * inv, vq * inv, sq * inv)
-        } else {
-            (uq, vq, sq)
-        };
-        let (tx, ty) = match brush.wrap {
-            // Truncation equals floor here: the clamp's lower bound is never negative.
-            Wrap::Clamp { x0, y0, x1, y1 } => ((u as i32).clamp(x0, x1), (v as i32).clamp(y0, y1)),
-            Wrap::Repeat => (floor_i32(u).rem_euclid(w), floor_i32(v).rem_euclid(h)),
-        };
-        let t = texture.texels[(ty * w + tx) as usize];
-        let mut src = [
-            mul255(t[0] as u32, tint[0]),
-            mul255(t[1] as u32, tint[1]),
-            mul255(t[2] as u32, tint[2]),
-            mul255(t[3] as u32, tint[3]),
-        ];
-        if SHADED {
-            // Shade may brighten up to 4x; premultiplied colour never exceeds its alpha.
-            let f = (s.clamp(0.0, 4.0) * 256.0) as u32;
-            let alpha = src[3];
-            for c in &mut src[..3] {
-                *c = ((*c * f) >> 8).min(alpha);
+    let mut buf = [0u32; CHUNK];
+    for chunk in pixels.chunks_mut(CHUNK) {
+        let src = &mut buf[..chunk.len()];
+        for out in src.iter_mut() {
+            let (u, v, s) = if PERSPECTIVE {
+                let inv = 1.0 / q;
+                (uq * inv, vq * inv, sq * inv)
+            } else {
+                (uq, vq, sq)
+            };
+            uq += d[0];
+            vq += d[1];
+            q += d[2];
+            sq += d[3];
+            let (tx, ty) = if CLAMP {
+                // Truncation equals floor here: the clamp's lower bound is never negative.
+                ((u as i32).clamp(cx0, cx1), (v as i32).clamp(cy0, cy1))
+            } else {
+                (wrap_texel(floor_i32(u), w), wrap_texel(floor_i32(v), h))
+            };
+            let t = texels[(ty * w + tx) as usize];
+            let mut c = if TINTED { tint_packed(t, tint) } else { t };
+            if SHADED {
+                // Shade may brighten up to 4x; premultiplied colour never exceeds its alpha.
+                let f = (s.clamp(0.0, 4.0) * 256.0) as u32;
+                let a = c >> 24;
+                let ch = |shift: u32| ((((c >> shift) & 0xFF) * f) >> 8).min(a) << shift;
+                c = ch(0) | ch(8) | ch(16) | (a << 24);
             }
+            *out = c;
         }
-        blend(p, src);
-        uq += d[0];
-        vq += d[1];
-        q += d[2];
-        sq += d[3];
+        blend_span(chunk, src);
     }
 }
 
-/// Blends a coverage mask (one byte per pixel, `mask_width` wide) in a premultiplied colour,
-/// its top-left corner at canvas pixel (`left`, `top`). Parts off the canvas are skipped.
+/// Pixels are shaded into a buffer this long, then blended in one branch-free pass.
+const CHUNK: usize = 64;
+
+/// Source-over of each colour onto its pixel, written without branches so it vectorises.
+/// Exact for every alpha: alpha 255 keeps none of the pixel, alpha 0 all of it.
+#[inline(always)]
+fn blend_span(pixels: &mut [[u8; 4]], src: &[u32]) {
+    for (p, &s) in pixels.iter_mut().zip(src) {
+        let d = u32::from_le_bytes(*p);
+        *p = (s + scale_packed(d, 255 - (s >> 24))).to_le_bytes();
+    }
+}
+
+/// Texel coordinates of an affine span in 16.16 fixed point, when they fit.
+struct Fixed {
+    u: i64,
+    v: i64,
+    du: i64,
+    dv: i64,
+}
+
+impl Fixed {
+    const ONE: f32 = 65536.0;
+    /// Coordinates beyond this many texels (anywhere along the span) stay in floating point.
+    const LIMIT: f32 = 16_000.0;
+
+    fn new(start: [f32; 4], d: [f32; 4], len: usize) -> Option<Fixed> {
+        let end = [start[0] + d[0] * len as f32, start[1] + d[1] * len as f32];
+        let fits = [start[0], start[1], end[0], end[1]]
+            .iter()
+            .all(|v| v.abs() < Self::LIMIT);
+        fits.then(|| Fixed {
+            u: (start[0] * Self::ONE) as i64,
+            v: (start[1] * Self::ONE) as i64,
+            du: (d[0] * Self::ONE) as i64,
+            dv: (d[1] * Self::ONE) as i64,
+        })
+    }
+}
+
+/// The sprite loop: affine, clamped, unshaded, stepping texel coordinates in fixed point.
+fn affine_span<const TINTED: bool>(pixels: &mut [[u8; 4]], f: Fixed, brush: &Brush) {
+    let texture = brush.texture;
+    let texels = &texture.texels[..];
+    let w = texture.width as i64;
+    let Wrap::Clamp { x0, y0, x1, y1 } = brush.wrap else {
+        return;
+    };
+    let (x0, y0, x1, y1) = (x0 as i64, y0 as i64, x1 as i64, y1 as i64);
+    let (mut u, mut v) = (f.u, f.v);
+    let mut buf = [0u32; CHUNK];
+    for chunk in pixels.chunks_mut(CHUNK) {
+        let src = &mut buf[..chunk.len()];
+        for s in src.iter_mut() {
+            let tx = (u >> 16).clamp(x0, x1);
+            let ty = (v >> 16).clamp(y0, y1);
+            u += f.du;
+            v += f.dv;
+            let t = texels[(ty * w + tx) as usize];
+            *s = if TINTED {
+                tint_packed(t, brush.tint)
+            } else {
+                t
+            };
+        }
+        blend_span(chunk, src);
+    }
+}
+
+/// Blends a coverage mask (one byte per pixel, `mask_width` wide) in a packed premultiplied
+/// colour, its top-left corner at canvas pixel (`left`, `top`). Parts off the canvas are skipped.
 pub(crate) fn fill_mask(
     canvas: &mut Canvas,
     mask: &[u8],
     mask_width: usize,
     left: i64,
     top: i64,
-    color: [u32; 4],
+    color: u32,
 ) {
     if mask_width == 0 {
         return;
@@ -243,11 +428,13 @@ pub(crate) fn fill_mask(
         }
         let x0 = (left + mx0 as i64) as usize;
         let row = y as usize * canvas.width;
-        let pixels = &mut canvas.px[(row + x0) * 4..(row + x0 + mx1 - mx0) * 4];
-        for (p, &coverage) in pixels.chunks_exact_mut(4).zip(&mask_row[mx0..mx1]) {
-            if coverage != 0 {
-                let c = coverage as u32;
-                blend(p, color.map(|ch| mul255(ch, c)));
+        let (pixels, _) =
+            canvas.px[(row + x0) * 4..(row + x0 + mx1 - mx0) * 4].as_chunks_mut::<4>();
+        for (p, &coverage) in pixels.iter_mut().zip(&mask_row[mx0..mx1]) {
+            if coverage == 255 {
+                blend(p, color);
+            } else if coverage != 0 {
+                blend(p, scale_packed(color, coverage as u32));
             }
         }
     }
@@ -308,10 +495,53 @@ mod tests {
     }
 
     #[test]
+    fn quads_sharing_edges_cover_each_pixel_once() {
+        let mut px = vec![0u8; 40 * 40 * 4];
+        let mut canvas = Canvas {
+            px: &mut px,
+            width: 40,
+            height: 40,
+        };
+        // A 3x3 grid of cells (a nine-slice) through a rotation, half-transparent.
+        let (sin, cos) = 0.4f32.sin_cos();
+        let at = |i: usize, j: usize| {
+            let (x, y) = ([-14.0, -5.5, 6.25, 14.0][i], [-13.0, -2.0, 7.5, 13.0][j]);
+            vertex(
+                20.0 + x * cos - y * sin,
+                20.0 + x * sin + y * cos,
+                0.0,
+                0.0,
+                1.0,
+            )
+        };
+        let texture = Texture::white();
+        let brush = Brush {
+            texture: &texture,
+            wrap: Wrap::Clamp {
+                x0: 0,
+                y0: 0,
+                x1: 0,
+                y1: 0,
+            },
+            tint: [100, 100, 100, 100],
+            perspective: false,
+            shaded: false,
+        };
+        for j in 0..3 {
+            for i in 0..3 {
+                let quad = [at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)];
+                fill_quad(&mut canvas, quad, &brush);
+            }
+        }
+        let values: std::collections::BTreeSet<u8> = px.chunks(4).map(|p| p[3]).collect();
+        assert_eq!(values, [0, 100].into_iter().collect());
+    }
+
+    #[test]
     fn perspective_divides_by_q() {
         let mut texture = Texture::white();
         texture.width = 2;
-        texture.texels = vec![[255, 0, 0, 255], [0, 0, 255, 255]];
+        texture.texels = vec![pack([255, 0, 0, 255]), pack([0, 0, 255, 255])];
         let mut px = vec![0u8; 100 * 4];
         let mut canvas = Canvas {
             px: &mut px,
@@ -337,8 +567,8 @@ mod tests {
             width: 4,
             height: 4,
         };
-        fill_mask(&mut canvas, &[255; 9], 3, -1, 2, [255, 0, 0, 255]);
-        fill_mask(&mut canvas, &[255; 9], 3, 10, 10, [255, 0, 0, 255]);
+        fill_mask(&mut canvas, &[255; 9], 3, -1, 2, pack([255, 0, 0, 255]));
+        fill_mask(&mut canvas, &[255; 9], 3, 10, 10, pack([255, 0, 0, 255]));
         let red: Vec<usize> = px
             .chunks(4)
             .enumerate()
@@ -346,6 +576,17 @@ mod tests {
             .map(|(i, _)| i)
             .collect();
         assert_eq!(red, vec![8, 9, 12, 13]);
+    }
+
+    #[test]
+    fn packed_scaling_matches_per_channel_rounding() {
+        for f in [0, 1, 77, 128, 254, 255] {
+            for c in [0u32, 1, 100, 128, 200, 255] {
+                let p = pack([c, 255 - c, c / 2, 255]);
+                let want = pack([mul255(c, f), mul255(255 - c, f), mul255(c / 2, f), f]);
+                assert_eq!(scale_packed(p, f), want, "c {c} f {f}");
+            }
+        }
     }
 
     #[test]

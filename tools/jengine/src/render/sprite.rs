@@ -7,7 +7,7 @@
 
 use super::Warnings;
 use super::camera::View;
-use super::raster::{Brush, Canvas, ScreenVertex, Wrap, fill_triangle, premultiplied};
+use super::raster::{Brush, Canvas, ScreenVertex, Wrap, fill_quad, pack, premultiplied};
 use super::texture::{Texture, Textures};
 use jengine::{Sprite, Transform2D};
 
@@ -40,6 +40,10 @@ pub(crate) fn draw_sprite(
     signed.scale = transform.scale.map(|s| if s < 0.0 { -1.0 } else { 1.0 });
     let to_screen = view.local_to_screen(&signed);
 
+    let mut tint = premultiplied(sprite.tint.0);
+    if tint[3] == 0 {
+        return;
+    }
     let white = Texture::white();
     let (texture, found) = if sprite.texture.is_empty() {
         (&white, false)
@@ -47,9 +51,19 @@ pub(crate) fn draw_sprite(
         if let Some(warning) = textures.load(&sprite.texture) {
             warnings.say(warning);
         }
-        match textures.get(&sprite.texture) {
-            Ok(t) => (t, true),
-            Err(checker) => (checker, false),
+        // A small texture is tinted once and kept, so its pixels need no tint while drawing.
+        if tint != [255; 4] && textures.tint(&sprite.texture, pack(tint)) {
+            let packed = pack(tint);
+            tint = [255; 4];
+            match textures.tinted(&sprite.texture, packed) {
+                Some(t) => (t, true),
+                None => return,
+            }
+        } else {
+            match textures.get(&sprite.texture) {
+                Ok(t) => (t, true),
+                Err(checker) => (checker, false),
+            }
         }
     };
     let (tw, th) = (texture.width as f32, texture.height as f32);
@@ -98,10 +112,6 @@ pub(crate) fn draw_sprite(
     let ys = [hh, hh - t * s, -hh + b * s, -hh];
     let vs = [ry, ry + t, ry + rh - b, ry + rh];
 
-    let tint = premultiplied(sprite.tint.0);
-    if tint[3] == 0 {
-        return;
-    }
     for j in 0..3 {
         for i in 0..3 {
             if xs[i + 1] <= xs[i] || ys[j + 1] >= ys[j] {
@@ -136,8 +146,7 @@ pub(crate) fn draw_sprite(
                 perspective: false,
                 shaded: false,
             };
-            fill_triangle(canvas, [quad[0], quad[1], quad[2]], &brush);
-            fill_triangle(canvas, [quad[0], quad[2], quad[3]], &brush);
+            fill_quad(canvas, quad, &brush);
         }
     }
 }

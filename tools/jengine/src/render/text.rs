@@ -15,7 +15,7 @@ use tiny_skia::{FillRule, Mask, PathBuilder, PixmapMut, Transform};
 
 use super::Warnings;
 use super::camera::{Affine, View};
-use super::raster::{Canvas, fill_mask, premultiplied};
+use super::raster::{Canvas, fill_mask, pack, premultiplied};
 
 /// The host's Japanese font (M PLUS 1, subset; OFL, see `tools/jengine/fonts/OFL.txt`).
 pub(crate) static BUNDLED_FONT: &[u8] = include_bytes!("../../fonts/Mplus1-Regular.subset.otf");
@@ -320,6 +320,7 @@ pub(crate) fn draw_text(
         return;
     }
     let color = premultiplied(text.color.0);
+    let packed = pack(color);
     if color[3] == 0 || text.text.is_empty() {
         return;
     }
@@ -363,7 +364,14 @@ pub(crate) fn draw_text(
                 }
                 let (px, py) = (pen[0].round() as i64, pen[1].round() as i64);
                 if let Some(b) = fonts.bitmap(font, placed.glyph, line_px16) {
-                    fill_mask(canvas, &b.coverage, b.width, px + b.left, py + b.top, color);
+                    fill_mask(
+                        canvas,
+                        &b.coverage,
+                        b.width,
+                        px + b.left,
+                        py + b.top,
+                        packed,
+                    );
                 }
             } else if let Some(path) = fonts.outline(font, placed.glyph) {
                 fill_outline(canvas, path, &to_screen, origin, unit, text.color.0);

@@ -6,12 +6,15 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// Decoded texels, premultiplied RGBA8, top row first.
+use super::raster::tint_packed;
+
+/// Decoded texels, premultiplied RGBA8 packed little-endian (`u32::from_le_bytes([r, g, b, a])`),
+/// top row first.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Texture {
     pub width: u32,
     pub height: u32,
-    pub texels: Vec<[u8; 4]>,
+    pub texels: Vec<u32>,
 }
 
 impl Texture {
@@ -20,7 +23,7 @@ impl Texture {
         Texture {
             width: 1,
             height: 1,
-            texels: vec![[255; 4]],
+            texels: vec![u32::MAX],
         }
     }
 
@@ -29,9 +32,9 @@ impl Texture {
         let texels = (0..16)
             .map(|i| {
                 if (i % 4 + i / 4) % 2 == 0 {
-                    [255, 0, 255, 255]
+                    u32::from_le_bytes([255, 0, 255, 255])
                 } else {
-                    [0, 0, 0, 255]
+                    u32::from_le_bytes([0, 0, 0, 255])
                 }
             })
             .collect();
@@ -74,7 +77,7 @@ impl Texture {
                     _ => [p[0], p[1], p[2], p[3]],
                 };
                 let pm = |c: u8| ((c as u32 * a as u32 + 127) / 255) as u8;
-                texels.push([pm(r), pm(g), pm(b), a]);
+                texels.push(u32::from_le_bytes([pm(r), pm(g), pm(b), a]));
             }
         }
         if texels.len() != pixels {
@@ -92,14 +95,24 @@ impl Texture {
 pub(crate) struct Textures {
     folder: PathBuf,
     loaded: HashMap<String, Option<Texture>>,
+    /// Tinted copies of small textures by name and packed tint (see [`Textures::tint`]).
+    tinted: HashMap<String, HashMap<u32, Texture>>,
+    tinted_count: usize,
     checker: Texture,
 }
+
+/// Textures up to this many texels get cached tinted copies.
+const MAX_TINTED_TEXELS: usize = 128 * 128;
+/// The tinted copies are dropped when there are more than this many.
+const MAX_TINTED_COPIES: usize = 512;
 
 impl Textures {
     pub fn new(folder: &Path) -> Textures {
         Textures {
             folder: folder.to_path_buf(),
             loaded: HashMap::new(),
+            tinted: HashMap::new(),
+            tinted_count: 0,
             checker: Texture::checker(),
         }
     }
@@ -131,6 +144,47 @@ impl Textures {
         };
         self.loaded.insert(name.to_string(), texture);
         warning
+    }
+
+    /// Makes a copy of loaded texture `name` with `tint` (packed premultiplied) multiplied in,
+    /// if it is small enough to be worth keeping; true when [`Textures::tinted`] will find it.
+    /// The copy holds exactly what tinting each texel while drawing would give, so using it
+    /// changes no pixel, only the time a tinted sprite takes.
+    pub fn tint(&mut self, name: &str, tint: u32) -> bool {
+        let Some(Some(base)) = self.loaded.get(name) else {
+            return false;
+        };
+        if base.texels.len() > MAX_TINTED_TEXELS {
+            return false;
+        }
+        if self.tinted.get(name).is_some_and(|m| m.contains_key(&tint)) {
+            return true;
+        }
+        if self.tinted_count >= MAX_TINTED_COPIES {
+            self.tinted.clear();
+            self.tinted_count = 0;
+        }
+        let factors = tint.to_le_bytes().map(u32::from);
+        let copy = Texture {
+            width: base.width,
+            height: base.height,
+            texels: base
+                .texels
+                .iter()
+                .map(|&t| tint_packed(t, factors))
+                .collect(),
+        };
+        self.tinted
+            .entry(name.to_string())
+            .or_default()
+            .insert(tint, copy);
+        self.tinted_count += 1;
+        true
+    }
+
+    /// The tinted copy made by [`Textures::tint`].
+    pub fn tinted(&self, name: &str, tint: u32) -> Option<&Texture> {
+        self.tinted.get(name)?.get(&tint)
     }
 
     /// The texture called `name` (load it first), or `Err(checker)` when it failed.
@@ -165,17 +219,18 @@ mod tests {
             png::ColorType::Rgba,
             &[255, 0, 0, 128, 0, 255, 0, 255],
         );
+        let bytes = |t: &Texture| t.texels.iter().map(|t| t.to_le_bytes()).collect::<Vec<_>>();
         let t = Texture::decode_png(&rgba).unwrap();
-        assert_eq!(t.texels, vec![[128, 0, 0, 128], [0, 255, 0, 255]]);
+        assert_eq!(bytes(&t), vec![[128, 0, 0, 128], [0, 255, 0, 255]]);
         let gray = encode(1, 1, png::ColorType::Grayscale, &[77]);
         assert_eq!(
-            Texture::decode_png(&gray).unwrap().texels,
+            bytes(&Texture::decode_png(&gray).unwrap()),
             vec![[77, 77, 77, 255]]
         );
         let rgb = encode(1, 2, png::ColorType::Rgb, &[1, 2, 3, 4, 5, 6]);
         let t = Texture::decode_png(&rgb).unwrap();
         assert_eq!((t.width, t.height), (1, 2));
-        assert_eq!(t.texels[1], [4, 5, 6, 255]);
+        assert_eq!(bytes(&t)[1], [4, 5, 6, 255]);
     }
 
     #[test]
@@ -185,6 +240,28 @@ mod tests {
         for cut in [8, 20, 40, good.len() - 5] {
             assert!(Texture::decode_png(&good[..cut]).is_err(), "cut at {cut}");
         }
+    }
+
+    #[test]
+    fn tinted_copies_hold_what_tinting_per_texel_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = encode(
+            2,
+            1,
+            png::ColorType::Rgba,
+            &[255, 128, 0, 255, 10, 20, 30, 40],
+        );
+        std::fs::write(dir.path().join("t.png"), data).unwrap();
+        let mut textures = Textures::new(dir.path());
+        assert!(textures.load("t.png").is_none());
+        let tint = u32::from_le_bytes([100, 50, 25, 128]);
+        assert!(textures.tint("t.png", tint));
+        let base = textures.get("t.png").unwrap().texels.clone();
+        let copy = textures.tinted("t.png", tint).unwrap();
+        let factors = [100, 50, 25, 128];
+        let want: Vec<u32> = base.iter().map(|&t| tint_packed(t, factors)).collect();
+        assert_eq!(copy.texels, want);
+        assert!(!textures.tint("missing.png", tint));
     }
 
     #[test]
