@@ -365,11 +365,18 @@ impl Fixed {
         let fits = [start[0], start[1], end[0], end[1]]
             .iter()
             .all(|v| v.abs() < Self::LIMIT);
+        // Steps within a rounding error of "one texel per pixel, along the row" are taken as
+        // exactly that (over a whole span the difference stays far below a texel), so the
+        // common unrotated, unscaled sprite takes the row-copy path.
+        let snap = |step: f32, to: i64| {
+            let fixed = (step * Self::ONE) as i64;
+            if (fixed - to).abs() <= 2 { to } else { fixed }
+        };
         fits.then(|| Fixed {
             u: (start[0] * Self::ONE) as i64,
             v: (start[1] * Self::ONE) as i64,
-            du: (d[0] * Self::ONE) as i64,
-            dv: (d[1] * Self::ONE) as i64,
+            du: snap(d[0], 1 << 16),
+            dv: snap(d[1], 0),
         })
     }
 }
@@ -385,6 +392,31 @@ fn affine_span<const TINTED: bool>(pixels: &mut [[u8; 4]], f: Fixed, brush: &Bru
     let (x0, y0, x1, y1) = (x0 as i64, y0 as i64, x1 as i64, y1 as i64);
     let (mut u, mut v) = (f.u, f.v);
     let mut buf = [0u32; CHUNK];
+    if f.dv == 0 {
+        // One texture row for the whole span (an unrotated sprite).
+        let ty = (v >> 16).clamp(y0, y1);
+        let row = &texels[(ty * w) as usize..((ty + 1) * w) as usize];
+        let first = u >> 16;
+        let last = (u + f.du * (pixels.len() as i64 - 1)) >> 16;
+        if !TINTED && f.du == 1 << 16 && first >= x0 && last <= x1 {
+            // Texel for pixel: blend straight from the texture.
+            return blend_span(pixels, &row[first as usize..=last as usize]);
+        }
+        for chunk in pixels.chunks_mut(CHUNK) {
+            let src = &mut buf[..chunk.len()];
+            for s in src.iter_mut() {
+                let t = row[(u >> 16).clamp(x0, x1) as usize];
+                u += f.du;
+                *s = if TINTED {
+                    tint_packed(t, brush.tint)
+                } else {
+                    t
+                };
+            }
+            blend_span(chunk, src);
+        }
+        return;
+    }
     for chunk in pixels.chunks_mut(CHUNK) {
         let src = &mut buf[..chunk.len()];
         for s in src.iter_mut() {
