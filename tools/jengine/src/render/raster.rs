@@ -325,8 +325,15 @@ fn span<const PERSPECTIVE: bool, const SHADED: bool, const CLAMP: bool, const TI
                 // Shade may brighten up to 4x; premultiplied colour never exceeds its alpha.
                 let f = (s.clamp(0.0, 4.0) * 256.0) as u32;
                 let a = c >> 24;
-                let ch = |shift: u32| ((((c >> shift) & 0xFF) * f) >> 8).min(a) << shift;
-                c = ch(0) | ch(8) | ch(16) | (a << 24);
+                if f <= 256 {
+                    // Darkening: red and blue in one multiply, and nothing can pass alpha.
+                    let rb = (((c & 0x00FF_00FF) * f) >> 8) & 0x00FF_00FF;
+                    let g = ((((c >> 8) & 0xFF) * f) >> 8) << 8;
+                    c = rb | g | (a << 24);
+                } else {
+                    let ch = |shift: u32| ((((c >> shift) & 0xFF) * f) >> 8).min(a) << shift;
+                    c = ch(0) | ch(8) | ch(16) | (a << 24);
+                }
             }
             *out = c;
         }
