@@ -265,23 +265,6 @@ fn span_kind<const PERSPECTIVE: bool, const SHADED: bool>(
     }
 }
 
-/// Floor for texel lookups (`as` truncates toward zero).
-#[inline(always)]
-fn floor_i32(x: f32) -> i32 {
-    let i = x as i32;
-    if (i as f32) > x { i - 1 } else { i }
-}
-
-/// `i` tiled into `0..n`: a mask for power-of-two sizes (most textures), else a remainder.
-#[inline(always)]
-fn wrap_texel(i: i32, n: i32) -> i32 {
-    if n & (n - 1) == 0 {
-        i & (n - 1)
-    } else {
-        i.rem_euclid(n)
-    }
-}
-
 /// The general loop: texels gathered (with perspective, tint and shade as the brush asks) into
 /// a small buffer, then blended in one pass.
 fn span<const PERSPECTIVE: bool, const SHADED: bool, const CLAMP: bool, const TINTED: bool>(
@@ -297,6 +280,7 @@ fn span<const PERSPECTIVE: bool, const SHADED: bool, const CLAMP: bool, const TI
         Wrap::Clamp { x0, y0, x1, y1 } => (x0, y0, x1, y1),
         Wrap::Repeat => (0, 0, w - 1, h - 1),
     };
+    let pow2 = w & (w - 1) == 0 && h & (h - 1) == 0;
     let tint = brush.tint;
     let [mut uq, mut vq, mut q, mut sq] = start;
     let mut buf = [0u32; CHUNK];
@@ -317,7 +301,13 @@ fn span<const PERSPECTIVE: bool, const SHADED: bool, const CLAMP: bool, const TI
                 // Truncation equals floor here: the clamp's lower bound is never negative.
                 ((u as i32).clamp(cx0, cx1), (v as i32).clamp(cy0, cy1))
             } else {
-                (wrap_texel(floor_i32(u), w), wrap_texel(floor_i32(v), h))
+                // 16.16 then an arithmetic shift: a floor without a compare.
+                let (fu, fv) = ((u * 65536.0) as i64 >> 16, (v * 65536.0) as i64 >> 16);
+                if pow2 {
+                    ((fu & (w as i64 - 1)) as i32, (fv & (h as i64 - 1)) as i32)
+                } else {
+                    (fu.rem_euclid(w as i64) as i32, fv.rem_euclid(h as i64) as i32)
+                }
             };
             let t = texels[(ty * w + tx) as usize];
             let mut c = if TINTED { tint_packed(t, tint) } else { t };
