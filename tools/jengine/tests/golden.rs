@@ -613,6 +613,54 @@ fn a_named_font_is_loaded_from_the_assets_folder() {
     assert!(named.rgba.chunks(4).any(|p| p[0] > 200));
 }
 
+#[test]
+fn a_truetype_font_draws_its_quadratic_outlines_upright_and_rotated() {
+    // Shapes.ttf (tools/fonts/test_font.py): "A" is a square ring, "B" a triangle; advance 900,
+    // ascender 800, descender -200, so a line of size 1 is 1000 font units.
+    let dir = assets();
+    let font = golden_dir().join("fonts/Shapes.ttf");
+    std::fs::copy(font, dir.path().join("fonts/Shapes.ttf")).unwrap();
+    let world = |rot: f32, text: &str| {
+        let mut world = World::new();
+        world.spawn((Camera2D {
+            size: [4.0, 2.25],
+            ..Camera2D::default()
+        },));
+        world.spawn((
+            Transform2D {
+                rot,
+                ..Transform2D::default()
+            },
+            Text {
+                text: text.into(),
+                font: "Shapes.ttf".into(),
+                ..Text::default()
+            },
+        ));
+        world
+    };
+    let white = Some([255; 4]);
+    let black = Some([0, 0, 0, 255]);
+    // 80 px per unit. "AB" is 1.8 wide, centred; its baseline sits 0.3 below the position.
+    let (upright, warnings) = render(dir.path(), &world(0.0, "AB"), 320, 180);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(upright.pixel(104, 66), white, "the ring of A");
+    assert_eq!(upright.pixel(124, 82), black, "the hole of A");
+    assert_eq!(upright.pixel(196, 98), white, "inside B");
+    // Turned half a circle about the position: everything lands mirrored through the centre.
+    let (turned, _) = render(dir.path(), &world(std::f32::consts::PI, "AB"), 320, 180);
+    assert_eq!(turned.pixel(216, 114), white, "the ring of A");
+    assert_eq!(turned.pixel(196, 98), black, "the hole of A");
+    assert_eq!(turned.pixel(124, 82), white, "inside B");
+    // "C" is not in the font: its notdef box is drawn and named once.
+    let (_, warnings) = render(dir.path(), &world(0.0, "CC"), 320, 180);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("font \"Shapes.ttf\" has no glyph for 'C'"),
+        "{warnings:?}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input: a clear warning, and the rest of the frame still draws.
 

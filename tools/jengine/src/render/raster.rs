@@ -306,7 +306,10 @@ fn span<const PERSPECTIVE: bool, const SHADED: bool, const CLAMP: bool, const TI
                 if pow2 {
                     ((fu & (w as i64 - 1)) as i32, (fv & (h as i64 - 1)) as i32)
                 } else {
-                    (fu.rem_euclid(w as i64) as i32, fv.rem_euclid(h as i64) as i32)
+                    (
+                        fu.rem_euclid(w as i64) as i32,
+                        fv.rem_euclid(h as i64) as i32,
+                    )
                 }
             };
             let t = texels[(ty * w + tx) as usize];
