@@ -835,6 +835,9 @@ fn zero_and_negative_sizes_warn() {
     let frame = renderer.render(&World::new(), 0, 10);
     assert_eq!((frame.width, frame.height, frame.rgba.len()), (0, 0, 0));
     assert!(renderer.take_warnings()[0].contains("0x10 frame"));
+    let frame = renderer.render(&World::new(), 100_000, 100_000);
+    assert_eq!(frame.rgba.len(), 0);
+    assert!(renderer.take_warnings()[0].contains("100000x100000 frame"));
 }
 
 #[test]

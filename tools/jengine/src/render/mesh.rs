@@ -1,9 +1,7 @@
 //! Meshes: textured triangles in the entity's local space, unlit, with per-vertex shade and
-//! perspective weight `q`.
-//!
-//! A mesh is perspective-correct because each vertex carries `q` (1 near, smaller far): the
-//! rasteriser interpolates `uv*q` and `q` across the screen and divides per pixel, which is what
-//! makes a trapezoid wall show straight, evenly spaced bricks. Texture coordinates tile.
+//! perspective weight `q` (1 near, smaller far). The rasteriser interpolates `uv*q` and `q`
+//! across the screen and divides per pixel, which is what makes a trapezoid wall show straight,
+//! evenly spaced bricks. Texture coordinates tile.
 
 use super::Warnings;
 use super::camera::View;

@@ -1,9 +1,8 @@
 //! The software renderer: turns a world's `Sprite`, `Text` and `Mesh2D` components into pixels.
-//!
-//! Everything is drawn into one premultiplied canvas in a fixed order (z, then spawn order,
-//! then entity id), with integer blending and no clocks or threads, so the same world always
-//! gives byte-identical frames. Bad content never stops a frame: it is skipped or replaced by
-//! something visible, and described once through [`Renderer::take_warnings`].
+//! Everything goes into one premultiplied canvas in a fixed order (z, spawn order, entity id)
+//! with integer blending and no clocks or threads, so the same world gives byte-identical
+//! frames. Bad content never stops a frame: it is skipped or drawn as something visible, and
+//! described once through [`Renderer::take_warnings`].
 
 mod camera;
 mod frame;
@@ -24,6 +23,9 @@ use jengine::{Entity, Mesh2D, Name, Sprite, SpriteLibrary, Text, Transform2D, Wo
 use camera::{View, pick_camera};
 use raster::Canvas;
 use texture::Textures;
+
+/// The largest frame side drawn; anything bigger is refused rather than allocated.
+const MAX_SIDE: u32 = 16384;
 
 /// Problems found while drawing, each said once for the renderer's lifetime.
 #[derive(Default)]
@@ -88,9 +90,13 @@ impl Renderer {
         if let Some(w) = warning {
             self.warnings.say(w);
         }
-        let Some(mut pixmap) = tiny_skia::Pixmap::new(width, height) else {
+        let pixmap = (width <= MAX_SIDE && height <= MAX_SIDE)
+            .then(|| tiny_skia::Pixmap::new(width, height))
+            .flatten();
+        let Some(mut pixmap) = pixmap else {
             self.warnings.say(format!(
-                "a {width}x{height} frame cannot be drawn; nothing rendered"
+                "a {width}x{height} frame cannot be drawn (each side must be 1 to {MAX_SIDE}); \
+                 nothing rendered"
             ));
             return Frame::empty();
         };

@@ -1,11 +1,8 @@
-//! The triangle rasteriser behind sprites and meshes: textured, tinted, optionally shaded and
-//! perspective-correct, blended premultiplied into the canvas.
-//!
-//! Scanline spans: a pixel is drawn when its centre is inside the triangle, with edges sampled
-//! from their endpoints in one canonical order, so two triangles sharing an edge compute the same
-//! crossing and cover every pixel along it exactly once (no cracks, no double-blended seams).
-//! Attributes are planes in screen space; with perspective on, `uv*q`, `shade*q` and `q` are the
-//! planes and each pixel divides by `q`.
+//! The rasteriser behind sprites and meshes: convex polygons, textured, tinted, optionally
+//! shaded and perspective-correct, blended premultiplied into the canvas. A pixel is drawn when
+//! its centre is inside; every edge is evaluated from its endpoints in one canonical order, so
+//! shapes sharing an edge cover each pixel along it exactly once (no cracks, no double seams).
+//! Attributes are screen-space planes; with perspective, `uv*q`, `shade*q` and `q` are.
 
 use super::texture::Texture;
 

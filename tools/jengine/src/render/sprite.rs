@@ -1,9 +1,7 @@
 //! Sprites: a textured rectangle centred on the transform, cut into nine cells when sliced.
-//!
-//! Nine-slice rule: the texture is laid on the sprite at one scale, the largest at which the
-//! whole region fits inside the sprite (`min(width / region_w, height / region_h)` world units
-//! per texel), so corners are never stretched; edges stretch along their length and the middle
-//! both ways. Each cell clamps its own texels, so no neighbour cell bleeds in.
+//! Nine-slice lays the texture on at one scale, the largest at which the whole region fits
+//! (`min(width / region_w, height / region_h)` world units per texel), so corners are never
+//! stretched while edges stretch along their length; each cell clamps its own texels.
 
 use super::Warnings;
 use super::camera::View;

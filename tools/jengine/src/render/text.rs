@@ -1,10 +1,7 @@
-//! Text: TTF/OTF outlines read with ttf-parser, filled with tiny-skia, laid out in lines.
-//!
-//! Upright text is drawn from a glyph cache of coverage masks keyed by (font, glyph id, pixel
-//! size), each placed on a whole pixel, so a frame of text is mostly copying. Rotated or
-//! unevenly scaled text fills the outlines directly through the full transform instead.
-//! `size` is the line height (the font's ascender to descender plus line gap); the block of
-//! lines is centred vertically on the position and aligned horizontally about it.
+//! Text: TTF/OTF outlines read with ttf-parser, filled with tiny-skia, laid out in lines of
+//! `size` world units (ascender to descender plus line gap), centred vertically on the position.
+//! Upright text copies coverage masks from a cache keyed by (font, glyph id, pixel size), each
+//! on a whole pixel; rotated or unevenly scaled text fills outlines through the full transform.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
