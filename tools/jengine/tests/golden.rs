@@ -917,3 +917,162 @@ fn broken_meshes_skip_only_their_bad_triangles() {
         Some([255; 4])
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Any world content at all: no panic, a frame of the asked size.
+
+mod any_world {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Mostly ordinary numbers, sometimes the awkward ones.
+    fn number() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            8 => -20.0f32..20.0,
+            1 => Just(0.0f32),
+            1 => prop::sample::select(vec![
+                f32::NAN,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                1e30,
+                -1e30,
+                1e-30,
+                f32::MAX,
+            ]),
+        ]
+    }
+
+    fn pair() -> impl Strategy<Value = [f32; 2]> {
+        [number(), number()]
+    }
+
+    fn color() -> impl Strategy<Value = Color> {
+        [number(), number(), number(), number()].prop_map(Color)
+    }
+
+    fn texture() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "",
+            "bricks.png",
+            "panel.png",
+            "corrupt.png",
+            "none.png",
+        ])
+        .prop_map(String::from)
+    }
+
+    fn transform() -> impl Strategy<Value = Transform2D> {
+        (pair(), number(), pair(), number()).prop_map(|(pos, rot, scale, z)| Transform2D {
+            pos,
+            rot,
+            scale,
+            z,
+        })
+    }
+
+    fn sprite() -> impl Strategy<Value = Sprite> {
+        (
+            texture(),
+            prop::option::of([number(), number(), number(), number()]),
+            pair(),
+            color(),
+            prop::option::of([number(), number(), number(), number()]),
+        )
+            .prop_map(|(texture, region, size, tint, nine_slice)| Sprite {
+                texture,
+                region,
+                size,
+                tint,
+                nine_slice,
+            })
+    }
+
+    fn text() -> impl Strategy<Value = Text> {
+        (
+            "[a-zA-Z ことば言葉\n\t\u{1F600}]{0,24}",
+            prop::sample::select(vec!["", "fake.ttf", "missing.otf"]),
+            number(),
+            color(),
+            prop::sample::select(vec![Align::Left, Align::Center, Align::Right]),
+            prop::option::of(number()),
+        )
+            .prop_map(|(text, font, size, color, align, wrap)| Text {
+                text,
+                font: font.into(),
+                size,
+                color,
+                align,
+                wrap,
+            })
+    }
+
+    fn mesh() -> impl Strategy<Value = Mesh2D> {
+        (
+            texture(),
+            color(),
+            prop::collection::vec(
+                (pair(), pair(), number(), number()).prop_map(|(pos, uv, q, shade)| Vertex {
+                    pos,
+                    uv,
+                    q,
+                    shade,
+                }),
+                0..6,
+            ),
+            prop::collection::vec(0u32..8, 0..10),
+        )
+            .prop_map(|(texture, tint, vertices, indices)| Mesh2D {
+                texture,
+                tint,
+                vertices,
+                indices,
+            })
+    }
+
+    fn entity() -> impl Strategy<Value = (Transform2D, Option<Sprite>, Option<Text>, Option<Mesh2D>)>
+    {
+        (
+            transform(),
+            prop::option::of(sprite()),
+            prop::option::of(text()),
+            prop::option::of(mesh()),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_world_renders_without_panicking(
+            camera in (pair(), pair(), color()),
+            entities in prop::collection::vec(entity(), 0..6),
+            (width, height) in (0u32..48, 0u32..48),
+        ) {
+            let dir = assets();
+            std::fs::write(dir.path().join("fonts/fake.ttf"), b"not a font").unwrap();
+            let mut world = World::new();
+            world.spawn((Camera2D { center: camera.0, size: camera.1, clear: camera.2 },));
+            for (t, s, x, m) in entities {
+                let e = world.spawn((t,));
+                if let Some(s) = s {
+                    world.entities.insert_one(e, s).unwrap();
+                }
+                if let Some(x) = x {
+                    world.entities.insert_one(e, x).unwrap();
+                }
+                if let Some(m) = m {
+                    world.entities.insert_one(e, m).unwrap();
+                }
+            }
+            let mut renderer = Renderer::new(dir.path());
+            renderer.preload(&world);
+            let frame = renderer.render(&world, width, height);
+            prop_assert_eq!(frame.rgba.len(), (frame.width * frame.height * 4) as usize);
+            if width > 0 && height > 0 {
+                prop_assert_eq!((frame.width, frame.height), (width, height));
+                let again = renderer.render(&world, width, height);
+                prop_assert_eq!(frame.rgba, again.rgba);
+            }
+        }
+    }
+}

@@ -19,6 +19,9 @@ pub(crate) static BUNDLED_FONT: &[u8] = include_bytes!("../../fonts/Mplus1-Regul
 
 /// Upright glyphs taller than this many pixels are filled as paths, not cached.
 const MAX_CACHED_LINE_PX: f32 = 512.0;
+/// Filled outlines must lie within this many pixels of the canvas origin; a glyph reaching
+/// beyond is too large to be text anyone can read, and is skipped.
+const MAX_OUTLINE_PX: f32 = 16_000.0;
 /// The glyph cache is emptied when it grows past this many masks.
 const MAX_CACHED_GLYPHS: usize = 16_384;
 
@@ -395,6 +398,32 @@ fn fill_outline(
         o[0],
         o[1],
     );
+    // Only glyphs that reach the canvas, and of a size tiny-skia's fixed-point scan handles.
+    let b = path.bounds();
+    let corners = [
+        [b.left(), b.top()],
+        [b.right(), b.top()],
+        [b.left(), b.bottom()],
+        [b.right(), b.bottom()],
+    ]
+    .map(|[x, y]| {
+        [
+            transform.sx * x + transform.kx * y + transform.tx,
+            transform.ky * x + transform.sy * y + transform.ty,
+        ]
+    });
+    let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+    for c in corners {
+        for i in 0..2 {
+            lo[i] = lo[i].min(c[i]);
+            hi[i] = hi[i].max(c[i]);
+        }
+    }
+    let (w, h) = (canvas.width as f32, canvas.height as f32);
+    let sane = lo.iter().chain(&hi).all(|v| v.abs() < MAX_OUTLINE_PX);
+    if !sane || hi[0] < 0.0 || hi[1] < 0.0 || lo[0] > w || lo[1] > h {
+        return;
+    }
     let Some(mut pixmap) =
         PixmapMut::from_bytes(canvas.px, canvas.width as u32, canvas.height as u32)
     else {
