@@ -302,7 +302,6 @@ fn finish_line(mut line: Vec<Placed>) -> (Vec<Placed>, f32) {
 }
 
 /// Draws one text component. `label` names the entity in warnings.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn draw_text(
     canvas: &mut Canvas,
     view: &View,
