@@ -214,9 +214,14 @@ pub fn viewport_main(packages: &[&dyn Package]) -> ExitCode {
             }
             let (scenes, scripts, tables) = report.counts;
             if report.ok() {
+                let count =
+                    |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
                 println!(
-                    "{}: ok ({scenes} scenes, {scripts} scripts, {tables} tables)",
-                    project.display()
+                    "{}: ok ({}, {}, {})",
+                    project.display(),
+                    count(scenes, "scene"),
+                    count(scripts, "script"),
+                    count(tables, "table")
                 );
                 ExitCode::SUCCESS
             } else {
