@@ -63,7 +63,7 @@ pub use crate::registry::{
     Bag, Command, ComponentBinding, Handler, Package, Registry, System, TableBinding,
 };
 pub use crate::save::{SaveStore, write_atomically};
-pub use crate::scene::{CORE_KEYS, Scene, SceneError};
+pub use crate::scene::{CORE_KEYS, Outline, Scene, SceneError};
 pub use crate::script::{
     Limits, Queued, ScriptError, ScriptHost, describe as describe_lua_error, to_lua,
 };
@@ -77,6 +77,27 @@ pub use hecs;
 #[cfg(test)]
 mod testing {
     use proptest::prelude::*;
+
+    /// The unit tests' package: a `counter` component with a command and a bag.
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Counter {
+        pub start: i64,
+    }
+
+    pub struct CounterPackage;
+
+    impl crate::Package for CounterPackage {
+        fn name(&self) -> &'static str {
+            "jengine-counter"
+        }
+        fn register(&self, reg: &mut crate::Registry) {
+            use crate::value::{entity, number};
+            reg.component::<Counter>("counter");
+            reg.command("Counter", "add", &[entity("e"), number("n")], |_, _| Ok(()));
+            reg.bag::<Counter>("counter");
+        }
+    }
 
     /// Random JSON of any shape, a few levels deep.
     pub fn json_value() -> impl Strategy<Value = serde_json::Value> {

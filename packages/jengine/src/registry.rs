@@ -311,6 +311,19 @@ impl Registry {
         });
     }
 
+    /// Checks every declared table against the loaded ones: each bad row, naming the package
+    /// that reads the table.
+    pub fn check_tables(&self, tables: &Tables) -> Vec<String> {
+        self.tables
+            .iter()
+            .flat_map(|binding| {
+                (binding.check)(tables)
+                    .into_iter()
+                    .map(move |e| format!("{e} (table of {})", binding.package))
+            })
+            .collect()
+    }
+
     /// The command with this flat or qualified name.
     pub fn find_command(&self, name: &str) -> Option<&Command> {
         self.commands
@@ -330,24 +343,7 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::{entity, number};
-
-    #[derive(Serialize, serde::Deserialize)]
-    struct Counter {
-        n: i64,
-    }
-
-    struct CounterPackage;
-    impl Package for CounterPackage {
-        fn name(&self) -> &'static str {
-            "jengine-counter"
-        }
-        fn register(&self, reg: &mut Registry) {
-            reg.component::<Counter>("counter");
-            reg.command("Counter", "add", &[entity("e"), number("n")], |_, _| Ok(()));
-            reg.bag::<Counter>("counter");
-        }
-    }
+    use crate::testing::{Counter, CounterPackage};
 
     struct Squatter;
     impl Package for Squatter {

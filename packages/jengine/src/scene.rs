@@ -69,6 +69,39 @@ struct RawScene<'a> {
     entities: Vec<BTreeMap<String, &'a RawValue>>,
 }
 
+/// What a scene uses, read without checking a single component: every key and every script.
+/// For tools that must look at scenes they cannot (or need not) load: `check` after a scene
+/// failed, `docs` in a build that does not link every package the project lists.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outline {
+    /// Every key any entity uses, core and package.
+    pub keys: BTreeSet<String>,
+    /// Every `script` named, in file order, each once.
+    pub scripts: Vec<String>,
+}
+
+impl Outline {
+    /// The outline of a scene's text, or `None` if it is not a scene's JSON at all.
+    pub fn read(text: &str) -> Option<Outline> {
+        let raw: RawScene = serde_json::from_str(text).ok()?;
+        let mut outline = Outline::default();
+        for fields in &raw.entities {
+            for (key, value) in fields {
+                if !outline.keys.contains(key) {
+                    outline.keys.insert(key.clone());
+                }
+                if key == "script"
+                    && let Ok(path) = serde_json::from_str::<String>(value.get())
+                    && !outline.scripts.contains(&path)
+                {
+                    outline.scripts.push(path);
+                }
+            }
+        }
+        Some(outline)
+    }
+}
+
 /// A checked scene, ready to spawn.
 pub struct Scene {
     /// The file it came from.
@@ -79,8 +112,6 @@ pub struct Scene {
     builders: Vec<hecs::EntityBuilder>,
     /// Scripts named by entities, in file order (for checking).
     pub scripts: Vec<String>,
-    /// Every key used, core and package (for docs).
-    pub keys: BTreeSet<String>,
     /// Things said about the scene that are not errors (v1 custom data).
     pub notices: Vec<String>,
 }
@@ -114,7 +145,6 @@ impl Scene {
             version,
             builders: Vec::with_capacity(raw.entities.len()),
             scripts: Vec::new(),
-            keys: BTreeSet::new(),
             notices: Vec::new(),
         };
         let mut errors = Vec::new();
@@ -126,9 +156,6 @@ impl Scene {
             let mut builder = hecs::EntityBuilder::new();
             let mut custom = serde_json::Map::new();
             for (key, value) in fields {
-                if !scene.keys.contains(key) {
-                    scene.keys.insert(key.clone());
-                }
                 let fail = |message: String| SceneError {
                     file: file.to_string(),
                     entity: Some((index, name.clone())),
@@ -285,24 +312,8 @@ impl fmt::Debug for Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry::Package;
+    use crate::testing::{Counter, CounterPackage};
     use proptest::prelude::*;
-
-    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
-    #[serde(deny_unknown_fields)]
-    struct Counter {
-        start: i64,
-    }
-
-    struct CounterPackage;
-    impl Package for CounterPackage {
-        fn name(&self) -> &'static str {
-            "jengine-counter"
-        }
-        fn register(&self, reg: &mut Registry) {
-            reg.component::<Counter>("counter");
-        }
-    }
 
     fn reg() -> Registry {
         Registry::with(&[&CounterPackage])
@@ -381,6 +392,21 @@ mod tests {
             all[1]
         );
         assert!(all[2].contains("a script is a .lua file"), "{}", all[2]);
+    }
+
+    #[test]
+    fn an_outline_reads_keys_and_scripts_of_a_scene_that_does_not_load() {
+        let text = r#"{"version": 9, "entities": [
+            {"name": "a", "kotoba_table": {}, "script": "a.lua"},
+            {"transform": "broken", "script": "a.lua"},
+            {"script": "b.lua"}
+        ]}"#;
+        assert!(Scene::parse("s.scene", text, &reg()).is_err());
+        let outline = Outline::read(text).unwrap();
+        assert_eq!(outline.scripts, vec!["a.lua", "b.lua"]);
+        let keys: Vec<&str> = outline.keys.iter().map(String::as_str).collect();
+        assert_eq!(keys, ["kotoba_table", "name", "script", "transform"]);
+        assert!(Outline::read("[1, 2]").is_none());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use jengine::{Limits, Package, Project, Registry, Scene, ScriptHost, Tables};
+use jengine::{Limits, Outline, Package, Project, Registry, Scene, ScriptHost, Tables};
 
 /// What a check found.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -53,13 +53,7 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
 
     let (tables, errors) = Tables::load_dir(&project.dir);
     report.problems.extend(errors.iter().map(|e| e.to_string()));
-    for binding in &registry.tables {
-        report.problems.extend(
-            (binding.check)(&tables)
-                .iter()
-                .map(|e| format!("{e} (table of {})", binding.package)),
-        );
-    }
+    report.problems.extend(registry.check_tables(&tables));
     report.counts.2 = tables.names().count();
 
     let scenes = project.scene_names();
@@ -91,29 +85,15 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
             }
         };
         match Scene::parse(&file, &text, &registry) {
-            Ok(scene) => {
-                report.notes.extend(scene.notices.iter().cloned());
-                for script in &scene.scripts {
-                    if named_scripts.insert(script.clone())
-                        && !project.script_path(script).is_file()
-                    {
-                        report.problems.push(format!(
-                            "{file}: script assets/scripts/{script} does not exist"
-                        ));
-                    }
-                }
-            }
-            Err(errors) => {
-                report.problems.extend(errors.iter().map(|e| e.to_string()));
-                for script in scripts_named(&text) {
-                    if named_scripts.insert(script.clone())
-                        && !project.script_path(&script).is_file()
-                    {
-                        report.problems.push(format!(
-                            "{file}: script assets/scripts/{script} does not exist"
-                        ));
-                    }
-                }
+            Ok(scene) => report.notes.extend(scene.notices.iter().cloned()),
+            Err(errors) => report.problems.extend(errors.iter().map(|e| e.to_string())),
+        }
+        // Scripts are checked from the outline, so a scene that failed still has them checked.
+        for script in Outline::read(&text).map(|o| o.scripts).unwrap_or_default() {
+            if named_scripts.insert(script.clone()) && !project.script_path(&script).is_file() {
+                report.problems.push(format!(
+                    "{file}: script assets/scripts/{script} does not exist"
+                ));
             }
         }
     }
@@ -143,20 +123,6 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
         )),
     }
     report
-}
-
-/// The `script` of every entity of a scene that did not parse as a whole.
-fn scripts_named(text: &str) -> Vec<String> {
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
-        return Vec::new();
-    };
-    value
-        .get("entities")
-        .and_then(|e| e.as_array())
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.get("script")?.as_str().map(String::from))
-        .collect()
 }
 
 /// Every `.lua` file under `dir`, relative to it.

@@ -97,15 +97,9 @@ impl Runtime {
         if !registry.problems.is_empty() {
             return Err(registry.problems.clone());
         }
-        let (tables, mut problems) = Tables::load_dir(&project.dir);
-        let mut problems: Vec<String> = problems.drain(..).map(|e| e.to_string()).collect();
-        for binding in &registry.tables {
-            problems.extend(
-                (binding.check)(&tables)
-                    .iter()
-                    .map(|e| format!("{e} (table of {})", binding.package)),
-            );
-        }
+        let (tables, errors) = Tables::load_dir(&project.dir);
+        let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        problems.extend(registry.check_tables(&tables));
         if !problems.is_empty() {
             return Err(problems);
         }
