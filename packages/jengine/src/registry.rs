@@ -330,14 +330,6 @@ impl Registry {
             .iter()
             .find(|c| c.flat == name || c.qualified() == name)
     }
-
-    /// The namespaces with at least one command, each with its package.
-    pub fn namespaces(&self) -> BTreeMap<&str, &str> {
-        self.commands
-            .iter()
-            .map(|c| (c.namespace.as_str(), c.package.as_str()))
-            .collect()
-    }
 }
 
 #[cfg(test)]

@@ -578,11 +578,6 @@ impl ScriptHost {
             .unwrap_or_else(|_| self.bags.clone());
     }
 
-    /// How many entity scripts are running.
-    pub fn instance_count(&self) -> usize {
-        self.instances.len()
-    }
-
     /// Calls `start(e)` on every script not yet started, then `update(e, dt)` on all.
     pub fn update(&mut self, world: &mut World, dt: f64) {
         self.each(world, |inst| {
