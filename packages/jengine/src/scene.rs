@@ -5,7 +5,8 @@
 //! listed package registers; version 1 predates package components and keeps such keys as
 //! inert [`CustomData`], saying so once per key.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::fmt;
 
 use serde::Deserialize;
@@ -66,7 +67,66 @@ impl std::error::Error for SceneError {}
 struct RawScene<'a> {
     version: Option<&'a RawValue>,
     #[serde(borrow, default)]
-    entities: Vec<BTreeMap<String, &'a RawValue>>,
+    entities: Vec<Fields<'a>>,
+}
+
+/// One entity's keys and raw values, in file order, keys borrowed from the text when they
+/// hold no escapes: the hot path of a large scene allocates nothing per key.
+struct Fields<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'a> Fields<'a> {
+    fn get(&self, key: &str) -> Option<&'a RawValue> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Key<'a>(Cow<'a, str>);
+        impl<'de> Deserialize<'de> for Key<'de> {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> serde::de::Visitor<'de> for V {
+                    type Value = Key<'de>;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a component key")
+                    }
+                    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                        Ok(Key(Cow::Borrowed(v)))
+                    }
+                    fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                        Ok(Key(Cow::Owned(v.to_string())))
+                    }
+                }
+                d.deserialize_str(V)
+            }
+        }
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
+            type Value = Fields<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an entity: an object of components")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Fields<'a>, M::Error> {
+                let mut fields: Vec<(Cow<'a, str>, &'a RawValue)> =
+                    Vec::with_capacity(map.size_hint().unwrap_or(4));
+                while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+                    let value: &'de RawValue = map.next_value()?;
+                    if fields.iter().any(|(k, _)| *k == key) {
+                        return Err(serde::de::Error::custom(format!(
+                            "key {key:?} appears twice in one entity"
+                        )));
+                    }
+                    fields.push((key, value));
+                }
+                Ok(Fields(fields))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
 }
 
 /// What a scene uses, read without checking a single component: every key and every script.
@@ -86,9 +146,9 @@ impl Outline {
         let raw: RawScene = serde_json::from_str(text).ok()?;
         let mut outline = Outline::default();
         for fields in &raw.entities {
-            for (key, value) in fields {
-                if !outline.keys.contains(key) {
-                    outline.keys.insert(key.clone());
+            for (key, value) in &fields.0 {
+                if !outline.keys.contains(key.as_ref()) {
+                    outline.keys.insert(key.to_string());
                 }
                 if key == "script"
                     && let Ok(path) = serde_json::from_str::<String>(value.get())
@@ -155,14 +215,14 @@ impl Scene {
                 .and_then(|v| serde_json::from_str::<String>(v.get()).ok());
             let mut builder = hecs::EntityBuilder::new();
             let mut custom = serde_json::Map::new();
-            for (key, value) in fields {
+            for (key, value) in &fields.0 {
                 let fail = |message: String| SceneError {
                     file: file.to_string(),
                     entity: Some((index, name.clone())),
-                    key: Some(key.clone()),
+                    key: Some(key.to_string()),
                     message,
                 };
-                let result = match key.as_str() {
+                let result = match key.as_ref() {
                     "name" => add::<Name>(&mut builder, value),
                     "transform" => add::<Transform2D>(&mut builder, value)
                         .and_then(|_| finite_transform(&builder)),
@@ -253,7 +313,7 @@ impl Scene {
     pub fn spawn(mut self, world: &mut World) -> Vec<Entity> {
         self.builders
             .iter_mut()
-            .map(|b| world.spawn(b.build()))
+            .map(|b| world.spawn_built(b))
             .collect()
     }
 }

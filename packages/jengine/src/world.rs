@@ -35,12 +35,18 @@ impl World {
     /// Spawns an entity stamped with its [`SpawnOrder`], so draw order and `find` can tell
     /// which came first even after hecs reuses ids. Packages spawn through this.
     pub fn spawn(&mut self, components: impl hecs::DynamicBundle) -> Entity {
+        let mut builder = hecs::EntityBuilder::new();
+        builder.add_bundle(components);
+        self.spawn_built(&mut builder)
+    }
+
+    /// Spawns what `builder` holds, stamped with its [`SpawnOrder`] (and empties the builder).
+    /// The stamp goes in with the rest, so the entity lands in its archetype once.
+    pub fn spawn_built(&mut self, builder: &mut hecs::EntityBuilder) -> Entity {
         let order = self.resources.get_or_default::<SpawnCounter>();
         order.0 += 1;
-        let stamp = SpawnOrder(order.0);
-        let e = self.entities.spawn(components);
-        let _ = self.entities.insert_one(e, stamp);
-        e
+        builder.add(SpawnOrder(order.0));
+        self.entities.spawn(builder.build())
     }
 
     /// When `e` was spawned through [`World::spawn`]; `u64::MAX` for entities spawned directly.
