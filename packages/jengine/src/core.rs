@@ -1,12 +1,17 @@
-//! The host's own commands: `Entity.set`, `Text.set` and `Scene.load`.
+//! The host's own components and commands, registered like any package's.
 //!
-//! They go through the same queue as package commands, so a script's calls apply in the
-//! order it made them, whoever owns them.
+//! Every core scene key (`name`, `transform`, `sprite`, ...) and the commands `Entity.set`,
+//! `Text.set` and `Scene.load` come from here, through the same [`Registry`] calls a package
+//! makes, so scenes, scripts and docs read one table. The commands go through the same queue
+//! as package commands, so a script's calls apply in the order it made them, whoever owns them.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::components::{Camera2D, Mesh2D, Sprite, Text, Transform2D};
+use crate::components::{
+    BulkEntity, Camera2D, Mesh2D, Name, Script, Sprite, SpriteLibrary, Text, Transform2D,
+};
+use crate::convert::parse_json;
 use crate::registry::Registry;
 use crate::value::{entity, string, table};
 use crate::world::{Entity, World};
@@ -15,84 +20,127 @@ use crate::world::{Entity, World};
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SceneRequest(pub Option<String>);
 
+type SetFn = fn(&mut World, Entity, &serde_json::Value) -> Result<(), String>;
+
+/// The core components scripts may change with `Entity.set`: one list for the bindings and
+/// the command alike.
+const SETTABLE: &[(&str, SetFn)] = &[
+    ("transform", overlay::<Transform2D>),
+    ("sprite", overlay::<Sprite>),
+    ("text", overlay::<Text>),
+    ("mesh", overlay::<Mesh2D>),
+    ("camera", overlay::<Camera2D>),
+];
+
+fn setter(key: &str) -> Option<SetFn> {
+    SETTABLE.iter().find(|(k, _)| *k == key).map(|(_, f)| *f)
+}
+
+/// Binds a core key whose scene value is the component itself, checked by `check`.
+fn core<T>(reg: &mut Registry, key: &str, check: fn(&T) -> Result<(), String>)
+where
+    T: hecs::Component + Serialize + DeserializeOwned,
+{
+    let spawn = Box::new(move |builder: &mut hecs::EntityBuilder, raw: &serde_json::value::RawValue| {
+        let value: T = parse_json(raw.get())?;
+        check(&value)?;
+        builder.add(value);
+        Ok(())
+    });
+    reg.bind::<T>(key, spawn, setter(key).is_some());
+}
+
+fn anything<T>(_: &T) -> Result<(), String> {
+    Ok(())
+}
+
 pub(crate) fn register(reg: &mut Registry) {
+    core::<Name>(reg, "name", anything);
+    core::<Transform2D>(reg, "transform", finite_transform);
+    core::<Sprite>(reg, "sprite", anything);
+    core::<Text>(reg, "text", anything);
+    core::<Mesh2D>(reg, "mesh", anything);
+    core::<Camera2D>(reg, "camera", anything);
+    core::<SpriteLibrary>(reg, "sprite_library", anything);
+    core::<Script>(reg, "script", |script| {
+        if script.0.ends_with(".lua") {
+            Ok(())
+        } else {
+            Err(format!(
+                "a script is a .lua file under assets/scripts, got {:?}",
+                script.0
+            ))
+        }
+    });
+    reg.bind::<BulkEntity>(
+        "bulk",
+        Box::new(|builder, raw| {
+            if parse_json::<bool>(raw.get())? {
+                builder.add(BulkEntity);
+            }
+            Ok(())
+        }),
+        false,
+    );
+
     reg.command(
         "Entity",
         "set",
-        &[entity("e"), string("key"), table("fields")],
-        |world, args| {
-            let e = args.entity(0)?;
-            let key = args.string(1)?;
-            let fields = args.table(2)?;
-            set_core(world, e, key, fields)
+        (entity("e"), string("key"), table("fields")),
+        |world, (e, key, fields)| {
+            if !world.entities.contains(e) {
+                return Err(format!("entity {} does not exist", e.to_bits()));
+            }
+            match setter(&key) {
+                Some(set) => set(world, e, &fields).map_err(|err| format!("{key}: {err}")),
+                None => {
+                    let keys: Vec<&str> = SETTABLE.iter().map(|(k, _)| *k).collect();
+                    Err(format!(
+                        "{key:?} is not a core component Entity.set can change ({})",
+                        keys.join(", ")
+                    ))
+                }
+            }
         },
     );
     reg.command(
         "Text",
         "set",
-        &[entity("e"), string("text")],
-        |world, args| {
-            let e = args.entity(0)?;
-            let s = args.string(1)?;
+        (entity("e"), string("text")),
+        |world, (e, s)| {
+            let described = no_component(world, e, "text");
             let mut text = world
                 .entities
                 .get::<&mut Text>(e)
-                .map_err(|_| no_component(world, e, "text"))?;
-            text.text = s.to_string();
+                .map_err(|_| described)?;
+            text.text = s;
             Ok(())
         },
     );
-    reg.command("Scene", "load", &[string("name")], |world, args| {
-        let name = args.string(0)?;
-        world.resources.insert(SceneRequest(Some(name.to_string())));
+    reg.command("Scene", "load", (string("name"),), |world, (name,)| {
+        world.resources.insert(SceneRequest(Some(name)));
         Ok(())
     });
 }
 
 fn no_component(world: &World, e: Entity, key: &str) -> String {
     if world.entities.contains(e) {
-        format!("entity {} has no {key} component", describe(world, e))
+        format!("entity {} has no {key} component", world.describe(e))
     } else {
         format!("entity {} does not exist", e.to_bits())
     }
 }
 
-/// An entity as messages name it: its name if it has one, else its handle.
-pub fn describe(world: &World, e: Entity) -> String {
-    match world.entities.get::<&crate::Name>(e) {
-        Ok(name) => format!("{:?}", name.0),
-        Err(_) => format!("#{}", e.to_bits()),
+fn finite_transform(t: &Transform2D) -> Result<(), String> {
+    let all = t.pos.iter().chain(t.scale.iter()).chain([&t.rot, &t.z]);
+    if all.into_iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err("every number must be finite".into())
     }
 }
 
-/// Overlays `fields` on the entity's core component `key` (adding it if absent).
-fn set_core(
-    world: &mut World,
-    e: Entity,
-    key: &str,
-    fields: &serde_json::Value,
-) -> Result<(), String> {
-    if !world.entities.contains(e) {
-        return Err(format!("entity {} does not exist", e.to_bits()));
-    }
-    match key {
-        "transform" => overlay::<Transform2D>(world, e, key, fields),
-        "sprite" => overlay::<Sprite>(world, e, key, fields),
-        "text" => overlay::<Text>(world, e, key, fields),
-        "mesh" => overlay::<Mesh2D>(world, e, key, fields),
-        "camera" => overlay::<Camera2D>(world, e, key, fields),
-        other => Err(format!(
-            "{other:?} is not a core component Entity.set can change (transform, sprite, text, mesh, camera)"
-        )),
-    }
-}
-
-fn overlay<T>(
-    world: &mut World,
-    e: Entity,
-    key: &str,
-    fields: &serde_json::Value,
-) -> Result<(), String>
+fn overlay<T>(world: &mut World, e: Entity, fields: &serde_json::Value) -> Result<(), String>
 where
     T: hecs::Component + Serialize + DeserializeOwned + Default,
 {
@@ -108,9 +156,9 @@ where
             }
         }
         (_, serde_json::Value::Array(a)) if a.is_empty() => {}
-        _ => return Err(format!("fields for {key} must be a table of named fields")),
+        _ => return Err("fields must be a table of named fields".into()),
     }
-    let value: T = serde_json::from_value(merged).map_err(|err| format!("{key}: {err}"))?;
+    let value: T = serde_json::from_value(merged).map_err(|err| err.to_string())?;
     world
         .entities
         .insert_one(e, value)
@@ -125,7 +173,7 @@ mod tests {
     fn run(world: &mut World, name: &str, args: Vec<Value>) -> Result<(), String> {
         let reg = Registry::new();
         let cmd = reg.find_command(name).unwrap();
-        (cmd.handler)(world, &Args::new(args))
+        cmd.apply(world, Args::new(args))
     }
 
     #[test]

@@ -5,13 +5,11 @@
 //! bags scripts read and the data tables it validates. Its rules live in plain modules that
 //! never import this crate; only registration and drawing touch it.
 //!
-//! What this crate holds, in the order a frame uses it:
-//! - [`World`]: the hecs entities plus typed resources ([`Time`], [`Log`], [`Tables`]);
-//! - the core components ([`Transform2D`], [`Sprite`], [`Text`], [`Mesh2D`], ...);
-//! - [`Registry`] and [`Package`];
-//! - the formats: [`Project`] (`project.jengine`), [`Scene`] (v1 and v2), [`Tables`];
-//! - [`PackageMeta`] and the dependency-coverage rule;
-//! - [`ScriptHost`], the sandboxed Lua 5.4 bridge.
+//! The crate root is what a package author uses: [`Package`] and [`Registry`]; the [`World`]
+//! with its [`Entity`]s, resources, [`Time`] and [`Log`]; the core components
+//! ([`Transform2D`], [`Sprite`], [`Text`], [`Mesh2D`], ...); the typed command parameters in
+//! [`value`]; and [`Row`] with [`Tables`] for data tables. Everything the host alone needs
+//! (the Lua bridge, the file formats, the dependency rule) is in [`host`].
 //!
 //! ```
 //! use jengine::{Package, Registry, World, value::{entity, integer}};
@@ -24,8 +22,7 @@
 //!     fn name(&self) -> &'static str { "jengine-counter" }
 //!     fn register(&self, reg: &mut Registry) {
 //!         reg.component::<Counter>("counter");
-//!         reg.command("Counter", "add", &[entity("e"), integer("n")], |world, args| {
-//!             let (e, n) = (args.entity(0)?, args.integer(1)?);
+//!         reg.command("Counter", "add", (entity("e"), integer("n")), |world, (e, n)| {
 //!             let mut c = world.entities.get::<&mut Counter>(e).map_err(|_| "no counter")?;
 //!             c.count += n;
 //!             Ok(())
@@ -41,6 +38,7 @@
 #![warn(missing_docs)]
 
 mod components;
+mod convert;
 mod core;
 mod meta;
 mod project;
@@ -56,23 +54,30 @@ pub use crate::components::{
     Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Script, Sprite, SpriteLibrary,
     Text, Transform2D, Vertex,
 };
-pub use crate::core::{SceneRequest, describe as describe_entity};
-pub use crate::meta::{MetaError, PackageMeta, coverage_problems, listed_packages, workspace_root};
-pub use crate::project::{PackageRef, Project, ProjectError, ProjectFile, Source, Window};
-pub use crate::registry::{
-    Bag, Command, ComponentBinding, Handler, Package, Registry, System, TableBinding,
-};
-pub use crate::save::{SaveStore, write_atomically};
-pub use crate::scene::{CORE_KEYS, Outline, Scene, SceneError};
-pub use crate::script::{
-    Limits, Queued, ScriptError, ScriptHost, describe as describe_lua_error, to_lua,
-};
-pub use crate::table::{
-    RawTable, Row, RowError, TableError, Tables, describe_path_error, json_kind, table_name,
-};
+pub use crate::registry::{Package, Registry};
+pub use crate::table::{Row, Tables};
 pub use crate::value::{Args, Value};
-pub use crate::world::{Entity, Level, Log, LogLine, Resources, SpawnOrder, Time, World};
+pub use crate::world::{Entity, Log, LogLevel, LogLine, Resources, Time, World};
 pub use hecs;
+
+/// What the host needs and a package does not: the Lua bridge, the file formats, the
+/// registry's records and the dependency-coverage rule.
+pub mod host {
+    pub use crate::convert::{cut, describe_lua_error, parse_json, to_lua};
+    pub use crate::core::SceneRequest;
+    pub use crate::meta::{MetaError, PackageMeta, coverage_problems, listed_packages, workspace_root};
+    pub use crate::project::{PackageRef, Project, ProjectError, ProjectFile, Source, Window};
+    pub use crate::registry::{
+        Bag, CORE, Command, ComponentBinding, RegistryProblem, System, TableBinding,
+    };
+    pub use crate::save::{MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, write_atomically};
+    pub use crate::scene::{Outline, Scene, SceneError};
+    pub use crate::script::{
+        Limits, MAX_STRING_ARG, Queued, ScriptError, ScriptErrorKind, ScriptHost, StopKind,
+    };
+    pub use crate::table::{RawTable, RowError, TableError, describe_path_error, json_kind, table_name};
+    pub use crate::world::{MAX_LOG_LINE, SpawnOrder, WARN_ONCE_MEMORY};
+}
 
 #[cfg(test)]
 mod testing {
@@ -94,7 +99,7 @@ mod testing {
         fn register(&self, reg: &mut crate::Registry) {
             use crate::value::{entity, number};
             reg.component::<Counter>("counter");
-            reg.command("Counter", "add", &[entity("e"), number("n")], |_, _| Ok(()));
+            reg.command("Counter", "add", (entity("e"), number("n")), |_, _| Ok(()));
             reg.bag::<Counter>("counter");
         }
     }

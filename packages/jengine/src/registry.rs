@@ -2,16 +2,20 @@
 //!
 //! A package's `register` lists its whole surface in one place: scene components, script
 //! commands, per-frame systems, the bags scripts read, and the data tables it validates.
-//! The registry records which package added what, so errors and docs can name it.
+//! The host's own components and commands come in the same way, from a core package added
+//! first, so there is one table of scene keys and one of commands. The registry records who
+//! added what, so errors and docs can name the package.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
+use crate::convert::{parse_json, to_lua};
 use crate::table::{Row, RowError, Tables};
-use crate::value::{Args, Param};
+use crate::value::{Args, Param, Params};
 use crate::world::{Entity, World};
 
 /// A game plugin: a name and one function that registers everything it adds.
@@ -22,28 +26,149 @@ pub trait Package {
     fn register(&self, reg: &mut Registry);
 }
 
-/// A command handler: applies one queued call to the world, or says why it could not.
-///
-/// The contract: check everything first, then change; an `Err` must leave the world as it was.
-pub type Handler = Box<dyn Fn(&mut World, &Args) -> Result<(), String>>;
+/// The name the host's own registrations go under.
+pub const CORE: &str = "core";
+
+/// A mistake in registration, reported when the host starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegistryProblem {
+    /// The same package was added twice.
+    PackageTwice {
+        /// Its name.
+        package: String,
+    },
+    /// Two registrations claim one scene key.
+    KeyTaken {
+        /// The key.
+        key: String,
+        /// The package that has it.
+        owner: String,
+        /// The package that asked for it again.
+        by: String,
+    },
+    /// Two commands would have the same flat name.
+    CommandTaken {
+        /// `Namespace.name`.
+        command: String,
+        /// The package that has it.
+        owner: String,
+        /// The package that asked for it again.
+        by: String,
+    },
+    /// A package adds a command to another package's namespace.
+    NamespaceTaken {
+        /// The namespace.
+        namespace: String,
+        /// The package it belongs to.
+        owner: String,
+        /// The package adding to it.
+        by: String,
+        /// The command it tried to add.
+        name: String,
+    },
+    /// Two bags under one key.
+    BagTaken {
+        /// The key.
+        key: String,
+        /// The package that has it.
+        owner: String,
+        /// The package that asked for it again.
+        by: String,
+    },
+    /// Two declarations of one table.
+    TableTaken {
+        /// The table's name.
+        name: String,
+        /// The package that has it.
+        owner: String,
+        /// The package that asked for it again.
+        by: String,
+    },
+}
+
+impl fmt::Display for RegistryProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let whose = |p: &str| {
+            if p == CORE {
+                "the host".to_string()
+            } else {
+                p.to_string()
+            }
+        };
+        match self {
+            RegistryProblem::PackageTwice { package } => {
+                write!(f, "package {package} is registered twice")
+            }
+            RegistryProblem::KeyTaken { key, owner, by } => write!(
+                f,
+                "scene key {key:?} is registered by both {} and {by}",
+                whose(owner)
+            ),
+            RegistryProblem::CommandTaken { command, owner, by } => write!(
+                f,
+                "command {command} is registered by both {} and {by}",
+                whose(owner)
+            ),
+            RegistryProblem::NamespaceTaken {
+                namespace,
+                owner,
+                by,
+                name,
+            } => write!(
+                f,
+                "namespace {namespace} belongs to {}, but {by} adds {namespace}.{name} to it",
+                whose(owner)
+            ),
+            RegistryProblem::BagTaken { key, owner, by } => write!(
+                f,
+                "bag {key:?} is registered by both {} and {by}",
+                whose(owner)
+            ),
+            RegistryProblem::TableTaken { name, owner, by } => write!(
+                f,
+                "table {name:?} is declared by both {} and {by}",
+                whose(owner)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RegistryProblem {}
+
+type Handler = Box<dyn Fn(&mut World, Args) -> Result<(), String>>;
 
 /// A script command: `Namespace.name(...)`, also callable as `namespace_name(...)`.
 pub struct Command {
-    /// The Lua table it lives in (`Kotoba`).
-    pub namespace: String,
-    /// Its name inside the table (`press`).
-    pub name: String,
-    /// The flat global name (`kotoba_press`).
-    pub flat: String,
-    /// Declared parameters, checked at every call.
-    pub params: Vec<Param>,
-    /// The package that registered it (`jengine-kotoba`); `core` for the host's own.
-    pub package: String,
-    /// Applies a queued call.
-    pub handler: Handler,
+    namespace: String,
+    name: String,
+    flat: String,
+    params: Vec<Param>,
+    package: String,
+    handler: Handler,
 }
 
 impl Command {
+    /// The Lua table it lives in (`Kotoba`).
+    pub fn namespace(&self) -> &str {
+        &self.namespace
+    }
+    /// Its name inside the table (`press`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The flat global name (`kotoba_press`); the host's own commands have none in Lua.
+    pub fn flat(&self) -> &str {
+        &self.flat
+    }
+    /// Declared parameters, checked at every call.
+    pub fn params(&self) -> &[Param] {
+        &self.params
+    }
+    /// The package that registered it; [`CORE`] for the host's own.
+    pub fn package(&self) -> &str {
+        &self.package
+    }
+
     /// `Kotoba.press(e, x, y)`: the call as documentation shows it.
     pub fn signature(&self) -> String {
         let names: Vec<&str> = self.params.iter().map(|p| p.name).collect();
@@ -54,35 +179,83 @@ impl Command {
     pub fn qualified(&self) -> String {
         format!("{}.{}", self.namespace, self.name)
     }
+
+    /// Applies one call whose arguments passed the check. An `Err` leaves the world as it was.
+    pub fn apply(&self, world: &mut World, args: Args) -> Result<(), String> {
+        (self.handler)(world, args)
+    }
 }
 
-type Spawner = Box<dyn Fn(&mut hecs::EntityBuilder, &RawValue) -> Result<(), String>>;
+pub(crate) type Spawner = Box<dyn Fn(&mut hecs::EntityBuilder, &RawValue) -> Result<(), String>>;
 type Reader = Box<dyn Fn(&World, Entity) -> Option<serde_json::Value>>;
 type LuaReader = Box<dyn Fn(&World, Entity, &mlua::Lua) -> Option<mlua::Result<mlua::Value>>>;
 
 /// A scene key bound to a component type.
 pub struct ComponentBinding {
+    key: String,
+    type_name: &'static str,
+    package: String,
+    spawn: Spawner,
+    read: Reader,
+    read_lua: LuaReader,
+    settable: bool,
+}
+
+impl ComponentBinding {
     /// The scene key (`kotoba_table`).
-    pub key: String,
+    pub fn key(&self) -> &str {
+        &self.key
+    }
     /// The Rust type's path, for docs.
-    pub type_name: &'static str,
-    /// The registering package.
-    pub package: String,
-    /// Deserializes the scene value and adds the component to an entity being built.
-    pub spawn: Spawner,
-    /// Reads the component back as JSON.
-    pub read: Reader,
-    pub(crate) read_lua: LuaReader,
+    pub fn type_name(&self) -> &'static str {
+        self.type_name
+    }
+    /// The registering package ([`CORE`] for the host's own).
+    pub fn package(&self) -> &str {
+        &self.package
+    }
+    /// Whether scripts may change it with `Entity.set`.
+    pub fn settable(&self) -> bool {
+        self.settable
+    }
+    /// Deserializes a scene value and adds the component to an entity being built.
+    pub fn spawn(&self, builder: &mut hecs::EntityBuilder, raw: &RawValue) -> Result<(), String> {
+        (self.spawn)(builder, raw)
+    }
+    /// The entity's component as JSON, if it has one.
+    pub fn read(&self, world: &World, e: Entity) -> Option<serde_json::Value> {
+        (self.read)(world, e)
+    }
+    pub(crate) fn read_lua(
+        &self,
+        world: &World,
+        e: Entity,
+        lua: &mlua::Lua,
+    ) -> Option<mlua::Result<mlua::Value>> {
+        (self.read_lua)(world, e, lua)
+    }
 }
 
 /// A per-frame update, run in registration order after commands are applied.
 pub struct System {
+    name: String,
+    package: String,
+    run: Box<dyn Fn(&mut World, f64)>,
+}
+
+impl System {
     /// A name for logs and docs.
-    pub name: String,
+    pub fn name(&self) -> &str {
+        &self.name
+    }
     /// The registering package.
-    pub package: String,
-    /// The update itself; it reads the frame's time from the [`crate::Time`] resource.
-    pub run: Box<dyn Fn(&mut World)>,
+    pub fn package(&self) -> &str {
+        &self.package
+    }
+    /// Runs the update for a frame of `dt` seconds.
+    pub fn run(&self, world: &mut World, dt: f64) {
+        (self.run)(world, dt)
+    }
 }
 
 type BagLua =
@@ -91,63 +264,101 @@ type BagJson = Box<dyn Fn(&World) -> Vec<(Entity, serde_json::Value)>>;
 
 /// What scripts read: a component type published, after systems run, as a table per entity.
 pub struct Bag {
-    /// The key scripts pass to `Entity.get(e, key)`.
-    pub key: String,
-    /// The Rust type's path, for docs.
-    pub type_name: &'static str,
-    /// The registering package.
-    pub package: String,
-    pub(crate) publish_lua: BagLua,
-    /// Every entity's bag as JSON (for traces).
-    pub publish_json: BagJson,
+    key: String,
+    type_name: &'static str,
+    package: String,
+    publish_lua: BagLua,
+    publish_json: BagJson,
 }
 
-/// Checks every row of a loaded table.
-pub type TableCheck = Box<dyn Fn(&Tables) -> Vec<RowError>>;
+impl Bag {
+    /// The key scripts pass to `Entity.get(e, key)`.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+    /// The Rust type's path, for docs.
+    pub fn type_name(&self) -> &'static str {
+        self.type_name
+    }
+    /// The registering package.
+    pub fn package(&self) -> &str {
+        &self.package
+    }
+    /// Every entity's bag as JSON, by entity id (for traces).
+    pub fn to_json(&self, world: &World) -> Vec<(Entity, serde_json::Value)> {
+        (self.publish_json)(world)
+    }
+    pub(crate) fn publish_lua(
+        &self,
+        world: &World,
+        lua: &mlua::Lua,
+        out: &mut dyn FnMut(Entity, mlua::Value),
+    ) -> mlua::Result<()> {
+        (self.publish_lua)(world, lua, out)
+    }
+}
+
+type TableCheck = Box<dyn Fn(&Tables) -> Vec<RowError>>;
 
 /// A data table a package reads, checked row by row when a project loads.
 pub struct TableBinding {
-    /// The table's name (`kotoba_stages`, from `data/kotoba_stages.json`).
-    pub name: String,
-    /// The row type's path, for docs.
-    pub type_name: &'static str,
-    /// The registering package.
-    pub package: String,
-    /// Checks every row of the loaded table, returning every problem.
-    pub check: TableCheck,
+    name: String,
+    type_name: &'static str,
+    package: String,
+    check: TableCheck,
 }
 
-/// Everything the linked packages added, in registration order.
-#[derive(Default)]
+impl TableBinding {
+    /// The table's name (`kotoba_stages`, from `data/kotoba_stages.json`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The row type's path, for docs.
+    pub fn type_name(&self) -> &'static str {
+        self.type_name
+    }
+    /// The registering package.
+    pub fn package(&self) -> &str {
+        &self.package
+    }
+}
+
+/// Everything the host and the linked packages added, in registration order.
 pub struct Registry {
     current: String,
     packages: Vec<String>,
-    /// Scene components by key.
-    pub components: BTreeMap<String, ComponentBinding>,
-    /// Commands in registration order; a queued call refers to its index.
-    pub commands: Vec<Command>,
-    /// Systems in registration order.
-    pub systems: Vec<System>,
-    /// Bags in registration order.
-    pub bags: Vec<Bag>,
-    /// Tables packages declared.
-    pub tables: Vec<TableBinding>,
-    /// Mistakes in registration (a key or name taken twice), reported when the host starts.
-    pub problems: Vec<String>,
+    components: BTreeMap<String, ComponentBinding>,
+    commands: Vec<Command>,
+    systems: Vec<System>,
+    bags: Vec<Bag>,
+    tables: Vec<TableBinding>,
+    problems: Vec<RegistryProblem>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry::new()
+    }
 }
 
 impl Registry {
-    /// A registry holding only the host's own commands (`Entity.set`, `Text.set`, `Scene.load`).
+    /// A registry holding only the host's own components and commands.
     pub fn new() -> Registry {
         let mut reg = Registry {
-            current: "core".into(),
-            ..Registry::default()
+            current: CORE.into(),
+            packages: Vec::new(),
+            components: BTreeMap::new(),
+            commands: Vec::new(),
+            systems: Vec::new(),
+            bags: Vec::new(),
+            tables: Vec::new(),
+            problems: Vec::new(),
         };
         crate::core::register(&mut reg);
         reg
     }
 
-    /// A registry with the core commands and each package registered, in order.
+    /// A registry with the core and each package registered, in order.
     pub fn with(packages: &[&dyn Package]) -> Registry {
         let mut reg = Registry::new();
         for p in packages {
@@ -158,39 +369,96 @@ impl Registry {
 
     /// Registers one package.
     pub fn add(&mut self, package: &dyn Package) {
-        if self.packages.iter().any(|p| p == package.name()) {
-            self.problems
-                .push(format!("package {} is registered twice", package.name()));
+        if package.name() == CORE || self.packages.iter().any(|p| p == package.name()) {
+            self.problems.push(RegistryProblem::PackageTwice {
+                package: package.name().to_string(),
+            });
             return;
         }
         self.packages.push(package.name().to_string());
         self.current = package.name().to_string();
         package.register(self);
-        self.current = "core".into();
+        self.current = CORE.into();
     }
 
-    /// The names of the registered packages, in order.
+    /// The names of the registered packages, in order (the host's core is not among them).
     pub fn packages(&self) -> &[String] {
         &self.packages
     }
 
-    /// Binds a scene key to a component type (v2 scenes only).
+    /// Mistakes in registration, in the order they were made.
+    pub fn problems(&self) -> &[RegistryProblem] {
+        &self.problems
+    }
+
+    /// Every scene key's binding, core and package, by key.
+    pub fn components(&self) -> impl Iterator<Item = &ComponentBinding> {
+        self.components.values()
+    }
+
+    /// The binding of one scene key.
+    pub fn binding(&self, key: &str) -> Option<&ComponentBinding> {
+        self.components.get(key)
+    }
+
+    /// Commands in registration order, the host's first.
+    pub fn commands(&self) -> &[Command] {
+        &self.commands
+    }
+
+    /// Systems in registration order.
+    pub fn systems(&self) -> &[System] {
+        &self.systems
+    }
+
+    /// Bags in registration order.
+    pub fn bags(&self) -> &[Bag] {
+        &self.bags
+    }
+
+    /// Tables packages declared.
+    pub fn tables(&self) -> &[TableBinding] {
+        &self.tables
+    }
+
+    /// Binds a scene key to a component type (v2 scenes only, for packages).
     pub fn component<T>(&mut self, key: &str)
     where
         T: hecs::Component + Serialize + DeserializeOwned,
     {
+        self.component_checked::<T>(key, |_| Ok(()));
+    }
+
+    /// Binds a scene key to a component type whose values `check` must accept: a scene with
+    /// a value it refuses does not load, and the message names the entity and key.
+    pub fn component_checked<T>(
+        &mut self,
+        key: &str,
+        check: impl Fn(&T) -> Result<(), String> + 'static,
+    ) where
+        T: hecs::Component + Serialize + DeserializeOwned,
+    {
+        let spawn: Spawner = Box::new(move |builder, raw| {
+            let value: T = parse_json(raw.get())?;
+            check(&value)?;
+            builder.add(value);
+            Ok(())
+        });
+        self.bind::<T>(key, spawn, false);
+    }
+
+    /// Binds a core key: the host's own components, which may take a custom spawn and be
+    /// settable from scripts.
+    pub(crate) fn bind<T>(&mut self, key: &str, spawn: Spawner, settable: bool)
+    where
+        T: hecs::Component + Serialize,
+    {
         if let Some(old) = self.components.get(key) {
-            self.problems.push(format!(
-                "scene key {key:?} is registered by both {} and {}",
-                old.package, self.current
-            ));
-            return;
-        }
-        if crate::scene::CORE_KEYS.contains(&key) {
-            self.problems.push(format!(
-                "package {} registers scene key {key:?}, which is a core key",
-                self.current
-            ));
+            self.problems.push(RegistryProblem::KeyTaken {
+                key: key.to_string(),
+                owner: old.package.clone(),
+                by: self.current.clone(),
+            });
             return;
         }
         self.components.insert(
@@ -199,34 +467,45 @@ impl Registry {
                 key: key.to_string(),
                 type_name: std::any::type_name::<T>(),
                 package: self.current.clone(),
-                spawn: Box::new(|builder, raw| {
-                    let value: T = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
-                    builder.add(value);
-                    Ok(())
-                }),
+                spawn,
                 read: Box::new(|world, entity| {
                     let c = world.entities.get::<&T>(entity).ok()?;
                     serde_json::to_value(&*c).ok()
                 }),
                 read_lua: Box::new(|world, entity, lua| {
                     let c = world.entities.get::<&T>(entity).ok()?;
-                    Some(crate::script::to_lua(lua, &*c))
+                    Some(to_lua(lua, &*c))
                 }),
+                settable,
             },
         );
     }
 
-    /// Adds a command, callable as `namespace.name(...)` and `namespace_name(...)` (lowercased).
-    pub fn command<F>(&mut self, namespace: &str, name: &str, params: &[Param], handler: F)
+    /// Adds a command, callable as `Namespace.name(...)` and `namespace_name(...)`.
+    ///
+    /// `params` is a tuple of named, typed parameters; the handler receives their values,
+    /// checked at the call:
+    ///
+    /// ```
+    /// # use jengine::{Registry, value::{entity, integer}};
+    /// # let mut reg = Registry::new();
+    /// reg.command("Counter", "add", (entity("e"), integer("n")), |world, (e, n)| {
+    ///     let _ = (world, e, n);
+    ///     Ok(())
+    /// });
+    /// ```
+    pub fn command<P, F>(&mut self, namespace: &str, name: &str, params: P, handler: F)
     where
-        F: Fn(&mut World, &Args) -> Result<(), String> + 'static,
+        P: Params + 'static,
+        F: Fn(&mut World, P::Values) -> Result<(), String> + 'static,
     {
         let flat = format!("{}_{}", namespace.to_lowercase(), name);
         if let Some(old) = self.commands.iter().find(|c| c.flat == flat) {
-            self.problems.push(format!(
-                "command {namespace}.{name} is registered by both {} and {}",
-                old.package, self.current
-            ));
+            self.problems.push(RegistryProblem::CommandTaken {
+                command: format!("{namespace}.{name}"),
+                owner: old.package.clone(),
+                by: self.current.clone(),
+            });
             return;
         }
         if let Some(owner) = self
@@ -234,26 +513,32 @@ impl Registry {
             .iter()
             .find(|c| c.namespace == namespace && c.package != self.current)
         {
-            self.problems.push(format!(
-                "namespace {namespace} belongs to {}, but {} adds {namespace}.{name} to it",
-                owner.package, self.current
-            ));
+            self.problems.push(RegistryProblem::NamespaceTaken {
+                namespace: namespace.to_string(),
+                owner: owner.package.clone(),
+                by: self.current.clone(),
+                name: name.to_string(),
+            });
             return;
         }
+        let list = params.list();
         self.commands.push(Command {
             namespace: namespace.to_string(),
             name: name.to_string(),
             flat,
-            params: params.to_vec(),
+            params: list,
             package: self.current.clone(),
-            handler: Box::new(handler),
+            handler: Box::new(move |world, args| {
+                let values = params.read(args).map_err(|e| e.to_string())?;
+                handler(world, values)
+            }),
         });
     }
 
-    /// Adds a per-frame update.
+    /// Adds a per-frame update; it receives the world and the frame's `dt` in seconds.
     pub fn system<F>(&mut self, name: &str, run: F)
     where
-        F: Fn(&mut World) + 'static,
+        F: Fn(&mut World, f64) + 'static,
     {
         self.systems.push(System {
             name: name.to_string(),
@@ -267,11 +552,12 @@ impl Registry {
     where
         T: hecs::Component + Serialize,
     {
-        if self.bags.iter().any(|b| b.key == key) {
-            self.problems.push(format!(
-                "bag {key:?} is registered twice ({})",
-                self.current
-            ));
+        if let Some(old) = self.bags.iter().find(|b| b.key == key) {
+            self.problems.push(RegistryProblem::BagTaken {
+                key: key.to_string(),
+                owner: old.package.clone(),
+                by: self.current.clone(),
+            });
             return;
         }
         self.bags.push(Bag {
@@ -280,7 +566,7 @@ impl Registry {
             package: self.current.clone(),
             publish_lua: Box::new(|world, lua, out| {
                 for (entity, value) in world.entities.query::<(Entity, &T)>().iter() {
-                    out(entity, crate::script::to_lua(lua, value)?);
+                    out(entity, to_lua(lua, value)?);
                 }
                 Ok(())
             }),
@@ -299,6 +585,14 @@ impl Registry {
 
     /// Declares a data table read as rows of `T`, checked when the project loads.
     pub fn table<T: Row>(&mut self, name: &str) {
+        if let Some(old) = self.tables.iter().find(|t| t.name == name) {
+            self.problems.push(RegistryProblem::TableTaken {
+                name: name.to_string(),
+                owner: old.package.clone(),
+                by: self.current.clone(),
+            });
+            return;
+        }
         let table_name = name.to_string();
         self.tables.push(TableBinding {
             name: name.to_string(),
@@ -344,8 +638,9 @@ mod tests {
         }
         fn register(&self, reg: &mut Registry) {
             reg.component::<Counter>("counter");
-            reg.command("Counter", "sub", &[], |_, _| Ok(()));
+            reg.command("Counter", "sub", (), |_, ()| Ok(()));
             reg.component::<Counter>("transform");
+            reg.bag::<Counter>("counter");
         }
     }
 
@@ -354,18 +649,97 @@ mod tests {
         let reg = Registry::with(&[&CounterPackage]);
         let cmd = reg.find_command("counter_add").unwrap();
         assert_eq!(cmd.signature(), "Counter.add(e, n)");
-        assert_eq!(cmd.package, "jengine-counter");
+        assert_eq!(cmd.package(), "jengine-counter");
         assert!(reg.find_command("Counter.add").is_some());
-        assert!(reg.problems.is_empty(), "{:?}", reg.problems);
+        assert!(reg.problems().is_empty(), "{:?}", reg.problems());
     }
 
     #[test]
-    fn taken_keys_and_namespaces_are_problems_naming_both_packages() {
+    fn the_core_registers_through_the_same_table() {
+        let reg = Registry::new();
+        let keys: Vec<&str> = reg.components().map(|c| c.key()).collect();
+        assert_eq!(
+            keys,
+            [
+                "bulk",
+                "camera",
+                "mesh",
+                "name",
+                "script",
+                "sprite",
+                "sprite_library",
+                "text",
+                "transform"
+            ]
+        );
+        assert!(reg.components().all(|c| c.package() == CORE));
+        let settable: Vec<&str> = reg
+            .components()
+            .filter(|c| c.settable())
+            .map(|c| c.key())
+            .collect();
+        assert_eq!(settable, ["camera", "mesh", "sprite", "text", "transform"]);
+        assert!(reg.packages().is_empty());
+        assert_eq!(reg.find_command("Scene.load").unwrap().package(), CORE);
+    }
+
+    #[test]
+    fn taken_keys_and_namespaces_are_typed_problems_naming_both_packages() {
         let reg = Registry::with(&[&CounterPackage, &Squatter, &CounterPackage]);
-        let all = reg.problems.join("\n");
-        assert!(all.contains("\"counter\" is registered by both jengine-counter and squatter"));
-        assert!(all.contains("namespace Counter belongs to jengine-counter"));
-        assert!(all.contains("\"transform\", which is a core key"));
-        assert!(all.contains("jengine-counter is registered twice"));
+        assert_eq!(
+            reg.problems(),
+            [
+                RegistryProblem::KeyTaken {
+                    key: "counter".into(),
+                    owner: "jengine-counter".into(),
+                    by: "squatter".into()
+                },
+                RegistryProblem::NamespaceTaken {
+                    namespace: "Counter".into(),
+                    owner: "jengine-counter".into(),
+                    by: "squatter".into(),
+                    name: "sub".into()
+                },
+                RegistryProblem::KeyTaken {
+                    key: "transform".into(),
+                    owner: CORE.into(),
+                    by: "squatter".into()
+                },
+                RegistryProblem::BagTaken {
+                    key: "counter".into(),
+                    owner: "jengine-counter".into(),
+                    by: "squatter".into()
+                },
+                RegistryProblem::PackageTwice {
+                    package: "jengine-counter".into()
+                },
+            ]
+        );
+        assert_eq!(
+            reg.problems()[2].to_string(),
+            "scene key \"transform\" is registered by both the host and squatter"
+        );
+    }
+
+    #[test]
+    fn a_handler_receives_the_declared_types() {
+        let mut reg = Registry::new();
+        reg.command(
+            "T",
+            "go",
+            (crate::value::string("s"), crate::value::integer("n").optional()),
+            |world, (s, n)| {
+                world.log().info(format!("{s} {n:?}"));
+                Ok(())
+            },
+        );
+        let mut world = World::new();
+        let cmd = reg.find_command("t_go").unwrap();
+        cmd.apply(
+            &mut world,
+            Args::new(vec![crate::Value::Str("hi".into()), crate::Value::Nil]),
+        )
+        .unwrap();
+        assert_eq!(world.log().drain()[0].message, "hi None");
     }
 }

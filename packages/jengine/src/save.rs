@@ -11,7 +11,51 @@ use std::path::{Path, PathBuf};
 pub struct SaveStore {
     path: Option<PathBuf>,
     values: serde_json::Map<String, serde_json::Value>,
+    /// Bytes the values take as JSON, keys included.
+    total: usize,
     dirty: bool,
+}
+
+/// The most bytes one saved value may take as JSON.
+pub const MAX_SAVE_VALUE: usize = 1 << 20;
+
+/// The most bytes the whole save may take as JSON.
+pub const MAX_SAVE_TOTAL: usize = 8 << 20;
+
+/// A `Save.set` the store refused, keeping what it had.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveTooLarge {
+    /// The value alone is over [`MAX_SAVE_VALUE`].
+    Value {
+        /// Its size as JSON.
+        bytes: usize,
+    },
+    /// The store would be over [`MAX_SAVE_TOTAL`].
+    Total {
+        /// The size it would have.
+        bytes: usize,
+    },
+}
+
+impl std::fmt::Display for SaveTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SaveTooLarge::Value { bytes } => write!(
+                f,
+                "the value is {bytes} bytes as JSON; one saved value may be at most {MAX_SAVE_VALUE}"
+            ),
+            SaveTooLarge::Total { bytes } => write!(
+                f,
+                "the save would be {bytes} bytes as JSON; a whole save may be at most {MAX_SAVE_TOTAL}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SaveTooLarge {}
+
+fn stored_size(key: &str, value: &serde_json::Value) -> usize {
+    key.len() + serde_json::to_string(value).map_or(0, |s| s.len())
 }
 
 impl SaveStore {
@@ -39,6 +83,7 @@ impl SaveStore {
         };
         match serde_json::from_str::<serde_json::Value>(&text) {
             Ok(serde_json::Value::Object(map)) => {
+                store.total = map.iter().map(|(k, v)| stored_size(k, v)).sum();
                 store.values = map;
                 (store, None)
             }
@@ -70,14 +115,33 @@ impl SaveStore {
         self.values.get(key)
     }
 
-    /// Sets (or with `Null`, removes) the value under `key`.
-    pub fn set(&mut self, key: &str, value: serde_json::Value) {
+    /// Sets (or with `Null`, removes) the value under `key`. A value over [`MAX_SAVE_VALUE`]
+    /// bytes, or one that would take the whole store over [`MAX_SAVE_TOTAL`], is refused and
+    /// the store keeps what it had.
+    pub fn set(&mut self, key: &str, value: serde_json::Value) -> Result<(), SaveTooLarge> {
         if value.is_null() {
-            self.dirty |= self.values.remove(key).is_some();
-        } else if self.values.get(key) != Some(&value) {
-            self.values.insert(key.to_string(), value);
-            self.dirty = true;
+            if let Some(old) = self.values.remove(key) {
+                self.total -= stored_size(key, &old);
+                self.dirty = true;
+            }
+            return Ok(());
         }
+        if self.values.get(key) == Some(&value) {
+            return Ok(());
+        }
+        let size = stored_size(key, &value);
+        if size > MAX_SAVE_VALUE {
+            return Err(SaveTooLarge::Value { bytes: size });
+        }
+        let old = self.values.get(key).map_or(0, |v| stored_size(key, v));
+        let total = self.total - old + size;
+        if total > MAX_SAVE_TOTAL {
+            return Err(SaveTooLarge::Total { bytes: total });
+        }
+        self.values.insert(key.to_string(), value);
+        self.total = total;
+        self.dirty = true;
+        Ok(())
     }
 
     /// Writes the store if it changed since the last write.
@@ -119,13 +183,33 @@ mod tests {
         let path = dir.path().join("save.json");
         let (mut store, warning) = SaveStore::open(&path);
         assert!(warning.is_none());
-        store.set("best", serde_json::json!(42));
-        store.set("name", serde_json::json!("kana"));
-        store.set("name", serde_json::Value::Null);
+        store.set("best", serde_json::json!(42)).unwrap();
+        store.set("name", serde_json::json!("kana")).unwrap();
+        store.set("name", serde_json::Value::Null).unwrap();
         store.flush().unwrap();
         let (store, _) = SaveStore::open(&path);
         assert_eq!(store.get("best"), Some(&serde_json::json!(42)));
         assert_eq!(store.get("name"), None);
+    }
+
+    #[test]
+    fn oversized_values_and_saves_are_refused_keeping_the_store() {
+        let mut store = SaveStore::in_memory();
+        let big = serde_json::Value::String("x".repeat(MAX_SAVE_VALUE));
+        assert!(matches!(
+            store.set("big", big),
+            Err(SaveTooLarge::Value { .. })
+        ));
+        assert_eq!(store.get("big"), None);
+        let part = serde_json::Value::String("x".repeat(MAX_SAVE_VALUE - 100));
+        for i in 0..8 {
+            store.set(&format!("k{i}"), part.clone()).unwrap();
+        }
+        let err = store.set("k8", part.clone()).unwrap_err();
+        assert!(matches!(err, SaveTooLarge::Total { .. }), "{err}");
+        assert_eq!(store.get("k8"), None);
+        store.set("k0", serde_json::Value::Null).unwrap();
+        store.set("k8", part).unwrap();
     }
 
     #[test]

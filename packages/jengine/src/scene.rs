@@ -10,28 +10,12 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
-use crate::components::{
-    BulkEntity, Camera2D, CustomData, Mesh2D, Name, Script, Sprite, SpriteLibrary, Text,
-    Transform2D,
-};
-use crate::registry::Registry;
+use crate::components::{CustomData, Script};
+use crate::convert::without_fragment_position;
+use crate::registry::{CORE, Registry};
 use crate::world::{Entity, World};
-
-/// The keys every scene understands, whatever its version.
-pub const CORE_KEYS: &[&str] = &[
-    "name",
-    "transform",
-    "sprite",
-    "text",
-    "mesh",
-    "camera",
-    "sprite_library",
-    "script",
-    "bulk",
-];
 
 /// A problem in a scene, with the entity and key where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -222,65 +206,38 @@ impl Scene {
                     key: Some(key.to_string()),
                     message,
                 };
-                let result = match key.as_ref() {
-                    "name" => add::<Name>(&mut builder, value),
-                    "transform" => add::<Transform2D>(&mut builder, value)
-                        .and_then(|_| finite_transform(&builder)),
-                    "sprite" => add::<Sprite>(&mut builder, value),
-                    "text" => add::<Text>(&mut builder, value),
-                    "mesh" => add::<Mesh2D>(&mut builder, value),
-                    "camera" => add::<Camera2D>(&mut builder, value),
-                    "sprite_library" => add::<SpriteLibrary>(&mut builder, value),
-                    "script" => match serde_json::from_str::<String>(value.get()) {
-                        Ok(path) if path.ends_with(".lua") => {
-                            scene.scripts.push(path.clone());
-                            builder.add(Script(path));
-                            Ok(())
+                let binding = registry.binding(key);
+                let result = match binding {
+                    // Core keys in any version; package keys only in version 2.
+                    Some(b) if b.package() == CORE || version == 2 => {
+                        b.spawn(&mut builder, value).map_err(without_fragment_position)
+                    }
+                    _ if version == 1 => {
+                        if noticed.insert(key.to_string()) {
+                            let owner = binding
+                                .map(|b| format!(" (a component of {})", b.package()))
+                                .unwrap_or_default();
+                            scene.notices.push(format!(
+                                "{file}: key {key:?}{owner} is kept as inert custom data: a version 1 scene has no package components; make it \"version\": 2 to use it"
+                            ));
                         }
-                        Ok(path) => Err(format!(
-                            "a script is a .lua file under assets/scripts, got {path:?}"
-                        )),
-                        Err(e) => Err(e.to_string()),
-                    },
-                    "bulk" => match serde_json::from_str::<bool>(value.get()) {
-                        Ok(true) => {
-                            builder.add(BulkEntity);
-                            Ok(())
+                        match serde_json::from_str(value.get()) {
+                            Ok(v) => {
+                                custom.insert(key.to_string(), v);
+                                Ok(())
+                            }
+                            Err(e) => Err(e.to_string()),
                         }
-                        Ok(false) => Ok(()),
-                        Err(e) => Err(e.to_string()),
-                    },
-                    package_key => {
-                        if version == 1 {
-                            if noticed.insert(package_key.to_string()) {
-                                let owner = registry
-                                    .components
-                                    .get(package_key)
-                                    .map(|b| format!(" (a component of {})", b.package))
-                                    .unwrap_or_default();
-                                scene.notices.push(format!(
-                                    "{file}: key {package_key:?}{owner} is kept as inert custom data: a version 1 scene has no package components; make it \"version\": 2 to use it"
-                                ));
-                            }
-                            match serde_json::from_str(value.get()) {
-                                Ok(v) => {
-                                    custom.insert(package_key.to_string(), v);
-                                    Ok(())
-                                }
-                                Err(e) => Err(e.to_string()),
-                            }
-                        } else if let Some(binding) = registry.components.get(package_key) {
-                            (binding.spawn)(&mut builder, value).map_err(without_fragment_position)
+                    }
+                    _ => {
+                        let listed = if registry.packages().is_empty() {
+                            "none".to_string()
                         } else {
-                            let listed = if registry.packages().is_empty() {
-                                "none".to_string()
-                            } else {
-                                registry.packages().join(", ")
-                            };
-                            Err(format!(
-                                "no listed package registers this key (listed packages: {listed})"
-                            ))
-                        }
+                            registry.packages().join(", ")
+                        };
+                        Err(format!(
+                            "no listed package registers this key (listed packages: {listed})"
+                        ))
                     }
                 };
                 if let Err(message) = result {
@@ -289,6 +246,9 @@ impl Scene {
             }
             if !custom.is_empty() {
                 builder.add(CustomData(custom));
+            }
+            if let Some(script) = builder.get::<&Script>() {
+                scene.scripts.push(script.0.clone());
             }
             scene.builders.push(builder);
         }
@@ -318,46 +278,6 @@ impl Scene {
     }
 }
 
-fn add<T: DeserializeOwned + hecs::Component>(
-    builder: &mut hecs::EntityBuilder,
-    raw: &RawValue,
-) -> Result<(), String> {
-    // The plain parse is the fast path; only a failure pays for tracking the field path.
-    let value: T = match serde_json::from_str(raw.get()) {
-        Ok(v) => v,
-        Err(plain) => {
-            let de = &mut serde_json::Deserializer::from_str(raw.get());
-            return Err(match serde_path_to_error::deserialize::<_, T>(de) {
-                Err(e) => without_fragment_position(crate::table::describe_path_error(&e)),
-                Ok(_) => without_fragment_position(plain.to_string()),
-            });
-        }
-    };
-    builder.add(value);
-    Ok(())
-}
-
-/// serde_json ends messages with " at line L column C", which inside one component's value
-/// points into the fragment, not the file; the entity and key say where instead.
-fn without_fragment_position(message: String) -> String {
-    match message.rfind(" at line ") {
-        Some(at) if message[at..].contains(" column ") => message[..at].to_string(),
-        _ => message,
-    }
-}
-
-fn finite_transform(builder: &hecs::EntityBuilder) -> Result<(), String> {
-    let t = builder
-        .get::<&Transform2D>()
-        .ok_or("transform missing after parse")?;
-    let all = t.pos.iter().chain(t.scale.iter()).chain([&t.rot, &t.z]);
-    if all.into_iter().all(|v| v.is_finite()) {
-        Ok(())
-    } else {
-        Err("every number must be finite".into())
-    }
-}
-
 impl fmt::Debug for Scene {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Scene")
@@ -373,6 +293,7 @@ impl fmt::Debug for Scene {
 mod tests {
     use super::*;
     use crate::testing::{Counter, CounterPackage};
+    use crate::{BulkEntity, Transform2D};
     use proptest::prelude::*;
 
     fn reg() -> Registry {

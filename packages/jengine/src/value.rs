@@ -1,10 +1,12 @@
 //! Script values as commands receive them, and the parameter lists that check them.
 //!
-//! A command declares its parameters once; the Lua bridge checks every call against them
-//! before queueing it, so a handler only ever sees arguments of the declared kinds and a
-//! script author gets "Counter.add: argument 2 (n) must be a number, got nil" at the call.
+//! A command declares its parameters once, as a tuple of typed, named parameters
+//! (`(entity("e"), integer("n"))`). The same declaration gives the signature docs show, the
+//! check the Lua bridge runs at the call, and the typed values the handler receives, so the
+//! list and the reads cannot drift apart.
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use crate::world::Entity;
 
@@ -61,9 +63,9 @@ impl fmt::Display for Value {
 pub enum Kind {
     /// An entity handle (as returned by `Entity.find` or passed to callbacks).
     Entity,
-    /// Any number.
+    /// Any finite number.
     Number,
-    /// A whole number.
+    /// A whole number: a Lua integer, or a float with no fraction within ±2^53.
     Integer,
     /// A string.
     String,
@@ -79,7 +81,7 @@ impl Kind {
     fn noun(self) -> &'static str {
         match self {
             Kind::Entity => "an entity",
-            Kind::Number => "a number",
+            Kind::Number => "a finite number",
             Kind::Integer => "a whole number",
             Kind::String => "a string",
             Kind::Boolean => "a boolean",
@@ -89,7 +91,11 @@ impl Kind {
     }
 }
 
-/// One declared parameter of a command.
+/// The largest float an integer parameter takes: past 2^53 floats skip whole numbers, so a
+/// script's `2^60` is not the number it looks like.
+const EXACT_FLOAT: f64 = 9_007_199_254_740_992.0;
+
+/// One declared parameter, untyped: what signatures, docs and the call check read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Param {
     /// Its name, used in error messages and generated docs.
@@ -100,72 +106,213 @@ pub struct Param {
     pub optional: bool,
 }
 
-impl Param {
-    /// The same parameter, allowing `nil`.
-    pub const fn optional(self) -> Param {
-        Param {
-            optional: true,
-            ..self
+/// A Rust type a parameter reads into.
+pub trait FromValue: Sized {
+    /// What a parameter of this type accepts.
+    const KIND: Kind;
+    /// The value, if it is of this type (after the call check has passed).
+    fn from_value(value: Value) -> Option<Self>;
+}
+
+impl FromValue for Entity {
+    const KIND: Kind = Kind::Entity;
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Int(bits) => Entity::from_bits(bits as u64),
+            _ => None,
         }
     }
 }
 
-/// A parameter taking an entity.
-pub const fn entity(name: &'static str) -> Param {
-    Param {
-        name,
-        kind: Kind::Entity,
-        optional: false,
+impl FromValue for f64 {
+    const KIND: Kind = Kind::Number;
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Int(i) => Some(i as f64),
+            Value::Num(n) if n.is_finite() => Some(n),
+            _ => None,
+        }
     }
 }
-/// A parameter taking a number.
-pub const fn number(name: &'static str) -> Param {
-    Param {
-        name,
-        kind: Kind::Number,
-        optional: false,
+
+impl FromValue for i64 {
+    const KIND: Kind = Kind::Integer;
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Int(i) => Some(i),
+            Value::Num(n) if n.fract() == 0.0 && n.abs() <= EXACT_FLOAT => Some(n as i64),
+            _ => None,
+        }
     }
+}
+
+impl FromValue for String {
+    const KIND: Kind = Kind::String;
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for bool {
+    const KIND: Kind = Kind::Boolean;
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for serde_json::Value {
+    const KIND: Kind = Kind::Table;
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Table(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for Value {
+    const KIND: Kind = Kind::Any;
+    fn from_value(value: Value) -> Option<Self> {
+        Some(value)
+    }
+}
+
+impl<T: FromValue> FromValue for Option<T> {
+    const KIND: Kind = T::KIND;
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Nil => Some(None),
+            v => T::from_value(v).map(Some),
+        }
+    }
+}
+
+/// A named parameter that reads as a `T`: one element of a command's declaration.
+pub struct Arg<T> {
+    param: Param,
+    read: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Arg<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Arg<T> {}
+
+impl<T> Arg<T> {
+    const fn new(name: &'static str, kind: Kind, optional: bool) -> Arg<T> {
+        Arg {
+            param: Param {
+                name,
+                kind,
+                optional,
+            },
+            read: PhantomData,
+        }
+    }
+
+    /// The untyped description.
+    pub fn param(&self) -> Param {
+        self.param
+    }
+}
+
+impl<T: FromValue> Arg<T> {
+    /// The same parameter, allowing `nil`: the handler receives `None` for it.
+    pub const fn optional(self) -> Arg<Option<T>> {
+        Arg::new(self.param.name, self.param.kind, true)
+    }
+}
+
+/// A parameter taking an entity.
+pub const fn entity(name: &'static str) -> Arg<Entity> {
+    Arg::new(name, Kind::Entity, false)
+}
+/// A parameter taking a finite number.
+pub const fn number(name: &'static str) -> Arg<f64> {
+    Arg::new(name, Kind::Number, false)
 }
 /// A parameter taking a whole number.
-pub const fn integer(name: &'static str) -> Param {
-    Param {
-        name,
-        kind: Kind::Integer,
-        optional: false,
-    }
+pub const fn integer(name: &'static str) -> Arg<i64> {
+    Arg::new(name, Kind::Integer, false)
 }
 /// A parameter taking a string.
-pub const fn string(name: &'static str) -> Param {
-    Param {
-        name,
-        kind: Kind::String,
-        optional: false,
-    }
+pub const fn string(name: &'static str) -> Arg<String> {
+    Arg::new(name, Kind::String, false)
 }
 /// A parameter taking a boolean.
-pub const fn boolean(name: &'static str) -> Param {
-    Param {
-        name,
-        kind: Kind::Boolean,
-        optional: false,
+pub const fn boolean(name: &'static str) -> Arg<bool> {
+    Arg::new(name, Kind::Boolean, false)
+}
+/// A parameter taking a table, received as JSON.
+pub const fn table(name: &'static str) -> Arg<serde_json::Value> {
+    Arg::new(name, Kind::Table, false)
+}
+/// A parameter taking anything, nil included.
+pub const fn any(name: &'static str) -> Arg<Value> {
+    Arg::new(name, Kind::Any, true)
+}
+
+/// A command's whole parameter list: a tuple of [`Arg`]s (or `()` for none).
+pub trait Params {
+    /// The tuple of typed values the handler receives.
+    type Values;
+    /// The untyped list, in order.
+    fn list(&self) -> Vec<Param>;
+    /// Reads checked arguments into the typed tuple.
+    fn read(&self, args: Args) -> Result<Self::Values, ArgError>;
+}
+
+impl Params for () {
+    type Values = ();
+    fn list(&self) -> Vec<Param> {
+        Vec::new()
+    }
+    fn read(&self, _: Args) -> Result<(), ArgError> {
+        Ok(())
     }
 }
-/// A parameter taking a table.
-pub const fn table(name: &'static str) -> Param {
-    Param {
-        name,
-        kind: Kind::Table,
-        optional: false,
-    }
+
+macro_rules! params_tuple {
+    ($($t:ident $i:tt),+) => {
+        impl<$($t: FromValue),+> Params for ($(Arg<$t>,)+) {
+            type Values = ($($t,)+);
+            fn list(&self) -> Vec<Param> {
+                vec![$(self.$i.param),+]
+            }
+            fn read(&self, args: Args) -> Result<Self::Values, ArgError> {
+                let mut values = args.values.into_iter();
+                Ok(($(read_one(&self.$i, $i, values.next().unwrap_or(Value::Nil))?,)+))
+            }
+        }
+    };
 }
-/// A parameter taking anything.
-pub const fn any(name: &'static str) -> Param {
-    Param {
-        name,
-        kind: Kind::Any,
-        optional: true,
-    }
+
+fn read_one<T: FromValue>(arg: &Arg<T>, index: usize, value: Value) -> Result<T, ArgError> {
+    let got = value.to_string();
+    T::from_value(value).ok_or(ArgError {
+        position: index + 1,
+        name: arg.param.name,
+        expected: T::KIND.noun(),
+        got,
+    })
 }
+
+params_tuple!(A 0);
+params_tuple!(A 0, B 1);
+params_tuple!(A 0, B 1, C 2);
+params_tuple!(A 0, B 1, C 2, D 3);
+params_tuple!(A 0, B 1, C 2, D 3, E 4);
+params_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
+params_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+params_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 
 /// Why a call's arguments were refused.
 #[derive(Debug, Clone, PartialEq)]
@@ -198,14 +345,21 @@ impl fmt::Display for ArgError {
     }
 }
 
-/// Checks one value against one parameter.
-pub fn check(position: usize, param: &Param, value: &Value) -> Result<(), ArgError> {
-    let ok = match (param.kind, value) {
+impl std::error::Error for ArgError {}
+
+/// Checks one value against one parameter, turning a whole float for an integer parameter
+/// into an integer so the handler reads exactly what was checked.
+pub fn check(position: usize, param: &Param, value: &mut Value) -> Result<(), ArgError> {
+    let ok = match (param.kind, &*value) {
         (_, Value::Nil) => param.optional,
         (Kind::Any, _) => true,
-        (Kind::Number, Value::Int(_) | Value::Num(_)) => true,
+        (Kind::Number, Value::Int(_)) => true,
+        (Kind::Number, Value::Num(n)) => n.is_finite(),
         (Kind::Integer, Value::Int(_)) => true,
-        (Kind::Integer, Value::Num(n)) => n.fract() == 0.0 && n.is_finite(),
+        (Kind::Integer, Value::Num(n)) if n.fract() == 0.0 && n.abs() <= EXACT_FLOAT => {
+            *value = Value::Int(*n as i64);
+            true
+        }
         (Kind::Entity, Value::Int(bits)) => Entity::from_bits(*bits as u64).is_some(),
         (Kind::String, Value::Str(_)) => true,
         (Kind::Boolean, Value::Bool(_)) => true,
@@ -215,41 +369,46 @@ pub fn check(position: usize, param: &Param, value: &Value) -> Result<(), ArgErr
     if ok {
         Ok(())
     } else {
+        let expected = match (param.kind, &*value) {
+            (Kind::Integer, Value::Num(n)) if n.fract() == 0.0 => {
+                "a whole number within ±2^53 (a float past that is not exact)"
+            }
+            (kind, _) => kind.noun(),
+        };
         Err(ArgError {
             position,
             name: param.name,
-            expected: param.kind.noun(),
+            expected,
             got: value.to_string(),
         })
     }
 }
 
 /// Checks a whole call: each declared parameter, then no surplus arguments.
-pub fn check_all(params: &[Param], values: &[Value]) -> Result<(), ArgError> {
-    for (i, param) in params.iter().enumerate() {
-        check(i + 1, param, values.get(i).unwrap_or(&Value::Nil))?;
+pub fn check_all(params: &[Param], values: &mut Vec<Value>) -> Result<(), ArgError> {
+    if values.len() < params.len() {
+        values.resize(params.len(), Value::Nil);
     }
-    if let Some(extra) = values.get(params.len())
-        && values[params.len()..].iter().any(|v| *v != Value::Nil)
-    {
+    for (i, param) in params.iter().enumerate() {
+        check(i + 1, param, &mut values[i])?;
+    }
+    if let Some(extra) = values[params.len()..].iter().find(|v| **v != Value::Nil) {
         return Err(ArgError {
-            position: params.len() + 1,
+            position: params.len() + 1 + values[params.len()..].iter().position(|v| v == extra).unwrap_or(0),
             name: "",
-            expected: if params.len() == 1 {
-                "1 argument"
-            } else {
-                "fewer arguments"
+            expected: match params.len() {
+                0 => "no arguments",
+                1 => "1 argument",
+                _ => "fewer arguments",
             },
             got: extra.to_string(),
         });
     }
+    values.truncate(params.len());
     Ok(())
 }
 
-/// The checked arguments a command handler receives.
-///
-/// The accessors return an error rather than panic if a handler asks for a kind its
-/// parameter list did not declare, so a slip in a package is a logged failure, not a crash.
+/// The checked arguments of one queued call, in declaration order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Args {
     values: Vec<Value>,
@@ -261,7 +420,7 @@ impl Args {
         Args { values }
     }
 
-    /// The raw value at 0-based `index` (`Nil` past the end).
+    /// The value at 0-based `index` (`Nil` past the end).
     pub fn get(&self, index: usize) -> &Value {
         self.values.get(index).unwrap_or(&Value::Nil)
     }
@@ -275,104 +434,30 @@ impl Args {
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
-
-    fn wrong(&self, index: usize, want: &str) -> String {
-        format!(
-            "argument {} must be {want}, got {}",
-            index + 1,
-            self.get(index)
-        )
-    }
-
-    /// The entity at `index`.
-    pub fn entity(&self, index: usize) -> Result<Entity, String> {
-        match self.get(index) {
-            Value::Int(bits) => {
-                Entity::from_bits(*bits as u64).ok_or_else(|| self.wrong(index, "an entity"))
-            }
-            _ => Err(self.wrong(index, "an entity")),
-        }
-    }
-
-    /// The number at `index`.
-    pub fn number(&self, index: usize) -> Result<f64, String> {
-        self.opt_number(index)?
-            .ok_or_else(|| self.wrong(index, "a number"))
-    }
-
-    /// The number at `index`, or `None` for nil.
-    pub fn opt_number(&self, index: usize) -> Result<Option<f64>, String> {
-        match self.get(index) {
-            Value::Nil => Ok(None),
-            Value::Int(i) => Ok(Some(*i as f64)),
-            Value::Num(n) => Ok(Some(*n)),
-            _ => Err(self.wrong(index, "a number")),
-        }
-    }
-
-    /// The whole number at `index`.
-    pub fn integer(&self, index: usize) -> Result<i64, String> {
-        self.opt_integer(index)?
-            .ok_or_else(|| self.wrong(index, "a whole number"))
-    }
-
-    /// The whole number at `index`, or `None` for nil.
-    pub fn opt_integer(&self, index: usize) -> Result<Option<i64>, String> {
-        match self.get(index) {
-            Value::Nil => Ok(None),
-            Value::Int(i) => Ok(Some(*i)),
-            Value::Num(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Ok(Some(*n as i64)),
-            _ => Err(self.wrong(index, "a whole number")),
-        }
-    }
-
-    /// The string at `index`.
-    pub fn string(&self, index: usize) -> Result<&str, String> {
-        self.opt_string(index)?
-            .ok_or_else(|| self.wrong(index, "a string"))
-    }
-
-    /// The string at `index`, or `None` for nil.
-    pub fn opt_string(&self, index: usize) -> Result<Option<&str>, String> {
-        match self.get(index) {
-            Value::Nil => Ok(None),
-            Value::Str(s) => Ok(Some(s)),
-            _ => Err(self.wrong(index, "a string")),
-        }
-    }
-
-    /// The boolean at `index`.
-    pub fn boolean(&self, index: usize) -> Result<bool, String> {
-        match self.get(index) {
-            Value::Bool(b) => Ok(*b),
-            _ => Err(self.wrong(index, "a boolean")),
-        }
-    }
-
-    /// The table at `index`, as JSON.
-    pub fn table(&self, index: usize) -> Result<&serde_json::Value, String> {
-        match self.get(index) {
-            Value::Table(t) => Ok(t),
-            _ => Err(self.wrong(index, "a table")),
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn checked(params: &impl Params, values: Vec<Value>) -> Result<Vec<Value>, ArgError> {
+        let mut values = values;
+        check_all(&params.list(), &mut values)?;
+        Ok(values)
+    }
+
     #[test]
     fn a_missing_argument_names_position_name_and_what_it_got() {
-        let params = [entity("e"), number("x")];
-        let err = check_all(&params, &[Value::Int(1 << 32)]).unwrap_err();
-        assert_eq!(err.to_string(), "argument 2 (x) must be a number, got nil");
+        let err = checked(&(entity("e"), number("x")), vec![Value::Int(1 << 32)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "argument 2 (x) must be a finite number, got nil"
+        );
     }
 
     #[test]
     fn a_wrong_kind_is_described_with_its_value() {
-        let params = [string("stage")];
-        let err = check_all(&params, &[Value::Bool(true)]).unwrap_err();
+        let err = checked(&(string("stage"),), vec![Value::Bool(true)]).unwrap_err();
         assert_eq!(
             err.to_string(),
             "argument 1 (stage) must be a string, got boolean true"
@@ -381,28 +466,64 @@ mod tests {
 
     #[test]
     fn optional_parameters_accept_nil_and_integers_accept_whole_floats() {
-        let params = [integer("slot"), number("speed").optional()];
-        assert!(check_all(&params, &[Value::Num(3.0)]).is_ok());
-        assert!(check_all(&params, &[Value::Num(3.5)]).is_err());
+        let params = (integer("slot"), number("speed").optional());
+        let values = checked(&params, vec![Value::Num(3.0)]).unwrap();
+        assert_eq!(values, vec![Value::Int(3), Value::Nil]);
+        assert_eq!(
+            params.read(Args::new(values)).unwrap(),
+            (3, None)
+        );
+        assert!(checked(&params, vec![Value::Num(3.5)]).is_err());
+    }
+
+    #[test]
+    fn integers_out_of_exact_range_are_refused_at_the_call() {
+        let params = (integer("n"),);
+        for n in [2f64.powi(60), 1e308, f64::INFINITY, f64::NAN] {
+            let err = checked(&params, vec![Value::Num(n)]).unwrap_err();
+            assert!(err.to_string().starts_with("argument 1 (n) must be a whole number"), "{err}");
+        }
+        assert!(checked(&params, vec![Value::Int(1 << 60)]).is_ok());
+        assert!(checked(&params, vec![Value::Num(EXACT_FLOAT)]).is_ok());
+        let err = checked(&(number("x"),), vec![Value::Num(f64::NAN)]).unwrap_err();
+        assert_eq!(err.to_string(), "argument 1 (x) must be a finite number, got number NaN");
     }
 
     #[test]
     fn surplus_arguments_are_refused_but_trailing_nils_are_not() {
-        let params = [boolean("paused")];
-        assert!(check_all(&params, &[Value::Bool(true), Value::Nil]).is_ok());
-        let err = check_all(&params, &[Value::Bool(true), Value::Int(2)]).unwrap_err();
-        assert!(
-            err.to_string().contains("argument 2 is one too many"),
-            "{err}"
+        let params = (boolean("paused"),);
+        assert!(checked(&params, vec![Value::Bool(true), Value::Nil]).is_ok());
+        let err = checked(&params, vec![Value::Bool(true), Value::Int(2)]).unwrap_err();
+        assert!(err.to_string().contains("argument 2 is one too many"), "{err}");
+        let err = checked(&(), vec![Value::Nil, Value::Str("x".into())]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "argument 2 is one too many (no arguments expected), got string \"x\""
         );
     }
 
     #[test]
-    fn accessors_refuse_the_wrong_kind_instead_of_panicking() {
-        let args = Args::new(vec![Value::Str("a".into())]);
-        assert_eq!(args.string(0).unwrap(), "a");
-        assert!(args.number(0).is_err());
-        assert!(args.entity(3).is_err());
-        assert_eq!(args.opt_number(3).unwrap(), None);
+    fn one_declaration_gives_the_list_and_the_typed_reads() {
+        let params = (entity("e"), string("name"), table("fields"), any("extra"));
+        let names: Vec<&str> = params.list().iter().map(|p| p.name).collect();
+        assert_eq!(names, ["e", "name", "fields", "extra"]);
+        let e = Entity::from_bits(1 << 32).unwrap();
+        let values = checked(
+            &params,
+            vec![
+                Value::Int(e.to_bits().get() as i64),
+                Value::Str("a".into()),
+                Value::Table(serde_json::json!({"x": 1})),
+            ],
+        )
+        .unwrap();
+        let (got_e, name, fields, extra) = params.read(Args::new(values)).unwrap();
+        assert_eq!((got_e, name.as_str(), fields["x"].as_i64(), extra), (e, "a", Some(1), Value::Nil));
+    }
+
+    #[test]
+    fn a_read_of_the_wrong_kind_is_an_error_not_a_panic() {
+        let err = (string("s"),).read(Args::new(vec![Value::Int(1)])).unwrap_err();
+        assert_eq!(err.to_string(), "argument 1 (s) must be a string, got number 1");
     }
 }

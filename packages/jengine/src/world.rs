@@ -5,7 +5,7 @@
 //! everything it may change, with nothing global.
 
 use std::any::{Any, TypeId};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 pub use hecs::Entity;
 
@@ -55,6 +55,14 @@ impl World {
             .get::<&SpawnOrder>(e)
             .map(|o| o.0)
             .unwrap_or(u64::MAX)
+    }
+
+    /// An entity as messages name it: its name in quotes if it has one, else `#<handle>`.
+    pub fn describe(&self, e: Entity) -> String {
+        match self.entities.get::<&crate::Name>(e) {
+            Ok(name) => format!("{:?}", name.0),
+            Err(_) => format!("#{}", e.to_bits()),
+        }
     }
 
     /// The entity carrying this [`crate::Name`], if any (the first spawned wins).
@@ -152,7 +160,7 @@ impl Default for Time {
 
 /// How loud a log line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
+pub enum LogLevel {
     /// Ordinary progress.
     Info,
     /// Something went wrong; the game goes on.
@@ -163,41 +171,59 @@ pub enum Level {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogLine {
     /// Info or warning.
-    pub level: Level,
+    pub level: LogLevel,
     /// The text, already naming where it came from.
     pub message: String,
 }
 
-/// Lines written this frame, drained by the host, plus the keys of warnings said once.
+/// The most bytes one log line keeps; the rest is cut, saying how much.
+pub const MAX_LOG_LINE: usize = crate::convert::MAX_MESSAGE;
+
+/// How many distinct messages [`Log::warn_once`] remembers; past that the oldest is forgotten
+/// (and would be said again), so an endless stream of distinct errors cannot grow memory.
+pub const WARN_ONCE_MEMORY: usize = 1024;
+
+/// Lines written this frame, drained by the host, plus the warnings already said once.
 #[derive(Debug, Default)]
 pub struct Log {
     lines: Vec<LogLine>,
-    said: BTreeSet<String>,
+    said: HashSet<String>,
+    said_order: VecDeque<String>,
 }
 
 impl Log {
+    fn push(&mut self, level: LogLevel, message: String) {
+        self.lines.push(LogLine {
+            level,
+            message: crate::convert::cut(message),
+        });
+    }
+
     /// Writes an info line.
     pub fn info(&mut self, message: impl Into<String>) {
-        self.lines.push(LogLine {
-            level: Level::Info,
-            message: message.into(),
-        });
+        self.push(LogLevel::Info, message.into());
     }
 
     /// Writes a warning.
     pub fn warn(&mut self, message: impl Into<String>) {
-        self.lines.push(LogLine {
-            level: Level::Warn,
-            message: message.into(),
-        });
+        self.push(LogLevel::Warn, message.into());
     }
 
-    /// Writes a warning only the first time this exact message is given.
+    /// Writes a warning only the first time this exact message is given (among the last
+    /// [`WARN_ONCE_MEMORY`] distinct ones).
     pub fn warn_once(&mut self, message: impl Into<String>) {
-        let message = message.into();
-        if self.said.insert(message.clone()) {
-            self.warn(message);
+        let message = crate::convert::cut(message.into());
+        if self.said.contains(&message) {
+            return;
         }
+        if self.said_order.len() == WARN_ONCE_MEMORY
+            && let Some(oldest) = self.said_order.pop_front()
+        {
+            self.said.remove(&oldest);
+        }
+        self.said.insert(message.clone());
+        self.said_order.push_back(message.clone());
+        self.push(LogLevel::Warn, message);
     }
 
     /// Takes the lines written since the last drain.
@@ -238,6 +264,19 @@ mod tests {
         assert_eq!(log.drain().len(), 2);
         log.warn_once("a");
         assert!(log.lines().is_empty());
+    }
+
+    #[test]
+    fn distinct_warnings_without_end_keep_memory_bounded() {
+        let mut log = Log::default();
+        for i in 0..WARN_ONCE_MEMORY * 3 {
+            log.warn_once(format!("error {i}"));
+            log.drain();
+        }
+        assert_eq!(log.said.len(), WARN_ONCE_MEMORY);
+        assert_eq!(log.said_order.len(), WARN_ONCE_MEMORY);
+        log.warn("x".repeat(10 << 20));
+        assert!(log.lines()[0].message.len() < MAX_LOG_LINE + 40);
     }
 
     #[test]

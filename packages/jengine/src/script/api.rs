@@ -1,0 +1,274 @@
+//! The core API scripts call directly: `Entity.find/get`, `Data.table`, `Save.get/set`,
+//! `Log.info/warn`.
+//!
+//! These read (or, for `Save` and `Log`, write host-side state) at once instead of queueing.
+//! Each starts by raising a pending stop, and every byte it copies out of Lua is spent from
+//! the callback's host-copy allowance, so a script cannot grow the host past its limits.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use mlua::{Lua, Table};
+
+use super::sandbox::Guard;
+use super::{StopKind, caller, entity_value, lua_err};
+use crate::convert::{ConvertError, lua_to_value, to_lua};
+use crate::registry::Registry;
+use crate::save::SaveStore;
+use crate::table::Tables;
+use crate::value::Value;
+use crate::world::{Entity, MAX_LOG_LINE, World};
+
+pub(crate) fn guard(lua: &Lua) -> mlua::Result<Rc<Guard>> {
+    let g = lua
+        .app_data_ref::<Rc<Guard>>()
+        .ok_or_else(|| lua_err("the script host is gone".into()))?
+        .clone();
+    g.check()?;
+    Ok(g)
+}
+
+fn no_world(what: &str) -> mlua::Error {
+    lua_err(format!("{what}: no world is running"))
+}
+
+/// Writes one line to the log from a script, with its file and line, within the limits.
+pub(crate) fn log_line(lua: &Lua, warn: bool, text: String) -> mlua::Result<()> {
+    let g = guard(lua)?;
+    let at = caller(lua);
+    if text.len() > MAX_LOG_LINE {
+        return Err(too_long(lua, warn, text.len()));
+    }
+    g.copy(text.len() + at.len(), || at.trim_end_matches(": ").to_string())?;
+    let line = format!("{at}{text}");
+    if let Some(mut world) = lua.app_data_mut::<World>() {
+        if warn {
+            world.log().warn(line);
+        } else {
+            world.log().info(line);
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn too_long(lua: &Lua, warn: bool, bytes: usize) -> mlua::Error {
+    let what = if warn { "Log.warn" } else { "Log.info" };
+    lua_err(format!(
+        "{}{what}: the message is {bytes} bytes; a log line may be at most {MAX_LOG_LINE}",
+        caller(lua)
+    ))
+}
+
+/// Reads a script value into the host, spending the callback's allowance; `what` names the
+/// call and argument for errors.
+pub(crate) fn take_value(lua: &Lua, g: &Guard, v: mlua::Value, what: &str) -> mlua::Result<Value> {
+    let mut left = g.host_left();
+    let at = caller(lua);
+    match lua_to_value(v, &mut left) {
+        Ok(value) => {
+            g.copy(g.host_left() - left, String::new)?;
+            Ok(value)
+        }
+        Err(ConvertError::TooLarge { .. }) => Err(g.trip(
+            StopKind::HostCopies,
+            at.trim_end_matches(": ").to_string(),
+        )),
+        Err(ConvertError::Kind(kind)) => Err(lua_err(format!(
+            "{at}{what} got {kind}, which cannot cross to the host"
+        ))),
+        Err(ConvertError::Table(m)) => Err(lua_err(format!("{at}{what}: {m}"))),
+    }
+}
+
+pub(crate) fn install(
+    lua: &Lua,
+    bags: Rc<RefCell<Table>>,
+    save: Rc<RefCell<SaveStore>>,
+) -> mlua::Result<()> {
+    let g = lua.globals();
+    let entity = lua.create_table()?;
+    entity.raw_set(
+        "find",
+        lua.create_function(|lua, name: mlua::Value| {
+            guard(lua)?;
+            let name = match name {
+                mlua::Value::String(s) => s.to_string_lossy(),
+                other => {
+                    return Err(lua_err(format!(
+                        "{}Entity.find: argument 1 (name) must be a string, got {}",
+                        caller(lua),
+                        other.type_name()
+                    )));
+                }
+            };
+            let world = lua
+                .app_data_ref::<World>()
+                .ok_or_else(|| no_world("Entity.find"))?;
+            Ok(world
+                .find(&name)
+                .filter(|e| world.entities.get::<&crate::BulkEntity>(*e).is_err())
+                .map(entity_value))
+        })?,
+    )?;
+    entity.raw_set(
+        "get",
+        lua.create_function(move |lua, (e, key): (mlua::Value, mlua::Value)| {
+            guard(lua)?;
+            let e = match e {
+                mlua::Value::Integer(bits) => Entity::from_bits(bits as u64),
+                _ => None,
+            }
+            .ok_or_else(|| {
+                lua_err(format!(
+                    "{}Entity.get: argument 1 (e) must be an entity, got {}",
+                    caller(lua),
+                    e.type_name()
+                ))
+            })?;
+            let key = match key {
+                mlua::Value::String(s) => s.to_string_lossy(),
+                other => {
+                    return Err(lua_err(format!(
+                        "{}Entity.get: argument 2 (key) must be a string, got {}",
+                        caller(lua),
+                        other.type_name()
+                    )));
+                }
+            };
+            if let Some(bag) = bags.borrow().raw_get::<Option<Table>>(key.as_str())? {
+                let found: mlua::Value = bag.raw_get(entity_value(e))?;
+                if !found.is_nil() {
+                    return Ok(found);
+                }
+            }
+            let world = lua
+                .app_data_ref::<World>()
+                .ok_or_else(|| no_world("Entity.get"))?;
+            let registry = lua.app_data_ref::<Rc<Registry>>();
+            match registry.as_deref().and_then(|r| r.binding(&key)) {
+                Some(binding) => binding
+                    .read_lua(&world, e, lua)
+                    .unwrap_or(Ok(mlua::Value::Nil)),
+                None => Ok(mlua::Value::Nil),
+            }
+        })?,
+    )?;
+    g.raw_set("Entity", entity)?;
+
+    let data = lua.create_table()?;
+    data.raw_set(
+        "table",
+        lua.create_function(|lua, name: mlua::Value| {
+            guard(lua)?;
+            let at = caller(lua);
+            let name = match name {
+                mlua::Value::String(s) => s.to_string_lossy(),
+                other => {
+                    return Err(lua_err(format!(
+                        "{at}Data.table: argument 1 (name) must be a string, got {}",
+                        other.type_name()
+                    )));
+                }
+            };
+            let name = crate::table::table_name(&name).to_string();
+            let world = lua
+                .app_data_ref::<World>()
+                .ok_or_else(|| no_world("Data.table"))?;
+            let table = world
+                .resources
+                .get::<Tables>()
+                .and_then(|t| t.raw(&name))
+                .ok_or_else(|| {
+                    lua_err(format!(
+                        "{at}Data.table: no table {name:?} in the project's data folder"
+                    ))
+                })?;
+            // A fresh copy each call: rows are shared data, and one script's changes must
+            // not show in another's.
+            to_lua(lua, &table.rows)
+        })?,
+    )?;
+    g.raw_set("Data", data)?;
+
+    let save_table = lua.create_table()?;
+    let store = save.clone();
+    save_table.raw_set(
+        "get",
+        lua.create_function(move |lua, key: mlua::Value| {
+            guard(lua)?;
+            let key = save_key(lua, "Save.get", key)?;
+            match store.borrow().get(&key) {
+                Some(v) => to_lua(lua, v),
+                None => Ok(mlua::Value::Nil),
+            }
+        })?,
+    )?;
+    let store = save;
+    save_table.raw_set(
+        "set",
+        lua.create_function(move |lua, (key, value): (mlua::Value, mlua::Value)| {
+            let g = guard(lua)?;
+            let key = save_key(lua, "Save.set", key)?;
+            g.copy(key.len(), String::new)?;
+            let json = match take_value(lua, &g, value, "Save.set: argument 2 (value)")? {
+                Value::Nil => serde_json::Value::Null,
+                Value::Bool(b) => serde_json::Value::Bool(b),
+                Value::Int(i) => serde_json::Value::from(i),
+                Value::Num(n) => serde_json::Number::from_f64(n)
+                    .map(serde_json::Value::Number)
+                    .ok_or_else(|| {
+                        lua_err(format!(
+                            "{}Save.set: argument 2 (value) must be a finite number, got {n}",
+                            caller(lua)
+                        ))
+                    })?,
+                Value::Str(s) => serde_json::Value::String(s),
+                Value::Table(t) => t,
+            };
+            store
+                .borrow_mut()
+                .set(&key, json)
+                .map_err(|e| lua_err(format!("{}Save.set({key:?}): {e}", caller(lua))))
+        })?,
+    )?;
+    g.raw_set("Save", save_table)?;
+
+    let log = lua.create_table()?;
+    for (name, warn) in [("info", false), ("warn", true)] {
+        log.raw_set(
+            name,
+            lua.create_function(move |lua, msg: mlua::Value| {
+                let text = match &msg {
+                    // Measured before it is copied: the copy is what the limit protects.
+                    mlua::Value::String(s) if s.as_bytes().len() > MAX_LOG_LINE => {
+                        return Err(too_long(lua, warn, s.as_bytes().len()));
+                    }
+                    mlua::Value::String(s) => s.to_string_lossy(),
+                    other => other.to_string().unwrap_or_default(),
+                };
+                log_line(lua, warn, text)
+            })?,
+        )?;
+    }
+    g.raw_set("Log", log)?;
+    Ok(())
+}
+
+/// The most bytes a save key may take.
+const MAX_SAVE_KEY: usize = 256;
+
+fn save_key(lua: &Lua, what: &str, key: mlua::Value) -> mlua::Result<String> {
+    match key {
+        mlua::Value::String(s) if s.as_bytes().len() <= MAX_SAVE_KEY => Ok(s.to_string_lossy()),
+        mlua::Value::String(s) => Err(lua_err(format!(
+            "{}{what}: argument 1 (key) is {} bytes; a key may be at most {MAX_SAVE_KEY}",
+            caller(lua),
+            s.as_bytes().len()
+        ))),
+        other => Err(lua_err(format!(
+            "{}{what}: argument 1 (key) must be a string, got {}",
+            caller(lua),
+            other.type_name()
+        ))),
+    }
+}

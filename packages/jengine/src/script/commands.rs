@@ -1,0 +1,89 @@
+//! Commands from scripts: each call checked against its declaration, then queued.
+//!
+//! A call's arguments are read out of Lua within the callback's host-copy allowance, checked
+//! (kinds, integer range, string length) and queued with the index of the command; nothing
+//! changes until the host applies the queue after scripts run. A callback may queue at most
+//! [`crate::host::Limits::commands`] calls, and the calls of a callback that was stopped are
+//! thrown away with it.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use mlua::{Lua, MultiValue, Table};
+
+use super::api::{guard, take_value};
+use super::{caller, lua_err};
+use crate::registry::Registry;
+use crate::value::{self, Args, Param, Value};
+
+/// The longest string a command argument may be.
+pub const MAX_STRING_ARG: usize = 64 * 1024;
+
+/// A command call waiting for the end of the scripts' turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Queued {
+    /// Index into [`Registry::commands`].
+    pub command: usize,
+    /// The checked arguments.
+    pub args: Args,
+}
+
+pub(crate) type Queue = Rc<RefCell<Vec<Queued>>>;
+
+pub(crate) fn install(lua: &Lua, registry: &Registry, queue: &Queue) -> mlua::Result<()> {
+    let g = lua.globals();
+    for (index, cmd) in registry.commands().iter().enumerate() {
+        let table = match g.raw_get::<Option<Table>>(cmd.namespace())? {
+            Some(t) => t,
+            None => {
+                let t = lua.create_table()?;
+                g.raw_set(cmd.namespace(), t.clone())?;
+                t
+            }
+        };
+        let params: Rc<[Param]> = cmd.params().into();
+        let queue = queue.clone();
+        let name: Rc<str> = cmd.qualified().into();
+        let f = lua.create_function(move |lua, args: MultiValue| {
+            let g = guard(lua)?;
+            let mut values = Vec::with_capacity(args.len());
+            for (i, v) in args.into_iter().enumerate() {
+                if let mlua::Value::String(s) = &v
+                    && s.as_bytes().len() > MAX_STRING_ARG
+                {
+                    return Err(lua_err(format!(
+                        "{}{name}: {} is a string of {} bytes; a command takes at most {MAX_STRING_ARG}",
+                        caller(lua),
+                        describe_arg(&params, i),
+                        s.as_bytes().len()
+                    )));
+                }
+                let what = format!("{name}: {}", describe_arg(&params, i));
+                values.push(take_value(lua, &g, v, &what)?);
+            }
+            value::check_all(&params, &mut values)
+                .map_err(|e| lua_err(format!("{}{name}: {e}", caller(lua))))?;
+            g.queue_one(|| caller(lua).trim_end_matches(": ").to_string())?;
+            queue.borrow_mut().push(Queued {
+                command: index,
+                args: Args::new(values),
+            });
+            Ok(())
+        })?;
+        table.raw_set(cmd.name(), f.clone())?;
+        if cmd.package() != crate::registry::CORE {
+            g.raw_set(cmd.flat(), f)?;
+        }
+    }
+    Ok(())
+}
+
+fn describe_arg(params: &[Param], i: usize) -> String {
+    match params.get(i) {
+        Some(p) => format!("argument {} ({})", i + 1, p.name),
+        None => format!("argument {}", i + 1),
+    }
+}
+
+#[allow(dead_code)]
+fn _value_is_used(_: Value) {}

@@ -1,0 +1,324 @@
+//! The sandbox: a Lua state scripts cannot break out of, hang or share.
+//!
+//! One guard per host watches the running callback: instructions (a VM hook), wall-clock time,
+//! memory, the bytes the host copies out of Lua and the commands queued. When any runs out the
+//! guard *stops* the callback, and a stop cannot be caught: the hook, every host function and
+//! the wrapped `pcall`/`xpcall`/`coroutine` all raise it again until the callback has returned.
+//! Every script gets its own global table; the libraries and API tables it sees through it are
+//! read-only proxies, so one script cannot change what another sees.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Instant;
+
+use mlua::{Function, Lua, LuaOptions, StdLib, Table};
+
+use super::{Limits, StopKind};
+
+/// How often the hook runs, in VM instructions.
+const HOOK_EVERY: u32 = 1000;
+
+/// The running callback's allowances, and whether it has been stopped.
+pub(crate) struct Guard {
+    limits: Limits,
+    used: Cell<u64>,
+    started: Cell<Instant>,
+    host_left: Cell<usize>,
+    queued: Cell<usize>,
+    stop: Cell<Option<StopKind>>,
+    /// Where the stop happened, `file:line`, when known.
+    place: std::cell::RefCell<String>,
+}
+
+impl Guard {
+    pub(crate) fn new(limits: Limits) -> Guard {
+        Guard {
+            limits,
+            used: Cell::new(0),
+            started: Cell::new(Instant::now()),
+            host_left: Cell::new(limits.host_bytes),
+            queued: Cell::new(0),
+            stop: Cell::new(None),
+            place: Default::default(),
+        }
+    }
+
+    pub(crate) fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Fresh allowances for a new callback.
+    pub(crate) fn reset(&self) {
+        self.used.set(0);
+        self.started.set(Instant::now());
+        self.host_left.set(self.limits.host_bytes);
+        self.queued.set(0);
+        self.stop.set(None);
+        self.place.borrow_mut().clear();
+    }
+
+    /// Why the running callback was stopped, if it was.
+    pub(crate) fn stopped(&self) -> Option<StopKind> {
+        self.stop.get()
+    }
+
+    /// Stops the callback (the first reason sticks) and returns the error to raise.
+    pub(crate) fn trip(&self, kind: StopKind, place: String) -> mlua::Error {
+        if self.stop.get().is_none() {
+            self.stop.set(Some(kind));
+            *self.place.borrow_mut() = place;
+        }
+        self.error()
+    }
+
+    /// The error a stopped callback raises, again and again.
+    pub(crate) fn error(&self) -> mlua::Error {
+        let kind = self.stop.get().unwrap_or(StopKind::Instructions);
+        let place = self.place.borrow();
+        let at = if place.is_empty() {
+            String::new()
+        } else {
+            format!("{place}: ")
+        };
+        mlua::Error::RuntimeError(format!("{at}stopped: {}", kind.describe(&self.limits)))
+    }
+
+    /// Raises the stop if the callback has been stopped: every host function starts with it.
+    pub(crate) fn check(&self) -> mlua::Result<()> {
+        match self.stop.get() {
+            Some(_) => Err(self.error()),
+            None => Ok(()),
+        }
+    }
+
+    /// Instructions the callback may still run (pattern matching spends from the same pool).
+    pub(crate) fn instructions_left(&self) -> u64 {
+        self.limits.instructions.saturating_sub(self.used.get())
+    }
+
+    /// Spends `n` instructions; the stop once over, or once past the wall-clock ceiling.
+    pub(crate) fn spend(&self, n: u64, place: impl FnOnce() -> String) -> mlua::Result<()> {
+        self.check()?;
+        let used = self.used.get().saturating_add(n);
+        self.used.set(used);
+        if used > self.limits.instructions {
+            return Err(self.trip(StopKind::Instructions, place()));
+        }
+        if self.started.get().elapsed() > self.limits.wall_clock {
+            return Err(self.trip(StopKind::WallClock, place()));
+        }
+        Ok(())
+    }
+
+    /// Spends `bytes` of the host-copy allowance.
+    pub(crate) fn copy(&self, bytes: usize, place: impl FnOnce() -> String) -> mlua::Result<()> {
+        self.check()?;
+        match self.host_left.get().checked_sub(bytes) {
+            Some(left) => {
+                self.host_left.set(left);
+                Ok(())
+            }
+            None => Err(self.trip(StopKind::HostCopies, place())),
+        }
+    }
+
+    /// Bytes of host copies left to the callback.
+    pub(crate) fn host_left(&self) -> usize {
+        self.host_left.get()
+    }
+
+    /// Counts one queued command.
+    pub(crate) fn queue_one(&self, place: impl FnOnce() -> String) -> mlua::Result<()> {
+        self.check()?;
+        let n = self.queued.get() + 1;
+        if n > self.limits.commands {
+            return Err(self.trip(StopKind::Commands, place()));
+        }
+        self.queued.set(n);
+        Ok(())
+    }
+}
+
+/// Makes the Lua state: the safe libraries, the guarded base functions, the hook.
+pub(crate) fn new_state(guard: &Rc<Guard>, seed: u64) -> mlua::Result<Lua> {
+    let lua = Lua::new_with(
+        StdLib::COROUTINE | StdLib::TABLE | StdLib::STRING | StdLib::UTF8 | StdLib::MATH,
+        LuaOptions::new(),
+    )?;
+    lua.set_memory_limit(guard.limits().memory)?;
+    lua.set_app_data(guard.clone());
+    let g = lua.globals();
+    for name in ["dofile", "loadfile", "require", "collectgarbage", "_G"] {
+        g.raw_set(name, mlua::Value::Nil)?;
+    }
+    let string: Table = g.get("string")?;
+    string.raw_set("dump", mlua::Value::Nil)?;
+    let start = Instant::now();
+    let os = lua.create_table()?;
+    os.raw_set(
+        "clock",
+        lua.create_function(move |_, ()| Ok(start.elapsed().as_secs_f64()))?,
+    )?;
+    os.raw_set(
+        "time",
+        lua.create_function(|_, ()| {
+            Ok(std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0))
+        })?,
+    )?;
+    g.raw_set("os", os)?;
+    let math: Table = g.get("math")?;
+    math.get::<Function>("randomseed")?.call::<()>(seed as i64)?;
+    install_hook(&lua, guard)?;
+    Ok(lua)
+}
+
+fn install_hook(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<()> {
+    let guard = guard.clone();
+    let triggers = mlua::HookTriggers::new().every_nth_instruction(HOOK_EVERY);
+    lua.set_hook(triggers, move |_, debug| {
+        guard.spend(HOOK_EVERY as u64, || {
+            let src = debug
+                .source()
+                .short_src
+                .map(|s| s.into_owned())
+                .unwrap_or_default();
+            format!("{src}:{}", debug.current_line().unwrap_or(0))
+        })?;
+        Ok(mlua::VmState::Continue)
+    })
+}
+
+/// Wraps what can catch an error so that it cannot catch a stop, and freezes every table in
+/// the globals. Runs once, after every API table is installed. Returns the function that
+/// makes a script's environment.
+pub(crate) fn seal(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
+    let g = guard.clone();
+    let stopped = lua.create_function(move |_, ()| Ok(g.stopped().is_some()))?;
+    let g = guard.clone();
+    let out_of_memory = lua.create_function(move |_, ()| -> mlua::Result<()> {
+        Err(g.trip(StopKind::Memory, String::new()))
+    })?;
+    let g = guard.clone();
+    let restop = lua.create_function(move |_, ()| -> mlua::Result<()> { Err(g.error()) })?;
+    let print = lua.create_function(|lua, args: mlua::MultiValue| {
+        let tostring: Function = lua.globals().raw_get("tostring")?;
+        let mut parts = Vec::with_capacity(args.len());
+        let mut bytes = 0;
+        for v in args {
+            let s = tostring.call::<mlua::LuaString>(v)?;
+            bytes += s.as_bytes().len() + 1;
+            if bytes > crate::world::MAX_LOG_LINE {
+                return Err(super::api::too_long(lua, false, bytes));
+            }
+            parts.push(s);
+        }
+        let parts: Vec<String> = parts.iter().map(|s| s.to_string_lossy()).collect();
+        super::api::log_line(lua, false, parts.join("\t"))
+    })?;
+    lua.load(SEAL)
+        .set_name("=sandbox")
+        .call::<Function>((stopped, out_of_memory, restop, print))
+}
+
+/// The Lua half of the seal. `guard(ok, ...)` passes results through unless the callback was
+/// stopped or the error is Lua's own out-of-memory error, which it turns into a stop.
+const SEAL: &str = r##"
+local stopped, out_of_memory, restop, host_print = ...
+local G = _ENV
+local rawload, rawpcall, rawxpcall, rawset_, setmetatable_, rawget_, type_, select_, error_, next_, tostring_ =
+    load, pcall, xpcall, rawset, setmetatable, rawget, type, select, error, next, tostring
+local resume, wrap, pack, unpack = coroutine.resume, coroutine.wrap, table.pack, table.unpack
+local MEMORY = "not enough memory"
+rawset_(G, "load", nil)
+
+local function guard(r)
+    if not r[1] then
+        if stopped() then restop() end
+        if rawequal(r[2], MEMORY) then out_of_memory() end
+    end
+    return unpack(r, 1, r.n)
+end
+
+pcall = function(...) return guard(pack(rawpcall(...))) end
+xpcall = function(f, handler, ...)
+    return guard(pack(rawxpcall(f, function(e)
+        if stopped() then return e end
+        return handler(e)
+    end, ...)))
+end
+coroutine.resume = function(...) return guard(pack(resume(...))) end
+coroutine.wrap = function(f)
+    local co = coroutine.create(f)
+    return function(...)
+        local r = pack(resume(co, ...))
+        guard(r)
+        if not r[1] then error_(r[2], 0) end
+        return unpack(r, 2, r.n)
+    end
+end
+
+local frozen = setmetatable_({}, {__mode = "k"})
+rawset = function(t, k, v)
+    if frozen[t] then error_("cannot change a read-only table", 2) end
+    return rawset_(t, k, v)
+end
+setmetatable = function(t, mt)
+    if type_(mt) == "table" and rawget_(mt, "__gc") ~= nil then
+        error_("__gc is not allowed: scripts cannot install finalizers", 2)
+    end
+    return setmetatable_(t, mt)
+end
+print = host_print
+
+local function freeze(real, name, strict)
+    local proxy = {}
+    local index = real
+    if strict then
+        index = function(_, k)
+            local v = real[k]
+            if v == nil then error_(name .. "." .. tostring_(k) .. " does not exist", 2) end
+            return v
+        end
+    end
+    setmetatable_(proxy, {
+        __index = index,
+        __newindex = function(_, k)
+            error_(name .. " is read-only: a script cannot change " .. name .. "." .. tostring_(k), 2)
+        end,
+        __pairs = function() return next_, real, nil end,
+        __len = function() return #real end,
+        __metatable = "read-only",
+    })
+    frozen[proxy] = true
+    return proxy
+end
+
+local libraries = {string = true, table = true, math = true, utf8 = true, coroutine = true, os = true}
+local names = {}
+for k, v in next_, G do
+    if type_(v) == "table" then names[#names + 1] = k end
+end
+for _, k in ipairs(names) do
+    rawset_(G, k, freeze(G[k], k, not libraries[k]))
+end
+local string_meta = getmetatable("")
+string_meta.__metatable = "read-only"
+
+-- A script's environment: its own globals, reading through to the sealed ones.
+return function()
+    local env = {}
+    env._G = env
+    env.load = function(chunk, name, mode, ...)
+        if type_(chunk) ~= "string" then
+            error_("load takes source text (a string), got " .. type_(chunk), 2)
+        end
+        local e = env
+        if select_("#", ...) > 0 then e = ... end
+        return rawload(chunk, name, "t", e)
+    end
+    return setmetatable_(env, {__index = G, __metatable = "read-only"})
+end
+"##;

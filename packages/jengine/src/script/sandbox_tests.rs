@@ -1,0 +1,515 @@
+//! Hostile scripts against the sandbox: each probe must end in a clear error naming the
+//! script's file, line and callback, within the limits, with the host running on and the
+//! other scripts untouched.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::value::{entity, integer};
+
+/// Counts kicks per entity, so a test can see which commands were applied.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct Kicks(i64);
+
+struct Bouncer;
+impl crate::Package for Bouncer {
+    fn name(&self) -> &'static str {
+        "jengine-bouncer"
+    }
+    fn register(&self, reg: &mut Registry) {
+        reg.component::<Kicks>("kicks");
+        reg.command("Bouncer", "kick", (entity("e"),), |world, (e,)| {
+            let mut k = world.entities.get::<&mut Kicks>(e).map_err(|_| "no kicks")?;
+            k.0 += 1;
+            Ok(())
+        });
+        reg.command("Bouncer", "add", (entity("e"), integer("n")), |world, (e, n)| {
+            let mut k = world.entities.get::<&mut Kicks>(e).map_err(|_| "no kicks")?;
+            k.0 += n;
+            Ok(())
+        });
+    }
+}
+
+fn limits() -> Limits {
+    Limits {
+        memory: 16 << 20,
+        instructions: 2_000_000,
+        ..Limits::default()
+    }
+}
+
+/// A host, a world and two scripted entities: `bad.lua` (the probe) and `good.lua`, which
+/// kicks its own entity once per update.
+struct Probe {
+    host: ScriptHost,
+    world: World,
+    registry: Rc<Registry>,
+    bad: Entity,
+    good: Entity,
+    warnings: Vec<String>,
+    infos: Vec<String>,
+    _dir: tempfile::TempDir,
+}
+
+const GOOD: &str = "function update(e) Bouncer.kick(e) end\n";
+
+impl Probe {
+    fn new(bad: &str) -> Probe {
+        Probe::with(bad, GOOD, limits())
+    }
+
+    fn with(bad: &str, good: &str, limits: Limits) -> Probe {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bad.lua"), bad).unwrap();
+        std::fs::write(dir.path().join("good.lua"), good).unwrap();
+        let registry = Rc::new(Registry::with(&[&Bouncer]));
+        let host = ScriptHost::new(&registry, dir.path(), limits, 1).unwrap();
+        host.set_registry(registry.clone());
+        let mut world = World::new();
+        let bad = world.spawn((Script("bad.lua".into()), Kicks(0), crate::Name("bad".into())));
+        let good = world.spawn((Script("good.lua".into()), Kicks(0), crate::Name("good".into())));
+        let mut probe = Probe {
+            host,
+            world,
+            registry,
+            bad,
+            good,
+            warnings: Vec::new(),
+            infos: Vec::new(),
+            _dir: dir,
+        };
+        let errors = probe.host.attach(&mut probe.world, &[bad, good]);
+        probe.warnings.extend(errors.iter().map(|e| e.to_string()));
+        probe
+    }
+
+    /// One frame: start, update, the queue, the log.
+    fn frame(&mut self) {
+        self.host.start(&mut self.world);
+        self.host.update(&mut self.world, 1.0 / 60.0);
+        self.host.apply_queue(&self.registry, &mut self.world);
+        for line in self.world.log().drain() {
+            match line.level {
+                crate::LogLevel::Warn => self.warnings.push(line.message),
+                crate::LogLevel::Info => self.infos.push(line.message),
+            }
+        }
+    }
+
+    fn kicks(&self, e: Entity) -> i64 {
+        self.world.entities.get::<&Kicks>(e).unwrap().0
+    }
+
+    /// Runs `frames` frames, asserting they end within `seconds` of real time.
+    fn run(&mut self, frames: usize) -> &mut Self {
+        let start = Instant::now();
+        for _ in 0..frames {
+            self.frame();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the probe hung the host for {:?}",
+            start.elapsed()
+        );
+        self
+    }
+
+    /// The one warning about the bad script; it must name its file, line and callback.
+    fn stopped(&self, callback: &str, what: &str) -> &str {
+        let bad: Vec<&String> = self
+            .warnings
+            .iter()
+            .filter(|w| w.contains("bad.lua"))
+            .collect();
+        assert_eq!(bad.len(), 1, "one warning, said once: {:#?}", self.warnings);
+        let w = bad[0];
+        assert!(w.starts_with("assets/scripts/bad.lua:"), "{w}");
+        assert!(w.contains(what), "expected {what:?} in {w}");
+        assert!(
+            w.ends_with(&format!(
+                "; {callback}() of this script is switched off, the game goes on"
+            )),
+            "{w}"
+        );
+        w
+    }
+
+    /// The good script kept running every frame.
+    fn good_ran(&self, frames: i64) {
+        assert_eq!(self.kicks(self.good), frames, "{:#?}", self.warnings);
+    }
+}
+
+#[test]
+fn load_with_a_reader_function_cannot_swallow_the_stop() {
+    let mut p = Probe::new(
+        "function update(e)\n  while true do load(function() while true do end end) end\nend\n",
+    );
+    p.run(3);
+    let w = p.stopped("update", "load takes source text (a string), got function");
+    assert!(w.starts_with("assets/scripts/bad.lua:2:"), "{w}");
+    p.good_ran(3);
+}
+
+#[test]
+fn a_loop_inside_a_string_load_is_stopped() {
+    let mut p = Probe::new(
+        "function update(e)\n  while true do pcall(load('while true do end')) end\nend\n",
+    );
+    p.run(2);
+    p.stopped("update", "stopped: the script ran 2000000 instructions");
+    p.good_ran(2);
+}
+
+#[test]
+fn the_stop_cannot_be_caught_anywhere() {
+    let traps = [
+        ("pcall", "pcall(function() while true do end end)"),
+        ("xpcall", "xpcall(function() while true do end end, function(e) return e end)"),
+        (
+            "xpcall handler",
+            "xpcall(function() error('x') end, function(e) while true do end end)",
+        ),
+        (
+            "coroutine.resume",
+            "coroutine.resume(coroutine.create(function() while true do end end))",
+        ),
+        (
+            "coroutine.wrap",
+            "pcall(coroutine.wrap(function() while true do end end))",
+        ),
+        (
+            "__index",
+            "pcall(function() return setmetatable({}, {__index = function() while true do end end}).x end)",
+        ),
+        (
+            "__close",
+            "pcall(function() local x <close> = setmetatable({}, {__close = function() while true do end end}) end)",
+        ),
+        (
+            "__tostring",
+            "pcall(tostring, setmetatable({}, {__tostring = function() while true do end end}))",
+        ),
+        (
+            "table.sort",
+            "pcall(table.sort, {3, 2, 1}, function() while true do end end)",
+        ),
+        (
+            "gsub callback",
+            "pcall(string.gsub, 'abc', '%w', function() while true do end end)",
+        ),
+    ];
+    for (name, trap) in traps {
+        let mut p = Probe::new(&format!(
+            "function update(e)\n  {trap}\n  Log.info('survived')\nend\n"
+        ));
+        p.run(2);
+        assert!(
+            p.infos.iter().all(|i| !i.contains("survived")),
+            "{name}: the script went on after its stop: {:?}",
+            p.infos
+        );
+        p.stopped("update", "stopped:");
+        p.good_ran(2);
+    }
+}
+
+#[test]
+fn finalizers_cannot_be_installed() {
+    let mut p = Probe::new(
+        "function update(e)\n  setmetatable({}, {__gc = function() while true do end end})\n  local t = {} for i = 1, 1e5 do t[i] = {} end\nend\n",
+    );
+    p.run(2);
+    let bad: Vec<&String> = p.warnings.iter().filter(|w| w.contains("bad.lua")).collect();
+    assert_eq!(bad.len(), 1, "{:#?}", p.warnings);
+    assert_eq!(
+        bad[0],
+        "assets/scripts/bad.lua:2: __gc is not allowed: scripts cannot install finalizers (in update)"
+    );
+    p.good_ran(2);
+}
+
+#[test]
+fn a_memory_error_ends_the_callback_even_under_pcall() {
+    let mut p = Probe::new("function update(e)\n  while true do pcall(string.rep, 'x', 6e7) end\nend\n");
+    p.run(3);
+    let w = p.stopped("update", "stopped: the script ran out of memory");
+    assert!(w.starts_with("assets/scripts/bad.lua:"), "{w}");
+    p.good_ran(3);
+}
+
+#[test]
+fn a_memory_bomb_in_update_is_switched_off_and_said_once() {
+    let mut p = Probe::new(
+        "local keep = {}\nfunction update(e)\n  while true do keep[#keep + 1] = string.rep('x', 100000) .. #keep end\nend\n",
+    );
+    p.run(5);
+    p.stopped("update", "out of memory");
+    p.good_ran(5);
+}
+
+#[test]
+fn a_loop_that_never_reaches_the_hook_hits_the_wall_clock() {
+    let limits = Limits {
+        instructions: u64::MAX,
+        wall_clock: Duration::from_millis(200),
+        ..limits()
+    };
+    let mut p = Probe::with("function update(e)\n  while true do end\nend\n", GOOD, limits);
+    p.run(2);
+    p.stopped("update", "stopped: the callback ran longer than 200 ms");
+    p.good_ran(2);
+}
+
+#[test]
+fn huge_strings_for_the_host_are_refused_and_the_process_lives() {
+    let mut p = Probe::new(
+        "local big = string.rep('x', 10 * 1024 * 1024)\n\
+         function update(e)\n\
+           Log.info(#big)\n\
+           Log.info(select(2, pcall(Log.info, big)))\n\
+           Log.info(select(2, pcall(Text.set, e, big)))\n\
+           Log.info(select(2, pcall(print, big)))\n\
+           for i = 1, 100 do pcall(Save.set, 'k' .. i, big) end\n\
+         end\n",
+    );
+    p.run(2);
+    let infos = p.infos.join("\n");
+    assert!(
+        infos.contains("bad.lua:4: Log.info: the message is 10485760 bytes; a log line may be at most 8192"),
+        "{infos}"
+    );
+    assert!(
+        infos.contains(
+            "bad.lua:5: Text.set: argument 2 (text) is a string of 10485760 bytes; a command takes at most 65536"
+        ),
+        "{infos}"
+    );
+    assert!(infos.contains("bad.lua:6: Log.info: the message is"), "{infos}");
+    p.stopped("update", "stopped: the callback handed the host more than 16777216 bytes");
+    p.good_ran(2);
+}
+
+#[test]
+fn a_save_value_over_the_cap_is_refused_with_the_call() {
+    let mut p = Probe::new(
+        "function update(e)\n  local ok, err = pcall(Save.set, 'k', string.rep('x', 2 * 1024 * 1024))\n  Log.info(err)\n  Save.set('small', {1, 2})\n  Log.info(Save.get('small')[2])\nend\n",
+    );
+    p.run(1);
+    assert_eq!(
+        p.infos[0],
+        "assets/scripts/bad.lua:3: assets/scripts/bad.lua:2: Save.set(\"k\"): the value is 2097156 bytes as JSON; one saved value may be at most 1048576"
+    );
+    assert_eq!(p.infos[1], "assets/scripts/bad.lua:5: 2");
+}
+
+#[test]
+fn a_distinct_error_every_frame_keeps_the_log_bounded() {
+    let mut p = Probe::new("local n = 0\nfunction update(e)\n  n = n + 1\n  error(string.rep('y', 20000) .. n)\nend\n");
+    p.run(50);
+    assert_eq!(p.warnings.len(), 50);
+    assert!(p.warnings.iter().all(|w| w.len() < 9000), "lines are cut");
+    p.good_ran(50);
+}
+
+#[test]
+fn scripts_cannot_change_what_other_scripts_see() {
+    let bad = "function start(e)\n\
+        local tries = {\n\
+          function() Bouncer.kick = function() end end,\n\
+          function() Text.set = nil end,\n\
+          function() string.format = nil end,\n\
+          function() rawset(string, 'rep', nil) end,\n\
+          function() rawset(Bouncer, 'kick', print) end,\n\
+          function() setmetatable(Entity, nil) end,\n\
+          function() getmetatable('').__index.upper = nil end,\n\
+          function() table.insert(Log, 1) end,\n\
+        }\n\
+        for i, f in ipairs(tries) do\n\
+          local ok, err = pcall(f)\n\
+          Log.info(i .. ' ' .. tostring(ok) .. ' ' .. tostring(err))\n\
+        end\n\
+        setmetatable(_G, nil)\n\
+      end\n";
+    let good = "function update(e)\n\
+        Bouncer.kick(e)\n\
+        Log.info(string.format('%s %s', string.rep('a', 2), ('x'):upper()))\n\
+        assert(Entity.find('good') == e and Text.set and Log.info)\n\
+      end\n";
+    let mut p = Probe::with(bad, good, limits());
+    p.run(2);
+    let refusals = p.infos.iter().filter(|i| i.contains("bad.lua")).count();
+    assert_eq!(refusals, 8, "{:#?}", p.infos);
+    for line in p.infos.iter().filter(|i| i.contains("bad.lua")) {
+        assert!(line.contains(" false "), "a tampering try succeeded: {line}");
+    }
+    assert!(p.infos.iter().any(|i| i.contains("Bouncer is read-only")));
+    assert!(p.infos.iter().any(|i| i.contains("cannot change a read-only table")));
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.contains("bad.lua:16: cannot change a protected metatable (in start)")),
+        "{:#?}",
+        p.warnings
+    );
+    assert_eq!(
+        p.infos.iter().filter(|i| i.ends_with("good.lua:3: aa X")).count(),
+        2,
+        "{:#?}",
+        p.infos
+    );
+    p.good_ran(2);
+}
+
+#[test]
+fn a_global_set_by_one_script_is_not_seen_by_another() {
+    let bad = "shared = 1\nfunction update(e) Log.info(tostring(_G.shared) .. tostring(rawget(_G, 'shared'))) end\n";
+    let good = "function update(e) Log.info('good ' .. tostring(shared)) end\n";
+    let mut p = Probe::with(bad, good, limits());
+    p.run(1);
+    assert_eq!(p.infos, ["assets/scripts/bad.lua:2: 11", "assets/scripts/good.lua:1: good nil"]);
+}
+
+#[test]
+fn commands_queued_by_a_stopped_callback_are_discarded() {
+    let mut p = Probe::new("function update(e)\n  Bouncer.kick(e)\n  while true do end\nend\n");
+    p.run(2);
+    p.stopped("update", "stopped: the script ran");
+    assert_eq!(p.kicks(p.bad), 0);
+    p.good_ran(2);
+}
+
+#[test]
+fn a_callback_may_queue_a_bounded_number_of_commands() {
+    let mut p = Probe::new("function update(e)\n  for i = 1, 1e9 do Bouncer.kick(e) end\nend\n");
+    p.run(2);
+    let w = p.stopped("update", "stopped: the callback queued more than 10000 commands");
+    assert!(w.starts_with("assets/scripts/bad.lua:2:"), "{w}");
+    assert_eq!(p.kicks(p.bad), 0);
+    p.good_ran(2);
+
+    let mut p = Probe::new("function update(e)\n  for i = 1, 10000 do Bouncer.kick(e) end\nend\n");
+    p.run(1);
+    assert_eq!(p.kicks(p.bad), 10000);
+}
+
+#[test]
+fn integer_parameters_check_their_range_at_the_call() {
+    let mut p = Probe::new(
+        "function update(e)\n  Log.info(select(2, pcall(Bouncer.add, e, 2^60)))\n  Log.info(select(2, pcall(Bouncer.add, e, 1e308)))\n  Bouncer.add(e, 1 << 60)\nend\n",
+    );
+    p.run(1);
+    assert_eq!(
+        p.infos[0],
+        "assets/scripts/bad.lua:2: assets/scripts/bad.lua:2: Bouncer.add: argument 2 (n) must be a whole number within ±2^53 (a float past that is not exact), got number 1152921504606847000"
+    );
+    assert!(p.infos[1].contains("got number 100000000"), "{}", p.infos[1]);
+    assert_eq!(p.kicks(p.bad), 1 << 60);
+}
+
+#[test]
+fn the_usual_escapes_are_closed() {
+    let bad = r#"function update(e)
+  local names = {"io", "os.execute", "os.getenv", "os.exit", "require", "package", "debug",
+                 "string.dump", "dofile", "loadfile", "collectgarbage", "module", "newproxy"}
+  for _, n in ipairs(names) do
+    local v = _G
+    for part in n:gmatch("[^.]+") do v = v and v[part] end
+    Log.info(n .. " " .. type(v))
+  end
+  Log.info("binary " .. tostring(select(2, pcall(load, "\27Lua\84\0"))))
+  Log.info("mode " .. tostring(select(2, load("return 1", "x", "b"))))
+  Log.info("clock " .. type(os.clock()) .. " " .. type(os.time()))
+end
+"#;
+    let mut p = Probe::new(bad);
+    p.run(1);
+    let lines: Vec<&str> = p
+        .infos
+        .iter()
+        .map(|l| l.trim_start_matches("assets/scripts/bad.lua:"))
+        .collect();
+    for n in [
+        "io", "os.execute", "os.getenv", "os.exit", "require", "package", "debug",
+        "string.dump", "dofile", "loadfile", "collectgarbage", "module", "newproxy",
+    ] {
+        assert!(lines.contains(&format!("7: {n} nil").as_str()), "{n}: {lines:#?}");
+    }
+    assert!(
+        lines.iter().any(|l| l.starts_with("9: binary nil") || l.contains("attempt to load a binary chunk")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("mode nil") || l.contains("binary chunk")), "{lines:#?}");
+    assert!(lines.contains(&"11: clock number number"), "{lines:#?}");
+}
+
+#[test]
+fn print_and_log_name_the_script_line() {
+    let mut p = Probe::new("function update(e)\n  print('a', 1, nil)\n  Log.warn('careful')\nend\n");
+    p.run(1);
+    assert_eq!(p.infos, ["assets/scripts/bad.lua:2: a\t1\tnil"]);
+    assert!(p.warnings.contains(&"assets/scripts/bad.lua:3: careful".to_string()));
+}
+
+#[test]
+fn a_runtime_error_names_file_line_and_callback_and_runs_again() {
+    let mut p = Probe::new("function update(e)\n  Bouncer.kick(e)\n  local x = nil + 1\nend\n");
+    p.run(3);
+    let bad: Vec<&String> = p.warnings.iter().filter(|w| w.contains("bad.lua")).collect();
+    assert_eq!(
+        bad,
+        ["assets/scripts/bad.lua:3: attempt to perform arithmetic on a nil value (in update)"]
+    );
+    // Commands made before an ordinary error still apply: the callback was not stopped.
+    assert_eq!(p.kicks(p.bad), 3);
+}
+
+#[test]
+fn script_errors_are_typed() {
+    let mut p = Probe::new("function update(e)\n  while true do end\nend\n");
+    p.frame();
+    p.host.start(&mut p.world);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("broken.lua"), "function (").unwrap();
+    let mut host = ScriptHost::new(&p.registry, dir.path(), limits(), 1).unwrap();
+    let err = host.check_syntax("broken.lua").unwrap_err();
+    assert_eq!(err.kind, ScriptErrorKind::Syntax);
+    assert_eq!((err.file.as_str(), err.line), ("assets/scripts/broken.lua", Some(1)));
+    let err = host.check_syntax("missing.lua").unwrap_err();
+    assert_eq!(err.kind, ScriptErrorKind::Read);
+    let err = host
+        .run_chunk(&mut p.world, "probe.lua", "local a = 1\nwhile true do end")
+        .unwrap_err();
+    assert_eq!(err.kind, ScriptErrorKind::Stopped(StopKind::Instructions));
+    assert_eq!((err.file.as_str(), err.line, err.callback), ("probe.lua", Some(2), Some("load")));
+}
+
+#[test]
+fn stop_runs_when_the_scene_ends_and_its_commands_are_dropped() {
+    let mut p = Probe::new(
+        "function stop(e)\n  Save.set('left', true)\n  Bouncer.kick(e)\n  Log.info('bye')\nend\n",
+    );
+    p.run(1);
+    p.host.detach_all(&mut p.world);
+    assert!(p.host.take_queue().is_empty());
+    let lines: Vec<String> = p.world.log().drain().into_iter().map(|l| l.message).collect();
+    assert_eq!(lines, ["assets/scripts/bad.lua:4: bye"]);
+    assert_eq!(p.host.save.borrow().get("left"), Some(&serde_json::json!(true)));
+}
+
+#[test]
+fn data_tables_are_copies_a_script_cannot_spoil_for_others() {
+    let mut p = Probe::with(
+        "function update(e) Data.table('t')[1].x = 99 end\n",
+        "function update(e) Log.info(Data.table('t')[1].x) end\n",
+        limits(),
+    );
+    let mut tables = Tables::default();
+    tables.insert_json("t", r#"[{"x": 1}]"#).unwrap();
+    p.world.resources.insert(tables);
+    p.run(2);
+    assert_eq!(p.infos, ["assets/scripts/good.lua:1: 1", "assets/scripts/good.lua:1: 1"]);
+}
+
+use crate::table::Tables;
