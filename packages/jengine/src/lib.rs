@@ -41,11 +41,15 @@ mod components;
 mod convert;
 mod core;
 mod meta;
+mod pattern;
 mod project;
 mod registry;
 mod save;
 mod scene;
 mod script;
+// `strings::install` is called by the script host once the sandbox is wired to it.
+#[allow(dead_code)]
+mod strings;
 mod table;
 pub mod value;
 mod world;
