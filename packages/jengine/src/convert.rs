@@ -256,7 +256,10 @@ mod tests {
             "{err:?}"
         );
         let err = read(&lua, "return {a = {b = print}}", 1 << 20).unwrap_err();
-        assert_eq!(err, ConvertError::Table("a.b: a function cannot be data".into()));
+        assert_eq!(
+            err,
+            ConvertError::Table("a.b: a function cannot be data".into())
+        );
         let err = read(&lua, "return {0/0}", 1 << 20).unwrap_err();
         assert!(matches!(err, ConvertError::Table(m) if m.starts_with("[1]:")));
         let err = read(&lua, "return string.rep('x', 5000)", 1000).unwrap_err();

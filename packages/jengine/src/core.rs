@@ -41,12 +41,14 @@ fn core<T>(reg: &mut Registry, key: &str, check: fn(&T) -> Result<(), String>)
 where
     T: hecs::Component + Serialize + DeserializeOwned,
 {
-    let spawn = Box::new(move |builder: &mut hecs::EntityBuilder, raw: &serde_json::value::RawValue| {
-        let value: T = parse_json(raw.get())?;
-        check(&value)?;
-        builder.add(value);
-        Ok(())
-    });
+    let spawn = Box::new(
+        move |builder: &mut hecs::EntityBuilder, raw: &serde_json::value::RawValue| {
+            let value: T = parse_json(raw.get())?;
+            check(&value)?;
+            builder.add(value);
+            Ok(())
+        },
+    );
     reg.bind::<T>(key, spawn, setter(key).is_some());
 }
 
@@ -109,10 +111,7 @@ pub(crate) fn register(reg: &mut Registry) {
         (entity("e"), string("text")),
         |world, (e, s)| {
             let described = no_component(world, e, "text");
-            let mut text = world
-                .entities
-                .get::<&mut Text>(e)
-                .map_err(|_| described)?;
+            let mut text = world.entities.get::<&mut Text>(e).map_err(|_| described)?;
             text.text = s;
             Ok(())
         },

@@ -41,15 +41,11 @@ mod components;
 mod convert;
 mod core;
 mod meta;
-mod pattern;
 mod project;
 mod registry;
 mod save;
 mod scene;
 mod script;
-// `strings::install` is called by the script host once the sandbox is wired to it.
-#[allow(dead_code)]
-mod strings;
 mod table;
 pub mod value;
 mod world;
@@ -69,17 +65,23 @@ pub use hecs;
 pub mod host {
     pub use crate::convert::{cut, describe_lua_error, parse_json, to_lua};
     pub use crate::core::SceneRequest;
-    pub use crate::meta::{MetaError, PackageMeta, coverage_problems, listed_packages, workspace_root};
+    pub use crate::meta::{
+        MetaError, PackageMeta, coverage_problems, listed_packages, workspace_root,
+    };
     pub use crate::project::{PackageRef, Project, ProjectError, ProjectFile, Source, Window};
     pub use crate::registry::{
         Bag, CORE, Command, ComponentBinding, RegistryProblem, System, TableBinding,
     };
-    pub use crate::save::{MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, write_atomically};
+    pub use crate::save::{
+        MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, write_atomically,
+    };
     pub use crate::scene::{Outline, Scene, SceneError};
     pub use crate::script::{
         Limits, MAX_STRING_ARG, Queued, ScriptError, ScriptErrorKind, ScriptHost, StopKind,
     };
-    pub use crate::table::{RawTable, RowError, TableError, describe_path_error, json_kind, table_name};
+    pub use crate::table::{
+        RawTable, RowError, TableError, describe_path_error, json_kind, table_name,
+    };
     pub use crate::world::{MAX_LOG_LINE, SpawnOrder, WARN_ONCE_MEMORY};
 }
 

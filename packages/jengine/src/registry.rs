@@ -727,7 +727,10 @@ mod tests {
         reg.command(
             "T",
             "go",
-            (crate::value::string("s"), crate::value::integer("n").optional()),
+            (
+                crate::value::string("s"),
+                crate::value::integer("n").optional(),
+            ),
             |world, (s, n)| {
                 world.log().info(format!("{s} {n:?}"));
                 Ok(())

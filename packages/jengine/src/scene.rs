@@ -209,9 +209,9 @@ impl Scene {
                 let binding = registry.binding(key);
                 let result = match binding {
                     // Core keys in any version; package keys only in version 2.
-                    Some(b) if b.package() == CORE || version == 2 => {
-                        b.spawn(&mut builder, value).map_err(without_fragment_position)
-                    }
+                    Some(b) if b.package() == CORE || version == 2 => b
+                        .spawn(&mut builder, value)
+                        .map_err(without_fragment_position),
                     _ if version == 1 => {
                         if noticed.insert(key.to_string()) {
                             let owner = binding

@@ -394,7 +394,12 @@ pub fn check_all(params: &[Param], values: &mut Vec<Value>) -> Result<(), ArgErr
     }
     if let Some(extra) = values[params.len()..].iter().find(|v| **v != Value::Nil) {
         return Err(ArgError {
-            position: params.len() + 1 + values[params.len()..].iter().position(|v| v == extra).unwrap_or(0),
+            position: params.len()
+                + 1
+                + values[params.len()..]
+                    .iter()
+                    .position(|v| v == extra)
+                    .unwrap_or(0),
             name: "",
             expected: match params.len() {
                 0 => "no arguments",
@@ -469,10 +474,7 @@ mod tests {
         let params = (integer("slot"), number("speed").optional());
         let values = checked(&params, vec![Value::Num(3.0)]).unwrap();
         assert_eq!(values, vec![Value::Int(3), Value::Nil]);
-        assert_eq!(
-            params.read(Args::new(values)).unwrap(),
-            (3, None)
-        );
+        assert_eq!(params.read(Args::new(values)).unwrap(), (3, None));
         assert!(checked(&params, vec![Value::Num(3.5)]).is_err());
     }
 
@@ -481,12 +483,19 @@ mod tests {
         let params = (integer("n"),);
         for n in [2f64.powi(60), 1e308, f64::INFINITY, f64::NAN] {
             let err = checked(&params, vec![Value::Num(n)]).unwrap_err();
-            assert!(err.to_string().starts_with("argument 1 (n) must be a whole number"), "{err}");
+            assert!(
+                err.to_string()
+                    .starts_with("argument 1 (n) must be a whole number"),
+                "{err}"
+            );
         }
         assert!(checked(&params, vec![Value::Int(1 << 60)]).is_ok());
         assert!(checked(&params, vec![Value::Num(EXACT_FLOAT)]).is_ok());
         let err = checked(&(number("x"),), vec![Value::Num(f64::NAN)]).unwrap_err();
-        assert_eq!(err.to_string(), "argument 1 (x) must be a finite number, got number NaN");
+        assert_eq!(
+            err.to_string(),
+            "argument 1 (x) must be a finite number, got number NaN"
+        );
     }
 
     #[test]
@@ -494,7 +503,10 @@ mod tests {
         let params = (boolean("paused"),);
         assert!(checked(&params, vec![Value::Bool(true), Value::Nil]).is_ok());
         let err = checked(&params, vec![Value::Bool(true), Value::Int(2)]).unwrap_err();
-        assert!(err.to_string().contains("argument 2 is one too many"), "{err}");
+        assert!(
+            err.to_string().contains("argument 2 is one too many"),
+            "{err}"
+        );
         let err = checked(&(), vec![Value::Nil, Value::Str("x".into())]).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -518,12 +530,20 @@ mod tests {
         )
         .unwrap();
         let (got_e, name, fields, extra) = params.read(Args::new(values)).unwrap();
-        assert_eq!((got_e, name.as_str(), fields["x"].as_i64(), extra), (e, "a", Some(1), Value::Nil));
+        assert_eq!(
+            (got_e, name.as_str(), fields["x"].as_i64(), extra),
+            (e, "a", Some(1), Value::Nil)
+        );
     }
 
     #[test]
     fn a_read_of_the_wrong_kind_is_an_error_not_a_panic() {
-        let err = (string("s"),).read(Args::new(vec![Value::Int(1)])).unwrap_err();
-        assert_eq!(err.to_string(), "argument 1 (s) must be a string, got number 1");
+        let err = (string("s"),)
+            .read(Args::new(vec![Value::Int(1)]))
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "argument 1 (s) must be a string, got number 1"
+        );
     }
 }

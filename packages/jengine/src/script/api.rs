@@ -39,7 +39,9 @@ pub(crate) fn log_line(lua: &Lua, warn: bool, text: String) -> mlua::Result<()> 
     if text.len() > MAX_LOG_LINE {
         return Err(too_long(lua, warn, text.len()));
     }
-    g.copy(text.len() + at.len(), || at.trim_end_matches(": ").to_string())?;
+    g.copy(text.len() + at.len(), || {
+        at.trim_end_matches(": ").to_string()
+    })?;
     let line = format!("{at}{text}");
     if let Some(mut world) = lua.app_data_mut::<World>() {
         if warn {
@@ -69,10 +71,9 @@ pub(crate) fn take_value(lua: &Lua, g: &Guard, v: mlua::Value, what: &str) -> ml
             g.copy(g.host_left() - left, String::new)?;
             Ok(value)
         }
-        Err(ConvertError::TooLarge { .. }) => Err(g.trip(
-            StopKind::HostCopies,
-            at.trim_end_matches(": ").to_string(),
-        )),
+        Err(ConvertError::TooLarge { .. }) => {
+            Err(g.trip(StopKind::HostCopies, at.trim_end_matches(": ").to_string()))
+        }
         Err(ConvertError::Kind(kind)) => Err(lua_err(format!(
             "{at}{what} got {kind}, which cannot cross to the host"
         ))),

@@ -8,7 +8,9 @@
 
 mod api;
 mod commands;
+mod pattern;
 mod sandbox;
+mod strings;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -90,10 +92,9 @@ impl StopKind {
                 "the callback handed the host more than {} bytes (log lines, texts, saves, command arguments)",
                 limits.host_bytes
             ),
-            StopKind::Commands => format!(
-                "the callback queued more than {} commands",
-                limits.commands
-            ),
+            StopKind::Commands => {
+                format!("the callback queued more than {} commands", limits.commands)
+            }
         }
     }
 }
@@ -129,16 +130,19 @@ pub struct ScriptError {
 impl ScriptError {
     fn new(kind: ScriptErrorKind, file: &str, callback: Option<&'static str>, raw: String) -> Self {
         let (place, message) = split_place(&raw);
-        let (file, line) = match place {
-            Some((f, l)) => (f.to_string(), Some(l)),
-            None => (file.to_string(), None),
+        let (line, message) = match place {
+            Some((f, l)) if f == file => (Some(l), message.to_string()),
+            // Code the script loaded itself: the place goes in the message, the script
+            // stays the file.
+            Some(_) => (None, raw.clone()),
+            None => (None, message.to_string()),
         };
         ScriptError {
             kind,
-            file,
+            file: file.to_string(),
             line,
             callback,
-            message: message.to_string(),
+            message,
         }
     }
 }
@@ -283,10 +287,9 @@ impl ScriptHost {
         name: &str,
         code: &str,
     ) -> Result<(), ScriptError> {
-        let env: Table = self
-            .new_env
-            .call(())
-            .map_err(|e| ScriptError::new(ScriptErrorKind::Runtime, name, None, describe_lua_error(&e)))?;
+        let env: Table = self.new_env.call(()).map_err(|e| {
+            ScriptError::new(ScriptErrorKind::Runtime, name, None, describe_lua_error(&e))
+        })?;
         let chunk = self
             .lua
             .load(code)
@@ -377,7 +380,12 @@ impl ScriptHost {
         let source = self.source(file)?;
         let name = format!("assets/scripts/{file}");
         let env: Table = self.new_env.call(()).map_err(|e| {
-            ScriptError::new(ScriptErrorKind::Runtime, &name, None, describe_lua_error(&e))
+            ScriptError::new(
+                ScriptErrorKind::Runtime,
+                &name,
+                None,
+                describe_lua_error(&e),
+            )
         })?;
         let chunk = self
             .lua
@@ -524,12 +532,12 @@ impl ScriptHost {
                 };
                 // What the stopped callback built is garbage now; take it back at once.
                 let _ = self.lua.gc_collect();
-                let mut e =
-                    ScriptError::new(ScriptErrorKind::Stopped(kind), file, Some(callback), message);
-                if e.line.is_none() && kind == StopKind::Memory {
-                    e.file = file.to_string();
-                }
-                e
+                ScriptError::new(
+                    ScriptErrorKind::Stopped(kind),
+                    file,
+                    Some(callback),
+                    message,
+                )
             }
             None => ScriptError::new(
                 ScriptErrorKind::Runtime,

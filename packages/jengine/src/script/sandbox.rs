@@ -139,6 +139,19 @@ impl Guard {
     }
 }
 
+impl super::strings::Meter for Guard {
+    fn remaining(&self) -> u64 {
+        self.instructions_left()
+    }
+
+    fn charge(&self, lua: &Lua, steps: u64) -> mlua::Result<()> {
+        // Pattern steps count as instructions; where they ran out is the script's call.
+        self.spend(steps, || {
+            super::caller(lua).trim_end_matches(": ").to_string()
+        })
+    }
+}
+
 /// Makes the Lua state: the safe libraries, the guarded base functions, the hook.
 pub(crate) fn new_state(guard: &Rc<Guard>, seed: u64) -> mlua::Result<Lua> {
     let lua = Lua::new_with(
@@ -153,6 +166,7 @@ pub(crate) fn new_state(guard: &Rc<Guard>, seed: u64) -> mlua::Result<Lua> {
     }
     let string: Table = g.get("string")?;
     string.raw_set("dump", mlua::Value::Nil)?;
+    super::strings::install(&lua, guard.clone())?;
     let start = Instant::now();
     let os = lua.create_table()?;
     os.raw_set(
@@ -170,7 +184,8 @@ pub(crate) fn new_state(guard: &Rc<Guard>, seed: u64) -> mlua::Result<Lua> {
     )?;
     g.raw_set("os", os)?;
     let math: Table = g.get("math")?;
-    math.get::<Function>("randomseed")?.call::<()>(seed as i64)?;
+    math.get::<Function>("randomseed")?
+        .call::<()>(seed as i64)?;
     install_hook(&lua, guard)?;
     Ok(lua)
 }
@@ -178,7 +193,9 @@ pub(crate) fn new_state(guard: &Rc<Guard>, seed: u64) -> mlua::Result<Lua> {
 fn install_hook(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<()> {
     let guard = guard.clone();
     let triggers = mlua::HookTriggers::new().every_nth_instruction(HOOK_EVERY);
-    lua.set_hook(triggers, move |_, debug| {
+    // The global hook: coroutines the script creates inherit it (a per-thread hook would not
+    // follow them).
+    lua.set_global_hook(triggers, move |_, debug| {
         guard.spend(HOOK_EVERY as u64, || {
             let src = debug
                 .source()
@@ -201,6 +218,12 @@ pub(crate) fn seal(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
     let out_of_memory = lua.create_function(move |_, ()| -> mlua::Result<()> {
         Err(g.trip(StopKind::Memory, String::new()))
     })?;
+    let plain = lua.create_function(|lua, v: mlua::Value| match v {
+        mlua::Value::Error(e) => Ok(mlua::Value::String(
+            lua.create_string(crate::convert::describe_lua_error(&e))?,
+        )),
+        other => Ok(other),
+    })?;
     let g = guard.clone();
     let restop = lua.create_function(move |_, ()| -> mlua::Result<()> { Err(g.error()) })?;
     let print = lua.create_function(|lua, args: mlua::MultiValue| {
@@ -218,26 +241,32 @@ pub(crate) fn seal(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
         let parts: Vec<String> = parts.iter().map(|s| s.to_string_lossy()).collect();
         super::api::log_line(lua, false, parts.join("\t"))
     })?;
-    lua.load(SEAL)
-        .set_name("=sandbox")
-        .call::<Function>((stopped, out_of_memory, restop, print))
+    lua.load(SEAL).set_name("=sandbox").call::<Function>((
+        stopped,
+        out_of_memory,
+        restop,
+        print,
+        plain,
+    ))
 }
 
 /// The Lua half of the seal. `guard(ok, ...)` passes results through unless the callback was
 /// stopped or the error is Lua's own out-of-memory error, which it turns into a stop.
 const SEAL: &str = r##"
-local stopped, out_of_memory, restop, host_print = ...
+local stopped, out_of_memory, restop, host_print, plain = ...
 local G = _ENV
-local rawload, rawpcall, rawxpcall, rawset_, setmetatable_, rawget_, type_, select_, error_, next_, tostring_ =
-    load, pcall, xpcall, rawset, setmetatable, rawget, type, select, error, next, tostring
+local rawload, rawpcall, rawxpcall, rawset_, setmetatable_, getmetatable_, rawget_, type_, select_, error_, next_, tostring_ =
+    load, pcall, xpcall, rawset, setmetatable, getmetatable, rawget, type, select, error, next, tostring
 local resume, wrap, pack, unpack = coroutine.resume, coroutine.wrap, table.pack, table.unpack
 local MEMORY = "not enough memory"
 rawset_(G, "load", nil)
 
+-- Errors raised by host functions arrive as userdata; scripts get their message as a string.
 local function guard(r)
     if not r[1] then
         if stopped() then restop() end
         if rawequal(r[2], MEMORY) then out_of_memory() end
+        if type_(r[2]) == "userdata" then r[2] = plain(r[2]) end
     end
     return unpack(r, 1, r.n)
 end
@@ -246,6 +275,7 @@ pcall = function(...) return guard(pack(rawpcall(...))) end
 xpcall = function(f, handler, ...)
     return guard(pack(rawxpcall(f, function(e)
         if stopped() then return e end
+        if type_(e) == "userdata" then e = plain(e) end
         return handler(e)
     end, ...)))
 end
@@ -266,6 +296,9 @@ rawset = function(t, k, v)
     return rawset_(t, k, v)
 end
 setmetatable = function(t, mt)
+    if type_(getmetatable_(t)) == "string" then
+        error_("cannot change a protected metatable", 2)
+    end
     if type_(mt) == "table" and rawget_(mt, "__gc") ~= nil then
         error_("__gc is not allowed: scripts cannot install finalizers", 2)
     end

@@ -1,5 +1,5 @@
 //! `string.find`, `string.match`, `string.gmatch` and `string.gsub` rebuilt on
-//! [`crate::pattern`], so pattern matching spends from the running callback's budget.
+//! [`super::pattern`], so pattern matching spends from the running callback's budget.
 //!
 //! Lua's own versions run inside one C call the instruction hook never sees; these run the
 //! metered matcher with whatever the [`Meter`] has left and charge what it used, so a runaway
@@ -10,14 +10,14 @@ use std::rc::Rc;
 
 use mlua::{Function, Lua, MultiValue, Table, Value};
 
-use crate::pattern::{self, Capture, GMatch, PatternError, Steps};
+use super::pattern::{self, Capture, GMatch, PatternError, Steps};
 
 /// The budget a pattern call spends from.
 pub(crate) trait Meter {
     /// Steps the running callback may still spend.
     fn remaining(&self) -> u64;
     /// Charges `steps`; an error (the budget stop, which the caller raises) once over.
-    fn charge(&self, steps: u64) -> mlua::Result<()>;
+    fn charge(&self, lua: &Lua, steps: u64) -> mlua::Result<()>;
 }
 
 /// Replaces the four pattern functions in the global `string` table (which is also the
@@ -210,11 +210,11 @@ fn settle<T>(
 ) -> mlua::Result<T> {
     match result {
         Err(Failure::Pattern(PatternError::OutOfSteps)) => {
-            meter.charge(meter.remaining().saturating_add(1))?;
+            meter.charge(call.lua, meter.remaining().saturating_add(1))?;
             Err(call.pattern_error(PatternError::OutOfSteps))
         }
         result => {
-            meter.charge(steps.used())?;
+            meter.charge(call.lua, steps.used())?;
             result.map_err(|e| match e {
                 Failure::Pattern(e) => call.pattern_error(e),
                 Failure::Lua(e) => e,
@@ -343,14 +343,14 @@ fn gsub(call: &Call, meter: &dyn Meter) -> mlua::Result<(mlua::LuaString, i64)> 
             }
             Replacement::Table(t) => {
                 let key = capture_value(call.lua, &s, m.capture(0)?)?;
-                run_lua(meter, steps, || t.get::<Value>(key))?
+                run_lua(call.lua, meter, steps, || t.get::<Value>(key))?
             }
             Replacement::Function(f) => {
                 let mut args = MultiValue::new();
                 for capture in m.values() {
                     args.push_back(capture_value(call.lua, &s, capture?)?);
                 }
-                run_lua(meter, steps, || f.call::<Value>(args))?
+                run_lua(call.lua, meter, steps, || f.call::<Value>(args))?
             }
         };
         add_value(call, value, out)
@@ -366,12 +366,13 @@ fn gsub(call: &Call, meter: &dyn Meter) -> mlua::Result<(mlua::LuaString, i64)> 
 /// Runs Lua code in the middle of a `gsub`: the steps spent so far are charged first, since
 /// that code spends from the same budget, and the matcher continues with what is left.
 fn run_lua<T>(
+    lua: &Lua,
     meter: &dyn Meter,
     steps: &mut Steps,
     f: impl FnOnce() -> mlua::Result<T>,
 ) -> Result<T, Failure> {
     let spent = std::mem::replace(steps, Steps::new(0)).used();
-    meter.charge(spent)?;
+    meter.charge(lua, spent)?;
     let result = f();
     *steps = Steps::new(meter.remaining());
     Ok(result?)
@@ -409,7 +410,7 @@ mod tests {
         fn remaining(&self) -> u64 {
             self.left.get()
         }
-        fn charge(&self, steps: u64) -> mlua::Result<()> {
+        fn charge(&self, _: &Lua, steps: u64) -> mlua::Result<()> {
             match self.left.get().checked_sub(steps) {
                 Some(left) => {
                     self.left.set(left);
@@ -438,7 +439,7 @@ mod tests {
             .load(code)
             .set_name("=test")
             .call(())
-            .map_err(|e| crate::describe_lua_error(&e))?;
+            .map_err(|e| crate::convert::describe_lua_error(&e))?;
         Ok(values
             .iter()
             .map(|v| match v {
