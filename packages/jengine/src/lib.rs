@@ -40,6 +40,7 @@
 
 #![warn(missing_docs)]
 
+mod asset;
 mod components;
 mod core;
 mod meta;
@@ -52,18 +53,19 @@ mod table;
 pub mod value;
 mod world;
 
+pub use crate::asset::{AssetNameError, check_asset_name};
 pub use crate::components::{
     Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Script, Sprite, SpriteLibrary,
     Text, Transform2D, Vertex,
 };
 pub use crate::core::{SceneRequest, describe as describe_entity};
-pub use crate::meta::{MetaError, PackageMeta, coverage_problems, listed_packages, workspace_root};
-pub use crate::project::{PackageRef, Project, ProjectError, ProjectFile, Source, Window};
+pub use crate::meta::{PackageMeta, coverage_problems, listed_packages, workspace_root};
+pub use crate::project::{FileError, PackageRef, Project, ProjectFile, Source, Window};
 pub use crate::registry::{
     Bag, Command, ComponentBinding, Handler, Package, Registry, System, TableBinding,
 };
 pub use crate::save::{SaveStore, write_atomically};
-pub use crate::scene::{CORE_KEYS, Outline, Scene, SceneError};
+pub use crate::scene::{AssetKind, AssetUse, CORE_KEYS, Outline, Scene, SceneError};
 pub use crate::script::{
     Limits, Queued, ScriptError, ScriptHost, describe as describe_lua_error, to_lua,
 };

@@ -200,8 +200,7 @@ impl Registry {
                 type_name: std::any::type_name::<T>(),
                 package: self.current.clone(),
                 spawn: Box::new(|builder, raw| {
-                    let value: T = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
-                    builder.add(value);
+                    builder.add(crate::scene::read_component::<T>(raw)?);
                     Ok(())
                 }),
                 read: Box::new(|world, entity| {
