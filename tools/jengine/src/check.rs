@@ -245,9 +245,23 @@ fn literal_calls(text: &str, call: &str) -> Vec<(usize, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_script_text_is_scanned_without_panicking(
+            text in proptest::string::string_regex("(Scene\\.load\\(|Data\\.table\\(|[\"' ]|--|\n|é|[a-z.]){0,40}").unwrap()
+        ) {
+            for (line, name) in literal_calls(&text, "Scene.load(") {
+                prop_assert!(line >= 1 && line <= text.lines().count());
+                prop_assert!(!name.contains('\n'));
+            }
+            let _ = literal_calls(&text, "Data.table(");
+        }
+    }
 
     #[test]
-    fn literal_scene_loads_are_found_with_their_lines() {
+    fn literal_scene_loads_and_table_names_are_found_with_their_lines() {
         let text =
             "local x = 1\nScene.load(\"title\") -- go\n-- Scene.load(\"gone\")\nScene.load( 'end')";
         assert_eq!(
