@@ -8,12 +8,13 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::asset::check_asset_name;
 use crate::components::{
     BulkEntity, Camera2D, Mesh2D, Name, Script, Sprite, SpriteLibrary, Text, Transform2D,
 };
 use crate::convert::parse_json;
 use crate::registry::Registry;
-use crate::value::{entity, string, table};
+use crate::value::{asset, entity, string, table};
 use crate::world::{Entity, World};
 
 /// A scene change asked for by `Scene.load`; the runtime performs it after the frame's systems.
@@ -59,12 +60,13 @@ fn anything<T>(_: &T) -> Result<(), String> {
 pub(crate) fn register(reg: &mut Registry) {
     core::<Name>(reg, "name", anything);
     core::<Transform2D>(reg, "transform", finite_transform);
-    core::<Sprite>(reg, "sprite", anything);
-    core::<Text>(reg, "text", anything);
-    core::<Mesh2D>(reg, "mesh", anything);
+    core::<Sprite>(reg, "sprite", |s| optional_name("texture", &s.texture));
+    core::<Text>(reg, "text", |t| optional_name("font", &t.font));
+    core::<Mesh2D>(reg, "mesh", |m| optional_name("texture", &m.texture));
     core::<Camera2D>(reg, "camera", anything);
-    core::<SpriteLibrary>(reg, "sprite_library", anything);
+    core::<SpriteLibrary>(reg, "sprite_library", library_names);
     core::<Script>(reg, "script", |script| {
+        check_asset_name(&script.0).map_err(|e| e.to_string())?;
         if script.0.ends_with(".lua") {
             Ok(())
         } else {
@@ -116,7 +118,7 @@ pub(crate) fn register(reg: &mut Registry) {
             Ok(())
         },
     );
-    reg.command("Scene", "load", (string("name"),), |world, (name,)| {
+    reg.command("Scene", "load", (asset("name"),), |world, (name,)| {
         world.resources.insert(SceneRequest(Some(name)));
         Ok(())
     });
@@ -127,6 +129,33 @@ fn no_component(world: &World, e: Entity, key: &str) -> String {
         format!("entity {} has no {key} component", world.describe(e))
     } else {
         format!("entity {} does not exist", e.to_bits())
+    }
+}
+
+/// A file name field where empty means "none".
+fn optional_name(field: &str, name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Ok(());
+    }
+    check_asset_name(name).map_err(|e| format!("{field}: {e}"))
+}
+
+/// Every `sprite_library` entry must name a file inside `assets/textures/`.
+fn library_names(library: &SpriteLibrary) -> Result<(), String> {
+    let problems: Vec<String> = library
+        .textures
+        .iter()
+        .enumerate()
+        .filter_map(|(i, name)| {
+            check_asset_name(name)
+                .err()
+                .map(|e| format!("textures[{i}]: {e}"))
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
     }
 }
 

@@ -37,6 +37,7 @@
 
 #![warn(missing_docs)]
 
+mod asset;
 mod components;
 mod convert;
 mod core;
@@ -50,6 +51,7 @@ mod table;
 pub mod value;
 mod world;
 
+pub use crate::asset::{AssetNameError, check_asset_name};
 pub use crate::components::{
     Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Script, Sprite, SpriteLibrary,
     Text, Transform2D, Vertex,
@@ -63,19 +65,18 @@ pub use hecs;
 /// What the host needs and a package does not: the Lua bridge, the file formats, the
 /// registry's records and the dependency-coverage rule.
 pub mod host {
+    pub use crate::asset::{AssetNameError, check_asset_name};
     pub use crate::convert::{cut, describe_lua_error, parse_json, to_lua};
     pub use crate::core::SceneRequest;
-    pub use crate::meta::{
-        MetaError, PackageMeta, coverage_problems, listed_packages, workspace_root,
-    };
-    pub use crate::project::{PackageRef, Project, ProjectError, ProjectFile, Source, Window};
+    pub use crate::meta::{PackageMeta, coverage_problems, listed_packages, workspace_root};
+    pub use crate::project::{FileError, PackageRef, Project, ProjectFile, Source, Window};
     pub use crate::registry::{
         Bag, CORE, Command, ComponentBinding, RegistryProblem, System, TableBinding,
     };
     pub use crate::save::{
         MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, write_atomically,
     };
-    pub use crate::scene::{Outline, Scene, SceneError};
+    pub use crate::scene::{AssetKind, AssetUse, Outline, Scene, SceneError};
     pub use crate::script::{
         Limits, MAX_STRING_ARG, Queued, ScriptError, ScriptErrorKind, ScriptHost, StopKind,
     };

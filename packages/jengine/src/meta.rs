@@ -4,12 +4,11 @@
 //! transitively, because listing is what registers a package. Compiling one in is not enough.
 
 use std::collections::BTreeSet;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::project::{PackageRef, Project, Source};
+use crate::project::{FileError, PackageRef, Project, Source};
 
 /// What a package's `Cargo.toml` says about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,23 +35,6 @@ impl PackageMeta {
         self.name.replace('-', "_")
     }
 }
-
-/// A package whose metadata could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MetaError {
-    /// The `Cargo.toml` (or the folder that should hold one).
-    pub file: PathBuf,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for MetaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.file.display(), self.message)
-    }
-}
-
-impl std::error::Error for MetaError {}
 
 #[derive(Deserialize)]
 struct Manifest {
@@ -87,14 +69,14 @@ struct JengineMeta {
 
 impl PackageMeta {
     /// Reads `<dir>/Cargo.toml`.
-    pub fn read(dir: &Path) -> Result<PackageMeta, MetaError> {
+    pub fn read(dir: &Path) -> Result<PackageMeta, FileError> {
         let file = dir.join("Cargo.toml");
-        let err = |message: String| MetaError {
+        let err = |message: String| FileError {
             file: file.clone(),
             message,
         };
         if !dir.is_dir() {
-            return Err(MetaError {
+            return Err(FileError {
                 file: dir.to_path_buf(),
                 message: "package folder does not exist".into(),
             });

@@ -2,6 +2,7 @@
 //!
 //! The file is JSON. Packages are listed by name with a path source, relative to the
 //! project's folder; the listing, not the crate graph, decides what gets registered.
+//! Every key is known, so a key the format does not have is reported as the typo it is.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -53,6 +54,7 @@ pub struct PackageRef {
 
 /// The contents of `project.jengine`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ProjectFile {
     /// The project's name.
     pub name: String,
@@ -69,22 +71,28 @@ pub struct ProjectFile {
     pub packages: Vec<PackageRef>,
 }
 
-/// A project file that could not be read, with where.
+/// A file that could not be read or is wrong: a project file, a package's `Cargo.toml`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProjectError {
-    /// The file.
+pub struct FileError {
+    /// The file (or the folder that should hold it).
     pub file: PathBuf,
     /// What is wrong (with line and column for JSON errors, and the field path).
     pub message: String,
 }
 
-impl fmt::Display for ProjectError {
+impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.file.display(), self.message)
     }
 }
 
-impl std::error::Error for ProjectError {}
+impl std::error::Error for FileError {}
+
+/// The keys each object of `project.jengine` may hold; anything else is a typo to report.
+const PROJECT_KEYS: &[&str] = &["name", "version", "start_scene", "window", "packages"];
+const WINDOW_KEYS: &[&str] = &["width", "height", "title"];
+const PACKAGE_KEYS: &[&str] = &["name", "source"];
+const SOURCE_KEYS: &[&str] = &["type", "path"];
 
 /// A loaded project: its folder and its file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,13 +105,13 @@ pub struct Project {
 
 impl Project {
     /// Reads `<dir>/project.jengine`.
-    pub fn load(dir: &Path) -> Result<Project, ProjectError> {
+    pub fn load(dir: &Path) -> Result<Project, FileError> {
         let path = dir.join("project.jengine");
-        let text = std::fs::read_to_string(&path).map_err(|e| ProjectError {
+        let text = std::fs::read_to_string(&path).map_err(|e| FileError {
             file: path.clone(),
             message: format!("cannot read: {e}"),
         })?;
-        let file = ProjectFile::parse(&text).map_err(|message| ProjectError {
+        let file = ProjectFile::parse(&text).map_err(|message| FileError {
             file: path.clone(),
             message,
         })?;
@@ -149,6 +157,14 @@ impl Project {
 impl ProjectFile {
     /// Parses and checks the file's text.
     pub fn parse(text: &str) -> Result<ProjectFile, String> {
+        // Unknown keys first, all of them: a typo'd key is otherwise silently ignored or
+        // reported without the key it was probably meant to be.
+        if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+            let unknown = unknown_keys(&value);
+            if !unknown.is_empty() {
+                return Err(unknown.join("; "));
+            }
+        }
         let de = &mut serde_json::Deserializer::from_str(text);
         let file: ProjectFile = serde_path_to_error::deserialize(de)
             .map_err(|e| crate::table::describe_path_error(&e))?;
@@ -158,6 +174,8 @@ impl ProjectFile {
         if file.start_scene.trim().is_empty() {
             return Err("start_scene: must name a scene".into());
         }
+        crate::asset::check_asset_name(&file.start_scene)
+            .map_err(|e| format!("start_scene: {e}"))?;
         if file.window.width == 0 || file.window.height == 0 {
             return Err(format!(
                 "window: size must be above zero, got {}x{}",
@@ -171,6 +189,54 @@ impl ProjectFile {
         }
         Ok(file)
     }
+}
+
+/// Every key of `value` (a parsed `project.jengine`) that the format does not have, with
+/// where it is and the key it is closest to.
+fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
+    fn check(
+        object: Option<&serde_json::Map<String, serde_json::Value>>,
+        known: &[&str],
+        at: &str,
+        out: &mut Vec<String>,
+    ) {
+        // Sorted, so the message does not depend on how the JSON map keeps its keys.
+        let mut keys: Vec<&String> = object.into_iter().flat_map(|o| o.keys()).collect();
+        keys.sort();
+        for key in keys {
+            if !known.contains(&key.as_str()) {
+                let hint = crate::table::did_you_mean(key, known.iter().copied());
+                let expected = known.join(", ");
+                out.push(format!(
+                    "{at}unknown key {key:?}{hint} (expected one of: {expected})"
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    check(value.as_object(), PROJECT_KEYS, "", &mut out);
+    check(
+        value.get("window").and_then(|w| w.as_object()),
+        WINDOW_KEYS,
+        "window: ",
+        &mut out,
+    );
+    let packages = value.get("packages").and_then(|p| p.as_array());
+    for (i, package) in packages.into_iter().flatten().enumerate() {
+        check(
+            package.as_object(),
+            PACKAGE_KEYS,
+            &format!("packages[{i}]: "),
+            &mut out,
+        );
+        check(
+            package.get("source").and_then(|s| s.as_object()),
+            SOURCE_KEYS,
+            &format!("packages[{i}].source: "),
+            &mut out,
+        );
+    }
+    out
 }
 
 #[cfg(test)]
@@ -201,6 +267,92 @@ mod tests {
         assert!(err.contains("line 1"), "{err}");
         let err = ProjectFile::parse(r#"{"name": "demo", "start_scene": ""}"#).unwrap_err();
         assert!(err.contains("start_scene"), "{err}");
+    }
+
+    #[test]
+    fn unknown_keys_at_every_level_are_named_with_the_closest_known_key() {
+        let text = r#"{
+            "name": "demo", "start_scene": "main", "strat_scene": "x", "colour": 1,
+            "window": {"width": 640, "titel": "Demo"},
+            "packages": [{"name": "a", "sourse": {}}, {"name": "b", "source": {"type": "path", "path": "p", "paht": "q"}}]
+        }"#;
+        let err = ProjectFile::parse(text).unwrap_err();
+        let expected = [
+            "unknown key \"colour\" (expected one of: name, version, start_scene, window, packages)",
+            "unknown key \"strat_scene\"; did you mean \"start_scene\"? (expected one of: name, version, start_scene, window, packages)",
+            "window: unknown key \"titel\"; did you mean \"title\"? (expected one of: width, height, title)",
+            "packages[0]: unknown key \"sourse\"; did you mean \"source\"? (expected one of: name, source)",
+            "packages[1].source: unknown key \"paht\"; did you mean \"path\"? (expected one of: type, path)",
+        ];
+        assert_eq!(err, expected.join("; "));
+    }
+
+    #[test]
+    fn every_key_the_format_has_is_known() {
+        let file = ProjectFile {
+            name: "n".into(),
+            version: "1".into(),
+            start_scene: "s".into(),
+            window: Window::default(),
+            packages: vec![PackageRef {
+                name: "p".into(),
+                source: Source::Path { path: "x".into() },
+            }],
+        };
+        let v = serde_json::to_value(&file).unwrap();
+        let keys = |v: &serde_json::Value| -> Vec<String> {
+            v.as_object().unwrap().keys().cloned().collect()
+        };
+        let sorted = |k: &[&str]| {
+            let mut k: Vec<String> = k.iter().map(|s| s.to_string()).collect();
+            k.sort();
+            k
+        };
+        assert_eq!(keys(&v), sorted(PROJECT_KEYS));
+        assert_eq!(keys(&v["window"]), sorted(WINDOW_KEYS));
+        assert_eq!(keys(&v["packages"][0]), sorted(PACKAGE_KEYS));
+        assert_eq!(keys(&v["packages"][0]["source"]), sorted(SOURCE_KEYS));
+        assert_eq!(ProjectFile::parse(&v.to_string()), Ok(file));
+    }
+
+    #[test]
+    fn a_start_scene_outside_the_scenes_folder_is_refused() {
+        let hostile = [
+            "../../etc/passwd",
+            "/etc/passwd",
+            "a/../../b",
+            "C:\\x",
+            "a\\..\\b",
+        ];
+        for name in hostile {
+            let text = serde_json::json!({"name": "p", "start_scene": name}).to_string();
+            let err = ProjectFile::parse(&text).unwrap_err();
+            let rule = crate::check_asset_name(name).unwrap_err();
+            assert_eq!(err, format!("start_scene: {rule}"));
+            assert!(
+                err.ends_with("leaves its folder: asset names are relative paths inside it"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_project_file_error_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("project.jengine"),
+            r#"{"name": "p", "start_scene": "s", "pakages": []}"#,
+        )
+        .unwrap();
+        let err = Project::load(dir.path()).unwrap_err();
+        assert_eq!(err.file, dir.path().join("project.jengine"));
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: unknown key \"pakages\"; did you mean \"packages\"? (expected one of: name, version, start_scene, window, packages)",
+                dir.path().join("project.jengine").display()
+            )
+        );
     }
 
     proptest! {

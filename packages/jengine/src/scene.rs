@@ -1,11 +1,12 @@
 //! Scenes: `assets/scenes/<name>.scene`, JSON lists of entities and their components.
 //!
 //! A scene is parsed and checked whole before anything is spawned, so a bad scene changes
-//! nothing. Version 2 resolves package keys through the registry and fails on a key no
-//! listed package registers; version 1 predates package components and keeps such keys as
-//! inert [`CustomData`], saying so once per key.
+//! nothing. Each entity is read on its own (an object's members, borrowed from the text), so
+//! an entity that is not an object or repeats a key is reported beside every other problem.
+//! Version 2 resolves package keys through the registry and fails on a key no listed package
+//! registers; version 1 predates package components and keeps such keys as inert
+//! [`CustomData`], saying so once per key. Every file name is checked by [`check_asset_name`].
 
-use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -15,6 +16,7 @@ use serde_json::value::RawValue;
 use crate::components::{CustomData, Script};
 use crate::convert::without_fragment_position;
 use crate::registry::{CORE, Registry};
+use crate::table::{Members, did_you_mean};
 use crate::world::{Entity, World};
 
 /// A problem in a scene, with the entity and key where it is.
@@ -50,87 +52,114 @@ impl std::error::Error for SceneError {}
 #[derive(Deserialize)]
 struct RawScene<'a> {
     version: Option<&'a RawValue>,
+    /// Each entity read on its own: one that is not an object, or repeats a key, is an
+    /// error for that entity while the rest are still checked.
     #[serde(borrow, default)]
-    entities: Vec<Fields<'a>>,
+    entities: Vec<Members<'a, &'a RawValue>>,
 }
 
-/// One entity's keys and raw values, in file order, keys borrowed from the text when they
-/// hold no escapes: the hot path of a large scene allocates nothing per key.
-struct Fields<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
-
-impl<'a> Fields<'a> {
-    fn get(&self, key: &str) -> Option<&'a RawValue> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
-    }
+/// What kind of file an [`AssetUse`] names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AssetKind {
+    /// A PNG under `assets/textures/`.
+    Texture,
+    /// A TTF/OTF font under `assets/fonts/`.
+    Font,
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Key<'a>(Cow<'a, str>);
-        impl<'de> Deserialize<'de> for Key<'de> {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct V;
-                impl<'de> serde::de::Visitor<'de> for V {
-                    type Value = Key<'de>;
-                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                        f.write_str("a component key")
-                    }
-                    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
-                        Ok(Key(Cow::Borrowed(v)))
-                    }
-                    fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
-                        Ok(Key(Cow::Owned(v.to_string())))
-                    }
-                }
-                d.deserialize_str(V)
-            }
-        }
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
-            type Value = Fields<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an entity: an object of components")
-            }
-            fn visit_map<M: serde::de::MapAccess<'de>>(
-                self,
-                mut map: M,
-            ) -> Result<Fields<'a>, M::Error> {
-                let mut fields: Vec<(Cow<'a, str>, &'a RawValue)> =
-                    Vec::with_capacity(map.size_hint().unwrap_or(4));
-                while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
-                    let value: &'de RawValue = map.next_value()?;
-                    if fields.iter().any(|(k, _)| *k == key) {
-                        return Err(serde::de::Error::custom(format!(
-                            "key {key:?} appears twice in one entity"
-                        )));
-                    }
-                    fields.push((key, value));
-                }
-                Ok(Fields(fields))
-            }
-        }
-        d.deserialize_map(V(std::marker::PhantomData))
-    }
+/// One file a scene names for drawing, with the entity and key that name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssetUse {
+    /// 0-based entity index.
+    pub entity: usize,
+    /// The entity's `name`, if it has one.
+    pub entity_name: Option<String>,
+    /// The scene key holding the name (`sprite`, `text`, `mesh`, `sprite_library`).
+    pub key: &'static str,
+    /// Texture or font.
+    pub kind: AssetKind,
+    /// The name as written, relative to its folder.
+    pub name: String,
 }
 
-/// What a scene uses, read without checking a single component: every key and every script.
-/// For tools that must look at scenes they cannot (or need not) load: `check` after a scene
-/// failed, `docs` in a build that does not link every package the project lists.
+/// What a scene uses, read without checking a single component: every key, every script
+/// and every texture and font. For tools that must look at scenes they cannot (or need not)
+/// load: `check` after a scene failed, `docs` in a build that does not link every package
+/// the project lists.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outline {
     /// Every key any entity uses, core and package.
     pub keys: BTreeSet<String>,
     /// Every `script` named, in file order, each once.
     pub scripts: Vec<String>,
+    /// Every non-empty texture and font name, in file order, each use listed.
+    pub assets: Vec<AssetUse>,
 }
 
 impl Outline {
-    /// The outline of a scene's text, or `None` if it is not a scene's JSON at all.
+    /// The outline of a scene's text, or `None` if it is not a scene's JSON at all. Entities
+    /// that are not objects are passed over; values of the wrong shape name nothing.
     pub fn read(text: &str) -> Option<Outline> {
+        #[derive(Deserialize)]
+        struct Textured {
+            #[serde(default)]
+            texture: serde_json::Value,
+        }
+        #[derive(Deserialize)]
+        struct Lettered {
+            #[serde(default)]
+            font: serde_json::Value,
+        }
+        #[derive(Deserialize)]
+        struct Library {
+            #[serde(default)]
+            textures: Vec<serde_json::Value>,
+        }
         let raw: RawScene = serde_json::from_str(text).ok()?;
         let mut outline = Outline::default();
-        for fields in &raw.entities {
-            for (key, value) in &fields.0 {
+        for (index, item) in raw.entities.iter().enumerate() {
+            let Members::Object { fields, .. } = item else {
+                continue;
+            };
+            let entity_name = entity_name(item);
+            let mut named = |key: &'static str, kind: AssetKind, value: &serde_json::Value| {
+                if let serde_json::Value::String(name) = value
+                    && !name.is_empty()
+                {
+                    outline.assets.push(AssetUse {
+                        entity: index,
+                        entity_name: entity_name.clone(),
+                        key,
+                        kind,
+                        name: name.clone(),
+                    });
+                }
+            };
+            for (key, value) in fields {
+                let text = value.get();
+                match key.as_ref() {
+                    "sprite" | "mesh" => {
+                        if let Ok(t) = serde_json::from_str::<Textured>(text) {
+                            let key = if key == "sprite" { "sprite" } else { "mesh" };
+                            named(key, AssetKind::Texture, &t.texture);
+                        }
+                    }
+                    "text" => {
+                        if let Ok(t) = serde_json::from_str::<Lettered>(text) {
+                            named("text", AssetKind::Font, &t.font);
+                        }
+                    }
+                    "sprite_library" => {
+                        if let Ok(l) = serde_json::from_str::<Library>(text) {
+                            for t in &l.textures {
+                                named("sprite_library", AssetKind::Texture, t);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for (key, value) in fields {
                 if !outline.keys.contains(key.as_ref()) {
                     outline.keys.insert(key.to_string());
                 }
@@ -144,6 +173,12 @@ impl Outline {
         }
         Some(outline)
     }
+}
+
+/// An entity's `name`, when it is an object with a string name.
+fn entity_name(item: &Members<'_, &RawValue>) -> Option<String> {
+    item.get("name")
+        .and_then(|v| serde_json::from_str::<String>(v.get()).ok())
 }
 
 /// A checked scene, ready to spawn.
@@ -193,13 +228,32 @@ impl Scene {
         };
         let mut errors = Vec::new();
         let mut noticed = BTreeSet::new();
-        for (index, fields) in raw.entities.iter().enumerate() {
-            let name = fields
-                .get("name")
-                .and_then(|v| serde_json::from_str::<String>(v.get()).ok());
+        for (index, item) in raw.entities.iter().enumerate() {
+            let (fields, repeated) = match item {
+                Members::Object { fields, repeated } => (fields, repeated),
+                Members::Other(kind) => {
+                    errors.push(SceneError {
+                        file: file.to_string(),
+                        entity: Some((index, None)),
+                        key: None,
+                        message: format!("an entity is an object of components, got {kind}"),
+                    });
+                    continue;
+                }
+            };
+            let name = entity_name(item);
+            for key in repeated {
+                errors.push(SceneError {
+                    file: file.to_string(),
+                    entity: Some((index, name.clone())),
+                    key: Some(key.to_string()),
+                    message: "appears twice in this entity; a key may appear once per entity"
+                        .into(),
+                });
+            }
             let mut builder = hecs::EntityBuilder::new();
             let mut custom = serde_json::Map::new();
-            for (key, value) in &fields.0 {
+            for (key, value) in fields {
                 let fail = |message: String| SceneError {
                     file: file.to_string(),
                     entity: Some((index, name.clone())),
@@ -214,11 +268,22 @@ impl Scene {
                         .map_err(without_fragment_position),
                     _ if version == 1 => {
                         if noticed.insert(key.to_string()) {
-                            let owner = binding
+                            let about = binding
                                 .map(|b| format!(" (a component of {})", b.package()))
                                 .unwrap_or_default();
+                            // A near miss of a core key is a typo, not legacy data.
+                            let hint = match binding {
+                                Some(_) => String::new(),
+                                None => did_you_mean(
+                                    key,
+                                    registry
+                                        .components()
+                                        .filter(|c| c.package() == CORE)
+                                        .map(|c| c.key()),
+                                ),
+                            };
                             scene.notices.push(format!(
-                                "{file}: key {key:?}{owner} is kept as inert custom data: a version 1 scene has no package components; make it \"version\": 2 to use it"
+                                "{file}: key {key:?}{about} is kept as inert custom data: a version 1 scene has no package components; make it \"version\": 2 to use it{hint}"
                             ));
                         }
                         match serde_json::from_str(value.get()) {
@@ -226,7 +291,7 @@ impl Scene {
                                 custom.insert(key.to_string(), v);
                                 Ok(())
                             }
-                            Err(e) => Err(e.to_string()),
+                            Err(e) => Err(without_fragment_position(e.to_string())),
                         }
                     }
                     _ => {
@@ -236,7 +301,8 @@ impl Scene {
                             registry.packages().join(", ")
                         };
                         Err(format!(
-                            "no listed package registers this key (listed packages: {listed})"
+                            "no listed package registers this key (listed packages: {listed}){}",
+                            did_you_mean(key, registry.components().map(|c| c.key()))
                         ))
                     }
                 };
@@ -376,6 +442,155 @@ mod tests {
     }
 
     #[test]
+    fn a_structural_error_in_one_entity_hides_no_other_problem() {
+        let text = r#"{"version": 2, "entities": [
+            7,
+            {"name": "a", "transform": {"pos": [0, "x"]}, "name": "b", "sprite": {}, "sprite": 1},
+            {"counter": {"start": "many"}},
+            "box",
+            {"name": "fine", "counter": {"start": 1}}
+        ]}"#;
+        let errors = Scene::parse("s.scene", text, &reg()).unwrap_err();
+        let all: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            all,
+            [
+                "s.scene: entity 0: an entity is an object of components, got a number",
+                "s.scene: entity 1 (\"a\"), key \"name\": appears twice in this entity; a key may appear once per entity",
+                "s.scene: entity 1 (\"a\"), key \"sprite\": appears twice in this entity; a key may appear once per entity",
+                "s.scene: entity 1 (\"a\"), key \"transform\": pos[1]: invalid type: string \"x\", expected f32",
+                "s.scene: entity 2, key \"counter\": start: invalid type: string \"many\", expected i64",
+                "s.scene: entity 3: an entity is an object of components, got a string",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_package_component_error_names_the_field_path() {
+        let text = r#"{"version": 2, "entities": [{"counter": {"start": [1]}}, {"counter": {"strat": 1}}]}"#;
+        let errors = Scene::parse("s.scene", text, &reg()).unwrap_err();
+        assert_eq!(errors[0].key.as_deref(), Some("counter"));
+        assert_eq!(
+            errors[0].message,
+            "start: invalid type: sequence, expected i64"
+        );
+        assert_eq!(
+            errors[1].message,
+            "strat: unknown field `strat`, expected `start`"
+        );
+    }
+
+    #[test]
+    fn hostile_asset_names_are_refused_in_every_field_that_names_a_file() {
+        let hostile = [
+            "../../etc/passwd",
+            "/etc/passwd",
+            "a/../../b",
+            "C:\\x",
+            "a\\..\\b",
+            "x\0.png",
+            "a\\b.png",
+        ];
+        for name in hostile {
+            let json = serde_json::to_string(name).unwrap();
+            let text = format!(
+                r#"{{"version": 2, "entities": [
+                    {{"script": {json}}},
+                    {{"sprite": {{"texture": {json}}}}},
+                    {{"text": {{"font": {json}}}}},
+                    {{"mesh": {{"texture": {json}}}}},
+                    {{"sprite_library": {{"textures": ["ok.png", {json}]}}}}
+                ]}}"#
+            );
+            let errors = Scene::parse("s.scene", &text, &reg()).unwrap_err();
+            let rule = crate::check_asset_name(name).unwrap_err().to_string();
+            let got: Vec<(Option<&str>, String)> = errors
+                .iter()
+                .map(|e| (e.key.as_deref(), e.message.clone()))
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    (Some("script"), rule.clone()),
+                    (Some("sprite"), format!("texture: {rule}")),
+                    (Some("text"), format!("font: {rule}")),
+                    (Some("mesh"), format!("texture: {rule}")),
+                    (Some("sprite_library"), format!("textures[1]: {rule}")),
+                ],
+                "{name:?}"
+            );
+        }
+        let empty = r#"{"version": 2, "entities": [{"script": ""}, {"sprite_library": {"textures": [""]}}]}"#;
+        let errors = Scene::parse("s.scene", empty, &reg()).unwrap_err();
+        assert_eq!(errors[0].message, "an empty asset name names no file");
+        assert_eq!(
+            errors[1].message,
+            "textures[0]: an empty asset name names no file"
+        );
+        // Empty texture and font fields mean "none" and stay allowed.
+        let fine =
+            r#"{"version": 2, "entities": [{"sprite": {"texture": ""}, "text": {"font": ""}}]}"#;
+        assert!(Scene::parse("s.scene", fine, &reg()).is_ok());
+    }
+
+    #[test]
+    fn an_unknown_key_close_to_a_known_one_is_named() {
+        let text = r#"{"version": 2, "entities": [{"countr": {}, "trasform": {}, "wobble": 1}]}"#;
+        let errors = Scene::parse("s.scene", text, &reg()).unwrap_err();
+        let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "no listed package registers this key (listed packages: jengine-counter); did you mean \"counter\"?",
+                "no listed package registers this key (listed packages: jengine-counter); did you mean \"transform\"?",
+                "no listed package registers this key (listed packages: jengine-counter)",
+            ]
+        );
+        let old = r#"{"version": 1, "entities": [{"trasform": {}}]}"#;
+        let scene = Scene::parse("old.scene", old, &reg()).unwrap();
+        assert!(
+            scene.notices[0].ends_with("; did you mean \"transform\"?"),
+            "{}",
+            scene.notices[0]
+        );
+    }
+
+    #[test]
+    fn an_outline_lists_every_texture_and_font_with_entity_and_key() {
+        let text = r#"{"version": 9, "entities": [
+            {"name": "a", "sprite": {"texture": "a.png", "size": "bad"}, "text": {"font": "f.ttf"}},
+            5,
+            {"mesh": {"texture": "m.png"}, "sprite_library": {"textures": ["x.png", 3, "", "y.png"]}},
+            {"sprite": {"texture": ""}, "text": {"font": 7}}
+        ]}"#;
+        let outline = Outline::read(text).unwrap();
+        let uses: Vec<(usize, Option<&str>, &str, AssetKind, &str)> = outline
+            .assets
+            .iter()
+            .map(|u| {
+                (
+                    u.entity,
+                    u.entity_name.as_deref(),
+                    u.key,
+                    u.kind,
+                    u.name.as_str(),
+                )
+            })
+            .collect();
+        use AssetKind::{Font, Texture};
+        assert_eq!(
+            uses,
+            [
+                (0, Some("a"), "sprite", Texture, "a.png"),
+                (0, Some("a"), "text", Font, "f.ttf"),
+                (2, None, "mesh", Texture, "m.png"),
+                (2, None, "sprite_library", Texture, "x.png"),
+                (2, None, "sprite_library", Texture, "y.png"),
+            ]
+        );
+    }
+
+    #[test]
     fn an_outline_reads_keys_and_scripts_of_a_scene_that_does_not_load() {
         let text = r#"{"version": 9, "entities": [
             {"name": "a", "kotoba_table": {}, "script": "a.lua"},
@@ -421,6 +636,36 @@ mod tests {
                 let mut world = World::new();
                 prop_assert_eq!(scene.spawn(&mut world).len(), entities.len());
             }
+        }
+
+        #[test]
+        fn entities_of_any_shape_with_repeated_keys_never_panic_and_each_is_reported(
+            entities in proptest::collection::vec(
+                prop_oneof![
+                    crate::testing::json_value().prop_map(|v| v.to_string()),
+                    proptest::collection::vec(
+                        (proptest::sample::select(vec!["name", "transform", "counter", "bulk"]),
+                         crate::testing::json_value()),
+                        0..4,
+                    ).prop_map(|members| {
+                        let inner: Vec<String> =
+                            members.iter().map(|(k, v)| format!("{k:?}: {v}")).collect();
+                        format!("{{{}}}", inner.join(", "))
+                    }),
+                ],
+                0..5)
+        ) {
+            let text = format!("{{\"version\": 2, \"entities\": [{}]}}", entities.join(", "));
+            match Scene::parse("s.scene", &text, &reg()) {
+                Ok(scene) => prop_assert_eq!(scene.len(), entities.len()),
+                Err(errors) => {
+                    // Every problem is inside an entity: none hides the others behind a
+                    // whole-file error.
+                    prop_assert!(errors.iter().all(|e| e.entity.as_ref().is_some_and(|(i, _)| *i < entities.len())));
+                }
+            }
+            let outline = Outline::read(&text);
+            prop_assert!(outline.is_some());
         }
     }
 }

@@ -2,12 +2,16 @@
 //!
 //! A table is kept as raw rows so scripts can read any table, while a package that declared
 //! a row type gets every row deserialized and validated, and every bad row reported at once
-//! with its table, row number and field.
+//! with its table, row number and field. Each row is read on its own ([`Members`]), so a row
+//! that is not an object or repeats a key is one error, not a table that fails to load.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::marker::PhantomData;
 use std::path::Path;
 
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 /// A row type a package reads from a table.
@@ -74,6 +78,9 @@ pub struct RawTable {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Tables {
     tables: BTreeMap<String, RawTable>,
+    /// 0-based indexes of rows already reported as malformed, per table: [`Tables::rows`]
+    /// skips them rather than report them twice.
+    malformed: BTreeMap<String, BTreeSet<usize>>,
 }
 
 /// `kotoba_stages` from `kotoba_stages`, `data/kotoba_stages` or `data/kotoba_stages.json`.
@@ -133,38 +140,70 @@ impl Tables {
         (tables, errors)
     }
 
-    /// Parses `text` as the table `name` and stores it; on error nothing is stored.
+    /// Parses `text` as the table `name`. A file that is not a JSON array is refused and
+    /// nothing is stored. An array is stored even when some rows are malformed (not an
+    /// object, a key twice): those rows are the error, each with its number, and
+    /// [`Tables::rows`] skips them, so one bad row neither hides the others' problems nor
+    /// makes the table look missing.
     pub fn insert_json(&mut self, name: &str, text: &str) -> Result<(), TableError> {
         let name = table_name(name);
         let file = format!("data/{name}.json");
-        let value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| file_error(&file, format!("not valid JSON: {e}")))?;
-        let serde_json::Value::Array(rows) = value else {
-            return Err(file_error(
-                &file,
-                "a table is a JSON array of row objects".into(),
-            ));
+        let items: Vec<Members<'_, serde_json::Value>> = match serde_json::from_str(text) {
+            Ok(items) => items,
+            Err(e) => {
+                // Tell a file that is JSON but not an array from one that is not JSON at all.
+                let array = text.trim_start().starts_with('[');
+                let message = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+                    Ok(_) if !array => "a table is a JSON array of row objects".to_string(),
+                    _ => format!("not valid JSON: {e}"),
+                };
+                return Err(file_error(&file, message));
+            }
         };
-        let bad: Vec<RowError> = rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| !r.is_object())
-            .map(|(i, r)| RowError {
-                file: file.clone(),
-                row: i + 1,
-                label: None,
-                message: format!("a row must be an object, got {}", json_kind(r)),
-            })
-            .collect();
-        if !bad.is_empty() {
-            return Err(TableError {
-                table: name.to_string(),
-                rows: bad,
-            });
+        let mut rows = Vec::with_capacity(items.len());
+        let mut bad = Vec::new();
+        let mut malformed = BTreeSet::new();
+        for (i, item) in items.into_iter().enumerate() {
+            let (row, problem) = match item {
+                Members::Object { fields, repeated } => {
+                    let map: serde_json::Map<String, serde_json::Value> = fields
+                        .into_iter()
+                        .map(|(k, v)| (k.into_owned(), v))
+                        .collect();
+                    let problem = (!repeated.is_empty()).then(|| {
+                        let keys: Vec<String> = repeated.iter().map(|k| format!("{k:?}")).collect();
+                        format!("key {} appears twice in one row", keys.join(", "))
+                    });
+                    (serde_json::Value::Object(map), problem)
+                }
+                Members::Other(kind) => (
+                    serde_json::Value::Null,
+                    Some(format!("a row must be an object, got {kind}")),
+                ),
+            };
+            if let Some(message) = problem {
+                malformed.insert(i);
+                bad.push(RowError {
+                    file: file.clone(),
+                    row: i + 1,
+                    label: row_label(&row),
+                    message,
+                });
+            }
+            rows.push(row);
         }
         self.tables
             .insert(name.to_string(), RawTable { file, rows });
-        Ok(())
+        if malformed.is_empty() {
+            self.malformed.remove(name);
+            Ok(())
+        } else {
+            self.malformed.insert(name.to_string(), malformed);
+            Err(TableError {
+                table: name.to_string(),
+                rows: bad,
+            })
+        }
     }
 
     /// The raw table, if loaded.
@@ -183,12 +222,19 @@ impl Tables {
         let Some(raw) = self.tables.get(name) else {
             return Err(file_error(
                 &format!("data/{name}.json"),
-                "table not found in the project's data folder".into(),
+                format!(
+                    "table not found in the project's data folder; for a table with no rows, \
+                     add the file data/{name}.json containing []"
+                ),
             ));
         };
+        let malformed = self.malformed.get(name);
         let mut good = Vec::with_capacity(raw.rows.len());
         let mut errors = Vec::new();
         for (i, row) in raw.rows.iter().enumerate() {
+            if malformed.is_some_and(|m| m.contains(&i)) {
+                continue;
+            }
             let err = |message: String| RowError {
                 file: raw.file.clone(),
                 row: i + 1,
@@ -222,6 +268,155 @@ pub fn describe_path_error<E: fmt::Display>(e: &serde_path_to_error::Error<E>) -
     } else {
         format!("{path}: {}", e.inner())
     }
+}
+
+/// One JSON value read as an object's members in file order, each key once, or the kind of
+/// value it is instead. Duplicate keys and non-objects are answers, not parse errors, so a
+/// list of these reads every item even when some are wrong. Keys are borrowed from the text
+/// when they hold no escapes, and a well-formed object allocates only its member list.
+pub(crate) enum Members<'a, V> {
+    /// An object: its members (the first of any repeated key) and the keys seen again.
+    Object {
+        fields: Vec<(Cow<'a, str>, V)>,
+        repeated: Vec<Cow<'a, str>>,
+    },
+    /// Not an object: what it is, as [`json_kind`] says.
+    Other(&'static str),
+}
+
+impl<'a, V> Members<'a, V> {
+    /// The value of `key`, if the item is an object that has it.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        match self {
+            Members::Object { fields, .. } => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Members::Other(_) => None,
+        }
+    }
+}
+
+impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Members<'a, V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Key<'a>(Cow<'a, str>);
+        impl<'de> Deserialize<'de> for Key<'de> {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct KeyVisitor;
+                impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+                    type Value = Key<'de>;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a key")
+                    }
+                    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                        Ok(Key(Cow::Borrowed(v)))
+                    }
+                    fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                        Ok(Key(Cow::Owned(v.to_string())))
+                    }
+                }
+                d.deserialize_str(KeyVisitor)
+            }
+        }
+        struct Visitor<'a, V>(PhantomData<(&'a (), V)>);
+        impl<'de: 'a, 'a, V: Deserialize<'de>> serde::de::Visitor<'de> for Visitor<'a, V> {
+            type Value = Members<'a, V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Self::Value, M::Error> {
+                let mut fields: Vec<(Cow<'a, str>, V)> =
+                    Vec::with_capacity(map.size_hint().unwrap_or(4));
+                let mut repeated: Vec<Cow<'a, str>> = Vec::new();
+                while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+                    if fields.iter().any(|(k, _)| *k == key) {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                        if !repeated.contains(&key) {
+                            repeated.push(key);
+                        }
+                    } else {
+                        let value: V = map.next_value()?;
+                        fields.push((key, value));
+                    }
+                }
+                Ok(Members::Object { fields, repeated })
+            }
+            fn visit_seq<S: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: S,
+            ) -> Result<Self::Value, S::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Members::Other("an array"))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Members::Other("null"))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Members::Other("a boolean"))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(Members::Other("a number"))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(Members::Other("a number"))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(Members::Other("a number"))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(Members::Other("a string"))
+            }
+        }
+        d.deserialize_any(Visitor(PhantomData))
+    }
+}
+
+/// The candidate closest to `word` by edit distance, when it is close enough to be a typo:
+/// at most one edit per three characters of the longer word (and at least one).
+pub(crate) fn closest<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    candidates
+        .into_iter()
+        .filter(|c| *c != word)
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, c)| *d <= (word.chars().count().max(c.chars().count()) / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// `; did you mean "x"?` for the closest candidate, or nothing.
+pub(crate) fn did_you_mean<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> String {
+    closest(word, candidates)
+        .map(|c| format!("; did you mean {c:?}?"))
+        .unwrap_or_default()
+}
+
+/// Edit distance over characters counting insertions, deletions, substitutions and swaps of
+/// two neighbours (the optimal-string-alignment distance): `titel` is one edit from `title`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // d[i][j]: distance between a[..i] and b[..j].
+    let mut d: Vec<Vec<usize>> = (0..=a.len())
+        .map(|i| (0..=b.len()).map(|j| if i == 0 { j } else { i }).collect())
+        .collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// A JSON value's kind, as messages name it.
@@ -282,20 +477,94 @@ mod tests {
     }
 
     #[test]
-    fn a_file_that_is_not_an_array_of_objects_is_refused_and_not_stored() {
+    fn a_file_that_is_not_an_array_is_refused_and_not_stored() {
         let mut tables = Tables::default();
         let err = tables.insert_json("stages", r#"{"id": 1}"#).unwrap_err();
-        assert!(err.to_string().contains("JSON array"));
-        let err = tables
-            .insert_json("stages", r#"[{"id": 1}, 7]"#)
-            .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "data/stages.json: row 2: a row must be an object, got a number"
+            "data/stages.json: a table is a JSON array of row objects"
         );
         let err = tables.insert_json("stages", "[{").unwrap_err();
         assert!(err.to_string().contains("not valid JSON"), "{err}");
+        let err = tables
+            .insert_json("stages", r#"[{"a": 1e400}]"#)
+            .unwrap_err();
+        assert!(err.to_string().contains("not valid JSON"), "{err}");
         assert!(tables.raw("stages").is_none());
+    }
+
+    #[test]
+    fn a_malformed_row_is_one_error_and_the_other_rows_are_still_checked() {
+        let mut tables = Tables::default();
+        let text = r#"[
+            {"id": "a", "time": 1},
+            7,
+            {"id": "c", "time": 2, "id": "d", "time": 3},
+            {"id": "e", "time": "x"},
+            [1, 2]
+        ]"#;
+        let err = tables.insert_json("stages", text).unwrap_err();
+        let lines: Vec<String> = err.rows.iter().map(|r| r.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                "data/stages.json: row 2: a row must be an object, got a number",
+                "data/stages.json: row 3 (\"c\"): key \"id\", \"time\" appears twice in one row",
+                "data/stages.json: row 5: a row must be an object, got an array",
+            ]
+        );
+        // The table is there (no false "not found"), every row in its place.
+        assert_eq!(tables.raw("stages").unwrap().rows.len(), 5);
+        let err = tables.rows::<Stage>("stages").unwrap_err();
+        let lines: Vec<String> = err.rows.iter().map(|r| r.to_string()).collect();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("data/stages.json: row 4 (\"e\"): time: invalid type"),
+            "{}",
+            lines[0]
+        );
+        // Fixing the file clears what was remembered about it.
+        tables
+            .insert_json("stages", r#"[{"id": "a", "time": 1}]"#)
+            .unwrap();
+        assert_eq!(tables.rows::<Stage>("stages").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_declared_table_without_a_file_says_how_to_add_an_empty_one() {
+        let tables = Tables::default();
+        let err = tables.rows::<Stage>("data/stages").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "data/stages.json: table not found in the project's data folder; for a table with \
+             no rows, add the file data/stages.json containing []"
+        );
+        let mut tables = Tables::default();
+        tables.insert_json("stages", "[]").unwrap();
+        assert!(tables.rows::<Stage>("stages").unwrap().is_empty());
+    }
+
+    #[test]
+    fn closest_finds_typos_and_not_strangers() {
+        let keys = ["name", "transform", "sprite", "counter"];
+        assert_eq!(closest("trasform", keys), Some("transform"));
+        assert_eq!(closest("nmae", keys), Some("name"));
+        assert_eq!(closest("countr", keys), Some("counter"));
+        assert_eq!(closest("wobble", keys), None);
+        assert_eq!(
+            closest("name", keys),
+            None,
+            "the word itself is no suggestion"
+        );
+        assert_eq!(closest("", keys), None);
+        assert_eq!(
+            closest("titel", ["width", "height", "title"]),
+            Some("title")
+        );
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("paht", "path"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(did_you_mean("sprit", keys), "; did you mean \"sprite\"?");
     }
 
     proptest! {
@@ -309,14 +578,41 @@ mod tests {
         }
 
         #[test]
+        fn random_rows_with_repeated_keys_never_panic_and_keep_every_row(
+            rows in proptest::collection::vec(
+                proptest::collection::vec(("[ab]", crate::testing::json_value()), 0..4),
+                0..6)
+        ) {
+            // Written by hand: a JSON map cannot hold a key twice, a file can.
+            let text = format!("[{}]", rows.iter().map(|members| {
+                let inner: Vec<String> = members.iter()
+                    .map(|(k, v)| format!("{k:?}: {v}"))
+                    .collect();
+                format!("{{{}}}", inner.join(", "))
+            }).collect::<Vec<_>>().join(", "));
+            let mut tables = Tables::default();
+            let result = tables.insert_json("t", &text);
+            prop_assert_eq!(tables.raw("t").unwrap().rows.len(), rows.len());
+            let repeats = rows.iter().filter(|m| {
+                m.iter().enumerate().any(|(i, (k, _))| m[..i].iter().any(|(j, _)| j == k))
+            }).count();
+            match result {
+                Ok(()) => prop_assert_eq!(repeats, 0),
+                Err(e) => prop_assert_eq!(e.rows.len(), repeats),
+            }
+            let _ = tables.rows::<Stage>("t");
+        }
+
+        #[test]
         fn random_rows_never_panic_row_checking(rows in proptest::collection::vec(crate::testing::json_value(), 0..6)) {
             let mut tables = Tables::default();
             let text = serde_json::to_string(&rows).unwrap();
-            if tables.insert_json("t", &text).is_ok() {
-                match tables.rows::<Stage>("t") {
-                    Ok(good) => prop_assert_eq!(good.len(), rows.len()),
-                    Err(e) => prop_assert!(!e.rows.is_empty()),
-                }
+            let malformed = tables.insert_json("t", &text).err().map_or(0, |e| e.rows.len());
+            prop_assert_eq!(malformed, rows.iter().filter(|r| !r.is_object()).count());
+            // Every row is reported once: malformed at insert, the rest by row checking.
+            match tables.rows::<Stage>("t") {
+                Ok(good) => prop_assert_eq!(good.len() + malformed, rows.len()),
+                Err(e) => prop_assert!(e.rows.len() + malformed <= rows.len()),
             }
         }
     }

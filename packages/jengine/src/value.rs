@@ -69,6 +69,8 @@ pub enum Kind {
     Integer,
     /// A string.
     String,
+    /// A string naming a file inside its asset folder (no `..`, no absolute path).
+    AssetName,
     /// A boolean.
     Boolean,
     /// A table.
@@ -84,6 +86,7 @@ impl Kind {
             Kind::Number => "a finite number",
             Kind::Integer => "a whole number",
             Kind::String => "a string",
+            Kind::AssetName => "a name inside its folder",
             Kind::Boolean => "a boolean",
             Kind::Table => "a table",
             Kind::Any => "any value",
@@ -247,6 +250,11 @@ pub const fn integer(name: &'static str) -> Arg<i64> {
 pub const fn string(name: &'static str) -> Arg<String> {
     Arg::new(name, Kind::String, false)
 }
+/// A parameter taking a string that names an asset (a scene, a table, a texture): refused at
+/// the call when it would leave its folder.
+pub const fn asset(name: &'static str) -> Arg<String> {
+    Arg::new(name, Kind::AssetName, false)
+}
 /// A parameter taking a boolean.
 pub const fn boolean(name: &'static str) -> Arg<bool> {
     Arg::new(name, Kind::Boolean, false)
@@ -362,6 +370,17 @@ pub fn check(position: usize, param: &Param, value: &mut Value) -> Result<(), Ar
         }
         (Kind::Entity, Value::Int(bits)) => Entity::from_bits(*bits as u64).is_some(),
         (Kind::String, Value::Str(_)) => true,
+        (Kind::AssetName, Value::Str(s)) => {
+            if let Err(e) = crate::asset::check_asset_name(s) {
+                return Err(ArgError {
+                    position,
+                    name: param.name,
+                    expected: "a name inside its folder",
+                    got: e.to_string(),
+                });
+            }
+            true
+        }
         (Kind::Boolean, Value::Bool(_)) => true,
         (Kind::Table, Value::Table(_)) => true,
         _ => false,
@@ -496,6 +515,20 @@ mod tests {
             err.to_string(),
             "argument 1 (x) must be a finite number, got number NaN"
         );
+    }
+
+    #[test]
+    fn asset_names_that_leave_their_folder_are_refused_at_the_call() {
+        let params = (asset("scene"),);
+        assert!(checked(&params, vec![Value::Str("title".into())]).is_ok());
+        for bad in ["../title", "/etc/passwd", "a/../../b"] {
+            let err = checked(&params, vec![Value::Str(bad.into())]).unwrap_err();
+            assert!(
+                err.to_string()
+                    .starts_with("argument 1 (scene) must be a name inside its folder, got"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -1,10 +1,15 @@
-//! `jengine check`: load every scene, script and table of a project without running it,
-//! and report every problem at once.
+//! `jengine check`: load every scene, script, table, texture and font of a project without
+//! running it, and report every problem at once. Files are found through each scene's
+//! outline rather than its parsed entities, so a scene that fails still has everything it
+//! names checked; textures and fonts are decoded by the renderer's own loaders.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use jengine::{Limits, Outline, Package, Project, Registry, Scene, ScriptHost, Tables};
+use jengine::{
+    AssetKind, Limits, Outline, Package, Project, Registry, Scene, SceneError, ScriptHost, Tables,
+    check_asset_name,
+};
 
 /// What a check found.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -52,7 +57,8 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
     report.problems.extend(registry.problems.iter().cloned());
 
     let (tables, errors) = Tables::load_dir(&project.dir);
-    report.problems.extend(errors.iter().map(|e| e.to_string()));
+    let rows = errors.iter().flat_map(|e| e.rows.iter());
+    report.problems.extend(rows.map(|r| r.to_string()));
     report.problems.extend(registry.check_tables(&tables));
     report.counts.2 = tables.names().count();
 
@@ -72,6 +78,8 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
         0,
     );
     let mut named_scripts = BTreeSet::new();
+    let assets = project.dir.join("assets");
+    let mut decoded: BTreeMap<(AssetKind, String), Result<(), String>> = BTreeMap::new();
     for name in &scenes {
         report.counts.0 += 1;
         let file = format!("assets/scenes/{name}.scene");
@@ -88,12 +96,49 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
             Ok(scene) => report.notes.extend(scene.notices.iter().cloned()),
             Err(errors) => report.problems.extend(errors.iter().map(|e| e.to_string())),
         }
-        // Scripts are checked from the outline, so a scene that failed still has them checked.
-        for script in Outline::read(&text).map(|o| o.scripts).unwrap_or_default() {
-            if named_scripts.insert(script.clone()) && !project.script_path(&script).is_file() {
+        // Names that would leave their folder are never looked up: the scene's own check
+        // reports them, with entity and key.
+        let outline = Outline::read(&text).unwrap_or_default();
+        for script in &outline.scripts {
+            if check_asset_name(script).is_ok()
+                && named_scripts.insert(script.clone())
+                && !project.script_path(script).is_file()
+            {
                 report.problems.push(format!(
                     "{file}: script assets/scripts/{script} does not exist"
                 ));
+            }
+        }
+        // One problem per file per scene, at its first use.
+        let mut said = BTreeSet::new();
+        for (i, used) in outline.assets.iter().enumerate() {
+            if check_asset_name(&used.name).is_err() || said.contains(&(used.kind, &used.name)) {
+                continue;
+            }
+            let result = decoded
+                .entry((used.kind, used.name.clone()))
+                .or_insert_with(|| match used.kind {
+                    AssetKind::Texture => crate::render::check_texture(&assets, &used.name),
+                    AssetKind::Font => crate::render::check_font(&assets, &used.name),
+                });
+            if let Err(problem) = result {
+                said.insert((used.kind, &used.name));
+                let more = outline.assets[i + 1..]
+                    .iter()
+                    .filter(|u| u.kind == used.kind && u.name == used.name)
+                    .count();
+                let message = match more {
+                    0 => problem.clone(),
+                    1 => format!("{problem} (and 1 more use in this scene)"),
+                    n => format!("{problem} (and {n} more uses in this scene)"),
+                };
+                let error = SceneError {
+                    file: file.clone(),
+                    entity: Some((used.entity, used.entity_name.clone())),
+                    key: Some(used.key.to_string()),
+                    message,
+                };
+                report.problems.push(error.to_string());
             }
         }
     }
@@ -107,13 +152,9 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
                     report.problems.push(e.to_string());
                 }
                 if let Ok(text) = std::fs::read_to_string(project.script_path(file)) {
-                    for (line, scene) in scene_loads(&text) {
-                        if !scenes.contains(&scene) {
-                            report.problems.push(format!(
-                                "assets/scripts/{file}:{line}: Scene.load({scene:?}) names a scene that does not exist"
-                            ));
-                        }
-                    }
+                    report
+                        .problems
+                        .extend(literal_names(&project, &registry, &scenes, file, &text));
                 }
             }
         }
@@ -144,14 +185,51 @@ fn walk_lua(dir: &Path) -> Vec<String> {
     out
 }
 
-/// `Scene.load("name")` calls with a literal name, with their line numbers.
-fn scene_loads(text: &str) -> Vec<(usize, String)> {
+/// Problems with the literal names a script passes to `Scene.load` and `Data.table`: a name
+/// that leaves its folder, a scene or table with no file (a table a package declares is
+/// already reported missing, with how to add it).
+fn literal_names(
+    project: &Project,
+    registry: &Registry,
+    scenes: &[String],
+    file: &str,
+    text: &str,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let calls = [
+        ("Scene.load", literal_calls(text, "Scene.load(")),
+        ("Data.table", literal_calls(text, "Data.table(")),
+    ];
+    for (call, found) in calls {
+        for (line, name) in found {
+            let at = format!("assets/scripts/{file}:{line}: {call}({name:?})");
+            if let Err(e) = check_asset_name(&name) {
+                problems.push(format!("{at}: {e}"));
+            } else if call == "Scene.load" && !scenes.contains(&name) {
+                problems.push(format!("{at} names a scene that does not exist"));
+            } else if call == "Data.table" {
+                let table = jengine::table_name(&name);
+                let declared = registry.tables.iter().any(|t| t.name == table);
+                let path = project.dir.join("data").join(format!("{table}.json"));
+                if !declared && !path.is_file() {
+                    problems.push(format!(
+                        "{at} names a table that does not exist (no file data/{table}.json)"
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// Calls of `call` (`"Scene.load("`) with a literal string argument, with their line numbers.
+fn literal_calls(text: &str, call: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let code = line.split("--").next().unwrap_or("");
         let mut rest = code;
-        while let Some(at) = rest.find("Scene.load(") {
-            rest = &rest[at + "Scene.load(".len()..];
+        while let Some(at) = rest.find(call) {
+            rest = &rest[at + call.len()..];
             let trimmed = rest.trim_start();
             let quote = trimmed.chars().next();
             if let Some(q @ ('"' | '\'')) = quote
@@ -167,14 +245,32 @@ fn scene_loads(text: &str) -> Vec<(usize, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_script_text_is_scanned_without_panicking(
+            text in proptest::string::string_regex("(Scene\\.load\\(|Data\\.table\\(|[\"' ]|--|\n|é|[a-z.]){0,40}").unwrap()
+        ) {
+            for (line, name) in literal_calls(&text, "Scene.load(") {
+                prop_assert!(line >= 1 && line <= text.lines().count());
+                prop_assert!(!name.contains('\n'));
+            }
+            let _ = literal_calls(&text, "Data.table(");
+        }
+    }
 
     #[test]
-    fn literal_scene_loads_are_found_with_their_lines() {
+    fn literal_scene_loads_and_table_names_are_found_with_their_lines() {
         let text =
             "local x = 1\nScene.load(\"title\") -- go\n-- Scene.load(\"gone\")\nScene.load( 'end')";
         assert_eq!(
-            scene_loads(text),
+            literal_calls(text, "Scene.load("),
             vec![(2, "title".to_string()), (4, "end".to_string())]
+        );
+        assert_eq!(
+            literal_calls("Data.table(\"a\") Data.table('b')", "Data.table("),
+            vec![(1, "a".to_string()), (1, "b".to_string())]
         );
     }
 }

@@ -161,3 +161,223 @@ fn a_missing_script_or_a_syntax_error_at_run_time_is_a_warning_and_the_rest_runs
     rt.run(2, &mut Default::default(), |_| {});
     assert_eq!(rt.bags()["box"]["counter"]["count"], 3);
 }
+
+/// The problems of a check, each with the temp folder's path cut out so tests can compare
+/// whole messages.
+fn problems(dir: &std::path::Path) -> Vec<String> {
+    let report = check(dir, &[&CounterPackage]);
+    let prefix = format!("{}/", dir.display());
+    report
+        .problems
+        .iter()
+        .map(|p| p.replace(&prefix, ""))
+        .collect()
+}
+
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().unwrap();
+    writer
+        .write_image_data(&vec![200; (width * height * 4) as usize])
+        .unwrap();
+    writer.finish().unwrap();
+    out
+}
+
+fn write_bytes(dir: &std::path::Path, rel: &str, bytes: &[u8]) {
+    let path = dir.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_malformed_entity_or_row_hides_no_other_problem_and_no_table_goes_missing() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    common::write(
+        d,
+        "assets/scenes/bad.scene",
+        r#"{"version": 2, "entities": [
+            [1, 2],
+            {"name": "x", "counter": {"step": "fast"}, "name": "y"},
+            {"name": "z", "transform": {"rot": "left"}}
+        ]}"#,
+    );
+    common::write(
+        d,
+        "data/counter_goals.json",
+        r#"[{"id": "a", "target": 1}, 5, {"id": "b", "target": 2, "id": "c"}, {"id": "d", "target": "x"}]"#,
+    );
+    assert_eq!(
+        problems(d),
+        [
+            "data/counter_goals.json: row 2: a row must be an object, got a number",
+            "data/counter_goals.json: row 3 (\"b\"): key \"id\" appears twice in one row",
+            "data/counter_goals.json: row 4 (\"d\"): target: invalid type: string \"x\", expected i64 (table of jengine-counter)",
+            "assets/scenes/bad.scene: entity 0: an entity is an object of components, got an array",
+            "assets/scenes/bad.scene: entity 1 (\"x\"), key \"name\": appears twice in this entity; a key may appear once per entity",
+            "assets/scenes/bad.scene: entity 1 (\"x\"), key \"counter\": step: invalid type: string \"fast\", expected i64",
+            "assets/scenes/bad.scene: entity 2 (\"z\"), key \"transform\": rot: invalid type: string \"left\", expected f32",
+        ]
+    );
+}
+
+#[test]
+fn every_texture_and_font_a_scene_names_is_decoded_and_each_bad_one_named() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    let good = png(2, 2);
+    write_bytes(d, "assets/textures/good.png", &good);
+    write_bytes(d, "assets/textures/ui/also.png", &good);
+    write_bytes(
+        d,
+        "assets/textures/corrupt.png",
+        b"\x89PNG\r\n\x1a\nnot really",
+    );
+    write_bytes(d, "assets/textures/cut.png", &good[..good.len() - 20]);
+    let font =
+        std::fs::read(common::workspace().join("tools/jengine/fonts/Mplus1-Regular.subset.otf"))
+            .unwrap();
+    write_bytes(d, "assets/fonts/good.otf", &font);
+    write_bytes(d, "assets/fonts/bad.ttf", b"no font here");
+    common::write(
+        d,
+        "assets/scenes/art.scene",
+        r#"{"version": 2, "entities": [
+            {"name": "ok", "sprite": {"texture": "good.png"}, "text": {"font": "good.otf"}, "sprite_library": {"textures": ["ui/also.png"]}},
+            {"name": "a", "sprite": {"texture": "corrupt.png"}},
+            {"name": "b", "mesh": {"texture": "cut.png"}},
+            {"name": "c", "sprite_library": {"textures": ["good.png", "gone.png"]}},
+            {"name": "d", "text": {"text": "hi", "font": "bad.ttf"}},
+            {"name": "e", "text": {"font": "gone.otf"}},
+            {"name": "f", "sprite": {"texture": "corrupt.png"}}
+        ]}"#,
+    );
+    // A scene that fails to load still has what it names checked.
+    common::write(
+        d,
+        "assets/scenes/future.scene",
+        r#"{"version": 7, "entities": [{"sprite": {"texture": "gone.png"}}]}"#,
+    );
+    let all = problems(d);
+    let expect = [
+        "assets/scenes/art.scene: entity 1 (\"a\"), key \"sprite\": texture \"corrupt.png\" is not a usable PNG (assets/textures/corrupt.png: ",
+        "assets/scenes/art.scene: entity 2 (\"b\"), key \"mesh\": texture \"cut.png\" is not a usable PNG (assets/textures/cut.png: ",
+        "assets/scenes/art.scene: entity 3 (\"c\"), key \"sprite_library\": texture \"gone.png\" cannot be read (assets/textures/gone.png: ",
+        "assets/scenes/art.scene: entity 4 (\"d\"), key \"text\": font \"bad.ttf\" is not a usable TTF/OTF font (assets/fonts/bad.ttf: ",
+        "assets/scenes/art.scene: entity 5 (\"e\"), key \"text\": font \"gone.otf\" cannot be read (assets/fonts/gone.otf: ",
+        "assets/scenes/future.scene: unknown scene version 7",
+        "assets/scenes/future.scene: entity 0, key \"sprite\": texture \"gone.png\" cannot be read (assets/textures/gone.png: ",
+    ];
+    assert_eq!(all.len(), expect.len(), "{all:#?}");
+    for (got, want) in all.iter().zip(expect) {
+        assert!(got.starts_with(want), "{got}\nshould start with\n{want}");
+    }
+    assert!(
+        all[0].ends_with("(and 1 more use in this scene)"),
+        "{}",
+        all[0]
+    );
+}
+
+#[test]
+fn hostile_asset_names_are_refused_by_check_and_at_run_time() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    // Real files just outside each folder, so a name that escaped would find something.
+    write_bytes(d, "assets/secret.png", &png(1, 1));
+    common::write(d, "assets/evil.lua", "function start(e) end\n");
+    common::write(
+        d,
+        "assets/scenes/main.scene",
+        r#"{"version": 2, "entities": [
+            {"name": "s", "script": "../evil.lua"},
+            {"name": "t", "sprite": {"texture": "../secret.png"}},
+            {"name": "u", "text": {"font": "/etc/passwd"}},
+            {"name": "v", "mesh": {"texture": "a/../../b.png"}},
+            {"name": "w", "sprite_library": {"textures": ["C:\\x.png", "a\\..\\b.png", "x\u0000.png", ""]}}
+        ]}"#,
+    );
+    common::write(
+        d,
+        "assets/scripts/go.lua",
+        "function start(e)\n  Scene.load(\"../../etc/passwd\")\n  Data.table(\"../../etc/passwd\")\n  Data.table(\"nothing\")\nend\n",
+    );
+    let rule = |name: &str| jengine::check_asset_name(name).unwrap_err().to_string();
+    let scene = "assets/scenes/main.scene";
+    let expect = vec![
+        format!("{scene}: entity 0 (\"s\"), key \"script\": {}", rule("../evil.lua")),
+        format!("{scene}: entity 1 (\"t\"), key \"sprite\": texture: {}", rule("../secret.png")),
+        format!("{scene}: entity 2 (\"u\"), key \"text\": font: {}", rule("/etc/passwd")),
+        format!("{scene}: entity 3 (\"v\"), key \"mesh\": texture: {}", rule("a/../../b.png")),
+        format!(
+            "{scene}: entity 4 (\"w\"), key \"sprite_library\": textures[0]: {}; textures[1]: {}; textures[2]: {}; textures[3]: {}",
+            rule("C:\\x.png"),
+            rule("a\\..\\b.png"),
+            rule("x\0.png"),
+            rule("")
+        ),
+        format!("assets/scripts/go.lua:2: Scene.load(\"../../etc/passwd\"): {}", rule("../../etc/passwd")),
+        format!("assets/scripts/go.lua:3: Data.table(\"../../etc/passwd\"): {}", rule("../../etc/passwd")),
+        "assets/scripts/go.lua:4: Data.table(\"nothing\") names a table that does not exist (no file data/nothing.json)".to_string(),
+    ];
+    assert_eq!(problems(d), expect);
+    // The runtime reads the same scene through the same parser and refuses it.
+    let err = jengine_tool::Runtime::new(d, &[&CounterPackage], Default::default())
+        .err()
+        .unwrap();
+    assert_eq!(err, [expect[..5].join("\n")]);
+}
+
+#[test]
+fn unknown_keys_are_errors_naming_the_closest_known_key() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    let project = std::fs::read_to_string(d.join("project.jengine"))
+        .unwrap()
+        .replace("\"title\"", "\"titel\"");
+    common::write(d, "project.jengine", &project);
+    let report = check(d, &[&CounterPackage]);
+    assert_eq!(
+        report.problems,
+        [format!(
+            "{}: window: unknown key \"titel\"; did you mean \"title\"? (expected one of: width, height, title)",
+            d.join("project.jengine").display()
+        )]
+    );
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    common::write(
+        d,
+        "assets/scenes/typo.scene",
+        r#"{"version": 2, "entities": [{"name": "x", "countr": {}, "sprit": {}}]}"#,
+    );
+    assert_eq!(
+        problems(d),
+        [
+            "assets/scenes/typo.scene: entity 0 (\"x\"), key \"countr\": no listed package registers this key (listed packages: jengine-counter); did you mean \"counter\"?",
+            "assets/scenes/typo.scene: entity 0 (\"x\"), key \"sprit\": no listed package registers this key (listed packages: jengine-counter); did you mean \"sprite\"?",
+        ]
+    );
+}
+
+#[test]
+fn a_declared_table_without_its_file_says_how_to_add_an_empty_one() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    std::fs::remove_file(d.join("data/counter_goals.json")).unwrap();
+    let expect = "data/counter_goals.json: table not found in the project's data folder; for a table with no rows, add the file data/counter_goals.json containing [] (table of jengine-counter)";
+    assert_eq!(problems(d), [expect]);
+    std::fs::remove_dir(d.join("data")).unwrap();
+    assert_eq!(problems(d), [expect]);
+    let err = jengine_tool::Runtime::new(d, &[&CounterPackage], Default::default())
+        .err()
+        .unwrap();
+    assert_eq!(err, [expect]);
+    // Following the advice: the check passes (the script that reads a goal is not run).
+    common::write(d, "data/counter_goals.json", "[]");
+    assert_eq!(problems(d), Vec::<String>::new());
+}

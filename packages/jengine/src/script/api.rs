@@ -171,6 +171,8 @@ pub(crate) fn install(
                     )));
                 }
             };
+            crate::asset::check_asset_name(&name)
+                .map_err(|e| lua_err(format!("{at}Data.table: argument 1 (name) {e}")))?;
             let name = crate::table::table_name(&name).to_string();
             let world = lua
                 .app_data_ref::<World>()

@@ -205,6 +205,17 @@ impl Renderer {
     }
 }
 
+/// Loads the texture `name` from the assets folder as drawing would, for `jengine check`:
+/// `Err` says why it cannot be drawn (a bad name, a missing file, a PNG that does not decode).
+pub fn check_texture(assets: &Path, name: &str) -> Result<(), String> {
+    texture::read_texture(&assets.join("textures"), name).map(|_| ())
+}
+
+/// Loads the font `name` from the assets folder as drawing would, for `jengine check`.
+pub fn check_font(assets: &Path, name: &str) -> Result<(), String> {
+    text::read_font(&assets.join("fonts"), name).map(|_| ())
+}
+
 /// How warnings name an entity: its `Name`, or its id.
 fn label(world: &World, e: Entity) -> String {
     match world.entities.get::<&Name>(e) {

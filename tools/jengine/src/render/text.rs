@@ -27,7 +27,7 @@ const MAX_CACHED_GLYPHS: usize = 16_384;
 
 type FontId = usize;
 
-struct Font {
+pub(crate) struct Font {
     name: String,
     data: Cow<'static, [u8]>,
     /// Baseline to top of the line box, in font units (half the line gap included).
@@ -86,19 +86,13 @@ impl Fonts {
         if let Some(id) = self.by_name.get(name) {
             return id.unwrap_or(0);
         }
-        let path = self.folder.join(name);
-        let loaded = match std::fs::read(&path) {
-            Err(e) => Err(format!("cannot be read ({}: {e})", path.display())),
-            Ok(bytes) => Font::parse(format!("font {name:?}"), Cow::Owned(bytes))
-                .map_err(|e| format!("is not a usable TTF/OTF font ({}: {e})", path.display())),
-        };
-        let id = match loaded {
+        let id = match read_font(&self.folder, name) {
             Ok(font) => {
                 self.fonts.push(font);
                 Some(self.fonts.len() - 1)
             }
             Err(problem) => {
-                warnings.say(format!("font {name:?} {problem}; using the bundled font"));
+                warnings.say(format!("{problem}; using the bundled font"));
                 None
             }
         };
@@ -159,6 +153,21 @@ impl Fonts {
     }
 }
 
+/// Reads and parses the font `name` under `folder`, refusing a name that would leave it.
+/// The one way fonts are loaded, for drawing and for `jengine check` alike.
+pub(crate) fn read_font(folder: &Path, name: &str) -> Result<Font, String> {
+    jengine::check_asset_name(name).map_err(|e| format!("bad font name: {e}"))?;
+    let path = folder.join(name);
+    let bytes = std::fs::read(&path)
+        .map_err(|e| format!("font {name:?} cannot be read ({}: {e})", path.display()))?;
+    Font::parse(format!("font {name:?}"), Cow::Owned(bytes)).map_err(|e| {
+        format!(
+            "font {name:?} is not a usable TTF/OTF font ({}: {e})",
+            path.display()
+        )
+    })
+}
+
 impl Font {
     /// `name` is how warnings call the font.
     fn parse(name: String, data: Cow<'static, [u8]>) -> Result<Font, String> {
@@ -168,6 +177,27 @@ impl Font {
         let line = ascender - descender + gap;
         if line <= 0.0 || face.number_of_glyphs() == 0 {
             return Err("it has no usable line metrics or glyphs".into());
+        }
+        // ttf-parser treats a table cut off by the end of the file as absent, so a truncated
+        // font parses and draws some text as boxes; the table directory says how long it was.
+        let raw = face.raw_face();
+        for record in raw.table_records {
+            let end = record.offset as u64 + record.length as u64;
+            if end > raw.data.len() as u64 {
+                return Err(format!(
+                    "the file is truncated: table {} ends at byte {end}, the file has {}",
+                    record.tag,
+                    raw.data.len()
+                ));
+            }
+        }
+        // Without a character map or outlines it would draw nothing at all.
+        let tables = face.tables();
+        if tables.cmap.is_none() {
+            return Err("it has no character map (cmap), so no text can be drawn".into());
+        }
+        if tables.glyf.is_none() && tables.cff.is_none() && tables.cff2.is_none() {
+            return Err("it has no glyph outlines (glyf, CFF or CFF2)".into());
         }
         Ok(Font {
             name,
@@ -505,6 +535,54 @@ mod tests {
         assert_eq!(fonts.bitmaps.len(), 2);
         fonts.bitmap(0, glyph, 16 * 16);
         assert_eq!(fonts.bitmaps.len(), 2);
+    }
+
+    #[test]
+    fn truncated_fonts_and_names_outside_the_folder_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let fonts = dir.path().join("fonts");
+        std::fs::create_dir_all(&fonts).unwrap();
+        std::fs::write(fonts.join("whole.otf"), BUNDLED_FONT).unwrap();
+        assert!(read_font(&fonts, "whole.otf").is_ok());
+        for cut in [
+            0,
+            12,
+            100,
+            1000,
+            BUNDLED_FONT.len() / 2,
+            BUNDLED_FONT.len() - 200,
+        ] {
+            std::fs::write(fonts.join("cut.otf"), &BUNDLED_FONT[..cut]).unwrap();
+            let err = read_font(&fonts, "cut.otf").err();
+            assert!(
+                err.as_deref()
+                    .is_some_and(|e| e.starts_with("font \"cut.otf\" is not a usable TTF/OTF font")),
+                "cut at {cut}: {err:?}"
+            );
+        }
+        std::fs::write(dir.path().join("outside.otf"), BUNDLED_FONT).unwrap();
+        for name in [
+            "../outside.otf",
+            "/etc/passwd",
+            "a/../../outside.otf",
+            "C:\\x.ttf",
+            "..\\outside.otf",
+            "f\0.ttf",
+        ] {
+            let err = read_font(&fonts, name).err().unwrap();
+            let rule = jengine::check_asset_name(name).unwrap_err();
+            assert_eq!(err, format!("bad font name: {rule}"));
+        }
+        let mut loaded = Fonts::new(&fonts);
+        let mut w = Warnings::default();
+        assert_eq!(loaded.font_for("../outside.otf", &mut w), 0);
+        assert_eq!(
+            w.pending,
+            [
+                "bad font name: \"../outside.otf\" leaves its folder: asset names are relative \
+              paths inside it; using the bundled font"
+            ]
+        );
     }
 
     #[test]

@@ -91,6 +91,21 @@ impl Texture {
     }
 }
 
+/// Reads and decodes the texture `name` under `folder`, refusing a name that would leave it.
+/// The one way textures are loaded, for drawing and for `jengine check` alike.
+pub(crate) fn read_texture(folder: &Path, name: &str) -> Result<Texture, String> {
+    jengine::check_asset_name(name).map_err(|e| format!("bad texture name: {e}"))?;
+    let path = folder.join(name);
+    let bytes = std::fs::read(&path)
+        .map_err(|e| format!("texture {name:?} cannot be read ({}: {e})", path.display()))?;
+    Texture::decode_png(&bytes).map_err(|e| {
+        format!(
+            "texture {name:?} is not a usable PNG ({}: {e})",
+            path.display()
+        )
+    })
+}
+
 /// Textures by name, each loaded at most once.
 pub(crate) struct Textures {
     folder: PathBuf,
@@ -122,25 +137,9 @@ impl Textures {
         if self.loaded.contains_key(name) {
             return None;
         }
-        let path = self.folder.join(name);
-        let (texture, warning) = match std::fs::read(&path) {
-            Err(e) => (
-                None,
-                Some(format!(
-                    "texture {name:?} cannot be read ({}: {e}); drawing a checker instead",
-                    path.display()
-                )),
-            ),
-            Ok(bytes) => match Texture::decode_png(&bytes) {
-                Ok(t) => (Some(t), None),
-                Err(e) => (
-                    None,
-                    Some(format!(
-                        "texture {name:?} is not a usable PNG ({}: {e}); drawing a checker instead",
-                        path.display()
-                    )),
-                ),
-            },
+        let (texture, warning) = match read_texture(&self.folder, name) {
+            Ok(t) => (Some(t), None),
+            Err(problem) => (None, Some(format!("{problem}; drawing a checker instead"))),
         };
         self.loaded.insert(name.to_string(), texture);
         warning
@@ -262,6 +261,44 @@ mod tests {
         let want: Vec<u32> = base.iter().map(|&t| tint_packed(t, factors)).collect();
         assert_eq!(copy.texels, want);
         assert!(!textures.tint("missing.png", tint));
+    }
+
+    #[test]
+    fn names_outside_the_folder_are_refused_before_any_read() {
+        let root = tempfile::tempdir().unwrap();
+        let folder = root.path().join("textures");
+        std::fs::create_dir_all(&folder).unwrap();
+        // A real PNG just outside the folder: reachable by "../", and must not be read.
+        std::fs::write(
+            root.path().join("secret.png"),
+            encode(1, 1, png::ColorType::Rgba, &[1, 2, 3, 4]),
+        )
+        .unwrap();
+        let outside = root.path().join("secret.png");
+        for name in [
+            "../secret.png",
+            outside.to_str().unwrap(),
+            "a/../../secret.png",
+            "C:\\x.png",
+            "a\\..\\..\\secret.png",
+            "x\0.png",
+            "",
+        ] {
+            let err = read_texture(&folder, name).unwrap_err();
+            let rule = jengine::check_asset_name(name).unwrap_err();
+            assert_eq!(err, format!("bad texture name: {rule}"));
+        }
+        let mut textures = Textures::new(&folder);
+        let warning = textures.load("../secret.png").unwrap();
+        assert_eq!(
+            warning,
+            "bad texture name: \"../secret.png\" leaves its folder: asset names are relative \
+             paths inside it; drawing a checker instead"
+        );
+        assert_eq!(
+            textures.get("../secret.png").unwrap_err(),
+            &Texture::checker()
+        );
     }
 
     #[test]
