@@ -1,5 +1,5 @@
 //! docs/writing-a-package.md, done as a new user would: its package and project written into a
-//! temporary folder outside the workspace, then checked, built and run with the `jengine` tool
+//! temporary folder outside the workspace, then built, checked and run with the `jengine` tool
 //! from that folder. The files come out of the page's `file=` code blocks, so the page is what
 //! is tested.
 
@@ -82,8 +82,17 @@ fn the_documented_package_builds_checks_and_runs_outside_the_workspace() {
         ]
     );
 
-    let home = tempfile::tempdir().unwrap();
-    let home = home.path();
+    // One folder per checkout, emptied first: each run then builds over the same viewport
+    // binaries instead of leaving new ones in the shared target folder.
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in root.to_string_lossy().bytes() {
+        hash = (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193);
+    }
+    let home = std::env::temp_dir().join(format!("jengine-outside-{hash:08x}"));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    let home = std::fs::canonicalize(&home).unwrap();
+    let home = home.as_path();
     assert!(
         !home.starts_with(&root) && jengine::workspace_root(home).is_none(),
         "{} must be outside any workspace",
