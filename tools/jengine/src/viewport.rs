@@ -117,17 +117,27 @@ fn holds_host(root: &Path) -> bool {
 pub fn workspace(start: &Path) -> PathBuf {
     jengine::workspace_root(start)
         .filter(|root| holds_host(root))
-        .unwrap_or_else(|| {
-            // Canonical, because this crate may have been compiled through a viewport's links
-            // (see `link_host`); the real checkout is behind them.
-            let built = Path::new(env!("CARGO_MANIFEST_DIR"));
-            let built = std::fs::canonicalize(built).unwrap_or_else(|_| built.to_path_buf());
-            built
-                .ancestors()
-                .nth(2)
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| PathBuf::from("."))
-        })
+        .unwrap_or_else(|| checkout_of(Path::new(env!("CARGO_MANIFEST_DIR"))))
+}
+
+/// The checkout holding the host crate folder `built`. Compiled by a viewport build, this crate
+/// sees itself at `<root>/target/viewport/<id>/tools/jengine` (see `link_host`), and a workspace
+/// build may reuse that compiled crate: the links lead back to the checkout, and when that
+/// viewport folder is gone the checkout is three folders above it.
+fn checkout_of(built: &Path) -> PathBuf {
+    let real = std::fs::canonicalize(built).ok();
+    let candidates = [
+        real.as_deref().and_then(|p| p.ancestors().nth(2)),
+        built.ancestors().nth(2),
+        built.ancestors().nth(5),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|root| holds_host(root))
+        .or_else(|| built.ancestors().nth(2))
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// The workspace folders a viewport crate links to.
@@ -700,8 +710,10 @@ mod tests {
         assert!(parsed.contains_key("profile"), "{manifest}");
     }
 
+    /// A checkout's outline: the root manifest, the host's manifest and the seam's folder.
     fn common_files(root: &Path) {
         std::fs::create_dir_all(root.join("tools/jengine")).unwrap();
+        std::fs::write(root.join("tools/jengine/Cargo.toml"), "").unwrap();
         std::fs::create_dir_all(root.join("packages/jengine")).unwrap();
         std::fs::write(
             root.join("Cargo.toml"),
@@ -851,6 +863,22 @@ mod tests {
         assert_eq!(id, crate_id("My Game", &a, root), "the id is stable");
         assert_ne!(id, crate_id("My Game", &b, root));
         assert_ne!(id, crate_id("My Game", &a, Path::new("/other-checkout")));
+    }
+
+    #[test]
+    fn the_checkout_is_found_from_where_the_host_was_compiled() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        common_files(&root);
+        assert_eq!(checkout_of(&root.join("tools/jengine")), root);
+        // Compiled through a viewport's links, whether or not that viewport folder still exists.
+        let through = root.join("target/viewport/demo-0/tools/jengine");
+        assert_eq!(checkout_of(&through), root);
+        let crate_dir = root.join("target/viewport/demo-0");
+        std::fs::create_dir_all(&crate_dir).unwrap();
+        if link_host(&crate_dir, &root) {
+            assert_eq!(checkout_of(&through), root);
+        }
     }
 
     #[test]
