@@ -166,7 +166,7 @@ pub fn tool_main() -> ExitCode {
         Cmd::ViewportBuild { project, dev } => match viewport::build(project, profile(*dev), false)
         {
             Ok(v) => {
-                let state = if v.rebuilt { "built" } else { "up to date" };
+                let state = if v.rebuilt() { "built" } else { "up to date" };
                 println!("viewport {state}: {}", v.binary.display());
                 ExitCode::SUCCESS
             }
@@ -178,17 +178,18 @@ pub fn tool_main() -> ExitCode {
         Cmd::Docs { dev, .. } => {
             let root = viewport::workspace(Path::new("."));
             let metas = viewport::workspace_packages(&root);
-            match viewport::build_for("docs", &root, &metas, profile(*dev), false) {
+            match viewport::build_for("docs", &root, &root, &metas, profile(*dev), false) {
                 Ok(v) => exec(&v.binary),
-                Err(e) => fail(&[e]),
+                Err(e) => fail(&[e.to_string()]),
             }
         }
     }
 }
 
-/// Builds the project's viewport and runs this same command line in it.
+/// Builds the project's viewport and runs this same command line in it. A build says what
+/// it builds and why, and shows cargo's progress: a first build takes a while.
 fn delegate(project: &Path, profile: Profile) -> ExitCode {
-    match viewport::build(project, profile, true) {
+    match viewport::build(project, profile, false) {
         Ok(v) => exec(&v.binary),
         Err(problems) => fail(&problems),
     }

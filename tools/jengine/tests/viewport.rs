@@ -79,7 +79,7 @@ fn a_generated_viewport_runs_the_fixture_like_the_runtime_does() {
 
     // A second build with nothing changed is skipped.
     let again = build(&fixture, Profile::Dev, true).unwrap();
-    assert!(!again.rebuilt);
+    assert!(!again.rebuilt());
 }
 
 #[test]
