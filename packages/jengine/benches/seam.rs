@@ -1,8 +1,9 @@
 //! The seam's hot paths: Lua → command calls, loading a large v2 scene, publishing a bag.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use jengine::host::{Limits, Scene, ScriptHost};
 use jengine::value::entity;
-use jengine::{Limits, Package, Registry, Scene, Script, ScriptHost, World};
+use jengine::{Package, Registry, Script, World};
 use serde::{Deserialize, Serialize};
 
 struct BenchPackage;
@@ -46,32 +47,35 @@ impl Package for BenchPackage {
     }
     fn register(&self, reg: &mut Registry) {
         reg.component::<Tile>("tile");
-        reg.command("Bench", "noop", &[entity("e")], |_, _| Ok(()));
+        reg.command("Bench", "noop", (entity("e"),), |_, _| Ok(()));
         reg.bag::<Big>("big");
     }
 }
 
 fn command_calls(c: &mut Criterion) {
-    let registry = Registry::with(&[&BenchPackage]);
-    let host = ScriptHost::new(&registry, std::path::Path::new("."), Limits::default(), 1).unwrap();
     const CALLS: u64 = 10_000;
-    let f: mlua::Function = host
-        .lua()
-        .load(format!(
-            "return function() local e = 1 << 32; for i = 1, {CALLS} do Bench.noop(e) end end"
-        ))
-        .eval()
-        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("calls.lua"),
+        format!("function update(e, dt)\n  for i = 1, {CALLS} do Bench.noop(e) end\nend\n"),
+    )
+    .unwrap();
+    let registry = Registry::with(&[&BenchPackage]);
+    let mut host = ScriptHost::new(&registry, dir.path(), Limits::default(), 1).unwrap();
+    let mut world = World::new();
+    let e = world.entities.spawn((Script("calls.lua".into()),));
+    assert!(host.attach(&mut world, &[e]).is_empty());
+    host.start(&mut world);
     let mut group = c.benchmark_group("lua");
     group.throughput(Throughput::Elements(CALLS));
     group.bench_function("command_calls_10k", |b| {
         b.iter(|| {
-            host.reset_budget();
-            f.call::<()>(()).unwrap();
+            host.update(&mut world, 1.0 / 60.0);
             assert_eq!(host.take_queue().len(), CALLS as usize);
         })
     });
     group.finish();
+    assert!(world.log().lines().is_empty(), "{:?}", world.log().lines());
 }
 
 fn scene_load(c: &mut Criterion) {
@@ -113,6 +117,7 @@ fn bag_publish(c: &mut Criterion) {
     };
     let e = world.entities.spawn((big, Script("read.lua".into())));
     assert!(host.attach(&mut world, &[e]).is_empty());
+    host.start(&mut world);
     c.bench_function("bag/publish_50_fields_and_read_in_lua", |b| {
         b.iter(|| {
             host.publish_bags(&registry, &world).unwrap();

@@ -236,11 +236,13 @@ impl ComponentBinding {
     }
 }
 
+type SystemFn = Box<dyn Fn(&mut World, f64)>;
+
 /// A per-frame update, run in registration order after commands are applied.
 pub struct System {
     name: String,
     package: String,
-    run: Box<dyn Fn(&mut World, f64)>,
+    run: SystemFn,
 }
 
 impl System {

@@ -6,10 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use jengine::{
-    AssetKind, Limits, Outline, Package, Project, Registry, Scene, SceneError, ScriptHost, Tables,
-    check_asset_name,
+use jengine::host::{
+    AssetKind, Limits, Outline, Project, Scene, SceneError, ScriptHost, check_asset_name,
 };
+use jengine::{Package, Registry, Tables};
 
 /// What a check found.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
             return report;
         }
     };
-    if let Err(problems) = jengine::listed_packages(&project) {
+    if let Err(problems) = jengine::host::listed_packages(&project) {
         report.problems.extend(problems);
     }
     let packages = match crate::runtime::select(&project, linked) {
@@ -54,7 +54,9 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
         }
     };
     let registry = Registry::with(&packages);
-    report.problems.extend(registry.problems.iter().cloned());
+    report
+        .problems
+        .extend(registry.problems().iter().map(|p| p.to_string()));
 
     let (tables, errors) = Tables::load_dir(&project.dir);
     let rows = errors.iter().flat_map(|e| e.rows.iter());
@@ -160,7 +162,7 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
         }
         Err(e) => report.problems.push(format!(
             "cannot start Lua: {}",
-            jengine::describe_lua_error(e)
+            jengine::host::describe_lua_error(e)
         )),
     }
     report
@@ -208,8 +210,8 @@ fn literal_names(
             } else if call == "Scene.load" && !scenes.contains(&name) {
                 problems.push(format!("{at} names a scene that does not exist"));
             } else if call == "Data.table" {
-                let table = jengine::table_name(&name);
-                let declared = registry.tables.iter().any(|t| t.name == table);
+                let table = jengine::host::table_name(&name);
+                let declared = registry.tables().iter().any(|t| t.name() == table);
                 let path = project.dir.join("data").join(format!("{table}.json"));
                 if !declared && !path.is_file() {
                     problems.push(format!(

@@ -382,6 +382,8 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
         });
         print_log(&runtime.take_log());
     }
+    runtime.finish();
+    print_log(&runtime.take_log());
     if let Some(t) = trace
         && let Err(e) = t.finish()
     {

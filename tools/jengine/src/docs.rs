@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use jengine::{Outline, Package, PackageMeta, Project, Registry};
+use jengine::host::{Outline, PackageMeta, Project};
+use jengine::{Package, Registry};
 
 /// A project under `<root>/projects` and its folder name.
 fn projects(root: &Path) -> Vec<(String, Project)> {
@@ -25,16 +26,15 @@ fn projects(root: &Path) -> Vec<(String, Project)> {
 /// calls its namespace or flat names.
 fn scenes_using(project: &Project, registry: &Registry, package: &str) -> Vec<String> {
     let keys: Vec<&str> = registry
-        .components
-        .values()
-        .filter(|c| c.package == package)
-        .map(|c| c.key.as_str())
+        .components()
+        .filter(|c| c.package() == package)
+        .map(|c| c.key())
         .collect();
     let calls: Vec<String> = registry
-        .commands
+        .commands()
         .iter()
-        .filter(|c| c.package == package)
-        .flat_map(|c| [format!("{}.", c.namespace), format!("{}(", c.flat)])
+        .filter(|c| c.package() == package)
+        .flat_map(|c| [format!("{}.", c.namespace()), format!("{}(", c.flat())])
         .collect();
     let mut used = Vec::new();
     for name in project.scene_names() {
@@ -139,25 +139,29 @@ pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
     }
 
     let _ = writeln!(s, "## Components\n");
-    if registry.components.is_empty() {
+    let components: Vec<_> = registry
+        .components()
+        .filter(|c| c.package() == meta.name)
+        .collect();
+    if components.is_empty() {
         let _ = writeln!(s, "None.\n");
     } else {
         let _ = writeln!(s, "| Scene key | Rust type | |\n|---|---|---|");
-        for c in registry.components.values() {
+        for c in components {
             let _ = writeln!(
                 s,
                 "| `{}` | `{}` | package only: needs a v2 scene |",
-                c.key,
-                short_type(c.type_name)
+                c.key(),
+                short_type(c.type_name())
             );
         }
         s.push('\n');
     }
     let _ = writeln!(s, "## Script commands\n");
     let cmds: Vec<_> = registry
-        .commands
+        .commands()
         .iter()
-        .filter(|c| c.package == meta.name)
+        .filter(|c| c.package() == meta.name)
         .collect();
     if cmds.is_empty() {
         let _ = writeln!(s, "None.\n");
@@ -168,25 +172,34 @@ pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
         );
         let _ = writeln!(s, "| Call | Flat name |\n|---|---|");
         for c in cmds {
-            let _ = writeln!(s, "| `{}` | `{}` |", c.signature(), c.flat);
+            let _ = writeln!(s, "| `{}` | `{}` |", c.signature(), c.flat());
         }
         s.push('\n');
     }
-    let bags: Vec<_> = registry.bags.iter().collect();
+    let bags: Vec<_> = registry
+        .bags()
+        .iter()
+        .filter(|b| b.package() == meta.name)
+        .collect();
     if !bags.is_empty() {
         let _ = writeln!(
             s,
             "## Bags\n\nRead with `Entity.get(e, key)` after the package's systems run.\n\n| Key | Rust type |\n|---|---|"
         );
         for b in bags {
-            let _ = writeln!(s, "| `{}` | `{}` |", b.key, short_type(b.type_name));
+            let _ = writeln!(s, "| `{}` | `{}` |", b.key(), short_type(b.type_name()));
         }
         s.push('\n');
     }
-    if !registry.tables.is_empty() {
+    if !registry.tables().is_empty() {
         let _ = writeln!(s, "## Data tables\n\n| Table | Row type |\n|---|---|");
-        for t in &registry.tables {
-            let _ = writeln!(s, "| `data/{}` | `{}` |", t.name, short_type(t.type_name));
+        for t in registry.tables() {
+            let _ = writeln!(
+                s,
+                "| `data/{}` | `{}` |",
+                t.name(),
+                short_type(t.type_name())
+            );
         }
         s.push('\n');
     }
@@ -231,7 +244,7 @@ pub fn write_all(root: &Path, linked: &[&dyn Package], out: &Path) -> Result<Vec
             continue;
         };
         let path = out.join(format!("{}.md", meta.name));
-        jengine::write_atomically(&path, page(root, meta, *package).as_bytes())
+        jengine::host::write_atomically(&path, page(root, meta, *package).as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         written.push(path);
     }

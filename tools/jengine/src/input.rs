@@ -113,8 +113,8 @@ impl InputScript {
 fn serde_path_to_error_deserialize<'de, T: Deserialize<'de>>(
     de: &mut serde_json::Deserializer<serde_json::de::StrRead<'de>>,
 ) -> Result<T, String> {
-    let value: T =
-        serde_path_to_error::deserialize(&mut *de).map_err(|e| jengine::describe_path_error(&e))?;
+    let value: T = serde_path_to_error::deserialize(&mut *de)
+        .map_err(|e| jengine::host::describe_path_error(&e))?;
     de.end().map_err(|e| e.to_string())?;
     Ok(value)
 }

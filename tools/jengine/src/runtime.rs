@@ -1,6 +1,6 @@
 //! The runtime: a project, its listed packages, the world and the scripts, stepped at 60 Hz.
 //!
-//! One frame is always the same sequence: input events to scripts, `start`/`update`, the
+//! One frame is always the same sequence: `start` for new scripts, input events, `update`, the
 //! command queue in call order, package systems in registration order, a requested scene
 //! change, bags published, the log drained, the save written. Nothing reads a clock, so
 //! the same seed and input give the same frames.
@@ -8,10 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use jengine::{
-    Entity, Level, Limits, LogLine, Package, Project, Registry, SaveStore, Scene, SceneRequest,
-    ScriptHost, Tables, Time, World,
-};
+use jengine::host::{Limits, Project, SaveStore, Scene, SceneRequest, ScriptHost};
+use jengine::{Entity, LogLevel, LogLine, Package, Registry, Tables, Time, World};
 
 use crate::input::{Event, InputScript};
 
@@ -91,11 +89,11 @@ impl Runtime {
         options: Options,
     ) -> Result<Runtime, Vec<String>> {
         let project = Project::load(dir).map_err(|e| vec![e.to_string()])?;
-        jengine::listed_packages(&project)?;
+        jengine::host::listed_packages(&project)?;
         let packages = select(&project, linked)?;
         let registry = Registry::with(&packages);
-        if !registry.problems.is_empty() {
-            return Err(registry.problems.clone());
+        if !registry.problems().is_empty() {
+            return Err(registry.problems().iter().map(|p| p.to_string()).collect());
         }
         let (tables, errors) = Tables::load_dir(&project.dir);
         let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
@@ -114,7 +112,7 @@ impl Runtime {
             .map_err(|e| {
                 vec![format!(
                     "cannot start Lua: {}",
-                    jengine::describe_lua_error(&e)
+                    jengine::host::describe_lua_error(&e)
                 )]
             })?;
         let registry = Rc::new(registry);
@@ -147,6 +145,7 @@ impl Runtime {
     /// Replaces the world's entities with the scene `name`. A scene that fails to load
     /// changes nothing.
     pub fn load_scene(&mut self, name: &str) -> Result<(), String> {
+        jengine::host::check_asset_name(name).map_err(|e| format!("scene {e}"))?;
         let path = self.project.scene_path(name);
         let file = format!("assets/scenes/{name}.scene");
         let text = std::fs::read_to_string(&path)
@@ -161,7 +160,7 @@ impl Runtime {
         for notice in &scene.notices {
             self.world.log().warn_once(notice.clone());
         }
-        self.scripts.detach_all();
+        self.scripts.detach_all(&mut self.world);
         self.world.entities.clear();
         let spawned = scene.spawn(&mut self.world);
         for err in self.scripts.attach(&mut self.world, &spawned) {
@@ -202,6 +201,8 @@ impl Runtime {
         time.elapsed = time.frame as f64 * STEP;
         time.dt = STEP;
         self.world.resources.insert(time);
+        // Scripts start first, so a scene's first frame already hands them its input.
+        self.scripts.start(&mut self.world);
         for event in events {
             match event {
                 Event::Pointer { phase, x, y } => {
@@ -213,8 +214,8 @@ impl Runtime {
         }
         self.scripts.update(&mut self.world, STEP);
         self.scripts.apply_queue(&self.registry, &mut self.world);
-        for system in &self.registry.systems {
-            (system.run)(&mut self.world);
+        for system in self.registry.systems() {
+            system.run(&mut self.world, STEP);
         }
         if let Some(SceneRequest(Some(name))) = self.world.resources.remove::<SceneRequest>()
             && let Err(e) = self.load_scene(&name)
@@ -226,9 +227,18 @@ impl Runtime {
         if let Err(e) = self.scripts.publish_bags(&self.registry, &self.world) {
             self.world.log().warn(format!(
                 "publishing bags failed: {}",
-                jengine::describe_lua_error(&e)
+                jengine::host::describe_lua_error(&e)
             ));
         }
+        if let Err(e) = self.scripts.flush_save() {
+            self.world.log().warn(e);
+        }
+        self.collect_log();
+    }
+
+    /// Ends the run: every started script's `stop(e)` runs, and the save is written.
+    pub fn finish(&mut self) {
+        self.scripts.detach_all(&mut self.world);
         if let Err(e) = self.scripts.flush_save() {
             self.world.log().warn(e);
         }
@@ -258,16 +268,14 @@ impl Runtime {
     /// (or `#<id>` when unnamed), in a stable order.
     pub fn bags(&self) -> serde_json::Value {
         let mut out = serde_json::Map::new();
-        for bag in &self.registry.bags {
-            for (entity, value) in (bag.publish_json)(&self.world) {
-                let key = jengine::describe_entity(&self.world, entity)
-                    .trim_matches('"')
-                    .to_string();
+        for bag in self.registry.bags() {
+            for (entity, value) in bag.to_json(&self.world) {
+                let key = self.world.describe(entity).trim_matches('"').to_string();
                 let slot = out
                     .entry(key)
                     .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
                 if let Some(map) = slot.as_object_mut() {
-                    map.insert(bag.key.clone(), value);
+                    map.insert(bag.key().to_string(), value);
                 }
             }
         }
@@ -284,8 +292,8 @@ impl Runtime {
 pub fn print_log(lines: &[LogLine]) {
     for line in lines {
         match line.level {
-            Level::Info => eprintln!("info: {}", line.message),
-            Level::Warn => eprintln!("warning: {}", line.message),
+            LogLevel::Info => eprintln!("info: {}", line.message),
+            LogLevel::Warn => eprintln!("warning: {}", line.message),
         }
     }
 }

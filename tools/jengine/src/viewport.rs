@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::SystemTime;
 
-use jengine::{PackageMeta, Project};
+use jengine::host::{PackageMeta, Project};
 
 /// Which cargo profile a viewport is built with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,7 +115,7 @@ fn holds_host(root: &Path) -> bool {
 /// The workspace holding the host: the workspace above `start` when it is a jengine checkout,
 /// else the checkout this tool was built from (so an installed tool works from any folder).
 pub fn workspace(start: &Path) -> PathBuf {
-    jengine::workspace_root(start)
+    jengine::host::workspace_root(start)
         .filter(|root| holds_host(root))
         .unwrap_or_else(|| checkout_of(Path::new(env!("CARGO_MANIFEST_DIR"))))
 }
@@ -605,7 +605,7 @@ pub fn build_for(
 /// Generates and builds the viewport of the project at `dir`, checking dependency coverage first.
 pub fn build(dir: &Path, profile: Profile, quiet: bool) -> Result<Viewport, Vec<String>> {
     let project = Project::load(dir).map_err(|e| vec![e.to_string()])?;
-    let metas = jengine::listed_packages(&project)?;
+    let metas = jengine::host::listed_packages(&project)?;
     let root = workspace(dir);
     build_for(&project.file.name, dir, &root, &metas, profile, quiet)
         .map_err(|e| vec![e.to_string()])

@@ -90,6 +90,8 @@ pub fn play(runtime: Runtime, options: WindowOptions) -> Result<u64, String> {
     event_loop
         .run_app(&mut session)
         .map_err(|e| format!("the window closed with an error: {e}"))?;
+    session.runtime.finish();
+    print_log(&session.runtime.take_log());
     if let Some(trace) = session.trace.take() {
         trace
             .finish()
@@ -97,7 +99,7 @@ pub fn play(runtime: Runtime, options: WindowOptions) -> Result<u64, String> {
     }
     if let Some(path) = &session.options.record {
         let text = serde_json::to_string_pretty(&session.recorded).map_err(|e| e.to_string())?;
-        jengine::write_atomically(path, text.as_bytes())
+        jengine::host::write_atomically(path, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     match session.error {

@@ -2,7 +2,8 @@
 
 mod common;
 
-use jengine::{Project, listed_packages};
+use jengine::host::Project;
+use jengine::host::listed_packages;
 
 #[test]
 fn packages_a_project_lists_cover_their_dependencies() {

@@ -2,7 +2,7 @@
 
 mod common;
 
-use jengine::PackageMeta;
+use jengine::host::PackageMeta;
 use jengine_counter::CounterPackage;
 
 #[test]

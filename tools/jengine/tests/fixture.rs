@@ -2,7 +2,7 @@
 
 mod common;
 
-use jengine::{Level, Text};
+use jengine::{LogLevel, Text};
 use jengine_counter::CounterPackage;
 use jengine_tool::input::{Event, InputScript, Phase, TimedEvent};
 use jengine_tool::{Options, Runtime};
@@ -26,7 +26,7 @@ fn count(rt: &Runtime) -> i64 {
 fn warnings(rt: &mut Runtime) -> Vec<String> {
     rt.take_log()
         .into_iter()
-        .filter(|l| l.level == Level::Warn)
+        .filter(|l| l.level == LogLevel::Warn)
         .map(|l| l.message)
         .collect()
 }
@@ -279,9 +279,10 @@ fn a_script_that_allocates_without_end_hits_the_memory_limit() {
         r#"{"version": 2, "entities": [{"name": "box", "script": "hog.lua"}]}"#,
     );
     let options = Options {
-        limits: jengine::Limits {
+        limits: jengine::host::Limits {
             memory: 16 << 20,
             instructions: u64::MAX / 2,
+            ..jengine::host::Limits::default()
         },
         ..Options::default()
     };

@@ -94,7 +94,7 @@ fn the_documented_package_builds_checks_and_runs_outside_the_workspace() {
     let home = std::fs::canonicalize(&home).unwrap();
     let home = home.as_path();
     assert!(
-        !home.starts_with(&root) && jengine::workspace_root(home).is_none(),
+        !home.starts_with(&root) && jengine::host::workspace_root(home).is_none(),
         "{} must be outside any workspace",
         home.display()
     );
