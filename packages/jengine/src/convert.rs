@@ -9,12 +9,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::value::Value;
+use crate::world::cut;
 
 /// How deep a table from a script may nest.
 pub const MAX_DEPTH: usize = 64;
-
-/// The most bytes of a Lua error message the host keeps.
-pub const MAX_MESSAGE: usize = 8 * 1024;
 
 /// Serializes `value` into a Lua value the way bags and components are handed to scripts:
 /// `None` becomes `nil` (so `if bag.x == nil` works), structs become tables.
@@ -51,7 +49,7 @@ pub(crate) fn without_fragment_position(message: String) -> String {
 }
 
 /// The message of a Lua error without Rust-side wrapping or the traceback, cut to
-/// [`MAX_MESSAGE`] bytes.
+/// [`crate::world::MAX_MESSAGE`] bytes.
 pub fn describe_lua_error(err: &mlua::Error) -> String {
     let full = match err {
         mlua::Error::CallbackError { cause, .. } => return describe_lua_error(cause),
@@ -64,20 +62,6 @@ pub fn describe_lua_error(err: &mlua::Error) -> String {
         other => return cut(other.to_string()),
     };
     cut(full.to_string())
-}
-
-/// `text` cut to [`MAX_MESSAGE`] bytes on a character boundary, saying how much was cut.
-pub fn cut(mut text: String) -> String {
-    if text.len() > MAX_MESSAGE {
-        let mut end = MAX_MESSAGE;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        let cut = text.len() - end;
-        text.truncate(end);
-        text.push_str(&format!("... ({cut} more bytes)"));
-    }
-    text
 }
 
 /// Why a script value could not cross to the host.
@@ -272,6 +256,7 @@ mod tests {
 
     #[test]
     fn long_messages_are_cut_on_a_character_boundary() {
+        use crate::world::MAX_MESSAGE;
         let text = "é".repeat(MAX_MESSAGE);
         let out = cut(text);
         assert!(out.len() < MAX_MESSAGE + 40);

@@ -13,7 +13,7 @@ use crate::components::{
     BulkEntity, Camera2D, Mesh2D, Name, Script, Sprite, SpriteLibrary, Text, Transform2D,
 };
 use crate::convert::parse_json;
-use crate::registry::Registry;
+use crate::registry::{Package, Registry};
 use crate::value::{asset, entity, string, table};
 use crate::world::{Entity, World};
 
@@ -57,7 +57,31 @@ fn anything<T>(_: &T) -> Result<(), String> {
     Ok(())
 }
 
-pub(crate) fn register(reg: &mut Registry) {
+impl Registry {
+    /// A registry holding only the host's own components and commands.
+    pub fn new() -> Registry {
+        let mut reg = Registry::empty();
+        register(&mut reg);
+        reg
+    }
+
+    /// A registry with the core and each package registered, in order.
+    pub fn with(packages: &[&dyn Package]) -> Registry {
+        let mut reg = Registry::new();
+        for p in packages {
+            reg.add(*p);
+        }
+        reg
+    }
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry::new()
+    }
+}
+
+fn register(reg: &mut Registry) {
     core::<Name>(reg, "name", anything);
     core::<Transform2D>(reg, "transform", finite_transform);
     core::<Sprite>(reg, "sprite", |s| optional_name("texture", &s.texture));

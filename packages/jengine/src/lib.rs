@@ -66,7 +66,7 @@ pub use hecs;
 /// registry's records and the dependency-coverage rule.
 pub mod host {
     pub use crate::asset::{AssetNameError, check_asset_name};
-    pub use crate::convert::{cut, describe_lua_error, parse_json, to_lua};
+    pub use crate::convert::{describe_lua_error, parse_json, to_lua};
     pub use crate::core::SceneRequest;
     pub use crate::meta::{PackageMeta, coverage_problems, listed_packages, workspace_root};
     pub use crate::project::{FileError, PackageRef, Project, ProjectFile, Source, Window};
@@ -83,7 +83,7 @@ pub mod host {
     pub use crate::table::{
         RawTable, RowError, TableError, describe_path_error, json_kind, table_name,
     };
-    pub use crate::world::{MAX_LOG_LINE, SpawnOrder, WARN_ONCE_MEMORY};
+    pub use crate::world::{MAX_LOG_LINE, MAX_MESSAGE, SpawnOrder, WARN_ONCE_MEMORY, cut};
 }
 
 #[cfg(test)]

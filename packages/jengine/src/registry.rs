@@ -337,16 +337,10 @@ pub struct Registry {
     problems: Vec<RegistryProblem>,
 }
 
-impl Default for Registry {
-    fn default() -> Self {
-        Registry::new()
-    }
-}
-
 impl Registry {
-    /// A registry holding only the host's own components and commands.
-    pub fn new() -> Registry {
-        let mut reg = Registry {
+    /// A registry with nothing in it, not even the core; [`Registry::new`] adds that.
+    pub(crate) fn empty() -> Registry {
+        Registry {
             current: CORE.into(),
             packages: Vec::new(),
             components: BTreeMap::new(),
@@ -355,18 +349,7 @@ impl Registry {
             bags: Vec::new(),
             tables: Vec::new(),
             problems: Vec::new(),
-        };
-        crate::core::register(&mut reg);
-        reg
-    }
-
-    /// A registry with the core and each package registered, in order.
-    pub fn with(packages: &[&dyn Package]) -> Registry {
-        let mut reg = Registry::new();
-        for p in packages {
-            reg.add(*p);
         }
-        reg
     }
 
     /// Registers one package.

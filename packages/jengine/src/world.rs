@@ -176,8 +176,25 @@ pub struct LogLine {
     pub message: String,
 }
 
+/// The most bytes of a message the host keeps (a log line, a script's error).
+pub const MAX_MESSAGE: usize = 8 * 1024;
+
 /// The most bytes one log line keeps; the rest is cut, saying how much.
-pub const MAX_LOG_LINE: usize = crate::convert::MAX_MESSAGE;
+pub const MAX_LOG_LINE: usize = MAX_MESSAGE;
+
+/// `text` cut to [`MAX_MESSAGE`] bytes on a character boundary, saying how much was cut.
+pub fn cut(mut text: String) -> String {
+    if text.len() > MAX_MESSAGE {
+        let mut end = MAX_MESSAGE;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let cut = text.len() - end;
+        text.truncate(end);
+        text.push_str(&format!("... ({cut} more bytes)"));
+    }
+    text
+}
 
 /// How many distinct messages [`Log::warn_once`] remembers; past that the oldest is forgotten
 /// (and would be said again), so an endless stream of distinct errors cannot grow memory.
@@ -195,7 +212,7 @@ impl Log {
     fn push(&mut self, level: LogLevel, message: String) {
         self.lines.push(LogLine {
             level,
-            message: crate::convert::cut(message),
+            message: cut(message),
         });
     }
 
@@ -212,7 +229,7 @@ impl Log {
     /// Writes a warning only the first time this exact message is given (among the last
     /// [`WARN_ONCE_MEMORY`] distinct ones).
     pub fn warn_once(&mut self, message: impl Into<String>) {
-        let message = crate::convert::cut(message.into());
+        let message = cut(message.into());
         if self.said.contains(&message) {
             return;
         }
