@@ -77,6 +77,61 @@ fn input_events_reach_scripts_on_their_frames() {
 }
 
 #[test]
+fn input_on_the_first_frame_reaches_scripts_after_start() {
+    let mut rt = start(&common::fixture(), Options::default());
+    let events = r#"[{"frame": 1, "type": "pointer", "phase": "press", "x": 7, "y": 1}]"#;
+    let mut input = InputScript::parse(events).unwrap();
+    rt.run(1, &mut input, |_| {});
+    // start() added 1 + 2, then the first frame's press added 7, all applied in call order.
+    assert_eq!(count(&rt), 10);
+}
+
+#[test]
+fn stop_runs_when_the_scene_changes_and_when_the_run_ends() {
+    let dir = common::copy_fixture();
+    common::write(
+        dir.path(),
+        "assets/scripts/leaver.lua",
+        "function update(e) if Time == nil then Scene.load('main') end end\nfunction stop(e)\n  Save.set('stopped', (Save.get('stopped') or 0) + 1)\n  Log.info('stop')\nend\n",
+    );
+    common::write(
+        dir.path(),
+        "assets/scenes/main.scene",
+        r#"{"version": 2, "entities": [{"name": "leaver", "script": "leaver.lua"}]}"#,
+    );
+    let save = tempfile::tempdir().unwrap();
+    let options = Options {
+        save_dir: Some(save.path().to_path_buf()),
+        ..Options::default()
+    };
+    let mut rt = start(dir.path(), options);
+    rt.run(2, &mut InputScript::default(), |_| {});
+    rt.finish();
+    let stops = rt
+        .take_log()
+        .into_iter()
+        .filter(|l| l.message.ends_with(": stop"))
+        .count();
+    // The scene reloaded itself on frames 1 and 2: two stops. The copy loaded on frame 2
+    // had not started when the run ended, so it has nothing to stop.
+    assert_eq!(stops, 2);
+    let saved = std::fs::read_to_string(save.path().join("save.json")).unwrap();
+    assert!(saved.contains("\"stopped\": 2"), "{saved}");
+
+
+    common::write(
+        dir.path(),
+        "assets/scripts/leaver.lua",
+        "function stop(e) Log.info('stop') end\n",
+    );
+    let mut rt = start(dir.path(), Options::default());
+    rt.run(1, &mut InputScript::default(), |_| {});
+    rt.finish();
+    let log: Vec<String> = rt.take_log().into_iter().map(|l| l.message).collect();
+    assert_eq!(log, ["assets/scripts/leaver.lua:1: stop"]);
+}
+
+#[test]
 fn a_run_and_its_replay_trace_the_same_frames() {
     let events = r#"[
         {"frame": 2, "type": "pointer", "phase": "press", "x": 40, "y": 1},
