@@ -118,7 +118,6 @@ fn stop_runs_when_the_scene_changes_and_when_the_run_ends() {
     let saved = std::fs::read_to_string(save.path().join("save.json")).unwrap();
     assert!(saved.contains("\"stopped\": 2"), "{saved}");
 
-
     common::write(
         dir.path(),
         "assets/scripts/leaver.lua",

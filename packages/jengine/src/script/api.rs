@@ -62,22 +62,38 @@ pub(crate) fn too_long(lua: &Lua, warn: bool, bytes: usize) -> mlua::Error {
 }
 
 /// Reads a script value into the host, spending the callback's allowance; `what` names the
-/// call and argument for errors.
-pub(crate) fn take_value(lua: &Lua, g: &Guard, v: mlua::Value, what: &str) -> mlua::Result<Value> {
+/// call and argument for errors (made only when there is one: this is the hot path of every
+/// command call).
+pub(crate) fn take_value(
+    lua: &Lua,
+    g: &Guard,
+    v: mlua::Value,
+    what: impl FnOnce() -> String,
+) -> mlua::Result<Value> {
+    // Plain values cost nothing to copy but their own bytes; only tables need the walk.
+    match v {
+        mlua::Value::Nil => return Ok(Value::Nil),
+        mlua::Value::Boolean(b) => return Ok(Value::Bool(b)),
+        mlua::Value::Integer(i) => return Ok(Value::Int(i)),
+        mlua::Value::Number(n) => return Ok(Value::Num(n)),
+        _ => {}
+    }
     let mut left = g.host_left();
-    let at = caller(lua);
     match lua_to_value(v, &mut left) {
         Ok(value) => {
             g.copy(g.host_left() - left, String::new)?;
             Ok(value)
         }
-        Err(ConvertError::TooLarge { .. }) => {
-            Err(g.trip(StopKind::HostCopies, at.trim_end_matches(": ").to_string()))
-        }
+        Err(ConvertError::TooLarge { .. }) => Err(g.trip(
+            StopKind::HostCopies,
+            caller(lua).trim_end_matches(": ").to_string(),
+        )),
         Err(ConvertError::Kind(kind)) => Err(lua_err(format!(
-            "{at}{what} got {kind}, which cannot cross to the host"
+            "{}{} got {kind}, which cannot cross to the host",
+            caller(lua),
+            what()
         ))),
-        Err(ConvertError::Table(m)) => Err(lua_err(format!("{at}{what}: {m}"))),
+        Err(ConvertError::Table(m)) => Err(lua_err(format!("{}{}: {m}", caller(lua), what()))),
     }
 }
 
@@ -213,7 +229,7 @@ pub(crate) fn install(
             let g = guard(lua)?;
             let key = save_key(lua, "Save.set", key)?;
             g.copy(key.len(), String::new)?;
-            let json = match take_value(lua, &g, value, "Save.set: argument 2 (value)")? {
+            let json = match take_value(lua, &g, value, || "Save.set: argument 2 (value)".into())? {
                 Value::Nil => serde_json::Value::Null,
                 Value::Bool(b) => serde_json::Value::Bool(b),
                 Value::Int(i) => serde_json::Value::from(i),

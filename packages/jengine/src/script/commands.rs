@@ -11,10 +11,11 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Table};
 
-use super::api::{guard, take_value};
+use super::api::take_value;
+use super::sandbox::Guard;
 use super::{caller, lua_err};
 use crate::registry::Registry;
-use crate::value::{self, Args, Param, Value};
+use crate::value::{self, Args, Param};
 
 /// The longest string a command argument may be.
 pub const MAX_STRING_ARG: usize = 64 * 1024;
@@ -30,7 +31,12 @@ pub struct Queued {
 
 pub(crate) type Queue = Rc<RefCell<Vec<Queued>>>;
 
-pub(crate) fn install(lua: &Lua, registry: &Registry, queue: &Queue) -> mlua::Result<()> {
+pub(crate) fn install(
+    lua: &Lua,
+    registry: &Registry,
+    queue: &Queue,
+    guard: &Rc<Guard>,
+) -> mlua::Result<()> {
     let g = lua.globals();
     for (index, cmd) in registry.commands().iter().enumerate() {
         let table = match g.raw_get::<Option<Table>>(cmd.namespace())? {
@@ -43,9 +49,10 @@ pub(crate) fn install(lua: &Lua, registry: &Registry, queue: &Queue) -> mlua::Re
         };
         let params: Rc<[Param]> = cmd.params().into();
         let queue = queue.clone();
+        let gd = guard.clone();
         let name: Rc<str> = cmd.qualified().into();
         let f = lua.create_function(move |lua, args: MultiValue| {
-            let g = guard(lua)?;
+            gd.check()?;
             let mut values = Vec::with_capacity(args.len());
             for (i, v) in args.into_iter().enumerate() {
                 if let mlua::Value::String(s) = &v
@@ -58,12 +65,13 @@ pub(crate) fn install(lua: &Lua, registry: &Registry, queue: &Queue) -> mlua::Re
                         s.as_bytes().len()
                     )));
                 }
-                let what = format!("{name}: {}", describe_arg(&params, i));
-                values.push(take_value(lua, &g, v, &what)?);
+                values.push(take_value(lua, &gd, v, || {
+                    format!("{name}: {}", describe_arg(&params, i))
+                })?);
             }
             value::check_all(&params, &mut values)
                 .map_err(|e| lua_err(format!("{}{name}: {e}", caller(lua))))?;
-            g.queue_one(|| caller(lua).trim_end_matches(": ").to_string())?;
+            gd.queue_one(|| caller(lua).trim_end_matches(": ").to_string())?;
             queue.borrow_mut().push(Queued {
                 command: index,
                 args: Args::new(values),
@@ -84,6 +92,3 @@ fn describe_arg(params: &[Param], i: usize) -> String {
         None => format!("argument {}", i + 1),
     }
 }
-
-#[allow(dead_code)]
-fn _value_is_used(_: Value) {}

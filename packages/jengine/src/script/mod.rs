@@ -259,7 +259,7 @@ impl ScriptHost {
         let save = Rc::new(RefCell::new(SaveStore::in_memory()));
         let bags = Rc::new(RefCell::new(lua.create_table()?));
         api::install(&lua, bags.clone(), save.clone())?;
-        commands::install(&lua, registry, &queue)?;
+        commands::install(&lua, registry, &queue, &guard)?;
         let new_env = sandbox::seal(&lua, &guard)?;
         Ok(ScriptHost {
             lua,
