@@ -235,6 +235,29 @@ pub(crate) fn caller(lua: &Lua) -> String {
     .unwrap_or_default()
 }
 
+/// `file:line` of the innermost script code on the stack, skipping the host's own Lua (the
+/// sandbox wrappers) and C functions: where a stop raised from inside a wrapper happened.
+pub(crate) fn script_place(lua: &Lua) -> String {
+    (1..64)
+        .map_while(|level| {
+            lua.inspect_stack(level, |d| {
+                let src = d
+                    .source()
+                    .short_src
+                    .map(|s| s.into_owned())
+                    .unwrap_or_default();
+                (src, d.current_line())
+            })
+        })
+        .find_map(|(src, line)| match line {
+            Some(line) if src != "sandbox" && src != "[C]" && !src.is_empty() => {
+                Some(format!("{src}:{line}"))
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 fn is_memory_error(err: &mlua::Error) -> bool {
     match err {
         mlua::Error::MemoryError(_) => true,

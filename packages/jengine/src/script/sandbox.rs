@@ -215,8 +215,8 @@ pub(crate) fn seal(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
     let g = guard.clone();
     let stopped = lua.create_function(move |_, ()| Ok(g.stopped().is_some()))?;
     let g = guard.clone();
-    let out_of_memory = lua.create_function(move |_, ()| -> mlua::Result<()> {
-        Err(g.trip(StopKind::Memory, String::new()))
+    let out_of_memory = lua.create_function(move |lua, ()| -> mlua::Result<()> {
+        Err(g.trip(StopKind::Memory, super::script_place(lua)))
     })?;
     let plain = lua.create_function(|lua, v: mlua::Value| match v {
         mlua::Value::Error(e) => Ok(mlua::Value::String(

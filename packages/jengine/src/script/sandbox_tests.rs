@@ -295,7 +295,7 @@ fn a_memory_error_ends_the_callback_even_under_pcall() {
         Probe::new("function update(e)\n  while true do pcall(string.rep, 'x', 6e7) end\nend\n");
     p.run(3);
     let w = p.stopped("update", "stopped: the script ran out of memory");
-    assert!(w.starts_with("assets/scripts/bad.lua:"), "{w}");
+    assert!(w.starts_with("assets/scripts/bad.lua:2: stopped"), "{w}");
     p.good_ran(3);
 }
 
