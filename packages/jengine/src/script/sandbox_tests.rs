@@ -662,3 +662,25 @@ fn data_tables_are_copies_a_script_cannot_spoil_for_others() {
 }
 
 use crate::table::Tables;
+
+#[test]
+fn asset_names_from_scripts_cannot_leave_their_folder() {
+    let mut p = Probe::new(
+        "function update(e)\n  Log.info(select(2, pcall(Data.table, '../../etc/passwd')))\n  Log.info(select(2, pcall(Scene.load, '../outside')))\n  Log.info(select(2, pcall(Scene.load, '/etc/passwd')))\nend\n",
+    );
+    p.run(1);
+    assert_eq!(
+        p.infos[0],
+        "assets/scripts/bad.lua:2: Data.table: argument 1 (name) \"../../etc/passwd\" leaves its folder: asset names are relative paths inside it"
+    );
+    assert_eq!(
+        p.infos[1],
+        "assets/scripts/bad.lua:3: Scene.load: argument 1 (name) must be a name inside its folder, got \"../outside\" leaves its folder: asset names are relative paths inside it"
+    );
+    assert!(
+        p.infos[2].contains("\"/etc/passwd\" leaves its folder"),
+        "{}",
+        p.infos[2]
+    );
+    assert!(p.host.take_queue().is_empty());
+}
