@@ -59,7 +59,10 @@ pub use crate::components::{
 pub use crate::registry::{Package, Registry};
 pub use crate::table::{Row, Tables};
 pub use crate::value::{Args, Value};
-pub use crate::world::{Entity, Log, LogLevel, LogLine, Resources, Time, World};
+pub use crate::world::{
+    Entity, Log, LogLevel, LogLine, MusicClock, Pointer, PointerEvent, PointerPhase, Resources,
+    Time, World,
+};
 pub use hecs;
 
 /// What the host needs and a package does not: the Lua bridge, the file formats, the

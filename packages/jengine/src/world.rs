@@ -19,11 +19,14 @@ pub struct World {
 }
 
 impl World {
-    /// An empty world with the host's standard resources ([`Time`] and [`Log`]).
+    /// An empty world with the host's standard resources ([`Time`], [`Log`], [`Pointer`] and
+    /// [`MusicClock`]).
     pub fn new() -> World {
         let mut world = World::default();
         world.resources.insert(Time::default());
         world.resources.insert(Log::default());
+        world.resources.insert(Pointer::default());
+        world.resources.insert(MusicClock::default());
         world
     }
 
@@ -156,6 +159,67 @@ impl Default for Time {
             seed: 0,
         }
     }
+}
+
+/// What a pointer did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointerPhase {
+    /// A button went down.
+    Press,
+    /// It moved with a button held.
+    Drag,
+    /// The button came up.
+    Release,
+    /// It moved with no button held.
+    Hover,
+}
+
+/// One pointer event, at a point in world units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointerEvent {
+    /// What happened.
+    pub phase: PointerPhase,
+    /// Where, in world units.
+    pub pos: [f32; 2],
+}
+
+/// The pointer as the host saw it this frame, in world units. Packages read it (a background
+/// that rises under the hand); scripts get the same events through `pointer(e, ...)`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Pointer {
+    /// Where it was last seen, if it has been.
+    pub pos: Option<[f32; 2]>,
+    /// Whether a button is held.
+    pub down: bool,
+    /// The frame it last moved or changed, to tell a pointer at rest.
+    pub moved_frame: u64,
+    /// This frame's events, in order.
+    pub events: Vec<PointerEvent>,
+}
+
+impl Pointer {
+    /// Takes in one frame's events (replacing the last frame's).
+    pub fn frame(&mut self, frame: u64, events: impl IntoIterator<Item = PointerEvent>) {
+        self.events.clear();
+        for e in events {
+            self.pos = Some(e.pos);
+            self.down = matches!(e.phase, PointerPhase::Press | PointerPhase::Drag);
+            self.moved_frame = frame;
+            self.events.push(e);
+        }
+    }
+}
+
+/// The music's clock, as the audio host last reported it: the position actually played, not a
+/// timer. Without audio it stays at rest (`playing` false), and what follows the beat holds still.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MusicClock {
+    /// Whether music is playing (not paused or stopped).
+    pub playing: bool,
+    /// Seconds into the track.
+    pub position: f64,
+    /// The track's tempo, when known.
+    pub bpm: Option<f64>,
 }
 
 /// How loud a log line is.

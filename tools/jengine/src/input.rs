@@ -20,6 +20,16 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The seam's name for it, as packages read it from [`jengine::Pointer`].
+    pub fn seam(self) -> jengine::PointerPhase {
+        match self {
+            Phase::Press => jengine::PointerPhase::Press,
+            Phase::Drag => jengine::PointerPhase::Drag,
+            Phase::Release => jengine::PointerPhase::Release,
+            Phase::Hover => jengine::PointerPhase::Hover,
+        }
+    }
+
     /// The name scripts see.
     pub fn as_str(self) -> &'static str {
         match self {

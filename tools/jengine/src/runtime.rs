@@ -201,6 +201,18 @@ impl Runtime {
         time.elapsed = time.frame as f64 * STEP;
         time.dt = STEP;
         self.world.resources.insert(time);
+        // Packages read the pointer as a resource; scripts get the same events below.
+        let pointer_events = events.iter().filter_map(|event| match event {
+            Event::Pointer { phase, x, y } => Some(jengine::PointerEvent {
+                phase: phase.seam(),
+                pos: [*x as f32, *y as f32],
+            }),
+            Event::Key { .. } => None,
+        });
+        self.world
+            .resources
+            .get_or_default::<jengine::Pointer>()
+            .frame(time.frame, pointer_events);
         // Scripts start first, so a scene's first frame already hands them its input.
         self.scripts.start(&mut self.world);
         for event in events {
