@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
 use crate::convert::{parse_json, to_lua};
-use crate::table::{Row, RowError, Tables};
+use crate::table::{RawTable, Row, RowError, Tables};
 use crate::value::{Args, Param, Params};
 use crate::world::{Entity, World};
 
@@ -590,6 +590,33 @@ impl Registry {
         });
     }
 
+    /// Declares a table the package reads when a project has one and does without otherwise
+    /// (built-in content, say), checked whole by the package's own validator: `check` gets the
+    /// loaded rows and returns each problem with its row.
+    pub fn optional_table<F>(&mut self, name: &str, check: F)
+    where
+        F: Fn(&RawTable) -> Vec<RowError> + 'static,
+    {
+        if let Some(old) = self.tables.iter().find(|t| t.name == name) {
+            self.problems.push(RegistryProblem::TableTaken {
+                name: name.to_string(),
+                owner: old.package.clone(),
+                by: self.current.clone(),
+            });
+            return;
+        }
+        let table_name = name.to_string();
+        self.tables.push(TableBinding {
+            name: name.to_string(),
+            type_name: "optional table, checked whole",
+            package: self.current.clone(),
+            check: Box::new(move |tables| match tables.raw(&table_name) {
+                Some(raw) => check(raw),
+                None => Vec::new(),
+            }),
+        });
+    }
+
     /// Checks every declared table against the loaded ones: each bad row, naming the package
     /// that reads the table.
     pub fn check_tables(&self, tables: &Tables) -> Vec<String> {
@@ -703,6 +730,41 @@ mod tests {
         assert_eq!(
             reg.problems()[2].to_string(),
             "scene key \"transform\" is registered by both the host and squatter"
+        );
+    }
+
+    #[test]
+    fn an_optional_table_is_checked_whole_when_present_and_fine_when_absent() {
+        struct Reads;
+        impl Package for Reads {
+            fn name(&self) -> &'static str {
+                "reads"
+            }
+            fn register(&self, reg: &mut Registry) {
+                reg.optional_table("levels", |raw| {
+                    raw.rows
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, r)| r.get("id").is_none())
+                        .map(|(i, _)| RowError {
+                            file: raw.file.clone(),
+                            row: i + 1,
+                            label: None,
+                            message: "id: missing".into(),
+                        })
+                        .collect()
+                });
+            }
+        }
+        let reg = Registry::with(&[&Reads]);
+        let mut tables = Tables::default();
+        assert!(reg.check_tables(&tables).is_empty());
+        tables
+            .insert_json("levels", r#"[{"id": "a"}, {"name": "b"}]"#)
+            .unwrap();
+        assert_eq!(
+            reg.check_tables(&tables),
+            ["data/levels.json: row 2: id: missing (table of reads)"]
         );
     }
 
