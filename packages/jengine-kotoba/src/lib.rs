@@ -1,8 +1,9 @@
 //! Word tiles: kana go on a board one at a time, and a tile only stays where it reads in a
 //! word, left to right or top to bottom.
 //!
-//! This crate is the pure core of the `jengine-kotoba` package: the rules, the dictionary, the
-//! two modes and the bot, on plain data and with no engine in sight. Its priorities, in order:
+//! This crate is the `jengine-kotoba` package: [`KotobaPackage`] registers a table and a sea
+//! into a jengine project, and under it sit the rules, the dictionary, the two modes and the bot,
+//! on plain data and with no engine in sight (only this file, `draw` and `waves` touch the seam). Its priorities, in order:
 //! the rule is exact (a word is found wherever it lies in a run, and counted once); everything
 //! replays (all randomness comes from seeded streams kept in the state, and time only moves when
 //! told); bad input is refused with where it went wrong, never a panic; and the bot is fast
@@ -16,6 +17,8 @@
 //! - [`battle`]: two [`Fighter`]s on one board in real time; [`Battle::apply`] takes a [`Move`].
 //! - [`bot`]: every legal move for a hand, and one picked by [`Skill`].
 //! - [`content`]: stage and [`Rival`] tables, checked row by row, and the shipped ones.
+//! - [`session`]: a game at one table: the choice, the cursor, pause, demo and the bag.
+//! - `draw`: the board and hands on screen, and pointer hits; [`waves`]: the sea behind it.
 //!
 //! ```
 //! use jengine_kotoba::{Board, Dict, Kana, Pos, TileStats, play};
@@ -38,9 +41,12 @@ pub mod board;
 pub mod bot;
 pub mod content;
 pub mod dict;
+pub mod draw;
 pub mod kana;
 pub mod play;
 pub mod puzzle;
+pub mod session;
+pub mod waves;
 
 pub use battle::{Battle, COMBO_WINDOW, Fighter, FighterSpec, Move, Phase, Setup};
 pub use board::{Board, Cell, Dir, Pos, Word};
@@ -50,3 +56,484 @@ pub use dict::{Dict, Entry};
 pub use kana::{Kana, TileStats};
 pub use play::{Event, Hand, Placed, Refusal, Stock};
 pub use puzzle::{Puzzle, Stage, autoplay};
+pub use session::{KotobaBag, Session, SessionError};
+pub use waves::Waves;
+
+use jengine::value::{boolean, entity, integer, number, string};
+use jengine::{Color, Entity, Package, RawTable, Registry, RowError, Tables, Time, World};
+use serde::{Deserialize, Serialize};
+
+/// The `kotoba_table` scene component: where a table's board and hands are drawn, and with what.
+/// Sizes and points are in world units; texture borders in texture pixels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Table {
+    /// The board's centre.
+    pub board_centre: [f32; 2],
+    /// The box the board must fit in.
+    pub board_max: [f32; 2],
+    /// The largest a cell may be.
+    pub cell: f32,
+    /// The centre of the player's hand.
+    pub hand_centre: [f32; 2],
+    /// The size of a tile in the player's hand.
+    pub hand_tile: f32,
+    /// The centre of a battle rival's hand.
+    pub rival_hand_centre: [f32; 2],
+    /// The size of a tile in the rival's hand.
+    pub rival_tile: f32,
+    /// Whether a battle shows the rival's hand.
+    pub show_rival_hand: bool,
+    /// A TTF/OTF under `assets/fonts/` with the kana; the host's bundled font when empty.
+    pub font: String,
+    /// Where a kana's centre sits on its tile, as a share of the tile's size from its centre.
+    pub glyph_centre: [f32; 2],
+    /// The kana's height as a share of its tile.
+    pub kana_size: f32,
+    /// The tile texture.
+    pub tile: String,
+    /// Its nine-slice borders.
+    pub tile_border: [f32; 4],
+    /// The texture of an empty cell.
+    pub cell_tex: String,
+    /// Its nine-slice borders.
+    pub cell_border: [f32; 4],
+    /// The board's frame (also the keyboard cursor, tinted).
+    pub frame: String,
+    /// Its nine-slice borders.
+    pub frame_border: [f32; 4],
+    /// The texture behind each hand.
+    pub panel: String,
+    /// Its nine-slice borders.
+    pub panel_border: [f32; 4],
+    /// A plain white texture, tinted for lights.
+    pub white: String,
+    /// A wall cell.
+    pub wall_tex: String,
+    /// A soft round light, for the chosen tile's glow and the hint (white when empty).
+    pub glow: String,
+    /// The colour of kana on tiles.
+    pub ink: Color,
+    /// The chosen tile's glow.
+    pub chosen: Color,
+    /// The hint's light and the cursor.
+    pub light: Color,
+    /// Draw depth of the board; hands and lights sit just above it.
+    pub z: f32,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table {
+            board_centre: [0.0, 0.6],
+            board_max: [9.0, 6.4],
+            cell: 0.8,
+            hand_centre: [0.0, -3.5],
+            hand_tile: 0.85,
+            rival_hand_centre: [0.0, 4.1],
+            rival_tile: 0.5,
+            show_rival_hand: true,
+            font: String::new(),
+            glyph_centre: [0.0, 0.03],
+            kana_size: 0.62,
+            tile: "tile.png".into(),
+            tile_border: [16.0, 16.0, 16.0, 16.0],
+            cell_tex: "cell.png".into(),
+            cell_border: [16.0, 16.0, 16.0, 16.0],
+            frame: "frame.png".into(),
+            frame_border: [24.0, 24.0, 24.0, 24.0],
+            panel: "panel.png".into(),
+            panel_border: [16.0, 16.0, 16.0, 16.0],
+            white: "white.png".into(),
+            wall_tex: "wall.png".into(),
+            glow: "glow.png".into(),
+            ink: Color([0.13, 0.12, 0.18, 1.0]),
+            chosen: Color([1.0, 0.78, 0.3, 0.9]),
+            light: Color([0.55, 0.9, 1.0, 0.8]),
+            z: 10.0,
+        }
+    }
+}
+
+/// The stages, rivals and tile stats a project plays with: its tables when it has them, the
+/// built-in ones otherwise. Read once, when a table first needs them.
+#[derive(Debug, Clone)]
+pub struct Content {
+    /// The puzzle stages.
+    pub stages: Vec<Stage>,
+    /// The battle rivals.
+    pub rivals: Vec<Rival>,
+    /// What each kana is worth and how often it is dealt.
+    pub stats: TileStats,
+}
+
+impl Content {
+    fn load(tables: Option<&Tables>) -> Content {
+        // A bad table never gets this far: the host checks declared tables at load.
+        let raw = |name: &str| tables.and_then(|t| t.raw(name));
+        let stages = raw("kotoba_stages")
+            .and_then(|t| content::stages_from_value(content::STAGES_TABLE, &rows(t)).ok())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| vec![content::builtin_stage()]);
+        let rivals = raw("kotoba_rivals")
+            .and_then(|t| content::rivals_from_value(content::RIVALS_TABLE, &rows(t)).ok())
+            .filter(|r| !r.is_empty())
+            .unwrap_or_else(|| vec![content::builtin_rival()]);
+        Content {
+            stages,
+            rivals,
+            stats: TileStats::from_dict(Dict::japanese()),
+        }
+    }
+}
+
+fn rows(raw: &RawTable) -> serde_json::Value {
+    serde_json::Value::Array(raw.rows.clone())
+}
+
+/// Checks a project's stage or rival table with the one validator `content` has.
+fn check_with(
+    raw: &RawTable,
+    table: &str,
+    read: fn(&str, &serde_json::Value) -> Result<(), content::TableError>,
+) -> Vec<RowError> {
+    match read(table, &rows(raw)) {
+        Ok(()) => Vec::new(),
+        Err(e) => e
+            .problems
+            .into_iter()
+            .map(|p| RowError {
+                file: raw.file.clone(),
+                row: p.row,
+                label: p
+                    .row
+                    .checked_sub(1)
+                    .and_then(|i| raw.rows.get(i))
+                    .and_then(|r| r.get("id"))
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string),
+                message: if p.field.is_empty() {
+                    p.message
+                } else {
+                    format!("{}: {}", p.field, p.message)
+                },
+            })
+            .collect(),
+    }
+}
+
+/// The package entry point.
+pub struct KotobaPackage;
+
+impl Package for KotobaPackage {
+    fn name(&self) -> &'static str {
+        "jengine-kotoba"
+    }
+
+    fn register(&self, reg: &mut Registry) {
+        reg.component::<Table>("kotoba_table");
+        reg.component::<Waves>("kotoba_waves");
+
+        reg.command(
+            "Kotoba",
+            "puzzle",
+            (entity("e"), string("stage")),
+            |w, (e, id)| at_table(w, e, |s, c, _| s.puzzle(&id, &c.stages, &c.stats)),
+        );
+        reg.command(
+            "Kotoba",
+            "battle",
+            (entity("e"), string("rival")),
+            |w, (e, id)| {
+                let seed = game_seed(w, e);
+                at_table(w, e, |s, c, _| s.battle(&id, &c.rivals, &c.stats, seed))
+            },
+        );
+        reg.command("Kotoba", "demo", (entity("e"),), |w, (e,)| {
+            let seed = game_seed(w, e);
+            at_table(w, e, |s, c, _| {
+                s.demo(&c.rivals, &c.stats, seed);
+                Ok(())
+            })
+        });
+        reg.command("Kotoba", "stop", (entity("e"),), |w, (e,)| {
+            at_table(w, e, |s, _, _| {
+                s.stop();
+                Ok(())
+            })
+        });
+        reg.command(
+            "Kotoba",
+            "pause",
+            (entity("e"), boolean("paused")),
+            |w, (e, p)| {
+                at_table(w, e, |s, _, _| {
+                    s.pause(p);
+                    Ok(())
+                })
+            },
+        );
+        reg.command(
+            "Kotoba",
+            "press",
+            (entity("e"), number("x"), number("y")),
+            |w, (e, x, y)| pointer(w, e, draw::Touch::Press, [x as f32, y as f32]),
+        );
+        reg.command(
+            "Kotoba",
+            "drag",
+            (entity("e"), number("x"), number("y")),
+            |w, (e, x, y)| pointer(w, e, draw::Touch::Drag, [x as f32, y as f32]),
+        );
+        reg.command(
+            "Kotoba",
+            "release",
+            (entity("e"), number("x"), number("y")),
+            |w, (e, x, y)| pointer(w, e, draw::Touch::Release, [x as f32, y as f32]),
+        );
+        reg.command(
+            "Kotoba",
+            "select",
+            (entity("e"), integer("slot")),
+            |w, (e, slot)| {
+                at_table(w, e, |s, _, _| {
+                    let len = s.hand().len();
+                    let index = usize::try_from(slot - 1)
+                        .map_err(|_| SessionError::NoSlot { slot, len })?;
+                    s.select(index)
+                })
+            },
+        );
+        reg.command("Kotoba", "turn", (entity("e"),), |w, (e,)| {
+            at_table(w, e, |s, _, d| s.turn(d))
+        });
+        reg.command("Kotoba", "swap", (entity("e"),), |w, (e,)| {
+            at_table(w, e, |s, _, d| s.swap(d))
+        });
+        reg.command(
+            "Kotoba",
+            "cursor",
+            (entity("e"), integer("dx"), integer("dy")),
+            |w, (e, dx, dy)| {
+                at_table(w, e, |s, _, _| {
+                    s.move_cursor(dx.clamp(-64, 64), dy.clamp(-64, 64))
+                })
+            },
+        );
+        reg.command("Kotoba", "place", (entity("e"),), |w, (e,)| {
+            at_table(w, e, |s, _, d| s.place_at_cursor(d))
+        });
+        reg.command("Kotoba", "hint", (entity("e"),), |w, (e,)| {
+            at_table(w, e, |s, _, d| s.hint(d))
+        });
+        reg.command(
+            "Kotoba",
+            "ripple",
+            (
+                entity("e"),
+                number("x"),
+                number("y"),
+                number("strength"),
+                number("r").optional(),
+                number("g").optional(),
+                number("b").optional(),
+            ),
+            |w, (e, x, y, strength, r, g, b)| {
+                let colour = rgb(r, g, b)?;
+                at_sea(w, e, |sea| {
+                    waves::ripple(sea, [x as f32, y as f32], strength as f32, colour)
+                })
+            },
+        );
+        reg.command(
+            "Kotoba",
+            "surge",
+            (
+                entity("e"),
+                number("strength"),
+                number("r").optional(),
+                number("g").optional(),
+                number("b").optional(),
+            ),
+            |w, (e, strength, r, g, b)| {
+                let colour = rgb(r, g, b)?;
+                at_sea(w, e, |sea| waves::surge(sea, strength as f32, colour))
+            },
+        );
+        reg.command(
+            "Kotoba",
+            "swell",
+            (entity("e"), number("amount")),
+            |w, (e, amount)| {
+                let mut waves = w
+                    .entities
+                    .get::<&mut Waves>(e)
+                    .map_err(|_| format!("entity {} has no kotoba_waves", e.to_bits()))?;
+                waves.set_swell(amount as f32);
+                Ok(())
+            },
+        );
+
+        reg.system("play", play);
+        reg.system("draw", draw::system);
+        reg.system("sea", waves::system);
+        reg.bag::<KotobaBag>("kotoba");
+        reg.optional_table("kotoba_stages", |raw| {
+            check_with(raw, content::STAGES_TABLE, |t, v| {
+                content::stages_from_value(t, v).map(|_| ())
+            })
+        });
+        reg.optional_table("kotoba_rivals", |raw| {
+            check_with(raw, content::RIVALS_TABLE, |t, v| {
+                content::rivals_from_value(t, v).map(|_| ())
+            })
+        });
+    }
+}
+
+/// A colour from a script's optional 0..1 sRGB channels: all three or none.
+fn rgb(r: Option<f64>, g: Option<f64>, b: Option<f64>) -> Result<Option<Color>, String> {
+    match (r, g, b) {
+        (None, None, None) => Ok(None),
+        (Some(r), Some(g), Some(b)) => Ok(Some(Color([
+            r.clamp(0.0, 1.0) as f32,
+            g.clamp(0.0, 1.0) as f32,
+            b.clamp(0.0, 1.0) as f32,
+            1.0,
+        ]))),
+        _ => Err("a colour needs all of r, g and b (or none, for gold)".into()),
+    }
+}
+
+/// A seed for a new game at `e`: the run's seed and the frame, so a replay deals the same.
+fn game_seed(world: &World, e: Entity) -> u64 {
+    let time = world.resources.get::<Time>().copied().unwrap_or_default();
+    time.seed
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .wrapping_add(time.frame)
+        .wrapping_add(e.id() as u64)
+}
+
+fn content(world: &mut World) -> &Content {
+    if !world.resources.contains::<Content>() {
+        let loaded = Content::load(world.resources.get::<Tables>());
+        world.resources.insert(loaded);
+    }
+    world
+        .resources
+        .get::<Content>()
+        .expect("the content was just stored")
+}
+
+/// Runs `f` on the session of the table at `e` (starting one on a table that has none).
+fn at_table(
+    world: &mut World,
+    e: Entity,
+    f: impl FnOnce(&mut Session, &Content, &Dict) -> Result<(), SessionError>,
+) -> Result<(), String> {
+    if world.entities.get::<&Table>(e).is_err() {
+        return Err(format!("entity {} has no kotoba_table", world.describe(e)));
+    }
+    if world.entities.get::<&Session>(e).is_err() {
+        world
+            .entities
+            .insert(
+                e,
+                (
+                    Session::default(),
+                    KotobaBag::default(),
+                    draw::Drawn::default(),
+                ),
+            )
+            .map_err(|_| "the table is gone".to_string())?;
+    }
+    content(world);
+    let World {
+        entities,
+        resources,
+    } = world;
+    let content = resources.get::<Content>().expect("loaded above");
+    let mut session = entities
+        .get::<&mut Session>(e)
+        .map_err(|_| "the table is gone".to_string())?;
+    f(&mut session, content, Dict::japanese()).map_err(|e| e.to_string())
+}
+
+fn at_sea(world: &mut World, e: Entity, f: impl FnOnce(&mut waves::Sea)) -> Result<(), String> {
+    if world.entities.get::<&Waves>(e).is_err() {
+        return Err(format!("entity {} has no kotoba_waves", world.describe(e)));
+    }
+    match world.entities.get::<&mut waves::Sea>(e) {
+        Ok(mut sea) => {
+            f(&mut sea);
+            Ok(())
+        }
+        // The sea is made on its first frame; a ring asked for before then has nothing to move.
+        Err(_) => Ok(()),
+    }
+}
+
+fn pointer(world: &mut World, e: Entity, touch: draw::Touch, at: [f32; 2]) -> Result<(), String> {
+    let table = world
+        .entities
+        .get::<&Table>(e)
+        .map(|t| (*t).clone())
+        .map_err(|_| format!("entity {} has no kotoba_table", world.describe(e)))?;
+    at_table(world, e, |s, _, dict| {
+        draw::touch(s, &table, touch, at, dict)
+    })
+}
+
+/// The frame's play: every table's clock and bots, its events turned into waves on every sea,
+/// and its bag.
+fn play(world: &mut World, dt: f64) {
+    let dict = Dict::japanese();
+    let tables: Vec<Entity> = world
+        .entities
+        .query::<(Entity, &Table)>()
+        .iter()
+        .map(|(e, _)| e)
+        .collect();
+    let mut waves = Vec::new();
+    for e in tables {
+        if world.entities.get::<&Session>(e).is_err() {
+            let _ = world.entities.insert(
+                e,
+                (
+                    Session::default(),
+                    KotobaBag::default(),
+                    draw::Drawn::default(),
+                ),
+            );
+        }
+        content(world);
+        let World {
+            entities,
+            resources,
+        } = &mut *world;
+        let content = resources.get::<Content>().expect("loaded above");
+        let Ok((table, session, bag)) =
+            entities.query_one_mut::<(&Table, &mut Session, &mut KotobaBag)>(e)
+        else {
+            continue;
+        };
+        session.update(dict, &content.stats, &content.rivals, dt as f32);
+        let layout = draw::Layout::of(table, session);
+        waves.extend(waves::waves_for(
+            &session.events,
+            &layout.wave_context(session),
+        ));
+        *bag = session.bag(dict, &content.stages, &content.rivals);
+        // This frame's events have been read into the bag; the next frame's start empty,
+        // with whatever commands add before it.
+        session.begin_frame();
+    }
+    if waves.is_empty() {
+        return;
+    }
+    for sea in world.entities.query_mut::<&mut waves::Sea>() {
+        for wave in &waves {
+            waves::apply(sea, wave.clone());
+        }
+    }
+}

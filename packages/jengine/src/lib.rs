@@ -57,7 +57,7 @@ pub use crate::components::{
     Text, Transform2D, Vertex,
 };
 pub use crate::registry::{Package, Registry};
-pub use crate::table::{Row, Tables};
+pub use crate::table::{RawTable, Row, RowError, Tables};
 pub use crate::value::{Args, Value};
 pub use crate::world::{
     Entity, Log, LogLevel, LogLine, MusicClock, Pointer, PointerEvent, PointerPhase, Resources,
@@ -83,9 +83,7 @@ pub mod host {
     pub use crate::script::{
         Limits, MAX_STRING_ARG, Queued, ScriptError, ScriptErrorKind, ScriptHost, StopKind,
     };
-    pub use crate::table::{
-        RawTable, RowError, TableError, describe_path_error, json_kind, table_name,
-    };
+    pub use crate::table::{TableError, describe_path_error, json_kind, table_name};
     pub use crate::world::{MAX_LOG_LINE, MAX_MESSAGE, SpawnOrder, WARN_ONCE_MEMORY, cut};
 }
 

@@ -1,0 +1,315 @@
+//! Kotodama's puzzle and battle scenes played headless through their Lua scripts: the player's
+//! moves go in as pointer events, exactly as a mouse or a finger would make them.
+
+use std::path::{Path, PathBuf};
+
+use jengine_kotoba::bot::{best, legal_moves};
+use jengine_kotoba::draw::Layout;
+use jengine_kotoba::{Content, Dict, KotobaPackage, Session, Table};
+use jengine_tool::input::{Event, Phase};
+use jengine_tool::{Options, Runtime};
+
+fn project() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama")
+}
+
+fn start(dir: &Path, scene: &str, seed: u64) -> Runtime {
+    let options = Options {
+        seed,
+        scene: Some(scene.into()),
+        ..Options::default()
+    };
+    match Runtime::new(dir, &[&KotobaPackage], options) {
+        Ok(rt) => rt,
+        Err(problems) => panic!("{problems:#?}"),
+    }
+}
+
+fn bag(rt: &Runtime) -> serde_json::Value {
+    rt.bags()["table"]["kotoba"].clone()
+}
+
+fn warnings(rt: &mut Runtime) -> Vec<String> {
+    rt.take_log()
+        .into_iter()
+        .filter(|l| l.level == jengine::LogLevel::Warn)
+        .map(|l| l.message)
+        .collect()
+}
+
+fn tap(rt: &mut Runtime, at: [f32; 2]) {
+    let (x, y) = (at[0] as f64, at[1] as f64);
+    rt.step(&[Event::Pointer {
+        phase: Phase::Press,
+        x,
+        y,
+    }]);
+    rt.step(&[Event::Pointer {
+        phase: Phase::Release,
+        x,
+        y,
+    }]);
+}
+
+/// The table's session and layout, as the player sees the screen.
+fn look(rt: &Runtime) -> (Session, Layout) {
+    let e = rt.find("table").unwrap();
+    let session = (*rt.world.entities.get::<&Session>(e).unwrap()).clone();
+    let table = (*rt.world.entities.get::<&Table>(e).unwrap()).clone();
+    let layout = Layout::of(&table, &session);
+    (session, layout)
+}
+
+/// One good move by pointer: tap the best tile, then its cell. False when none fits.
+fn play_best(rt: &mut Runtime) -> bool {
+    let (session, layout) = look(rt);
+    let Some(board) = session.board() else {
+        return false;
+    };
+    let stats = &rt.world.resources.get::<Content>().unwrap().stats;
+    let Some(m) = best(&legal_moves(board, Dict::japanese(), stats, session.hand())) else {
+        return false;
+    };
+    if session.selected != Some(m.slot) {
+        tap(rt, layout.hand[m.slot]);
+    }
+    tap(rt, layout.cell_centre(m.pos));
+    true
+}
+
+#[test]
+fn stage_one_is_cleared_by_pointer() {
+    let mut rt = start(&project(), "puzzle", 1);
+    rt.step(&[]);
+    assert_eq!(bag(&rt)["stage"], "s01");
+    for _ in 0..200 {
+        if bag(&rt)["phase"] != "playing" {
+            break;
+        }
+        if !play_best(&mut rt) {
+            // Nothing fits: the swap button on the side panel.
+            tap(&mut rt, [6.1, -0.6]);
+        }
+    }
+    let b = bag(&rt);
+    assert_eq!(b["phase"], "cleared", "{b:#}");
+    assert!(b["stars"].as_u64().unwrap() >= 1, "{b:#}");
+    assert!(!b["made"].as_array().unwrap().is_empty());
+    assert!(warnings(&mut rt).is_empty());
+    // The script saved the clear.
+    rt.step(&[]);
+}
+
+#[test]
+fn a_weak_rival_is_beaten_and_a_strong_one_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_project(dir.path());
+    let mut rt = start(dir.path(), "battle", 5);
+    // The countdown: three seconds.
+    for _ in 0..200 {
+        rt.step(&[]);
+    }
+    assert_eq!(bag(&rt)["phase"], "fight");
+    for _ in 0..2000 {
+        if bag(&rt)["phase"] == "over" {
+            break;
+        }
+        if !play_best(&mut rt) {
+            rt.step(&[]);
+        }
+    }
+    let b = bag(&rt);
+    assert_eq!(b["winner"], 1, "{b:#}");
+    assert_eq!(b["you"], 1);
+
+    // Against the strongest rival, a player who does nothing loses.
+    std::fs::write(
+        dir.path().join("assets/scripts/pick.lua"),
+        "Save.set('rival', 'r09')\n",
+    )
+    .unwrap();
+    let mut rt = start_with_rival(dir.path(), "r09");
+    for _ in 0..(60 * 100) {
+        rt.step(&[]);
+        if bag(&rt)["phase"] == "over" {
+            break;
+        }
+    }
+    let b = bag(&rt);
+    assert_eq!(b["phase"], "over", "{b:#}");
+    assert_eq!(b["winner"], 2, "{b:#}");
+}
+
+fn start_with_rival(dir: &Path, rival: &str) -> Runtime {
+    let save = dir.join("save");
+    std::fs::create_dir_all(&save).unwrap();
+    std::fs::write(
+        save.join("save.json"),
+        format!("{{\"rival\": {}}}", serde_json::json!(rival)),
+    )
+    .unwrap();
+    let options = Options {
+        seed: 9,
+        scene: Some("battle".into()),
+        save_dir: Some(save),
+        ..Options::default()
+    };
+    Runtime::new(dir, &[&KotobaPackage], options).unwrap_or_else(|p| panic!("{p:#?}"))
+}
+
+fn copy_project(to: &Path) {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            let p = entry.path();
+            let target = to.join(entry.file_name());
+            if p.is_dir() {
+                if entry.file_name() != "tools" {
+                    copy(&p, &target);
+                }
+            } else {
+                std::fs::copy(&p, &target).unwrap();
+            }
+        }
+    }
+    copy(&project(), to);
+    let package = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .canonicalize()
+        .unwrap();
+    let file = to.join("project.jengine");
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("../../packages/jengine-kotoba", package.to_str().unwrap());
+    std::fs::write(file, text).unwrap();
+}
+
+/// Every command, called badly from a script: each is refused at the call with the script's
+/// file and line, and nothing at the table changes.
+#[test]
+fn every_command_refuses_bad_arguments_where_the_script_made_them() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_project(dir.path());
+    let calls = [
+        "Kotoba.puzzle(e, 3)",
+        "Kotoba.battle(e)",
+        "Kotoba.demo('e')",
+        "Kotoba.stop(nil)",
+        "Kotoba.pause(e, 'yes')",
+        "Kotoba.press(e, 'x', 0)",
+        "Kotoba.drag(e, 0)",
+        "Kotoba.release(e, 0, {})",
+        "Kotoba.select(e, 1.5)",
+        "Kotoba.turn(e, 1)",
+        "Kotoba.cursor(e, 2^60, 0)",
+        "Kotoba.place(e, true)",
+        "Kotoba.swap(e, 0)",
+        "Kotoba.hint(e, 0)",
+        "Kotoba.ripple(e, 0, 0)",
+        "Kotoba.surge(e, 'big')",
+        "Kotoba.swell(e)",
+    ];
+    let mut script = String::from(
+        "function start(e)\n  Kotoba.puzzle(e, 's01')\nend\nfunction update(e)\n  if done then return end\n  done = true\n",
+    );
+    for call in calls {
+        script.push_str(&format!(
+            "  Log.info(select(2, pcall(function() {call} end)))\n"
+        ));
+    }
+    script.push_str("end\n");
+    std::fs::write(dir.path().join("assets/scripts/puzzle.lua"), script).unwrap();
+    let mut rt = start(dir.path(), "puzzle", 1);
+    rt.step(&[]);
+    let before = bag(&rt);
+    rt.step(&[]);
+    let lines: Vec<String> = rt.take_log().into_iter().map(|l| l.message).collect();
+    assert_eq!(lines.len(), calls.len(), "{lines:#?}");
+    for (line, call) in lines.iter().zip(calls) {
+        let name = call.split('(').next().unwrap();
+        assert!(
+            line.contains("assets/scripts/puzzle.lua:")
+                && line.contains(&format!("{name}: argument")),
+            "{call}: {line}"
+        );
+    }
+    let after = bag(&rt);
+    for key in [
+        "stage", "hand", "selected", "swaps", "paused", "mode", "made",
+    ] {
+        assert_eq!(before[key], after[key], "{key} changed");
+    }
+    assert_eq!(after["cursor"], serde_json::Value::Null);
+}
+
+/// Every command, called well: each does what it says, seen in the bag.
+#[test]
+fn every_command_does_what_it_says() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_project(dir.path());
+    let script = r#"
+local step = 0
+local log = {}
+local function say(s) Log.info(s) end
+function update(e)
+  step = step + 1
+  local b = Entity.get(e, "kotoba")
+  if step == 1 then Kotoba.puzzle(e, "s02")
+  elseif step == 2 then say("puzzle " .. b.stage .. " " .. b.mode); Kotoba.select(e, 2)
+  elseif step == 3 then say("select " .. b.selected); Kotoba.turn(e)
+  elseif step == 4 then say("turn " .. #b.events); Kotoba.swap(e)
+  elseif step == 5 then say("swap " .. b.swaps); Kotoba.cursor(e, 0, 0)
+  elseif step == 6 then say("cursor " .. tostring(b.cursor ~= nil)); Kotoba.cursor(e, 1, 0)
+  elseif step == 7 then say("moved " .. b.cursor[1]); Kotoba.hint(e)
+  elseif step == 8 then say("hint " .. tostring(b.hint ~= nil) .. " " .. b.selected); Kotoba.place(e)
+  elseif step == 9 then Kotoba.pause(e, true)
+  elseif step == 10 then say("pause " .. tostring(b.paused)); Kotoba.pause(e, false); Kotoba.battle(e, "r02")
+  elseif step == 11 then say("battle " .. b.rival .. " " .. b.phase .. " " .. #b.fighters); Kotoba.demo(e)
+  elseif step == 12 then say("demo " .. tostring(b.demo)); Kotoba.stop(e)
+  elseif step == 13 then say("stop " .. b.mode)
+    local sea = Entity.find("sea")
+    Kotoba.ripple(sea, 0, 0, 1)
+    Kotoba.ripple(sea, 1, 1, -0.5, 0.2, 0.4, 1)
+    Kotoba.surge(sea, 0.8)
+    Kotoba.swell(sea, 9)
+  elseif step == 14 then say(string.format("sea %g", Entity.get(Entity.find("sea"), "kotoba_waves").swell))
+  end
+end
+"#;
+    std::fs::write(dir.path().join("assets/scripts/puzzle.lua"), script).unwrap();
+    let mut rt = start(dir.path(), "puzzle", 1);
+    for _ in 0..16 {
+        rt.step(&[]);
+    }
+    let lines: Vec<String> = rt
+        .take_log()
+        .into_iter()
+        .map(|l| {
+            l.message
+                .split_once(": ")
+                .map_or(l.message.clone(), |(_, m)| m.to_string())
+        })
+        .collect();
+    let want = [
+        "puzzle s02 puzzle",
+        "select 2",
+        "swap 1",
+        "cursor true",
+        "demo true",
+        "stop none",
+        "sea 4",
+    ];
+    for w in want {
+        assert!(lines.iter().any(|l| l == w), "{w:?} not in {lines:#?}");
+    }
+    assert!(lines.iter().any(|l| l.starts_with("turn ")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("moved ")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("hint true")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l == "pause true"), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l == "battle r02 countdown 2"),
+        "{lines:#?}"
+    );
+}
