@@ -309,12 +309,14 @@ impl Puzzle {
         self.score
     }
 
-    /// The time-left bonus: [`BONUS_PER_SECOND`] for each whole second, once cleared.
+    /// The time-left bonus: [`BONUS_PER_SECOND`] for each whole second left, and 0 until the
+    /// stage is cleared (a stage lost to the clock or stuck earns none).
     pub fn bonus(&self) -> u32 {
-        if self.state == State::Failed(Failure::Time) {
+        if self.state != State::Cleared {
             return 0;
         }
-        self.time_left.floor() as u32 * BONUS_PER_SECOND
+        // `as` saturates, so even an endless clock gives a finite bonus.
+        (self.time_left.floor() as u32).saturating_mul(BONUS_PER_SECOND)
     }
 
     /// Stars earned: how many star scores the score and bonus reach, once cleared.
@@ -364,7 +366,7 @@ pub struct Outcome {
     pub state: State,
     /// Points from words.
     pub score: u32,
-    /// The time-left bonus.
+    /// The time-left bonus: 0 unless the stage was cleared.
     pub bonus: u32,
     /// Stars earned.
     pub stars: u32,
@@ -551,6 +553,51 @@ mod tests {
     }
 
     #[test]
+    fn a_stage_that_fails_stuck_earns_no_bonus() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        // The な closes the last open cell with the つ still in hand: stuck, 59 s left.
+        let mut p = Puzzle::new(&stage(&["さか.#"], "なつ", 2, 60.0), &s);
+        let na = p.hand().iter().position(|k| k.to_char() == 'な').unwrap();
+        p.update(1.0);
+        p.place(&d, na, Pos::new(2, 0)).unwrap();
+        assert_eq!(p.state(), State::Failed(Failure::Stuck));
+        assert_eq!(p.time_left(), 59.0);
+        assert_eq!(p.bonus(), 0);
+        assert_eq!(p.stars(), 0);
+        let events = p.take_events();
+        assert_eq!(
+            events.last(),
+            Some(&Event::Failed {
+                why: Failure::Stuck
+            })
+        );
+        assert!(!events.iter().any(|e| matches!(e, Event::Cleared { .. })));
+        // A stage stuck from the start earns none either.
+        let p = Puzzle::new(&stage(&["か#", "##"], "な", 1, 30.0), &s);
+        assert_eq!((p.state(), p.bonus()), (State::Failed(Failure::Stuck), 0));
+    }
+
+    #[test]
+    fn autoplay_reports_no_bonus_for_a_stuck_stage() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let out = autoplay(&stage(&["さか.#"], "なつ", 2, 60.0), &d, &s);
+        assert_eq!(out.state, State::Failed(Failure::Stuck), "{out:?}");
+        assert!(out.time_left > 0.0);
+        assert_eq!((out.bonus, out.stars), (0, 0));
+    }
+
+    #[test]
+    fn no_bonus_shows_while_the_stage_is_still_being_played() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let mut p = Puzzle::new(&stage(&["さか.."], "なつ", 2, 60.0), &s);
+        p.update(10.0);
+        assert_eq!((p.state(), p.bonus()), (State::Playing, 0));
+    }
+
+    #[test]
     fn refusals_are_reported_and_change_nothing() {
         let d = dict();
         let s = TileStats::from_dict(&d);
@@ -640,6 +687,9 @@ mod tests {
                 }
                 prop_assert_eq!(kana_on(&p) + p.tiles_left(), total);
                 prop_assert!(p.time_left() >= 0.0);
+                if p.state() != State::Cleared {
+                    prop_assert_eq!(p.bonus(), 0);
+                }
                 if p.state() == State::Cleared {
                     prop_assert_eq!(p.tiles_left(), 0);
                 }
