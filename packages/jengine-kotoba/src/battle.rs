@@ -7,9 +7,11 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
 use crate::board::{Board, Cell, Pos};
 use crate::bot::{Bot, Skill, legal_moves};
+use crate::content::MAX_HAND;
 use crate::dict::Dict;
 use crate::kana::{Kana, TileStats};
 use crate::play::{Ending, Event, Hand, MadeWord, Refusal, placement};
@@ -140,6 +142,37 @@ pub struct Setup {
     pub countdown: bool,
 }
 
+/// A [`Setup`] that cannot make a battle. Nothing is dealt when one is found.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum SetupError {
+    /// A fighter asks for an empty hand or more than [`MAX_HAND`] tiles.
+    #[error(
+        "player {player} ({name:?}) asks for a hand of {size} tiles; a hand holds 1 to {MAX_HAND}"
+    )]
+    Hand {
+        /// 0 or 1.
+        player: usize,
+        /// The fighter's name.
+        name: String,
+        /// The hand size asked for.
+        size: usize,
+    },
+    /// A fighter starts with no life.
+    #[error("player {player} ({name:?}) starts with no life; a fighter needs 1 or more")]
+    Life {
+        /// 0 or 1.
+        player: usize,
+        /// The fighter's name.
+        name: String,
+    },
+    /// The fight lasts no time, or the time is not a number.
+    #[error("the battle lasts {time} seconds; it must last more than 0")]
+    Time {
+        /// The time asked for.
+        time: f32,
+    },
+}
+
 /// A battle in progress.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Battle {
@@ -156,13 +189,34 @@ pub struct Battle {
 impl Battle {
     /// Sets up a battle: deals both hands from the seed and starts the countdown (or the
     /// fight, without one).
-    pub fn new(setup: &Setup, stats: &TileStats) -> Battle {
+    ///
+    /// A hand of 0 or more than [`MAX_HAND`] tiles, a fighter with no life or a fight that
+    /// lasts no time is refused, naming the fighter and the value.
+    pub fn new(setup: &Setup, stats: &TileStats) -> Result<Battle, SetupError> {
+        for (player, spec) in setup.fighters.iter().enumerate() {
+            if !(1..=MAX_HAND).contains(&spec.hand) {
+                return Err(SetupError::Hand {
+                    player,
+                    name: spec.name.clone(),
+                    size: spec.hand,
+                });
+            }
+            if spec.life == 0 {
+                return Err(SetupError::Life {
+                    player,
+                    name: spec.name.clone(),
+                });
+            }
+        }
+        if setup.time.is_nan() || setup.time <= 0.0 {
+            return Err(SetupError::Time { time: setup.time });
+        }
         let mut rng = Pcg32::seed_from_u64(setup.seed);
         let fighters = [0, 1].map(|i| {
             let spec = &setup.fighters[i];
             let mut hand = Hand::default();
-            hand.fill(spec.hand.max(1), || Some(stats.deal(&mut rng)));
-            let life = spec.life.max(1);
+            hand.fill(spec.hand, || Some(stats.deal(&mut rng)));
+            let life = spec.life;
             Fighter {
                 name: spec.name.clone(),
                 hp: life,
@@ -174,7 +228,7 @@ impl Battle {
                 words: 0,
                 best: None,
                 hand,
-                hand_size: spec.hand.max(1),
+                hand_size: spec.hand,
                 bot: spec
                     .bot
                     .map(|skill| Bot::new(skill, setup.seed ^ (0x9e37_79b9 * (i as u64 + 1)))),
@@ -187,7 +241,7 @@ impl Battle {
             rng,
             phase: Phase::Fight,
             countdown: 0.0,
-            time_left: setup.time.max(0.0),
+            time_left: setup.time,
             events: vec![Event::Started],
         };
         if setup.countdown {
@@ -197,7 +251,7 @@ impl Battle {
         } else {
             battle.check_full();
         }
-        battle
+        Ok(battle)
     }
 
     /// Applies one move by player `who` (0 or 1). A refused move changes nothing but is
@@ -499,10 +553,75 @@ mod tests {
     /// A battle with the given hands, fighting at once.
     fn with_hands(a: &str, b: &str) -> Battle {
         let d = dict();
-        let mut battle = Battle::new(&setup(1, false, false), &TileStats::from_dict(&d));
+        let mut battle = Battle::new(&setup(1, false, false), &TileStats::from_dict(&d)).unwrap();
         battle.fighters[0].hand = Hand::of(crate::kana::parse_kana(a).unwrap());
         battle.fighters[1].hand = Hand::of(crate::kana::parse_kana(b).unwrap());
         battle
+    }
+
+    #[test]
+    fn a_hand_out_of_range_is_refused_naming_the_fighter_and_size() {
+        let stats = TileStats::from_dict(&dict());
+        let mut s = setup(1, false, false);
+        s.fighters[1].hand = MAX_HAND + 1;
+        let e = Battle::new(&s, &stats).unwrap_err();
+        assert_eq!(
+            e,
+            SetupError::Hand {
+                player: 1,
+                name: "い".into(),
+                size: MAX_HAND + 1
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("player 1 (\"い\") asks for a hand of 13 tiles; a hand holds 1 to {MAX_HAND}")
+        );
+        let mut s = setup(1, false, false);
+        s.fighters[0].hand = 0;
+        assert!(matches!(
+            Battle::new(&s, &stats),
+            Err(SetupError::Hand {
+                player: 0,
+                size: 0,
+                ..
+            })
+        ));
+        let mut s = setup(1, false, false);
+        s.fighters[0].hand = 1_000_000_000;
+        assert!(matches!(
+            Battle::new(&s, &stats),
+            Err(SetupError::Hand {
+                size: 1_000_000_000,
+                ..
+            })
+        ));
+        // The largest hand allowed is dealt in full.
+        let mut s = setup(1, false, false);
+        s.fighters[0].hand = MAX_HAND;
+        let b = Battle::new(&s, &stats).unwrap();
+        assert_eq!(b.fighters()[0].hand().len(), MAX_HAND);
+        assert_eq!(b.hand_size(0), MAX_HAND);
+    }
+
+    #[test]
+    fn no_life_or_no_time_is_refused() {
+        let stats = TileStats::from_dict(&dict());
+        let mut s = setup(1, false, false);
+        s.fighters[1].life = 0;
+        assert_eq!(
+            Battle::new(&s, &stats),
+            Err(SetupError::Life {
+                player: 1,
+                name: "い".into()
+            })
+        );
+        for time in [0.0, -3.0, f32::NAN] {
+            let mut s = setup(1, false, false);
+            s.time = time;
+            let e = Battle::new(&s, &stats).unwrap_err();
+            assert!(matches!(e, SetupError::Time { .. }), "{time}: {e:?}");
+        }
     }
 
     #[test]
@@ -643,7 +762,7 @@ mod tests {
         let d = dict();
         let mut s = setup(1, false, false);
         s.board = Board::from_rows(&["さか.#"]).unwrap();
-        let mut b = Battle::new(&s, &TileStats::from_dict(&d));
+        let mut b = Battle::new(&s, &TileStats::from_dict(&d)).unwrap();
         b.fighters[0].hand = Hand::of([k('な')]);
         b.apply(
             &d,
@@ -667,7 +786,7 @@ mod tests {
     #[test]
     fn the_countdown_beats_once_a_second_then_fights() {
         let d = dict();
-        let mut b = Battle::new(&setup(3, false, true), &TileStats::from_dict(&d));
+        let mut b = Battle::new(&setup(3, false, true), &TileStats::from_dict(&d)).unwrap();
         assert_eq!(b.phase(), Phase::Countdown);
         assert_eq!(
             b.apply(&d, 0, Move::Turn { slot: 0 }),
@@ -691,7 +810,7 @@ mod tests {
     #[test]
     fn bots_fight_to_an_end() {
         let d = dict();
-        let mut b = Battle::new(&setup(11, true, true), &TileStats::from_dict(&d));
+        let mut b = Battle::new(&setup(11, true, true), &TileStats::from_dict(&d)).unwrap();
         for _ in 0..(70 * 10) {
             b.update(&d, 0.1);
         }
@@ -721,7 +840,7 @@ mod tests {
             let d = dict();
             let stats = TileStats::from_dict(&d);
             let run = || {
-                let mut b = Battle::new(&setup(seed, bots, true), &stats);
+                let mut b = Battle::new(&setup(seed, bots, true), &stats).unwrap();
                 let mut events = Vec::new();
                 for &(tenths, who, mv) in &script {
                     b.update(&d, tenths as f32 / 10.0);

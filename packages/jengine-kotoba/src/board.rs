@@ -698,7 +698,11 @@ mod tests {
         }
         found
             .iter()
-            .filter(|&&(i, j)| !found.iter().any(|&(a, b)| a <= i && j <= b && (a, b) != (i, j)))
+            .filter(|&&(i, j)| {
+                !found
+                    .iter()
+                    .any(|&(a, b)| a <= i && j <= b && (a, b) != (i, j))
+            })
             .map(|&(i, j)| (i, j - i + 1))
             .collect()
     }
