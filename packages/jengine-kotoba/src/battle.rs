@@ -183,6 +183,8 @@ pub struct Battle {
     phase: Phase,
     countdown: f32,
     time_left: f32,
+    /// Which bot moves first when both finish thinking at the same instant; it alternates.
+    first_on_tie: usize,
     events: Vec<Event>,
 }
 
@@ -242,6 +244,7 @@ impl Battle {
             phase: Phase::Fight,
             countdown: 0.0,
             time_left: setup.time,
+            first_on_tie: 0,
             events: vec![Event::Started],
         };
         if setup.countdown {
@@ -255,8 +258,12 @@ impl Battle {
     }
 
     /// Applies one move by player `who` (0 or 1). A refused move changes nothing but is
-    /// reported as an event, too.
+    /// reported as an event, too, except one by a player the battle does not have
+    /// ([`Refusal::NoSuchPlayer`]): there is no one to show that to.
     pub fn apply(&mut self, dict: &Dict, who: usize, mv: Move) -> Result<(), Refusal> {
+        if who >= self.fighters.len() {
+            return Err(Refusal::NoSuchPlayer { player: who });
+        }
         let result = self.try_apply(dict, who, mv);
         if let Err(why) = result {
             self.events.push(Event::Refused { player: who, why });
@@ -265,7 +272,7 @@ impl Battle {
     }
 
     fn try_apply(&mut self, dict: &Dict, who: usize, mv: Move) -> Result<(), Refusal> {
-        if self.phase != Phase::Fight || who > 1 {
+        if self.phase != Phase::Fight {
             return Err(Refusal::NotPlaying);
         }
         match mv {
@@ -384,8 +391,8 @@ impl Battle {
                         f.combo = 0;
                     }
                 }
-                for who in 0..2 {
-                    self.run_bot(dict, who, dt);
+                for who in self.ready_bots(dt).into_iter().flatten() {
+                    self.run_bot(dict, who);
                 }
                 if self.phase == Phase::Fight {
                     self.time_left = (self.time_left - dt).max(0.0);
@@ -398,14 +405,45 @@ impl Battle {
         }
     }
 
-    fn run_bot(&mut self, dict: &Dict, who: usize, dt: f32) {
-        if self.phase != Phase::Fight || self.fighters[who].stun > 0.0 {
-            return;
+    /// Moves every bot's thinking on by `dt` (a stunned bot does not think) and says which are
+    /// ready to move, in the order they became ready within the step: neither side is built
+    /// to go first. When both became ready at the same instant, the one that went second last
+    /// time goes first.
+    fn ready_bots(&mut self, dt: f32) -> [Option<usize>; 2] {
+        let mut overdue = [None; 2];
+        for (who, f) in self.fighters.iter_mut().enumerate() {
+            if f.stun > 0.0 {
+                continue;
+            }
+            if let Some(bot) = f.bot.as_mut()
+                && bot.ready(dt)
+            {
+                overdue[who] = Some(bot.overdue());
+            }
         }
-        let Some(bot) = self.fighters[who].bot.as_mut() else {
-            return;
-        };
-        if !bot.ready(dt) {
+        match overdue {
+            [Some(a), Some(b)] => {
+                let first = if a > b {
+                    0
+                } else if b > a {
+                    1
+                } else {
+                    let first = self.first_on_tie;
+                    self.first_on_tie = 1 - first;
+                    first
+                };
+                [Some(first), Some(1 - first)]
+            }
+            [Some(_), None] => [Some(0), None],
+            [None, Some(_)] => [Some(1), None],
+            [None, None] => [None, None],
+        }
+    }
+
+    /// Lets a bot that is ready make its move.
+    fn run_bot(&mut self, dict: &Dict, who: usize) {
+        // The other bot's move may have just ended the battle.
+        if self.phase != Phase::Fight {
             return;
         }
         let hand = self.fighters[who].hand.tiles().to_vec();
@@ -715,11 +753,110 @@ mod tests {
         };
         let before = b.board().clone();
         assert_eq!(b.apply(&d, 0, wrong), Err(Refusal::NoTile));
+        assert_eq!(b.board(), &before);
+    }
+
+    #[test]
+    fn a_player_above_one_is_refused_by_its_index() {
+        let d = dict();
+        let mut b = with_hands("は", "い");
+        b.take_events();
+        let before = b.clone();
+        for who in [2, 7, usize::MAX] {
+            assert_eq!(
+                b.apply(&d, who, Move::Turn { slot: 0 }),
+                Err(Refusal::NoSuchPlayer { player: who })
+            );
+        }
+        // Nothing changed, and there is no one to show a refusal to.
+        assert_eq!(b, before);
+        assert_eq!(
+            Refusal::NoSuchPlayer { player: 2 }.to_string(),
+            "no player 2: the players are 0 and 1"
+        );
+        assert_eq!(Refusal::NoSuchPlayer { player: 2 }.why(), "no such player");
+        // During the countdown too, it is the index that is wrong, not the moment.
+        let mut b = Battle::new(&setup(3, false, true), &TileStats::from_dict(&d)).unwrap();
         assert_eq!(
             b.apply(&d, 2, Move::Turn { slot: 0 }),
+            Err(Refusal::NoSuchPlayer { player: 2 })
+        );
+        assert_eq!(
+            b.apply(&d, 1, Move::Turn { slot: 0 }),
             Err(Refusal::NotPlaying)
         );
-        assert_eq!(b.board(), &before);
+    }
+
+    /// Two bots that always see the best move and can both place: player 0 holds な and
+    /// player 1 い, on a board where each has a cell the other's move leaves open. Each bot's
+    /// thinking runs out `wait` seconds into the next update.
+    fn ready_to_race(b: &mut Battle, board: &Board, wait: [f32; 2]) {
+        b.board = board.clone();
+        for (who, hand) in ["な", "い"].into_iter().enumerate() {
+            let f = &mut b.fighters[who];
+            f.hand = Hand::of(crate::kana::parse_kana(hand).unwrap());
+            f.hp = f.max_hp;
+            f.stun = 0.0;
+            f.bot.as_mut().unwrap().think_for(wait[who]);
+        }
+    }
+
+    /// Who made the first move in `events`.
+    fn first_mover(events: &[Event]) -> Option<usize> {
+        events.iter().find_map(|e| match e {
+            Event::Placed { player, .. } | Event::Swapped { player, .. } => Some(*player),
+            _ => None,
+        })
+    }
+
+    fn racing_bots() -> (Battle, Board) {
+        let d = dict();
+        let mut s = setup(5, true, false);
+        for f in &mut s.fighters {
+            f.bot = Some(Skill {
+                sight: 1.0,
+                think: 1.0,
+            });
+        }
+        let b = Battle::new(&s, &TileStats::from_dict(&d)).unwrap();
+        let board = b.board.clone();
+        (b, board)
+    }
+
+    #[test]
+    fn the_bot_whose_thinking_ran_out_first_moves_first() {
+        let d = dict();
+        let (mut b, board) = racing_bots();
+        // Player 1 was ready 0.2 s into the step, player 0 only 0.5 s in.
+        ready_to_race(&mut b, &board, [0.5, 0.2]);
+        b.take_events();
+        b.update(&d, 0.6);
+        let events = b.take_events();
+        assert_eq!(first_mover(&events), Some(1), "{events:?}");
+        assert_eq!(
+            events
+                .iter()
+                .filter(|e| matches!(e, Event::Placed { .. }))
+                .count(),
+            2
+        );
+        ready_to_race(&mut b, &board, [0.2, 0.5]);
+        b.update(&d, 0.6);
+        assert_eq!(first_mover(&b.take_events()), Some(0));
+    }
+
+    #[test]
+    fn bots_ready_at_the_same_instant_take_turns_going_first() {
+        let d = dict();
+        let (mut b, board) = racing_bots();
+        let mut firsts = Vec::new();
+        for _ in 0..4 {
+            ready_to_race(&mut b, &board, [0.3, 0.3]);
+            b.take_events();
+            b.update(&d, 0.5);
+            firsts.push(first_mover(&b.take_events()));
+        }
+        assert_eq!(firsts, [Some(0), Some(1), Some(0), Some(1)]);
     }
 
     #[test]
