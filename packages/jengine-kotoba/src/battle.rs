@@ -7,9 +7,11 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
 use crate::board::{Board, Cell, Pos};
 use crate::bot::{Bot, Skill, legal_moves};
+use crate::content::MAX_HAND;
 use crate::dict::Dict;
 use crate::kana::{Kana, TileStats};
 use crate::play::{Ending, Event, Hand, MadeWord, Refusal, placement};
@@ -140,6 +142,37 @@ pub struct Setup {
     pub countdown: bool,
 }
 
+/// A [`Setup`] that cannot make a battle. Nothing is dealt when one is found.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum SetupError {
+    /// A fighter asks for an empty hand or more than [`MAX_HAND`] tiles.
+    #[error(
+        "player {player} ({name:?}) asks for a hand of {size} tiles; a hand holds 1 to {MAX_HAND}"
+    )]
+    Hand {
+        /// 0 or 1.
+        player: usize,
+        /// The fighter's name.
+        name: String,
+        /// The hand size asked for.
+        size: usize,
+    },
+    /// A fighter starts with no life.
+    #[error("player {player} ({name:?}) starts with no life; a fighter needs 1 or more")]
+    Life {
+        /// 0 or 1.
+        player: usize,
+        /// The fighter's name.
+        name: String,
+    },
+    /// The fight lasts no time, or the time is not a number.
+    #[error("the battle lasts {time} seconds; it must last more than 0")]
+    Time {
+        /// The time asked for.
+        time: f32,
+    },
+}
+
 /// A battle in progress.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Battle {
@@ -150,19 +183,42 @@ pub struct Battle {
     phase: Phase,
     countdown: f32,
     time_left: f32,
+    /// Which bot moves first when both finish thinking at the same instant; it alternates.
+    first_on_tie: usize,
     events: Vec<Event>,
 }
 
 impl Battle {
     /// Sets up a battle: deals both hands from the seed and starts the countdown (or the
     /// fight, without one).
-    pub fn new(setup: &Setup, stats: &TileStats) -> Battle {
+    ///
+    /// A hand of 0 or more than [`MAX_HAND`] tiles, a fighter with no life or a fight that
+    /// lasts no time is refused, naming the fighter and the value.
+    pub fn new(setup: &Setup, stats: &TileStats) -> Result<Battle, SetupError> {
+        for (player, spec) in setup.fighters.iter().enumerate() {
+            if !(1..=MAX_HAND).contains(&spec.hand) {
+                return Err(SetupError::Hand {
+                    player,
+                    name: spec.name.clone(),
+                    size: spec.hand,
+                });
+            }
+            if spec.life == 0 {
+                return Err(SetupError::Life {
+                    player,
+                    name: spec.name.clone(),
+                });
+            }
+        }
+        if setup.time.is_nan() || setup.time <= 0.0 {
+            return Err(SetupError::Time { time: setup.time });
+        }
         let mut rng = Pcg32::seed_from_u64(setup.seed);
         let fighters = [0, 1].map(|i| {
             let spec = &setup.fighters[i];
             let mut hand = Hand::default();
-            hand.fill(spec.hand.max(1), || Some(stats.deal(&mut rng)));
-            let life = spec.life.max(1);
+            hand.fill(spec.hand, || Some(stats.deal(&mut rng)));
+            let life = spec.life;
             Fighter {
                 name: spec.name.clone(),
                 hp: life,
@@ -174,7 +230,7 @@ impl Battle {
                 words: 0,
                 best: None,
                 hand,
-                hand_size: spec.hand.max(1),
+                hand_size: spec.hand,
                 bot: spec
                     .bot
                     .map(|skill| Bot::new(skill, setup.seed ^ (0x9e37_79b9 * (i as u64 + 1)))),
@@ -187,7 +243,8 @@ impl Battle {
             rng,
             phase: Phase::Fight,
             countdown: 0.0,
-            time_left: setup.time.max(0.0),
+            time_left: setup.time,
+            first_on_tie: 0,
             events: vec![Event::Started],
         };
         if setup.countdown {
@@ -197,12 +254,16 @@ impl Battle {
         } else {
             battle.check_full();
         }
-        battle
+        Ok(battle)
     }
 
     /// Applies one move by player `who` (0 or 1). A refused move changes nothing but is
-    /// reported as an event, too.
+    /// reported as an event, too, except one by a player the battle does not have
+    /// ([`Refusal::NoSuchPlayer`]): there is no one to show that to.
     pub fn apply(&mut self, dict: &Dict, who: usize, mv: Move) -> Result<(), Refusal> {
+        if who >= self.fighters.len() {
+            return Err(Refusal::NoSuchPlayer { player: who });
+        }
         let result = self.try_apply(dict, who, mv);
         if let Err(why) = result {
             self.events.push(Event::Refused { player: who, why });
@@ -211,7 +272,7 @@ impl Battle {
     }
 
     fn try_apply(&mut self, dict: &Dict, who: usize, mv: Move) -> Result<(), Refusal> {
-        if self.phase != Phase::Fight || who > 1 {
+        if self.phase != Phase::Fight {
             return Err(Refusal::NotPlaying);
         }
         match mv {
@@ -330,8 +391,8 @@ impl Battle {
                         f.combo = 0;
                     }
                 }
-                for who in 0..2 {
-                    self.run_bot(dict, who, dt);
+                for who in self.ready_bots(dt).into_iter().flatten() {
+                    self.run_bot(dict, who);
                 }
                 if self.phase == Phase::Fight {
                     self.time_left = (self.time_left - dt).max(0.0);
@@ -344,14 +405,45 @@ impl Battle {
         }
     }
 
-    fn run_bot(&mut self, dict: &Dict, who: usize, dt: f32) {
-        if self.phase != Phase::Fight || self.fighters[who].stun > 0.0 {
-            return;
+    /// Moves every bot's thinking on by `dt` (a stunned bot does not think) and says which are
+    /// ready to move, in the order they became ready within the step: neither side is built
+    /// to go first. When both became ready at the same instant, the one that went second last
+    /// time goes first.
+    fn ready_bots(&mut self, dt: f32) -> [Option<usize>; 2] {
+        let mut overdue = [None; 2];
+        for (who, f) in self.fighters.iter_mut().enumerate() {
+            if f.stun > 0.0 {
+                continue;
+            }
+            if let Some(bot) = f.bot.as_mut()
+                && bot.ready(dt)
+            {
+                overdue[who] = Some(bot.overdue());
+            }
         }
-        let Some(bot) = self.fighters[who].bot.as_mut() else {
-            return;
-        };
-        if !bot.ready(dt) {
+        match overdue {
+            [Some(a), Some(b)] => {
+                let first = if a > b {
+                    0
+                } else if b > a {
+                    1
+                } else {
+                    let first = self.first_on_tie;
+                    self.first_on_tie = 1 - first;
+                    first
+                };
+                [Some(first), Some(1 - first)]
+            }
+            [Some(_), None] => [Some(0), None],
+            [None, Some(_)] => [Some(1), None],
+            [None, None] => [None, None],
+        }
+    }
+
+    /// Lets a bot that is ready make its move.
+    fn run_bot(&mut self, dict: &Dict, who: usize) {
+        // The other bot's move may have just ended the battle.
+        if self.phase != Phase::Fight {
             return;
         }
         let hand = self.fighters[who].hand.tiles().to_vec();
@@ -499,10 +591,75 @@ mod tests {
     /// A battle with the given hands, fighting at once.
     fn with_hands(a: &str, b: &str) -> Battle {
         let d = dict();
-        let mut battle = Battle::new(&setup(1, false, false), &TileStats::from_dict(&d));
+        let mut battle = Battle::new(&setup(1, false, false), &TileStats::from_dict(&d)).unwrap();
         battle.fighters[0].hand = Hand::of(crate::kana::parse_kana(a).unwrap());
         battle.fighters[1].hand = Hand::of(crate::kana::parse_kana(b).unwrap());
         battle
+    }
+
+    #[test]
+    fn a_hand_out_of_range_is_refused_naming_the_fighter_and_size() {
+        let stats = TileStats::from_dict(&dict());
+        let mut s = setup(1, false, false);
+        s.fighters[1].hand = MAX_HAND + 1;
+        let e = Battle::new(&s, &stats).unwrap_err();
+        assert_eq!(
+            e,
+            SetupError::Hand {
+                player: 1,
+                name: "い".into(),
+                size: MAX_HAND + 1
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("player 1 (\"い\") asks for a hand of 13 tiles; a hand holds 1 to {MAX_HAND}")
+        );
+        let mut s = setup(1, false, false);
+        s.fighters[0].hand = 0;
+        assert!(matches!(
+            Battle::new(&s, &stats),
+            Err(SetupError::Hand {
+                player: 0,
+                size: 0,
+                ..
+            })
+        ));
+        let mut s = setup(1, false, false);
+        s.fighters[0].hand = 1_000_000_000;
+        assert!(matches!(
+            Battle::new(&s, &stats),
+            Err(SetupError::Hand {
+                size: 1_000_000_000,
+                ..
+            })
+        ));
+        // The largest hand allowed is dealt in full.
+        let mut s = setup(1, false, false);
+        s.fighters[0].hand = MAX_HAND;
+        let b = Battle::new(&s, &stats).unwrap();
+        assert_eq!(b.fighters()[0].hand().len(), MAX_HAND);
+        assert_eq!(b.hand_size(0), MAX_HAND);
+    }
+
+    #[test]
+    fn no_life_or_no_time_is_refused() {
+        let stats = TileStats::from_dict(&dict());
+        let mut s = setup(1, false, false);
+        s.fighters[1].life = 0;
+        assert_eq!(
+            Battle::new(&s, &stats),
+            Err(SetupError::Life {
+                player: 1,
+                name: "い".into()
+            })
+        );
+        for time in [0.0, -3.0, f32::NAN] {
+            let mut s = setup(1, false, false);
+            s.time = time;
+            let e = Battle::new(&s, &stats).unwrap_err();
+            assert!(matches!(e, SetupError::Time { .. }), "{time}: {e:?}");
+        }
     }
 
     #[test]
@@ -596,11 +753,110 @@ mod tests {
         };
         let before = b.board().clone();
         assert_eq!(b.apply(&d, 0, wrong), Err(Refusal::NoTile));
+        assert_eq!(b.board(), &before);
+    }
+
+    #[test]
+    fn a_player_above_one_is_refused_by_its_index() {
+        let d = dict();
+        let mut b = with_hands("は", "い");
+        b.take_events();
+        let before = b.clone();
+        for who in [2, 7, usize::MAX] {
+            assert_eq!(
+                b.apply(&d, who, Move::Turn { slot: 0 }),
+                Err(Refusal::NoSuchPlayer { player: who })
+            );
+        }
+        // Nothing changed, and there is no one to show a refusal to.
+        assert_eq!(b, before);
+        assert_eq!(
+            Refusal::NoSuchPlayer { player: 2 }.to_string(),
+            "no player 2: the players are 0 and 1"
+        );
+        assert_eq!(Refusal::NoSuchPlayer { player: 2 }.why(), "no such player");
+        // During the countdown too, it is the index that is wrong, not the moment.
+        let mut b = Battle::new(&setup(3, false, true), &TileStats::from_dict(&d)).unwrap();
         assert_eq!(
             b.apply(&d, 2, Move::Turn { slot: 0 }),
+            Err(Refusal::NoSuchPlayer { player: 2 })
+        );
+        assert_eq!(
+            b.apply(&d, 1, Move::Turn { slot: 0 }),
             Err(Refusal::NotPlaying)
         );
-        assert_eq!(b.board(), &before);
+    }
+
+    /// Two bots that always see the best move and can both place: player 0 holds な and
+    /// player 1 い, on a board where each has a cell the other's move leaves open. Each bot's
+    /// thinking runs out `wait` seconds into the next update.
+    fn ready_to_race(b: &mut Battle, board: &Board, wait: [f32; 2]) {
+        b.board = board.clone();
+        for (who, hand) in ["な", "い"].into_iter().enumerate() {
+            let f = &mut b.fighters[who];
+            f.hand = Hand::of(crate::kana::parse_kana(hand).unwrap());
+            f.hp = f.max_hp;
+            f.stun = 0.0;
+            f.bot.as_mut().unwrap().think_for(wait[who]);
+        }
+    }
+
+    /// Who made the first move in `events`.
+    fn first_mover(events: &[Event]) -> Option<usize> {
+        events.iter().find_map(|e| match e {
+            Event::Placed { player, .. } | Event::Swapped { player, .. } => Some(*player),
+            _ => None,
+        })
+    }
+
+    fn racing_bots() -> (Battle, Board) {
+        let d = dict();
+        let mut s = setup(5, true, false);
+        for f in &mut s.fighters {
+            f.bot = Some(Skill {
+                sight: 1.0,
+                think: 1.0,
+            });
+        }
+        let b = Battle::new(&s, &TileStats::from_dict(&d)).unwrap();
+        let board = b.board.clone();
+        (b, board)
+    }
+
+    #[test]
+    fn the_bot_whose_thinking_ran_out_first_moves_first() {
+        let d = dict();
+        let (mut b, board) = racing_bots();
+        // Player 1 was ready 0.2 s into the step, player 0 only 0.5 s in.
+        ready_to_race(&mut b, &board, [0.5, 0.2]);
+        b.take_events();
+        b.update(&d, 0.6);
+        let events = b.take_events();
+        assert_eq!(first_mover(&events), Some(1), "{events:?}");
+        assert_eq!(
+            events
+                .iter()
+                .filter(|e| matches!(e, Event::Placed { .. }))
+                .count(),
+            2
+        );
+        ready_to_race(&mut b, &board, [0.2, 0.5]);
+        b.update(&d, 0.6);
+        assert_eq!(first_mover(&b.take_events()), Some(0));
+    }
+
+    #[test]
+    fn bots_ready_at_the_same_instant_take_turns_going_first() {
+        let d = dict();
+        let (mut b, board) = racing_bots();
+        let mut firsts = Vec::new();
+        for _ in 0..4 {
+            ready_to_race(&mut b, &board, [0.3, 0.3]);
+            b.take_events();
+            b.update(&d, 0.5);
+            firsts.push(first_mover(&b.take_events()));
+        }
+        assert_eq!(firsts, [Some(0), Some(1), Some(0), Some(1)]);
     }
 
     #[test]
@@ -643,7 +899,7 @@ mod tests {
         let d = dict();
         let mut s = setup(1, false, false);
         s.board = Board::from_rows(&["さか.#"]).unwrap();
-        let mut b = Battle::new(&s, &TileStats::from_dict(&d));
+        let mut b = Battle::new(&s, &TileStats::from_dict(&d)).unwrap();
         b.fighters[0].hand = Hand::of([k('な')]);
         b.apply(
             &d,
@@ -667,7 +923,7 @@ mod tests {
     #[test]
     fn the_countdown_beats_once_a_second_then_fights() {
         let d = dict();
-        let mut b = Battle::new(&setup(3, false, true), &TileStats::from_dict(&d));
+        let mut b = Battle::new(&setup(3, false, true), &TileStats::from_dict(&d)).unwrap();
         assert_eq!(b.phase(), Phase::Countdown);
         assert_eq!(
             b.apply(&d, 0, Move::Turn { slot: 0 }),
@@ -691,7 +947,7 @@ mod tests {
     #[test]
     fn bots_fight_to_an_end() {
         let d = dict();
-        let mut b = Battle::new(&setup(11, true, true), &TileStats::from_dict(&d));
+        let mut b = Battle::new(&setup(11, true, true), &TileStats::from_dict(&d)).unwrap();
         for _ in 0..(70 * 10) {
             b.update(&d, 0.1);
         }
@@ -721,7 +977,7 @@ mod tests {
             let d = dict();
             let stats = TileStats::from_dict(&d);
             let run = || {
-                let mut b = Battle::new(&setup(seed, bots, true), &stats);
+                let mut b = Battle::new(&setup(seed, bots, true), &stats).unwrap();
                 let mut events = Vec::new();
                 for &(tenths, who, mv) in &script {
                     b.update(&d, tenths as f32 / 10.0);

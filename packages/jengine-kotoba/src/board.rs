@@ -390,13 +390,19 @@ impl Line {
         &self.kana[..self.len]
     }
 
-    /// Pushes the longest words covering `at`.
+    /// Pushes the longest words covering `at`, first start first.
+    ///
+    /// From one start only the word reaching furthest can be longest: the shorter ones lie
+    /// inside it. That word lies inside a word from an earlier start exactly when an earlier
+    /// start reached at least as far. So one pass that keeps how far the earlier starts reached
+    /// finds every longest word, with no list of candidates and so no limit on how many.
     fn words(&self, dict: &Dict, out: &mut Vec<Word>) {
         let line = self.slice();
-        let mut found: [(usize, usize, usize); MAX_SIDE * 2] = [(0, 0, 0); MAX_SIDE * 2];
-        let mut n = 0;
+        let (dx, dy) = self.dir.step();
+        let mut reached: Option<usize> = None;
         for i in 0..=self.at {
             let mut node = dict.root();
+            let mut furthest = None;
             for (j, &k) in line.iter().enumerate().skip(i) {
                 let Some(next) = dict.step(node, k) else {
                     break;
@@ -405,20 +411,14 @@ impl Line {
                 if j >= self.at
                     && j > i
                     && let Some(entry) = dict.word_at(node)
-                    && n < found.len()
                 {
-                    found[n] = (i, j, entry);
-                    n += 1;
+                    furthest = Some((j, entry));
                 }
             }
-        }
-        let found = &found[..n];
-        let (dx, dy) = self.dir.step();
-        for &(i, j, entry) in found {
-            let inside = found
-                .iter()
-                .any(|&(a, b, _)| a <= i && j <= b && (a, b) != (i, j));
-            if !inside {
+            if let Some((j, entry)) = furthest
+                && reached.is_none_or(|r| j > r)
+            {
+                reached = Some(j);
                 out.push(Word {
                     entry,
                     dir: self.dir,
@@ -650,8 +650,93 @@ mod tests {
         assert_eq!(b.rows(), ["#.か", "..."]);
     }
 
+    fn entry(reading: &str) -> crate::dict::Entry {
+        crate::dict::Entry {
+            reading: crate::kana::parse_kana(reading).unwrap(),
+            written: reading.into(),
+            meaning: "a test word".into(),
+        }
+    }
+
+    #[test]
+    fn every_longest_word_through_a_cell_is_found_however_many() {
+        // Words of two to seventeen あ on a full row of 32: through the middle cell, each of
+        // the first sixteen starts has its own longest word (136 candidates in all).
+        let d = Dict::from_entries((2..=17).map(|n| entry(&"あ".repeat(n))).collect());
+        let b = Board::from_rows(&["あ".repeat(MAX_SIDE)]).unwrap();
+        let words = b.words_at(&d, Pos::new(16, 0));
+        let spans: Vec<(usize, usize)> = words.iter().map(|w| (w.start.x, w.len)).collect();
+        let want: Vec<(usize, usize)> = (0..16).map(|x| (x, 17)).collect();
+        assert_eq!(spans, want);
+        assert!(words.iter().all(|w| w.dir == Dir::Across));
+        // Down a full column, the same.
+        let column: Vec<String> = (0..MAX_SIDE).map(|_| "あ".to_string()).collect();
+        let b = Board::from_rows(&column).unwrap();
+        let words = b.words_at(&d, Pos::new(0, 16));
+        let spans: Vec<(usize, usize)> = words.iter().map(|w| (w.start.y, w.len)).collect();
+        assert_eq!(spans, want);
+    }
+
+    /// The rule written out the slow way: every dictionary stretch of the run covering `at`,
+    /// less those lying inside another, as (start, length) in the run.
+    fn longest_words_by_hand(d: &Dict, run: &[Option<Kana>], at: usize) -> Vec<(usize, usize)> {
+        let (mut lo, mut hi) = (at, at);
+        while lo > 0 && run[lo - 1].is_some() {
+            lo -= 1;
+        }
+        while hi + 1 < run.len() && run[hi + 1].is_some() {
+            hi += 1;
+        }
+        let mut found = Vec::new();
+        for i in lo..=at {
+            for j in at.max(i + 1)..=hi {
+                let reading: Vec<Kana> = run[i..=j].iter().map(|k| k.unwrap()).collect();
+                if d.find(&reading).is_some() {
+                    found.push((i, j));
+                }
+            }
+        }
+        found
+            .iter()
+            .filter(|&&(i, j)| {
+                !found
+                    .iter()
+                    .any(|&(a, b)| a <= i && j <= b && (a, b) != (i, j))
+            })
+            .map(|&(i, j)| (i, j - i + 1))
+            .collect()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn words_at_finds_exactly_the_longest_words_by_hand(
+            words in prop::collection::vec("[あい]{2,12}", 1..60),
+            run in "[あいあい.]{1,32}",
+            at in 0usize..32,
+        ) {
+            let d = Dict::from_entries(words.iter().map(|w| entry(w)).collect());
+            let cells: Vec<Option<Kana>> = run.chars().map(Kana::from_char).collect();
+            let at = at % cells.len();
+            prop_assume!(cells[at].is_some());
+            let want = longest_words_by_hand(&d, &cells, at);
+            let across = Board::from_rows(&[run.as_str()]).unwrap();
+            let got: Vec<(usize, usize)> = across
+                .words_at(&d, Pos::new(at, 0))
+                .iter()
+                .map(|w| (w.start.x, w.len))
+                .collect();
+            prop_assert_eq!(&got, &want);
+            let column: Vec<String> = run.chars().map(String::from).collect();
+            let down = Board::from_rows(&column).unwrap();
+            let got: Vec<(usize, usize)> = down
+                .words_at(&d, Pos::new(0, at))
+                .iter()
+                .map(|w| (w.start.y, w.len))
+                .collect();
+            prop_assert_eq!(&got, &want);
+        }
 
         #[test]
         fn parsing_never_panics(rows in prop::collection::vec("[.#さかなx]{0,6}", 0..6)) {

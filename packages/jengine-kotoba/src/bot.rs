@@ -127,6 +127,17 @@ impl Bot {
         self.wait <= 0.0
     }
 
+    /// How long ago its thinking ran out, in seconds; 0 while it is still thinking.
+    pub fn overdue(&self) -> f32 {
+        (-self.wait).max(0.0)
+    }
+
+    /// Sets how many seconds it has left to think, so a test can line bots up.
+    #[cfg(test)]
+    pub(crate) fn think_for(&mut self, seconds: f32) {
+        self.wait = seconds;
+    }
+
     /// Starts thinking about the next move: a pause around its `think` time.
     pub fn rest(&mut self) {
         let think = self.skill.think.max(0.0);

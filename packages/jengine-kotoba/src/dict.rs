@@ -70,8 +70,12 @@ impl Dict {
 
     /// Reads a dictionary: one `reading<TAB>written<TAB>meaning` line per word; blank lines
     /// and lines starting with `#` are skipped. A reading is two or more tile kana, does not
-    /// start with a small kana or `ー`, and appears once.
+    /// start with a small kana or `ー`, and appears once. A byte-order mark before the first
+    /// line is skipped.
     pub fn parse(text: &str) -> Result<Dict, DictError> {
+        // Editors on some systems save UTF-8 with a byte-order mark; it is not part of the
+        // first reading. One anywhere else is still refused as a non-kana character.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut entries = Vec::new();
         let mut seen = std::collections::HashMap::new();
         for (i, raw) in text.lines().enumerate() {
@@ -300,6 +304,24 @@ mod tests {
         assert!(e.to_string().contains("line 1"));
     }
 
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        let dict = Dict::parse("\u{feff}さかな\t魚\tfish\nかな\t仮名\tkana\n").unwrap();
+        assert_eq!(dict.len(), 2);
+        assert_eq!(dict.entries()[0].reading_text(), "さかな");
+        assert_eq!(dict.lookup(&kana("さかな")).unwrap().meaning, "fish");
+        // A comment line behind the mark is still a comment.
+        let dict = Dict::parse("\u{feff}# words\nいぬ\t犬\tdog\n").unwrap();
+        assert_eq!(dict.len(), 1);
+    }
+
+    #[test]
+    fn a_byte_order_mark_after_the_start_is_refused_with_its_line() {
+        let e = Dict::parse("さかな\t魚\tfish\n\u{feff}かな\t仮名\tkana\n").unwrap_err();
+        assert_eq!((e.line, e.field), (2, "reading"));
+        assert!(e.problem.contains("not a tile kana"), "{e}");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -319,6 +341,16 @@ mod tests {
                     prop_assert_eq!(dict.lookup(&e.reading), Some(e));
                 }
             }
+        }
+
+        #[test]
+        fn a_leading_byte_order_mark_changes_nothing(
+            lines in prop::collection::vec(("[あいうかきさしっゃーa]{0,5}", "[a-z\t]{0,4}"), 0..20)
+        ) {
+            let text: String = lines.iter().map(|(r, rest)| format!("{r}\t{rest}\n")).collect();
+            let plain = Dict::parse(&text).map(|d| d.entries().to_vec());
+            let marked = Dict::parse(&format!("\u{feff}{text}")).map(|d| d.entries().to_vec());
+            prop_assert_eq!(marked, plain);
         }
     }
 }

@@ -31,6 +31,11 @@ pub enum Refusal {
     Stunned,
     /// The game is not running (counting down, over, cleared or failed).
     NotPlaying,
+    /// The move names a player the game does not have (a battle has players 0 and 1).
+    NoSuchPlayer {
+        /// The player index given.
+        player: usize,
+    },
 }
 
 impl Refusal {
@@ -44,13 +49,19 @@ impl Refusal {
             Refusal::NoTile => "no tile",
             Refusal::Stunned => "stunned",
             Refusal::NotPlaying => "not playing",
+            Refusal::NoSuchPlayer { .. } => "no such player",
         }
     }
 }
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.why())
+        match self {
+            Refusal::NoSuchPlayer { player } => {
+                write!(f, "no player {player}: the players are 0 and 1")
+            }
+            _ => f.write_str(self.why()),
+        }
     }
 }
 

@@ -22,6 +22,12 @@ pub const HINT_COST: f32 = 10.0;
 pub const BONUS_PER_SECOND: u32 = 1;
 /// Seconds the autoplay bot spends on each move.
 pub const AUTOPLAY_THINK: f32 = 1.0;
+/// How many moves in a row that place no tile the autoplay bot makes before it gives up.
+///
+/// More than any stage a table can describe affords: its 3600 s at most pay for 600 swaps at
+/// [`SWAP_COST`] and [`AUTOPLAY_THINK`] each, so the limit only stops a stage with an
+/// (all but) endless clock.
+pub const AUTOPLAY_PATIENCE: u32 = 1000;
 
 /// A puzzle stage, as a stage table row describes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -309,12 +315,14 @@ impl Puzzle {
         self.score
     }
 
-    /// The time-left bonus: [`BONUS_PER_SECOND`] for each whole second, once cleared.
+    /// The time-left bonus: [`BONUS_PER_SECOND`] for each whole second left, and 0 until the
+    /// stage is cleared (a stage lost to the clock or stuck earns none).
     pub fn bonus(&self) -> u32 {
-        if self.state == State::Failed(Failure::Time) {
+        if self.state != State::Cleared {
             return 0;
         }
-        self.time_left.floor() as u32 * BONUS_PER_SECOND
+        // `as` saturates, so even an endless clock gives a finite bonus.
+        (self.time_left.floor() as u32).saturating_mul(BONUS_PER_SECOND)
     }
 
     /// Stars earned: how many star scores the score and bonus reach, once cleared.
@@ -322,7 +330,7 @@ impl Puzzle {
         if self.state != State::Cleared {
             return 0;
         }
-        let total = self.score + self.bonus();
+        let total = self.score.saturating_add(self.bonus());
         self.stars.iter().filter(|&&s| total >= s).count() as u32
     }
 
@@ -357,14 +365,42 @@ impl Puzzle {
     }
 }
 
+/// Why the autoplay bot stopped playing a stage that had not ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GaveUp {
+    /// No tile that could ever reach the hand reads anywhere on the board: neither a
+    /// placement nor any number of swaps can help.
+    NothingFits,
+    /// [`AUTOPLAY_PATIENCE`] moves in a row placed no tile.
+    NoPlacement {
+        /// The moves made since the last tile went down.
+        moves: u32,
+    },
+}
+
+impl std::fmt::Display for GaveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GaveUp::NothingFits => f.write_str(
+                "no tile the hand, the stock or the bag can bring reads anywhere on the board",
+            ),
+            GaveUp::NoPlacement { moves } => {
+                write!(f, "{moves} moves in a row placed no tile")
+            }
+        }
+    }
+}
+
 /// How an autoplayed stage went.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
-    /// How it ended.
+    /// How it ended: still [`State::Playing`] when the bot gave up.
     pub state: State,
+    /// Why the bot stopped before the stage ended, if it did.
+    pub gave_up: Option<GaveUp>,
     /// Points from words.
     pub score: u32,
-    /// The time-left bonus.
+    /// The time-left bonus: 0 unless the stage was cleared.
     pub bonus: u32,
     /// Stars earned.
     pub stars: u32,
@@ -386,20 +422,40 @@ const LOOKAHEAD: usize = 6;
 ///
 /// The bot plays to clear, not only to score: of its best-looking moves (points, with rare
 /// kana first) it takes the one that leaves the most of its remaining tiles a place to go.
+///
+/// It always returns, even on a stage that cannot be cleared and whose clock never runs out:
+/// it gives up ([`Outcome::gave_up`]) when no tile it could ever hold fits anywhere, or after
+/// [`AUTOPLAY_PATIENCE`] moves in a row that placed nothing.
 pub fn autoplay(stage: &Stage, dict: &Dict, stats: &TileStats) -> Outcome {
     let mut puzzle = Puzzle::new(stage, stats);
     let mut moves = 0;
     let mut next_swap = 0;
+    let mut idle = 0u32;
+    let mut gave_up = None;
     while puzzle.state() == State::Playing {
+        if idle >= AUTOPLAY_PATIENCE {
+            gave_up = Some(GaveUp::NoPlacement { moves: idle });
+            break;
+        }
         match puzzle.clearing_move(dict) {
             Some(m) => {
                 if puzzle.place(dict, m.slot, m.pos).is_ok() {
                     moves += 1;
+                    idle = 0;
+                } else {
+                    idle += 1;
                 }
             }
             None => {
+                // Swaps leave the board as it is, so whether anything could ever fit is asked
+                // once, at the first swap after a placement.
+                if idle == 0 && !puzzle.anything_could_fit(dict) {
+                    gave_up = Some(GaveUp::NothingFits);
+                    break;
+                }
                 let slot = next_swap % puzzle.hand().len().max(1);
                 next_swap += 1;
+                idle += 1;
                 // A refused swap can only mean the game just ended; the loop then stops.
                 let _ = puzzle.swap(slot);
             }
@@ -408,6 +464,7 @@ pub fn autoplay(stage: &Stage, dict: &Dict, stats: &TileStats) -> Outcome {
     }
     Outcome {
         state: puzzle.state(),
+        gave_up,
         score: puzzle.score(),
         bonus: puzzle.bonus(),
         stars: puzzle.stars(),
@@ -418,6 +475,25 @@ pub fn autoplay(stage: &Stage, dict: &Dict, stats: &TileStats) -> Outcome {
 }
 
 impl Puzzle {
+    /// Whether some tile that could ever reach the hand reads somewhere on the board as it is.
+    ///
+    /// A swap puts the old tile back under a stock that is not dry, so while it lasts swaps
+    /// only ever cycle the hand and the stock; once it is dry they deal from the bag instead.
+    fn anything_could_fit(&self, dict: &Dict) -> bool {
+        let mut tiles: Vec<Kana> = self.hand().to_vec();
+        if self.stock.is_empty() {
+            let bag: Vec<Kana> = Kana::bases().filter(|&k| self.stats.dealt(k)).collect();
+            if bag.is_empty() {
+                // An empty bag still deals its fallback tile.
+                tiles.push(self.stats.deal(&mut self.rng.clone()));
+            }
+            tiles.extend(bag);
+        } else {
+            tiles.extend(self.stock.tiles());
+        }
+        placeable_tiles(&self.board, dict, &tiles) > 0
+    }
+
     /// The move autoplay makes: see [`autoplay`].
     fn clearing_move(&self, dict: &Dict) -> Option<LegalMove> {
         let stats = &self.stats;
@@ -551,6 +627,64 @@ mod tests {
     }
 
     #[test]
+    fn a_stage_that_fails_stuck_earns_no_bonus() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        // The な closes the last open cell with the つ still in hand: stuck, 59 s left.
+        let mut p = Puzzle::new(&stage(&["さか.#"], "なつ", 2, 60.0), &s);
+        let na = p.hand().iter().position(|k| k.to_char() == 'な').unwrap();
+        p.update(1.0);
+        p.place(&d, na, Pos::new(2, 0)).unwrap();
+        assert_eq!(p.state(), State::Failed(Failure::Stuck));
+        assert_eq!(p.time_left(), 59.0);
+        assert_eq!(p.bonus(), 0);
+        assert_eq!(p.stars(), 0);
+        let events = p.take_events();
+        assert_eq!(
+            events.last(),
+            Some(&Event::Failed {
+                why: Failure::Stuck
+            })
+        );
+        assert!(!events.iter().any(|e| matches!(e, Event::Cleared { .. })));
+        // A stage stuck from the start earns none either.
+        let p = Puzzle::new(&stage(&["か#", "##"], "な", 1, 30.0), &s);
+        assert_eq!((p.state(), p.bonus()), (State::Failed(Failure::Stuck), 0));
+    }
+
+    #[test]
+    fn autoplay_reports_no_bonus_for_a_stuck_stage() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let out = autoplay(&stage(&["さか.#"], "なつ", 2, 60.0), &d, &s);
+        assert_eq!(out.state, State::Failed(Failure::Stuck), "{out:?}");
+        assert!(out.time_left > 0.0);
+        assert_eq!((out.bonus, out.stars), (0, 0));
+    }
+
+    #[test]
+    fn an_endless_clock_gives_a_finite_bonus_and_every_star() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let mut p = Puzzle::new(&stage(&["さか.."], "なつ", 2, f32::INFINITY), &s);
+        let na = p.hand().iter().position(|k| k.to_char() == 'な').unwrap();
+        p.place(&d, na, Pos::new(2, 0)).unwrap();
+        p.place(&d, 0, Pos::new(3, 0)).unwrap();
+        assert_eq!(p.state(), State::Cleared);
+        assert_eq!(p.bonus(), u32::MAX);
+        assert_eq!(p.stars(), 3);
+    }
+
+    #[test]
+    fn no_bonus_shows_while_the_stage_is_still_being_played() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        let mut p = Puzzle::new(&stage(&["さか.."], "なつ", 2, 60.0), &s);
+        p.update(10.0);
+        assert_eq!((p.state(), p.bonus()), (State::Playing, 0));
+    }
+
+    #[test]
     fn refusals_are_reported_and_change_nothing() {
         let d = dict();
         let s = TileStats::from_dict(&d);
@@ -590,6 +724,58 @@ mod tests {
         assert_eq!(out.moves, 3);
     }
 
+    #[test]
+    fn autoplay_gives_up_when_nothing_can_ever_fit() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        // No word starts with ぬ, and the bag deals nothing else that could go after it.
+        let out = autoplay(&stage(&["ぬ."], "か", 1, f32::INFINITY), &d, &s);
+        assert_eq!(out.gave_up, Some(GaveUp::NothingFits), "{out:?}");
+        assert_eq!((out.state, out.moves, out.swaps), (State::Playing, 0, 0));
+        assert_eq!((out.bonus, out.stars), (0, 0));
+        // The stock never runs dry under swaps, so the な in the bag can never come: nothing
+        // in the hand or stock reads after さか.
+        let out = autoplay(&stage(&["さか.."], "いいぬ", 1, f32::INFINITY), &d, &s);
+        assert_eq!(out.gave_up, Some(GaveUp::NothingFits), "{out:?}");
+        assert_eq!(
+            GaveUp::NothingFits.to_string(),
+            "no tile the hand, the stock or the bag can bring reads anywhere on the board"
+        );
+    }
+
+    #[test]
+    fn autoplay_gives_up_after_too_many_moves_that_place_nothing() {
+        let d = dict();
+        // The bag deals ぬ a million times for each な, and only な fits.
+        let mut w = [0u32; crate::kana::BASES];
+        w[Kana::from_char('ぬ').unwrap().tile()] = 1_000_000;
+        w[Kana::from_char('な').unwrap().tile()] = 1;
+        let s = TileStats::from_weights(w);
+        let out = autoplay(&stage(&["さか.."], "ぬ", 1, f32::INFINITY), &d, &s);
+        assert_eq!(
+            out.gave_up,
+            Some(GaveUp::NoPlacement {
+                moves: AUTOPLAY_PATIENCE
+            }),
+            "{out:?}"
+        );
+        assert_eq!(out.state, State::Playing);
+        assert_eq!(out.swaps, AUTOPLAY_PATIENCE);
+        assert_eq!(out.moves, 0);
+    }
+
+    #[test]
+    fn autoplay_gives_up_only_on_a_stage_it_cannot_end() {
+        let d = dict();
+        let s = TileStats::from_dict(&d);
+        // A clock does not make a hopeless stage worth playing out: it gives up at once.
+        let out = autoplay(&stage(&["ぬ."], "か", 1, 30.0), &d, &s);
+        assert_eq!(out.gave_up, Some(GaveUp::NothingFits));
+        assert_eq!(out.time_left, 30.0);
+        let out = autoplay(&stage(&["さ....", "....."], "かなつ", 3, 60.0), &d, &s);
+        assert_eq!((out.state, out.gave_up), (State::Cleared, None));
+    }
+
     #[derive(Clone, Debug)]
     enum Act {
         Place(usize, usize, usize),
@@ -611,6 +797,27 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(100))]
+
+        #[test]
+        fn autoplay_always_ends_and_says_why_when_the_stage_did_not(
+            rows in prop::collection::vec("[...#さかないぬ]{4}", 1..4),
+            stock in "[さかなつけいぬ]{1,6}",
+            hand in 1usize..4,
+            endless in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            let d = dict();
+            let s = TileStats::from_dict(&d);
+            let Ok(board) = Board::from_rows(&rows) else { return Ok(()) };
+            let mut st = stage(&["さ"], &stock, hand, if endless { f32::INFINITY } else { 40.0 });
+            st.board = board;
+            st.seed = seed;
+            let out = autoplay(&st, &d, &s);
+            prop_assert_eq!(out.state == State::Playing, out.gave_up.is_some(), "{:?}", out);
+            if out.state != State::Cleared {
+                prop_assert_eq!((out.bonus, out.stars), (0, 0));
+            }
+        }
 
         #[test]
         fn tiles_are_never_lost_or_made_and_refusals_change_nothing(
@@ -640,6 +847,9 @@ mod tests {
                 }
                 prop_assert_eq!(kana_on(&p) + p.tiles_left(), total);
                 prop_assert!(p.time_left() >= 0.0);
+                if p.state() != State::Cleared {
+                    prop_assert_eq!(p.bonus(), 0);
+                }
                 if p.state() == State::Cleared {
                     prop_assert_eq!(p.tiles_left(), 0);
                 }

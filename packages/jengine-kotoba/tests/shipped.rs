@@ -15,10 +15,13 @@ fn the_bot_clears_every_shipped_stage() {
     for stage in &stages {
         let out = autoplay(stage, dict, &stats);
         println!(
-            "{} {}: {:?} score {} bonus {} stars {} time left {:.0}s moves {} swaps {}",
+            "{} {}: {:?}{} score {} bonus {} stars {} time left {:.0}s moves {} swaps {}",
             stage.id,
             stage.name,
             out.state,
+            out.gave_up
+                .map(|why| format!(" (gave up: {why})"))
+                .unwrap_or_default(),
             out.score,
             out.bonus,
             out.stars,
@@ -26,7 +29,9 @@ fn the_bot_clears_every_shipped_stage() {
             out.moves,
             out.swaps
         );
-        if out.state != State::Cleared {
+        if let Some(why) = out.gave_up {
+            failed.push(format!("{} ({}): gave up: {why}", stage.id, stage.name));
+        } else if out.state != State::Cleared {
             failed.push(format!("{} ({}): {:?}", stage.id, stage.name, out.state));
         } else if out.stars == 0 {
             failed.push(format!(
@@ -82,7 +87,8 @@ fn every_rival_pair_fights_to_an_end() {
         for (j, b) in rivals.iter().enumerate().skip(i + 1) {
             // On the stronger rival's board: its own, or the built-in battle board.
             let setup = b.setup(a.fighter(), (i * 31 + j) as u64);
-            let mut battle = Battle::new(&setup, &stats);
+            let mut battle =
+                Battle::new(&setup, &stats).unwrap_or_else(|e| panic!("{} vs {}: {e}", a.id, b.id));
             let mut steps = 0;
             while battle.winner().is_none() && steps < 20_000 {
                 battle.update(dict, 0.1);
