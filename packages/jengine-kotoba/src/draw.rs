@@ -337,12 +337,12 @@ fn draw_table(table: &Table, session: &Session, t: f32) -> Picture {
         let at = layout.cell_centre(pos);
         match board.cell(pos) {
             Cell::Wall => pic.tinted(
-                &table.white,
-                None,
+                &table.wall_tex,
+                Some(table.cell_border),
                 at,
                 [cell * 0.96, cell * 0.96],
                 z + 0.1,
-                table.wall,
+                white,
             ),
             Cell::Empty => pic.tinted(
                 &table.cell_tex,

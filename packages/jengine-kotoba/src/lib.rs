@@ -251,10 +251,7 @@ impl Package for KotobaPackage {
         );
         reg.command("Kotoba", "demo", (entity("e"),), |w, (e,)| {
             let seed = game_seed(w, e);
-            at_table(w, e, |s, c, _| {
-                s.demo(&c.rivals, &c.stats, seed);
-                Ok(())
-            })
+            at_table(w, e, |s, c, _| s.demo(&c.rivals, &c.stats, seed))
         });
         reg.command("Kotoba", "stop", (entity("e"),), |w, (e,)| {
             at_table(w, e, |s, _, _| {

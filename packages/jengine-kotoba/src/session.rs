@@ -194,7 +194,7 @@ impl Session {
         let rival = find_rival(id, rivals)?;
         let setup = rival.setup(content::player("あなた"), seed);
         let game = BattleGame {
-            battle: Battle::new(&setup, stats),
+            battle: Battle::new(&setup, stats).map_err(|e| SessionError::Setup(e.to_string()))?,
             rival: rival.id.clone(),
             seed,
             ended_for: 0.0,
@@ -204,7 +204,12 @@ impl Session {
     }
 
     /// Starts two bots fighting: the first rival's skill on both sides, dealt from `seed`.
-    pub fn demo(&mut self, rivals: &[Rival], stats: &TileStats, seed: u64) {
+    pub fn demo(
+        &mut self,
+        rivals: &[Rival],
+        stats: &TileStats,
+        seed: u64,
+    ) -> Result<(), SessionError> {
         let rival = rivals
             .first()
             .cloned()
@@ -219,12 +224,13 @@ impl Session {
         setup.fighters[0].bot = Some(quick);
         setup.fighters[1].bot = Some(quick);
         let game = BattleGame {
-            battle: Battle::new(&setup, stats),
+            battle: Battle::new(&setup, stats).map_err(|e| SessionError::Setup(e.to_string()))?,
             rival: rival.id.clone(),
             seed,
             ended_for: 0.0,
         };
         self.reset(Mode::Battle(Box::new(game)), true);
+        Ok(())
     }
 
     /// Clears the table.
@@ -436,7 +442,10 @@ impl Session {
         self.collect();
         if let Some(seed) = next_demo {
             let kept = std::mem::take(&mut self.events);
-            self.demo(rivals, stats, seed);
+            // The rival dealt the last demo, so it deals the next; if not, the table clears.
+            if self.demo(rivals, stats, seed).is_err() {
+                self.stop();
+            }
             let mut events = kept;
             events.append(&mut self.events);
             self.events = events;
@@ -984,7 +993,7 @@ mod tests {
     fn a_demo_starts_again_after_it_ends() {
         let (dict, stats, stages, rivals) = setup();
         let mut s = Session::default();
-        s.demo(&rivals, &stats, 7);
+        s.demo(&rivals, &stats, 7).unwrap();
         let mut restarts = 0;
         for _ in 0..(60 * 60 * 4) {
             s.begin_frame();
