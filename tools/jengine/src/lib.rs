@@ -10,6 +10,7 @@
 pub mod check;
 pub mod cli;
 pub mod docs;
+pub mod golden;
 pub mod input;
 pub mod render;
 pub mod runtime;
