@@ -313,3 +313,52 @@ end
         "{lines:#?}"
     );
 }
+
+fn check_golden(rt: &Runtime, name: &str) {
+    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
+    renderer.preload(&rt.world);
+    let frame = renderer.render(&rt.world, 1280, 720);
+    assert!(renderer.take_warnings().is_empty());
+    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, &frame) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn the_scenes_look_as_they_should() {
+    // A puzzle a few words in, the chosen tile glowing.
+    let mut rt = start(&project(), "puzzle", 1);
+    rt.step(&[]);
+    for _ in 0..3 {
+        play_best(&mut rt);
+    }
+    let (_, layout) = look(&rt);
+    tap(&mut rt, layout.hand[1]);
+    for _ in 0..20 {
+        rt.step(&[]);
+    }
+    check_golden(&rt, "puzzle_mid_stage");
+
+    // Paused: every kana hidden.
+    rt.step(&[Event::Key {
+        key: "p".into(),
+        down: true,
+    }]);
+    rt.step(&[]);
+    check_golden(&rt, "puzzle_paused");
+
+    // A battle with both hands, a few words in.
+    let mut rt = start(&project(), "battle", 3);
+    for _ in 0..200 {
+        rt.step(&[]);
+    }
+    for _ in 0..4 {
+        play_best(&mut rt);
+        for _ in 0..30 {
+            rt.step(&[]);
+        }
+    }
+    check_golden(&rt, "battle_both_hands");
+}
