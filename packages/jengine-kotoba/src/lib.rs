@@ -41,6 +41,7 @@ pub mod dict;
 pub mod kana;
 pub mod play;
 pub mod puzzle;
+pub mod waves;
 
 pub use battle::{Battle, COMBO_WINDOW, Fighter, FighterSpec, Move, Phase, Setup};
 pub use board::{Board, Cell, Dir, Pos, Word};
