@@ -133,22 +133,43 @@ impl Layout {
         Hit::Nothing
     }
 
-    /// Where the sea's waves start from, for this table.
-    pub fn wave_context(&self, _session: &Session) -> WaveContext {
+    /// Where the sea's waves start from, for this table (the colours come from the sea).
+    pub fn wave_context(&self, session: &Session) -> WaveContext {
+        let tried = session.tried.map(|p| self.cell_centre(p));
         WaveContext {
             origin: self.origin,
             cell: self.cell,
-            hands: [
-                self.hand
-                    .iter()
-                    .fold([0.0, 0.0], |a, c| [a[0] + c[0], a[1] + c[1]]),
-                self.rival
-                    .iter()
-                    .fold([0.0, 0.0], |a, c| [a[0] + c[0], a[1] + c[1]]),
-            ]
-            .map(|sum| sum),
-            you: Some(YOU),
+            board_centre: table_centre(self),
+            hands: self.hand_centres,
+            you: (!session.demo).then_some(YOU),
+            tried: [tried, None],
+            ..WaveContext::default()
         }
+    }
+
+    /// The boxes `[x0, y0, x1, y1]` the table covers (board and hand), where the sea is land.
+    pub fn land(&self) -> [[f32; 4]; 2] {
+        let c = table_centre(self);
+        let (w, h) = (
+            self.size.0 as f32 * self.cell,
+            self.size.1 as f32 * self.cell,
+        );
+        let hand_w = self.hand.len() as f32 * self.hand_tile * 1.08 + self.hand_tile * 0.4;
+        let hc = self.hand_centres[0];
+        [
+            [
+                c[0] - w / 2.0,
+                c[1] - h / 2.0,
+                c[0] + w / 2.0,
+                c[1] + h / 2.0,
+            ],
+            [
+                hc[0] - hand_w / 2.0,
+                hc[1] - self.hand_tile * 0.7,
+                hc[0] + hand_w / 2.0,
+                hc[1] + self.hand_tile * 0.7,
+            ],
+        ]
     }
 }
 

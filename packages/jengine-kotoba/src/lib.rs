@@ -232,7 +232,7 @@ impl Package for KotobaPackage {
 
     fn register(&self, reg: &mut Registry) {
         reg.component::<Table>("kotoba_table");
-        reg.component::<Waves>("kotoba_waves");
+        reg.component_checked::<Waves>("kotoba_waves", |w| w.check().map_err(|e| e.to_string()));
 
         reg.command(
             "Kotoba",
@@ -366,8 +366,7 @@ impl Package for KotobaPackage {
                     .entities
                     .get::<&mut Waves>(e)
                     .map_err(|_| format!("entity {} has no kotoba_waves", e.to_bits()))?;
-                waves.set_swell(amount as f32);
-                Ok(())
+                waves.set_swell(amount as f32).map_err(|e| e.to_string())
             },
         );
 
@@ -456,18 +455,13 @@ fn at_table(
     f(&mut session, content, Dict::japanese()).map_err(|e| e.to_string())
 }
 
-fn at_sea(world: &mut World, e: Entity, f: impl FnOnce(&mut waves::Sea)) -> Result<(), String> {
-    if world.entities.get::<&Waves>(e).is_err() {
-        return Err(format!("entity {} has no kotoba_waves", world.describe(e)));
-    }
-    match world.entities.get::<&mut waves::Sea>(e) {
-        Ok(mut sea) => {
-            f(&mut sea);
-            Ok(())
-        }
-        // The sea is made on its first frame; a ring asked for before then has nothing to move.
-        Err(_) => Ok(()),
-    }
+fn at_sea(
+    world: &mut World,
+    e: Entity,
+    f: impl FnOnce(&mut waves::Sea) -> Result<(), waves::WaveError>,
+) -> Result<(), String> {
+    let mut sea = waves::sea_mut(world, e).map_err(|e| e.to_string())?;
+    f(&mut sea).map_err(|e| e.to_string())
 }
 
 fn pointer(world: &mut World, e: Entity, touch: draw::Touch, at: [f32; 2]) -> Result<(), String> {
@@ -491,7 +485,8 @@ fn play(world: &mut World, dt: f64) {
         .iter()
         .map(|(e, _)| e)
         .collect();
-    let mut waves = Vec::new();
+    let mut sent = Vec::new();
+    let mut land = Vec::new();
     for e in tables {
         if world.entities.get::<&Session>(e).is_err() {
             let _ = world.entities.insert(
@@ -516,21 +511,28 @@ fn play(world: &mut World, dt: f64) {
         };
         session.update(dict, &content.stats, &content.rivals, dt as f32);
         let layout = draw::Layout::of(table, session);
-        waves.extend(waves::waves_for(
-            &session.events,
-            &layout.wave_context(session),
-        ));
+        if session.board().is_some() {
+            land.extend(layout.land());
+        }
+        if !session.events.is_empty() {
+            sent.push((session.events.clone(), layout.wave_context(session)));
+        }
         *bag = session.bag(dict, &content.stages, &content.rivals);
         // This frame's events have been read into the bag; the next frame's start empty,
         // with whatever commands add before it.
         session.begin_frame();
     }
-    if waves.is_empty() {
-        return;
-    }
-    for sea in world.entities.query_mut::<&mut waves::Sea>() {
-        for wave in &waves {
-            waves::apply(sea, wave.clone());
+    for (waves, sea) in world.entities.query_mut::<(&Waves, &mut waves::Sea)>() {
+        sea.set_land(&land);
+        for (events, context) in &sent {
+            let context = waves::WaveContext {
+                palette: waves.palette(),
+                ..*context
+            };
+            for wave in waves::waves_for(events, &context) {
+                // Waves made from the board's own events are finite by construction.
+                let _ = waves::apply(sea, wave);
+            }
         }
     }
 }

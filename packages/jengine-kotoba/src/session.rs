@@ -119,6 +119,8 @@ pub struct Session {
     pub hint: Option<Pos>,
     /// A hand tile held by the pointer.
     pub carry: Option<Carry>,
+    /// The cell the player last tried to place on.
+    pub tried: Option<Pos>,
 }
 
 /// A hand tile held by a pointer, from press to release.
@@ -148,6 +150,7 @@ impl Default for Session {
             events: Vec::new(),
             hint: None,
             carry: None,
+            tried: None,
         }
     }
 }
@@ -356,6 +359,7 @@ impl Session {
         self.playing()?;
         let slot = self.chosen()?;
         let face = self.hand()[slot];
+        self.tried = Some(pos);
         let result = match &mut self.mode {
             Mode::Puzzle(g) => g.puzzle.place(dict, slot, pos).map(|_| ()),
             Mode::Battle(g) => g.battle.apply(dict, YOU, Move::Place { slot, pos, face }),

@@ -1,0 +1,214 @@
+//! Golden images of the sea: its sprites drawn by the host's software renderer and compared
+//! with PNGs under `tests/golden/`, a small difference per channel allowed. On a mismatch the
+//! frame and a diff are written under the test's target folder; `JENGINE_BLESS=1` rewrites the
+//! goldens. The scale texture is drawn here, so the pictures do not wait on the game's art.
+
+use std::path::{Path, PathBuf};
+
+use jengine::{Camera2D, Color, Name, Time, World};
+use jengine_kotoba::waves::{self, Wave, Waves};
+use jengine_tool::render::{Frame, Renderer};
+
+/// Largest difference allowed in any channel of any pixel.
+const TOLERANCE: u8 = 2;
+
+/// One seigaiha scale, 128x128 texels: a whole disc of five rings, light bands parted by thin
+/// darker lines and a darker rim, clear outside. Only its upper fan shows in the pattern; the
+/// sea's tint colours it.
+fn scale_texel(x: u32, y: u32) -> [u8; 4] {
+    const RADIUS: f32 = 64.0;
+    const RINGS: f32 = 5.0;
+    let d = (x as f32 + 0.5 - 64.0).hypot(y as f32 + 0.5 - 64.0);
+    let alpha = (RADIUS - d + 0.5).clamp(0.0, 1.0);
+    if alpha == 0.0 {
+        return [0, 0, 0, 0];
+    }
+    let band = d / RADIUS * RINGS;
+    let within = band.fract();
+    let value = if d > RADIUS - 3.0 {
+        0.5
+    } else if band >= 1.0 && within < 0.15 {
+        0.62
+    } else {
+        // Each band a little lighter toward its outer line, like a wave's face.
+        0.84 + 0.16 * within
+    };
+    let v = (value * 255.0).round() as u8;
+    [v, v, v, (alpha * 255.0).round() as u8]
+}
+
+fn assets() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sea-assets");
+    let textures = dir.join("textures");
+    std::fs::create_dir_all(&textures).unwrap();
+    let rgba: Vec<u8> = (0..128)
+        .flat_map(|y| (0..128).map(move |x| (x, y)))
+        .flat_map(|(x, y)| scale_texel(x, y))
+        .collect();
+    Frame {
+        width: 128,
+        height: 128,
+        rgba,
+    }
+    .save_png(&textures.join("scale.png"))
+    .unwrap();
+    dir
+}
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+fn read_png(path: &Path) -> Option<Frame> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .ok()?;
+    let mut rgba = vec![0; reader.output_buffer_size()?];
+    let info = reader.next_frame(&mut rgba).ok()?;
+    (info.color_type == png::ColorType::Rgba).then_some(Frame {
+        width: info.width,
+        height: info.height,
+        rgba,
+    })
+}
+
+/// Compares `frame` with `tests/golden/<name>.png` (or rewrites it when blessing).
+fn check_golden(name: &str, frame: &Frame) {
+    let path = golden_dir().join(format!("{name}.png"));
+    if std::env::var_os("JENGINE_BLESS").is_some() {
+        std::fs::create_dir_all(golden_dir()).unwrap();
+        frame.save_png(&path).unwrap();
+        return;
+    }
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sea-golden");
+    std::fs::create_dir_all(&out).unwrap();
+    let Some(golden) = read_png(&path) else {
+        frame.save_png(&out.join(format!("{name}.png"))).unwrap();
+        panic!(
+            "{} is missing or unreadable; this frame is in {} (JENGINE_BLESS=1 writes it)",
+            path.display(),
+            out.display()
+        );
+    };
+    assert_eq!(
+        (golden.width, golden.height),
+        (frame.width, frame.height),
+        "{name}: frame size differs from the golden"
+    );
+    let mut diff = Vec::with_capacity(frame.rgba.len());
+    let mut bad = 0usize;
+    let mut worst = 0u8;
+    for (a, b) in frame.rgba.chunks(4).zip(golden.rgba.chunks(4)) {
+        let d = (0..4).map(|i| a[i].abs_diff(b[i])).max().unwrap();
+        worst = worst.max(d);
+        if d > TOLERANCE {
+            bad += 1;
+            diff.extend_from_slice(&[255, 0, 0, 255]);
+        } else {
+            let grey = (a[0] as u32 + a[1] as u32 + a[2] as u32) / 12;
+            diff.extend_from_slice(&[grey as u8, grey as u8, grey as u8, 255]);
+        }
+    }
+    if bad > 0 {
+        let actual = out.join(format!("{name}.actual.png"));
+        let diff_path = out.join(format!("{name}.diff.png"));
+        frame.save_png(&actual).unwrap();
+        Frame {
+            width: frame.width,
+            height: frame.height,
+            rgba: diff,
+        }
+        .save_png(&diff_path)
+        .unwrap();
+        panic!(
+            "{name}: {bad} pixels differ from the golden by more than {TOLERANCE} (worst {worst}); \
+             see {} and {}",
+            actual.display(),
+            diff_path.display()
+        );
+    }
+}
+
+/// A 16x9 world (drawn at 640x360) with a default sea, its session seed fixed.
+fn world() -> (World, jengine::Entity) {
+    let mut world = World::new();
+    world.resources.insert(Time {
+        seed: 7,
+        ..Time::default()
+    });
+    world.spawn((Camera2D {
+        center: [0.0, 0.0],
+        size: [16.0, 9.0],
+        clear: Color::parse_hex("#05081c").unwrap(),
+    },));
+    let sea = world.spawn((Name("sea".into()), Waves::default()));
+    (world, sea)
+}
+
+/// Runs the sea `frames` frames at 60 Hz.
+fn run(world: &mut World, frames: u32) {
+    for _ in 0..frames {
+        let time = world.resources.get_mut::<Time>().unwrap();
+        time.frame += 1;
+        time.elapsed += time.dt;
+        let dt = time.dt;
+        waves::system(world, dt);
+    }
+}
+
+fn render(world: &World) -> Frame {
+    let mut renderer = Renderer::new(&assets());
+    let frame = renderer.render(world, 640, 360);
+    assert_eq!(renderer.take_warnings(), Vec::<String>::new());
+    frame
+}
+
+#[test]
+fn the_sea_at_rest() {
+    let (mut world, _) = world();
+    run(&mut world, 150);
+    check_golden("sea_at_rest", &render(&world));
+}
+
+#[test]
+fn the_sea_with_rings_and_a_surge() {
+    let (mut world, sea) = world();
+    run(&mut world, 30);
+    {
+        let mut s = waves::sea_mut(&mut world, sea).unwrap();
+        let palette = Waves::default().palette();
+        waves::apply(
+            &mut s,
+            Wave::Ring {
+                at: [-3.2, 0.8],
+                strength: 2.0,
+                color: palette.gold,
+                count: 3,
+            },
+        )
+        .unwrap();
+        waves::apply(
+            &mut s,
+            Wave::Ring {
+                at: [4.1, -1.5],
+                strength: 1.6,
+                color: palette.coral,
+                count: 1,
+            },
+        )
+        .unwrap();
+        waves::surge(&mut s, 1.2, Some(palette.gold)).unwrap();
+    }
+    run(&mut world, 42);
+    check_golden("sea_with_rings_and_a_surge", &render(&world));
+}
+
+#[test]
+fn the_same_seed_draws_the_same_sea() {
+    let (mut a, _) = world();
+    let (mut b, _) = world();
+    run(&mut a, 40);
+    run(&mut b, 40);
+    assert_eq!(render(&a).rgba, render(&b).rgba);
+}
