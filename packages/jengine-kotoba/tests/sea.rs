@@ -9,8 +9,6 @@ use jengine::{Camera2D, Color, Name, Time, World};
 use jengine_kotoba::waves::{self, Wave, Waves};
 use jengine_tool::render::{Frame, Renderer};
 
-/// Largest difference allowed in any channel of any pixel.
-const TOLERANCE: u8 = 2;
 
 /// One seigaiha scale, 128x128 texels: a whole disc of five rings, light bands parted by thin
 /// darker lines and a darker rim, clear outside. Only its upper fan shows in the pattern; the
@@ -55,78 +53,12 @@ fn assets() -> PathBuf {
     dir
 }
 
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
-}
-
-fn read_png(path: &Path) -> Option<Frame> {
-    let file = std::fs::File::open(path).ok()?;
-    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-        .read_info()
-        .ok()?;
-    let mut rgba = vec![0; reader.output_buffer_size()?];
-    let info = reader.next_frame(&mut rgba).ok()?;
-    (info.color_type == png::ColorType::Rgba).then_some(Frame {
-        width: info.width,
-        height: info.height,
-        rgba,
-    })
-}
-
 /// Compares `frame` with `tests/golden/<name>.png` (or rewrites it when blessing).
 fn check_golden(name: &str, frame: &Frame) {
-    let path = golden_dir().join(format!("{name}.png"));
-    if std::env::var_os("JENGINE_BLESS").is_some() {
-        std::fs::create_dir_all(golden_dir()).unwrap();
-        frame.save_png(&path).unwrap();
-        return;
-    }
+    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sea-golden");
-    std::fs::create_dir_all(&out).unwrap();
-    let Some(golden) = read_png(&path) else {
-        frame.save_png(&out.join(format!("{name}.png"))).unwrap();
-        panic!(
-            "{} is missing or unreadable; this frame is in {} (JENGINE_BLESS=1 writes it)",
-            path.display(),
-            out.display()
-        );
-    };
-    assert_eq!(
-        (golden.width, golden.height),
-        (frame.width, frame.height),
-        "{name}: frame size differs from the golden"
-    );
-    let mut diff = Vec::with_capacity(frame.rgba.len());
-    let mut bad = 0usize;
-    let mut worst = 0u8;
-    for (a, b) in frame.rgba.chunks(4).zip(golden.rgba.chunks(4)) {
-        let d = (0..4).map(|i| a[i].abs_diff(b[i])).max().unwrap();
-        worst = worst.max(d);
-        if d > TOLERANCE {
-            bad += 1;
-            diff.extend_from_slice(&[255, 0, 0, 255]);
-        } else {
-            let grey = (a[0] as u32 + a[1] as u32 + a[2] as u32) / 12;
-            diff.extend_from_slice(&[grey as u8, grey as u8, grey as u8, 255]);
-        }
-    }
-    if bad > 0 {
-        let actual = out.join(format!("{name}.actual.png"));
-        let diff_path = out.join(format!("{name}.diff.png"));
-        frame.save_png(&actual).unwrap();
-        Frame {
-            width: frame.width,
-            height: frame.height,
-            rgba: diff,
-        }
-        .save_png(&diff_path)
-        .unwrap();
-        panic!(
-            "{name}: {bad} pixels differ from the golden by more than {TOLERANCE} (worst {worst}); \
-             see {} and {}",
-            actual.display(),
-            diff_path.display()
-        );
+    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, frame) {
+        panic!("{e}");
     }
 }
 

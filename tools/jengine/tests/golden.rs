@@ -11,8 +11,6 @@ use jengine::{
 };
 use jengine_tool::render::{Frame, Renderer, screen_to_world};
 
-/// Largest difference allowed in any channel of any pixel.
-
 // ---------------------------------------------------------------------------------------------
 // Fixture textures, written into a temporary assets folder.
 
