@@ -15,7 +15,7 @@ fn battle_world() -> (Registry, World, ScriptHost) {
     let mut world = World::new();
     let row = |i: usize| {
         if i == 5 {
-            "....ことば...".to_string()
+            "....ことば.....".to_string()
         } else {
             ".".repeat(12)
         }
