@@ -1637,7 +1637,7 @@ pub fn system(world: &mut World, dt: f64) {
             match scale.get() {
                 Ok((t, s)) => {
                     *t = Transform2D {
-                        pos: look.pos,
+                        pos: fan_centre(look, waves.scale),
                         rot: 0.0,
                         scale: [look.scale, look.scale],
                         z: look.z,
@@ -1655,6 +1655,19 @@ pub fn system(world: &mut World, dt: f64) {
     }
 
     world.resources.insert(pools);
+}
+
+/// How much of a scale's height the texture holds, from the top: the upper half, which shows,
+/// and a margin for a scale in front lifting off the one behind. The rest is always under the
+/// rows in front, so it is never drawn.
+pub const FAN: f32 = 0.625;
+
+/// Where a scale's sprite goes: the centre of its upper part, above the circle's centre.
+fn fan_centre(look: &Look, width: f32) -> [f32; 2] {
+    [
+        look.pos[0],
+        look.pos[1] + width * look.scale * (0.5 - FAN / 2.0),
+    ]
 }
 
 /// Makes the sea and its sprites for `owner` when they are missing or out of date.
@@ -1677,7 +1690,8 @@ fn prepare(world: &mut World, pools: &mut Pools, owner: Entity) -> Result<(), Wa
         let stale = pool
             .is_none_or(|p| reshaped || p.texture != waves.texture || p.scales.len() != sea.len());
         stale.then(|| {
-            let size = [waves.scale, waves.scale];
+            // The texture is a scale's upper part: the fan that shows.
+            let size = [waves.scale, waves.scale * FAN];
             (waves.texture.clone(), size, sea.looks().to_vec())
         })
     };
@@ -1706,7 +1720,7 @@ fn prepare(world: &mut World, pools: &mut Pools, owner: Entity) -> Result<(), Wa
         scales.push(world.spawn((
             BulkEntity,
             Transform2D {
-                pos: look.pos,
+                pos: fan_centre(look, size[0]),
                 rot: 0.0,
                 scale: [look.scale, look.scale],
                 z: look.z,
@@ -2754,7 +2768,7 @@ mod tests {
         let first = scales(&world);
         assert_eq!(first.len(), count);
         assert!(first.iter().all(|(t, s)| s.texture == "scale.png"
-            && s.size == [1.35, 1.35]
+            && s.size == [1.35, 1.35 * FAN]
             && t.z >= -10.0
             && t.z < -9.0));
         let entities = world.entities.len();
@@ -2766,7 +2780,8 @@ mod tests {
         // The sprites draw exactly what the sea says.
         let sea = world.entities.get::<&Sea>(e).unwrap();
         let mut drawn: Vec<[f32; 2]> = scales(&world).iter().map(|(t, _)| t.pos).collect();
-        let mut looks: Vec<[f32; 2]> = sea.looks().iter().map(|l| l.pos).collect();
+        let width = Waves::default().scale;
+        let mut looks: Vec<[f32; 2]> = sea.looks().iter().map(|l| fan_centre(l, width)).collect();
         drawn.sort_by(|a, b| a.partial_cmp(b).unwrap());
         looks.sort_by(|a, b| a.partial_cmp(b).unwrap());
         assert_eq!(drawn, looks);
@@ -2802,7 +2817,7 @@ mod tests {
         let n = world.entities.get::<&Sea>(e).unwrap().len();
         let all = scales(&world);
         assert_eq!(all.len(), n);
-        assert!(all.iter().all(|(_, s)| s.size == [2.0, 2.0]));
+        assert!(all.iter().all(|(_, s)| s.size == [2.0, 2.0 * FAN]));
         world.entities.get::<&mut Waves>(e).unwrap().texture = "other.png".into();
         frame(&mut world);
         let all = scales(&world);

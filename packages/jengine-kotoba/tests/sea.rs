@@ -9,10 +9,8 @@ use jengine::{Camera2D, Color, Name, Time, World};
 use jengine_kotoba::waves::{self, Wave, Waves};
 use jengine_tool::render::{Frame, Renderer};
 
-
-/// One seigaiha scale, 128x128 texels: a whole disc of five rings, light bands parted by thin
-/// darker lines and a darker rim, clear outside. Only its upper fan shows in the pattern; the
-/// sea's tint colours it.
+/// One seigaiha scale, 128x80 texels: the upper part of a disc of five rings, light bands
+/// parted by thin darker lines and a darker rim, clear outside. The sea's tint colours it.
 fn scale_texel(x: u32, y: u32) -> [u8; 4] {
     const RADIUS: f32 = 64.0;
     const RINGS: f32 = 5.0;
@@ -39,13 +37,13 @@ fn assets() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sea-assets");
     let textures = dir.join("textures");
     std::fs::create_dir_all(&textures).unwrap();
-    let rgba: Vec<u8> = (0..128)
+    let rgba: Vec<u8> = (0..80)
         .flat_map(|y| (0..128).map(move |x| (x, y)))
         .flat_map(|(x, y)| scale_texel(x, y))
         .collect();
     Frame {
         width: 128,
-        height: 128,
+        height: 80,
         rgba,
     }
     .save_png(&textures.join("scale.png"))

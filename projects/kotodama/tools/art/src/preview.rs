@@ -108,7 +108,7 @@ fn seigaiha(dst: &mut Image, set: &Set, origin: [f64; 2], size: f64, cols: i64, 
                 origin[0] + i as f64 * size - offset,
                 origin[1] + j as f64 * size / 4.0,
                 size,
-                size,
+                size * 0.625,
             ];
             set.draw(dst, "scale.png", rect, tint);
         }
