@@ -362,3 +362,76 @@ fn the_scenes_look_as_they_should() {
     }
     check_golden(&rt, "battle_both_hands");
 }
+
+#[test]
+fn kotodama_checks_clean() {
+    let report = jengine_tool::check::check(&project(), &[&KotobaPackage]);
+    assert!(report.ok(), "{:#?}", report.problems);
+    assert_eq!(report.counts, (2, 2, 2));
+}
+
+#[test]
+fn a_tile_dragged_from_the_hand_goes_down_where_it_is_let_go() {
+    let mut rt = start(&project(), "puzzle", 1);
+    rt.step(&[]);
+    let (session, layout) = look(&rt);
+    let stats = &rt.world.resources.get::<Content>().unwrap().stats;
+    let m = best(&legal_moves(
+        session.board().unwrap(),
+        Dict::japanese(),
+        stats,
+        session.hand(),
+    ))
+    .unwrap();
+    let from = layout.hand[m.slot];
+    let to = layout.cell_centre(m.pos);
+    let pointer = |phase, at: [f32; 2]| Event::Pointer {
+        phase,
+        x: at[0] as f64,
+        y: at[1] as f64,
+    };
+    rt.step(&[pointer(Phase::Press, from)]);
+    let middle = [(from[0] + to[0]) / 2.0, (from[1] + to[1]) / 2.0];
+    rt.step(&[pointer(Phase::Drag, middle)]);
+    let (carried, _) = look(&rt);
+    assert!(carried.carry.is_some_and(|c| c.moved && c.at == middle));
+    rt.step(&[pointer(Phase::Drag, to)]);
+    rt.step(&[pointer(Phase::Release, to)]);
+    let (after, _) = look(&rt);
+    assert!(
+        after.board().unwrap().kana(m.pos).is_some(),
+        "nothing went down"
+    );
+    assert!(after.carry.is_none());
+    assert!(!bag(&rt)["made"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn a_bad_stage_row_stops_the_project_with_its_file_row_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_project(dir.path());
+    let path = dir.path().join("data/kotoba_stages.json");
+    let mut rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    rows[2]["time"] = serde_json::json!("soon");
+    std::fs::write(&path, rows.to_string()).unwrap();
+    let options = Options {
+        scene: Some("puzzle".into()),
+        ..Options::default()
+    };
+    let problems = match Runtime::new(dir.path(), &[&KotobaPackage], options) {
+        Ok(_) => panic!("a bad stage row loaded"),
+        Err(problems) => problems,
+    };
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0].starts_with("data/kotoba_stages.json: row 3 (\"s03\"): time:"),
+        "{}",
+        problems[0]
+    );
+    assert!(
+        problems[0].ends_with("(table of jengine-kotoba)"),
+        "{}",
+        problems[0]
+    );
+}
