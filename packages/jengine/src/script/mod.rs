@@ -283,7 +283,7 @@ impl ScriptHost {
         let bags = Rc::new(RefCell::new(lua.create_table()?));
         api::install(&lua, bags.clone(), save.clone())?;
         commands::install(&lua, registry, &queue, &guard)?;
-        let new_env = sandbox::seal(&lua, &guard)?;
+        let new_env = sandbox::seal(&lua, &guard, scripts_dir)?;
         Ok(ScriptHost {
             lua,
             guard,

@@ -211,7 +211,44 @@ fn install_hook(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<()> {
 /// Wraps what can catch an error so that it cannot catch a stop, and freezes every table in
 /// the globals. Runs once, after every API table is installed. Returns the function that
 /// makes a script's environment.
-pub(crate) fn seal(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
+pub(crate) fn seal(
+    lua: &Lua,
+    guard: &Rc<Guard>,
+    scripts_dir: &std::path::Path,
+) -> mlua::Result<Function> {
+    let dir = scripts_dir.to_path_buf();
+    let import = lua.create_function(move |lua, (name, env): (mlua::Value, Table)| {
+        super::api::guard(lua)?;
+        let at = super::script_place(lua);
+        let fail = |what: String| {
+            let place = if at.is_empty() {
+                String::new()
+            } else {
+                format!("{at}: ")
+            };
+            mlua::Error::RuntimeError(format!("{place}import: {what}"))
+        };
+        let name = match name {
+            mlua::Value::String(s) => s.to_string_lossy(),
+            other => {
+                return Err(fail(format!(
+                    "argument 1 (name) must be a script under assets/scripts, got {}",
+                    other.type_name()
+                )));
+            }
+        };
+        crate::asset::check_asset_name(&name).map_err(|e| fail(e.to_string()))?;
+        if !name.ends_with(".lua") {
+            return Err(fail(format!("{name:?} is not a .lua file")));
+        }
+        let text = std::fs::read_to_string(dir.join(&name))
+            .map_err(|e| fail(format!("cannot read assets/scripts/{name}: {e}")))?;
+        lua.load(text)
+            .set_name(format!("@assets/scripts/{name}"))
+            .set_mode(mlua::chunk::ChunkMode::Text)
+            .set_environment(env)
+            .into_function()
+    })?;
     let g = guard.clone();
     let stopped = lua.create_function(move |_, ()| Ok(g.stopped().is_some()))?;
     let g = guard.clone();
@@ -247,13 +284,14 @@ pub(crate) fn seal(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
         restop,
         print,
         plain,
+        import,
     ))
 }
 
 /// The Lua half of the seal. `guard(ok, ...)` passes results through unless the callback was
 /// stopped or the error is Lua's own out-of-memory error, which it turns into a stop.
 const SEAL: &str = r##"
-local stopped, out_of_memory, restop, host_print, plain = ...
+local stopped, out_of_memory, restop, host_print, plain, host_import = ...
 local G = _ENV
 local rawload, rawpcall, rawxpcall, rawset_, setmetatable_, getmetatable_, rawget_, type_, select_, error_, next_, tostring_ =
     load, pcall, xpcall, rawset, setmetatable, getmetatable, rawget, type, select, error, next, tostring
@@ -341,7 +379,8 @@ local string_meta = getmetatable("")
 string_meta.__metatable = "read-only"
 
 -- A script's environment: its own globals, reading through to the sealed ones.
-return function()
+local LOADING = {}
+local function make_env(shared)
     local env = {}
     env._G = env
     env.load = function(chunk, name, mode, ...)
@@ -352,6 +391,30 @@ return function()
         if select_("#", ...) > 0 then e = ... end
         return rawload(chunk, name, "t", e)
     end
+    -- A module runs once per importing script, in globals of its own; what it returns (true
+    -- when nothing) is kept, so the script's later imports of it get the same value. Modules
+    -- share their script's list, so a cycle is seen wherever it closes.
+    local imports = shared or {}
+    env.import = function(name)
+        local have = imports[name]
+        if have == LOADING then
+            error_("import: " .. tostring_(name) .. " imports itself (an import cycle)", 2)
+        end
+        if have ~= nil then return have end
+        local chunk = host_import(name, make_env(imports))
+        imports[name] = LOADING
+        local r = pack(rawpcall(chunk))
+        if not r[1] then
+            imports[name] = nil
+            guard(r)
+            error_(r[2], 0)
+        end
+        local value = r[2]
+        if value == nil then value = true end
+        imports[name] = value
+        return value
+    end
     return setmetatable_(env, {__index = G, __metatable = "read-only"})
 end
+return function() return make_env(nil) end
 "##;

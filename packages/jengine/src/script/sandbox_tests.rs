@@ -684,3 +684,93 @@ fn asset_names_from_scripts_cannot_leave_their_folder() {
     );
     assert!(p.host.take_queue().is_empty());
 }
+
+#[test]
+fn a_script_imports_a_module_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "menu.lua",
+        "local M = {count = 0}\nfunction M.bump() M.count = M.count + 1 return M.count end\nsecret = 1\nreturn M\n",
+    );
+    write("loop.lua", "return import('loop.lua')\n");
+    write("bad.lua", "local x = nil + 1\n");
+    write(
+        "a.lua",
+        "local m = import('menu.lua')\nm.bump()\nm.bump()\nassert(import('menu.lua') == m)\nLog.info('a ' .. m.count .. ' ' .. tostring(secret))\n\
+         Log.info(select(2, pcall(import, '../menu.lua')))\n\
+         Log.info(select(2, pcall(import, 'gone.lua')))\n\
+         Log.info(select(2, pcall(import, 'loop.lua')))\n\
+         Log.info(select(2, pcall(import, 'bad.lua')))\n\
+         Log.info(select(2, pcall(import, 'menu.txt')))\n",
+    );
+    write(
+        "b.lua",
+        "local m = import('menu.lua')\nLog.info('b ' .. m.bump())\n",
+    );
+    let registry = Rc::new(Registry::with(&[&Bouncer]));
+    let mut host = ScriptHost::new(&registry, dir.path(), limits(), 1).unwrap();
+    let mut world = World::new();
+    let a = world.spawn((Script("a.lua".into()),));
+    let b = world.spawn((Script("b.lua".into()),));
+    let errors = host.attach(&mut world, &[a, b]);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let lines: Vec<String> = world.log().drain().into_iter().map(|l| l.message).collect();
+    // Each script has its own copy: b's count starts again, and a module's globals are its own.
+    assert_eq!(lines[0], "assets/scripts/a.lua:5: a 2 nil");
+    assert!(
+        lines[1].ends_with(
+            "import: \"../menu.lua\" leaves its folder: asset names are relative paths inside it"
+        ),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].contains("import: cannot read assets/scripts/gone.lua"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3].contains("import: loop.lua imports itself"),
+        "{}",
+        lines[3]
+    );
+    assert!(
+        lines[4].contains("assets/scripts/bad.lua:1: attempt to perform arithmetic"),
+        "{}",
+        lines[4]
+    );
+    assert!(
+        lines[5].contains("import: \"menu.txt\" is not a .lua file"),
+        "{}",
+        lines[5]
+    );
+    assert_eq!(lines[6], "assets/scripts/b.lua:2: b 1");
+}
+
+#[test]
+fn a_loop_in_an_imported_module_is_stopped_like_any_other() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("spin.lua"), "while true do end\n").unwrap();
+    std::fs::write(
+        dir.path().join("bad.lua"),
+        "function update(e)\n  pcall(import, 'spin.lua')\n  Log.info('survived')\nend\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("good.lua"), GOOD).unwrap();
+    let registry = Rc::new(Registry::with(&[&Bouncer]));
+    let mut host = ScriptHost::new(&registry, dir.path(), limits(), 1).unwrap();
+    let mut world = World::new();
+    let e = world.spawn((Script("bad.lua".into()),));
+    host.attach(&mut world, &[e]);
+    host.start(&mut world);
+    host.update(&mut world, 1.0 / 60.0);
+    let lines: Vec<String> = world.log().drain().into_iter().map(|l| l.message).collect();
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert!(lines[0].contains("stopped: the script ran"), "{}", lines[0]);
+    assert!(
+        lines[0].starts_with("assets/scripts/bad.lua: assets/scripts/spin.lua:1:"),
+        "{}",
+        lines[0]
+    );
+}
