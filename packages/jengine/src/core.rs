@@ -21,6 +21,10 @@ use crate::world::{Entity, World};
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SceneRequest(pub Option<String>);
 
+/// The game asked to end (`Scene.quit`): the runtime finishes the frame, then the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QuitRequest;
+
 type SetFn = fn(&mut World, Entity, &serde_json::Value) -> Result<(), String>;
 
 /// The core components scripts may change with `Entity.set`: one list for the bindings and
@@ -142,6 +146,10 @@ fn register(reg: &mut Registry) {
             Ok(())
         },
     );
+    reg.command("Scene", "quit", (), |world, ()| {
+        world.resources.insert(QuitRequest);
+        Ok(())
+    });
     reg.command("Scene", "load", (asset("name"),), |world, (name,)| {
         world.resources.insert(SceneRequest(Some(name)));
         Ok(())

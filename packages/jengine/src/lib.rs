@@ -70,7 +70,7 @@ pub use hecs;
 pub mod host {
     pub use crate::asset::{AssetNameError, check_asset_name};
     pub use crate::convert::{describe_lua_error, parse_json, to_lua};
-    pub use crate::core::SceneRequest;
+    pub use crate::core::{QuitRequest, SceneRequest};
     pub use crate::meta::{PackageMeta, coverage_problems, listed_packages, workspace_root};
     pub use crate::project::{FileError, PackageRef, Project, ProjectFile, Source, Window};
     pub use crate::registry::{

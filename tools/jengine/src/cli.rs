@@ -373,6 +373,9 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
     let frames = args.frames.unwrap_or(600);
     let mut trace_error = None;
     for _ in 0..frames {
+        if runtime.quit_requested() {
+            break;
+        }
         runtime.run(1, &mut input, |rt| {
             if let Some(t) = trace.as_mut()
                 && let Err(e) = t.record(rt)

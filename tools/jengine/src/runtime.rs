@@ -181,6 +181,13 @@ impl Runtime {
         &self.scene
     }
 
+    /// Whether a script asked the game to end (`Scene.quit`).
+    pub fn quit_requested(&self) -> bool {
+        self.world
+            .resources
+            .contains::<jengine::host::QuitRequest>()
+    }
+
     /// Frames completed.
     pub fn frame(&self) -> u64 {
         self.time().frame
@@ -260,6 +267,9 @@ impl Runtime {
     /// Runs `frames` frames, feeding `input`'s events on their frames.
     pub fn run(&mut self, frames: u64, input: &mut InputScript, mut each: impl FnMut(&Runtime)) {
         for _ in 0..frames {
+            if self.quit_requested() {
+                return;
+            }
             let events = input.due(self.frame() + 1);
             self.step(&events);
             each(self);

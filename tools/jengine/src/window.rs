@@ -194,10 +194,11 @@ impl Session {
             }
             self.stepped += 1;
             budget -= 1;
-            if self
-                .options
-                .frames
-                .is_some_and(|n| self.runtime.frame() >= n)
+            if self.runtime.quit_requested()
+                || self
+                    .options
+                    .frames
+                    .is_some_and(|n| self.runtime.frame() >= n)
             {
                 event_loop.exit();
                 return;

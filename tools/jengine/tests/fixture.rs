@@ -345,3 +345,17 @@ fn a_script_that_allocates_without_end_hits_the_memory_limit() {
     let w = warnings(&mut rt);
     assert!(w.iter().any(|m| m.contains("memory")), "{w:?}");
 }
+
+#[test]
+fn scene_quit_ends_the_run_after_its_frame() {
+    let dir = common::copy_fixture();
+    common::write(
+        dir.path(),
+        "assets/scripts/counter.lua",
+        "local n = 0\nfunction update(e) n = n + 1 if n == 3 then Scene.quit() end end\n",
+    );
+    let mut rt = start(dir.path(), Options::default());
+    rt.run(10, &mut InputScript::default(), |_| {});
+    assert!(rt.quit_requested());
+    assert_eq!(rt.frame(), 3);
+}
