@@ -90,5 +90,32 @@ fn frame(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, frame);
+/// The sea alone: 858 scales over a 1280x720 screen, rings spreading, stepped and written into
+/// its sprites.
+fn sea(c: &mut Criterion) {
+    let registry = Registry::with(&[&KotobaPackage]);
+    let mut world = World::new();
+    let text = serde_json::json!({"version": 2, "entities": [
+        {"name": "sea", "kotoba_waves": {"area": [22, 13]}}
+    ]})
+    .to_string();
+    let sea = jengine::host::Scene::parse("bench.scene", &text, &registry)
+        .unwrap()
+        .spawn(&mut world)[0];
+    jengine_kotoba::waves::system(&mut world, 1.0 / 60.0);
+    let mut n = 0u32;
+    c.bench_function("kotoba/sea_step_858_scales", |b| {
+        b.iter(|| {
+            n += 1;
+            if n % 30 == 0 {
+                let mut s = jengine_kotoba::waves::sea_mut(&mut world, sea).unwrap();
+                let at = [(n % 7) as f32 - 3.0, (n % 5) as f32 - 2.0];
+                jengine_kotoba::waves::ripple(&mut s, at, 1.0, None).unwrap();
+            }
+            jengine_kotoba::waves::system(&mut world, 1.0 / 60.0);
+        })
+    });
+}
+
+criterion_group!(benches, frame, sea);
 criterion_main!(benches);
