@@ -435,3 +435,26 @@ fn a_bad_stage_row_stops_the_project_with_its_file_row_and_field() {
         problems[0]
     );
 }
+
+#[test]
+fn a_corrupt_save_is_reported_kept_aside_and_the_game_goes_on() {
+    let save = tempfile::tempdir().unwrap();
+    std::fs::write(save.path().join("save.json"), "{\"stages\": {oops").unwrap();
+    let options = Options {
+        scene: Some("puzzle".into()),
+        save_dir: Some(save.path().to_path_buf()),
+        ..Options::default()
+    };
+    let mut rt = Runtime::new(&project(), &[&KotobaPackage], options).unwrap();
+    let said = warnings(&mut rt);
+    assert!(
+        said.iter().any(|w| w.contains("not valid JSON") && w.contains("save.json.bad")),
+        "{said:#?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(save.path().join("save.json.bad")).unwrap(),
+        "{\"stages\": {oops"
+    );
+    rt.step(&[]);
+    assert_eq!(bag(&rt)["active"], true);
+}
