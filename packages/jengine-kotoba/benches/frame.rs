@@ -107,7 +107,7 @@ fn sea(c: &mut Criterion) {
     c.bench_function("kotoba/sea_step_858_scales", |b| {
         b.iter(|| {
             n += 1;
-            if n % 30 == 0 {
+            if n.is_multiple_of(30) {
                 let mut s = jengine_kotoba::waves::sea_mut(&mut world, sea).unwrap();
                 let at = [(n % 7) as f32 - 3.0, (n % 5) as f32 - 2.0];
                 jengine_kotoba::waves::ripple(&mut s, at, 1.0, None).unwrap();

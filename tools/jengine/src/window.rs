@@ -340,7 +340,6 @@ impl ApplicationHandler for Session {
             WindowEvent::KeyboardInput { event, .. } => {
                 let down = event.state == ElementState::Pressed;
                 match &event.logical_key {
-                    Key::Named(NamedKey::Escape) if down => event_loop.exit(),
                     Key::Named(NamedKey::F12) if down => self.screenshot(),
                     key if !event.repeat => {
                         if let Some(name) = key_name(key) {
