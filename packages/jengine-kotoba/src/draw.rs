@@ -407,12 +407,13 @@ fn draw_table(table: &Table, session: &Session, t: f32) -> Picture {
         );
     }
     if let Some(pos) = session.cursor {
+        // A light under the cell's tile, so a kana there stays readable.
         pic.tinted(
-            &table.frame,
-            Some(table.frame_border),
+            &glow(table),
+            None,
             layout.cell_centre(pos),
-            [cell * 1.08, cell * 1.08],
-            z + 0.3,
+            [cell * 1.9, cell * 1.9],
+            z + 0.15,
             table.light,
         );
     }
