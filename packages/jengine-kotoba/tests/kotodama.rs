@@ -367,7 +367,33 @@ fn the_scenes_look_as_they_should() {
 fn kotodama_checks_clean() {
     let report = jengine_tool::check::check(&project(), &[&KotobaPackage]);
     assert!(report.ok(), "{:#?}", report.problems);
-    assert_eq!(report.counts, (2, 2, 2));
+    let count = |dir: &str, ext: &str| {
+        walk(&project().join(dir))
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .count()
+    };
+    assert_eq!(
+        report.counts,
+        (
+            count("assets/scenes", "scene"),
+            count("assets/scripts", "lua"),
+            count("data", "json")
+        )
+    );
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }
 
 #[test]
