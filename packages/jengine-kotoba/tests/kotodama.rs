@@ -474,7 +474,8 @@ fn a_corrupt_save_is_reported_kept_aside_and_the_game_goes_on() {
     let mut rt = Runtime::new(&project(), &[&KotobaPackage], options).unwrap();
     let said = warnings(&mut rt);
     assert!(
-        said.iter().any(|w| w.contains("not valid JSON") && w.contains("save.json.bad")),
+        said.iter()
+            .any(|w| w.contains("not valid JSON") && w.contains("save.json.bad")),
         "{said:#?}"
     );
     assert_eq!(

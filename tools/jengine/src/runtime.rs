@@ -161,7 +161,13 @@ impl Runtime {
             self.world.log().warn_once(notice.clone());
         }
         self.scripts.detach_all(&mut self.world);
-        self.world.entities.clear();
+        // Each entity despawned on its own, never `clear()`: despawning moves an id to its next
+        // generation, so a handle a package kept from the old scene can never name an entity
+        // of the new one.
+        let old: Vec<Entity> = self.world.entities.iter().map(|e| e.entity()).collect();
+        for e in old {
+            let _ = self.world.entities.despawn(e);
+        }
         let spawned = scene.spawn(&mut self.world);
         for err in self.scripts.attach(&mut self.world, &spawned) {
             self.world.log().warn(err.to_string());

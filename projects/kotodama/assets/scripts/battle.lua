@@ -1,24 +1,81 @@
--- A battle against a rival's bot: both fighters' life, score and combo, the countdown, the end.
+-- A battle against a rival's bot: both fighters' life (bars that slide), score and combo, the
+-- countdown ending in "go!", a stunned hand veiled, a pause menu, and the end with its reason.
+-- When the battle is over the save is written at once and the results follow a moment later.
 -- The rival comes from the save ("rival", set by the rival menu); the first one otherwise.
 
+local menu = import("ui/menu.lua")
+local pause = import("flow/pause.lua")
+local record = import("flow/record.lua")
+
+-- Seconds the ending shows before the results, before a press may skip it, and "go!" stays.
+local END_WAIT = 2.6
+local SKIP_AFTER = 0.6
+local GO_TIME = 0.9
+local AWAY = 100
+local HAND = { 0, -3.65 }
+
 local table_e
-local why_words = { ko = "knockout", time = "time", full = "the board is full" }
+local rival_id
+local side, p
+local ended = nil
+local leaving = false
+local on_table = false
+local go_left = 0
+local result = nil
+local shown = {}
 
 local function fighter_text(f)
-  local lines = { "score " .. f.score, "words " .. f.words }
-  if f.combo > 0 then lines[#lines + 1] = string.format("combo %d  x%.2f", f.combo, f.multiplier) end
+  local lines = { "score " .. f.score .. "   words " .. f.words }
+  if f.combo > 0 then lines[#lines + 1] = string.format("combo %d  ×%.2f", f.combo, f.multiplier) end
   if f.stun > 0 then lines[#lines + 1] = "stunned" end
+  if f.best ~= nil then lines[#lines + 1] = "best  " .. f.best.written .. "  " .. f.best.points end
   return table.concat(lines, "\n")
 end
 
-local function bar(name, f)
-  local share = 0
-  if f.max_hp > 0 then share = f.hp / f.max_hp end
+-- Life bars slide towards the life left instead of jumping.
+local function bar(name, f, dt)
+  local target = 0
+  if f.max_hp > 0 then target = f.hp / f.max_hp end
+  local share = shown[name] or target
+  share = share + (target - share) * math.min(1, dt * 8)
+  if math.abs(share - target) < 0.002 then share = target end
+  shown[name] = share
   local e = Entity.find(name)
   local t = Entity.get(e, "transform")
   local base = Entity.get(Entity.find(name .. "_back"), "transform")
   Entity.set(e, "sprite", { size = { 3.0 * share, 0.28 } })
   Entity.set(e, "transform", { pos = { base.pos[1] - 1.5 * (1 - share), t.pos[2] } })
+end
+
+local function results()
+  if leaving then return end
+  leaving = true
+  Scene.load("results")
+end
+
+local function restart(e)
+  ended, leaving, go_left, result, shown = nil, false, 0, nil, {}
+  Kotoba.pause(e, false)
+  Kotoba.battle(e, rival_id)
+end
+
+local function open_pause(e)
+  if ended ~= nil then return end
+  Kotoba.pause(e, true)
+  p:open()
+end
+
+-- The id the save names when the table has it; else the table's first (a save from an older
+-- game, or edited by hand, must not leave an empty table).
+local function pick(id, table_name, fallback)
+  local ok, rows = pcall(Data.table, table_name)
+  if not ok or type(rows) ~= "table" or #rows == 0 then
+    return type(id) == "string" and id or fallback
+  end
+  for _, row in ipairs(rows) do
+    if row.id == id then return id end
+  end
+  return rows[1].id
 end
 
 function start(e)
@@ -27,52 +84,114 @@ function start(e)
     return
   end
   table_e = e
-  Kotoba.battle(e, Save.get("rival") or "r01")
+  rival_id = pick(Save.get("rival"), "kotoba_rivals", "r01")
+  Entity.set(Entity.find("rival_portrait"), "sprite", { texture = "portrait_" .. rival_id .. ".png" })
+  side = menu.new({
+    { button = "swap", on = function() Kotoba.swap(e) end },
+    { button = "menu", on = function() open_pause(e) end },
+  }, { focus = 0 })
+  p = pause.new({
+    resume = function() Kotoba.pause(e, false) end,
+    restart = function() restart(e) end,
+    back = function() Scene.load("rivals") end,
+  })
+  Kotoba.battle(e, rival_id)
+end
+
+local function place(name, at)
+  Entity.set(Entity.find(name), "transform", { pos = at })
 end
 
 function update(e, dt)
+  if table_e == nil then return end
   local bag = Entity.get(e, "kotoba")
   if bag == nil or not bag.active or bag.fighters == nil then return end
   local you, rival = bag.fighters[1], bag.fighters[2]
-  Text.set(Entity.find("you_name"), you.name .. "  " .. you.hp .. "/" .. you.max_hp)
-  Text.set(Entity.find("rival_name"), rival.name .. "  " .. rival.hp .. "/" .. rival.max_hp)
+  Text.set(Entity.find("you_name"), you.name)
+  Text.set(Entity.find("rival_name"), rival.name)
+  Text.set(Entity.find("you_life"), "life " .. you.hp .. " / " .. you.max_hp)
+  Text.set(Entity.find("rival_life"), "life " .. rival.hp .. " / " .. rival.max_hp)
   Text.set(Entity.find("you_text"), fighter_text(you))
   Text.set(Entity.find("rival_text"), fighter_text(rival))
-  bar("you_hp", you)
-  bar("rival_hp", rival)
+  bar("you_hp", you, dt)
+  bar("rival_hp", rival, dt)
   Text.set(Entity.find("clock"), string.format("%d", math.ceil(bag.time_left or 0)))
-  local banner = ""
-  if bag.paused then banner = "paused"
-  elseif bag.phase == "countdown" then banner = tostring(bag.countdown)
-  elseif bag.phase == "over" then
-    local why = ""
-    for _, ev in ipairs(bag.events) do
-      if ev.kind == "over" then
-        Save.set("last_battle", { rival = bag.rival, winner = ev.winner, why = ev.why })
-      end
-    end
-    if bag.winner == bag.you then banner = "you win"
-    elseif bag.winner == -1 then banner = "draw"
-    else banner = "you lose" end
+
+  -- A stunned hand is veiled and says for how long.
+  if you.stun > 0 and ended == nil then
+    place("stun_veil", HAND)
+    place("stun", HAND)
+    Text.set(Entity.find("stun"), string.format("stunned  %.1fs", you.stun))
+  else
+    place("stun_veil", { HAND[1], HAND[2] + AWAY })
+    place("stun", { HAND[1], HAND[2] + AWAY })
   end
+
   for _, ev in ipairs(bag.events) do
-    if ev.kind == "countdown" and ev.n == 0 then banner = "go!" end
+    if ev.kind == "countdown" and ev.n == 0 then go_left = GO_TIME end
+    if ev.kind == "over" and ended == nil then
+      result = record.battle(bag, ev)
+      ended = 0
+      p:close()
+    end
   end
+  local banner, why = "", ""
+  if result ~= nil then
+    banner = ({ win = "you win", lose = "you lose", draw = "draw" })[result.outcome]
+    why = result.why
+  elseif bag.phase == "countdown" and (bag.countdown or 0) > 0 then
+    banner = tostring(bag.countdown)
+  elseif go_left > 0 then
+    banner = "go!"
+  end
+  if go_left > 0 and not bag.paused then go_left = go_left - dt end
   Text.set(Entity.find("banner"), banner)
+  Text.set(Entity.find("banner_why"), why)
+  Entity.set(Entity.find("banner_back"), "sprite", { tint = { 1, 1, 1, banner ~= "" and 1 or 0 } })
+  if ended ~= nil then
+    ended = ended + dt
+    if ended >= END_WAIT then results() end
+  end
+  side:update(dt)
+  p:update(dt)
 end
 
 function pointer(e, phase, x, y)
   if table_e == nil then return end
-  if phase == "press" then Kotoba.press(e, x, y)
-  elseif phase == "drag" then Kotoba.drag(e, x, y)
-  elseif phase == "release" then Kotoba.release(e, x, y) end
+  if p.is_open then
+    p:pointer(phase, x, y)
+    return
+  end
+  if ended ~= nil then
+    if phase == "press" and ended >= SKIP_AFTER then results() end
+    return
+  end
+  local hit = side:pointer(phase, x, y)
+  if hit == nil then side.focus = 0 end
+  if phase == "press" then
+    on_table = hit == nil
+    if on_table then Kotoba.press(e, x, y) end
+  elseif phase == "drag" then
+    if on_table then Kotoba.drag(e, x, y) end
+  elseif phase == "release" then
+    if on_table then Kotoba.release(e, x, y) end
+    on_table = false
+  end
 end
 
 local moves = { left = {-1, 0}, right = {1, 0}, up = {0, -1}, down = {0, 1} }
-local paused = false
 
 function key(e, name, down)
-  if not down or table_e == nil then return end
+  if table_e == nil then return end
+  if p.is_open then
+    p:key(name, down)
+    return
+  end
+  if not down then return end
+  if ended ~= nil then
+    if (name == "enter" or name == "space") and ended >= SKIP_AFTER then results() end
+    return
+  end
   local m = moves[name]
   if m then Kotoba.cursor(e, m[1], m[2]) return end
   local slot = tonumber(name)
@@ -80,9 +199,7 @@ function key(e, name, down)
   if name == "space" or name == "enter" then Kotoba.place(e)
   elseif name == "t" then Kotoba.turn(e)
   elseif name == "s" then Kotoba.swap(e)
-  elseif name == "r" then Kotoba.battle(e, Save.get("rival") or "r01")
-  elseif name == "p" or name == "escape" then
-    paused = not paused
-    Kotoba.pause(e, paused)
+  elseif name == "r" then restart(e)
+  elseif name == "p" or name == "escape" then open_pause(e)
   end
 end

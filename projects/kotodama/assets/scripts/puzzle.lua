@@ -1,16 +1,62 @@
--- A puzzle stage: the board, the hand, the clock, swap and hint, pause.
+-- A puzzle stage: the board, the hand, the clock, swap, hint and a pause menu. When the stage
+-- is cleared or fails, the save is written at once (stars, best, word book, the result) and
+-- the results follow a moment later; a press or Enter goes on sooner.
 -- The stage comes from the save ("stage", set by the stage menu); the first one otherwise.
 
-local table_e
-local buttons = {}
-local paused = false
+local menu = import("ui/menu.lua")
+local pause = import("flow/pause.lua")
+local record = import("flow/record.lua")
 
-local function inside(name, x, y)
-  local b = buttons[name]
-  if b == nil then return false end
-  local t = Entity.get(b, "transform")
-  local s = Entity.get(b, "sprite")
-  return math.abs(x - t.pos[1]) <= s.size[1] / 2 and math.abs(y - t.pos[2]) <= s.size[2] / 2
+-- Seconds the ending shows before the results, and before a press may skip it.
+local END_WAIT = 2.4
+local SKIP_AFTER = 0.6
+local STAR_ON = { 0.941, 0.788, 0.416, 1 }
+local STAR_OFF = { 0.44, 0.49, 0.68, 0.9 }
+local CLEAR = { 0, 0, 0, 0 }
+
+local table_e
+local stage_id
+local side, p
+local ended = nil
+local end_why = nil
+local leaving = false
+local on_table = false
+local shown_score = 0
+
+local function clock(seconds)
+  local s = math.max(0, math.ceil(seconds))
+  return string.format("%d:%02d", s // 60, s % 60)
+end
+
+local function restart(e)
+  ended, leaving, shown_score = nil, false, 0
+  Kotoba.pause(e, false)
+  Kotoba.puzzle(e, stage_id)
+end
+
+local function open_pause(e)
+  if ended ~= nil then return end
+  Kotoba.pause(e, true)
+  p:open()
+end
+
+local function results()
+  if leaving then return end
+  leaving = true
+  Scene.load("results")
+end
+
+-- The id the save names when the table has it; else the table's first (a save from an older
+-- game, or edited by hand, must not leave an empty table).
+local function pick(id, table_name, fallback)
+  local ok, rows = pcall(Data.table, table_name)
+  if not ok or type(rows) ~= "table" or #rows == 0 then
+    return type(id) == "string" and id or fallback
+  end
+  for _, row in ipairs(rows) do
+    if row.id == id then return id end
+  end
+  return rows[1].id
 end
 
 function start(e)
@@ -19,53 +65,117 @@ function start(e)
     return
   end
   table_e = e
-  buttons.swap = Entity.find("swap")
-  buttons.hint = Entity.find("hint")
-  Kotoba.puzzle(e, Save.get("stage") or "s01")
+  stage_id = pick(Save.get("stage"), "kotoba_stages", "s01")
+  side = menu.new({
+    { button = "swap", on = function() Kotoba.swap(e) end },
+    { button = "hint", on = function() Kotoba.hint(e) end },
+    { button = "menu", on = function() open_pause(e) end },
+  }, { focus = 0 })
+  p = pause.new({
+    resume = function() Kotoba.pause(e, false) end,
+    restart = function() restart(e) end,
+    back = function() Scene.load("stages") end,
+  })
+  Kotoba.puzzle(e, stage_id)
 end
 
-local function clock(seconds)
-  local s = math.max(0, math.ceil(seconds))
-  return string.format("%d:%02d", s // 60, s % 60)
+-- The score counts up to its value rather than jumping.
+local function count_up(target, dt)
+  if shown_score >= target then
+    shown_score = target
+  else
+    shown_score = math.min(target, shown_score + math.max(1, math.ceil((target - shown_score) * dt * 8)))
+  end
+  return shown_score
+end
+
+-- What the banner says once the stage is over, and why.
+local function ending_banner(bag)
+  if bag.phase == "cleared" then return "cleared!", "" end
+  if end_why == "stuck" then return "stuck", "no cell was left where a tile could go" end
+  return "time's up", "the clock ran out"
 end
 
 function update(e, dt)
+  if table_e == nil then return end
   local bag = Entity.get(e, "kotoba")
   if bag == nil or not bag.active then return end
   Text.set(Entity.find("stage"), bag.stage_name or "")
   Text.set(Entity.find("title"), bag.stage_title or "")
   Text.set(Entity.find("time"), clock(bag.time_left or 0))
-  Text.set(Entity.find("score"), "score " .. (bag.score or 0))
+  Text.set(Entity.find("score"), "score " .. count_up(bag.score or 0, dt))
   Text.set(Entity.find("stock"), "tiles left " .. (bag.tiles_left or 0))
   local last = bag.made[#bag.made]
   if last ~= nil then
     Text.set(Entity.find("word"), last.written .. "  " .. last.reading .. "\n" .. last.meaning)
+  else
+    Text.set(Entity.find("word"), "")
   end
-  local banner = ""
-  if bag.paused then banner = "paused"
-  elseif bag.phase == "cleared" then banner = "cleared!  " .. string.rep("★", bag.stars or 0)
-  elseif bag.phase == "failed" then banner = "time's up" end
-  Text.set(Entity.find("banner"), banner)
   for _, ev in ipairs(bag.events) do
-    if ev.kind == "cleared" then
-      Save.set("cleared_" .. bag.stage, { score = ev.score, bonus = ev.bonus, stars = bag.stars })
+    if (ev.kind == "cleared" or ev.kind == "failed") and ended == nil then
+      record.puzzle(bag, ev)
+      ended, end_why = 0, ev.why
+      p:close()
     end
   end
+  local banner, why = "", ""
+  if bag.phase == "cleared" or bag.phase == "failed" then
+    banner, why = ending_banner(bag)
+  end
+  -- A clear shows its stars under the banner: gold for each earned.
+  for k = 1, 3 do
+    local tint = CLEAR
+    if bag.phase == "cleared" then tint = k <= (bag.stars or 0) and STAR_ON or STAR_OFF end
+    Entity.set(Entity.find("banner_star" .. k), "sprite", { tint = tint })
+  end
+  Text.set(Entity.find("banner"), banner)
+  Text.set(Entity.find("banner_why"), why)
+  Entity.set(Entity.find("banner_back"), "sprite", { tint = { 1, 1, 1, banner ~= "" and 1 or 0 } })
+  if ended ~= nil then
+    ended = ended + dt
+    if ended >= END_WAIT then results() end
+  end
+  side:update(dt)
+  p:update(dt)
 end
 
 function pointer(e, phase, x, y)
   if table_e == nil then return end
-  if phase == "press" and inside("swap", x, y) then Kotoba.swap(e) return end
-  if phase == "press" and inside("hint", x, y) then Kotoba.hint(e) return end
-  if phase == "press" then Kotoba.press(e, x, y)
-  elseif phase == "drag" then Kotoba.drag(e, x, y)
-  elseif phase == "release" then Kotoba.release(e, x, y) end
+  if p.is_open then
+    p:pointer(phase, x, y)
+    return
+  end
+  if ended ~= nil then
+    if phase == "press" and ended >= SKIP_AFTER then results() end
+    return
+  end
+  -- The side buttons answer the pointer like any menu; the rest of the screen is the table's.
+  local hit = side:pointer(phase, x, y)
+  if hit == nil then side.focus = 0 end
+  if phase == "press" then
+    on_table = hit == nil
+    if on_table then Kotoba.press(e, x, y) end
+  elseif phase == "drag" then
+    if on_table then Kotoba.drag(e, x, y) end
+  elseif phase == "release" then
+    if on_table then Kotoba.release(e, x, y) end
+    on_table = false
+  end
 end
 
 local moves = { left = {-1, 0}, right = {1, 0}, up = {0, -1}, down = {0, 1} }
 
 function key(e, name, down)
-  if not down or table_e == nil then return end
+  if table_e == nil then return end
+  if p.is_open then
+    p:key(name, down)
+    return
+  end
+  if not down then return end
+  if ended ~= nil then
+    if (name == "enter" or name == "space") and ended >= SKIP_AFTER then results() end
+    return
+  end
   local m = moves[name]
   if m then Kotoba.cursor(e, m[1], m[2]) return end
   local slot = tonumber(name)
@@ -74,9 +184,7 @@ function key(e, name, down)
   elseif name == "t" then Kotoba.turn(e)
   elseif name == "s" then Kotoba.swap(e)
   elseif name == "h" then Kotoba.hint(e)
-  elseif name == "r" then Kotoba.puzzle(e, Save.get("stage") or "s01")
-  elseif name == "p" or name == "escape" then
-    paused = not paused
-    Kotoba.pause(e, paused)
+  elseif name == "r" then restart(e)
+  elseif name == "p" or name == "escape" then open_pause(e)
   end
 end

@@ -12,8 +12,10 @@
 //! ```
 
 pub mod encode;
+pub mod icons;
 pub mod noise;
 pub mod paint;
+pub mod portraits;
 pub mod preview;
 pub mod textures;
 

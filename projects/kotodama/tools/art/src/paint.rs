@@ -227,3 +227,54 @@ pub fn facing_light(n: [f64; 2]) -> f64 {
     // (-0.6, -0.8): up and a little left, a unit vector.
     -(n[0] * 0.6 + n[1] * 0.8)
 }
+
+/// Approximate signed distance to an axis-aligned ellipse with radii `r` about `centre`: the
+/// implicit function over its gradient, exact on the outline (where anti-aliasing needs it).
+pub fn ellipse(x: f64, y: f64, centre: [f64; 2], r: [f64; 2]) -> f64 {
+    let (dx, dy) = (x - centre[0], y - centre[1]);
+    let (ax, ay) = (dx / r[0], dy / r[1]);
+    let f = ax * ax + ay * ay - 1.0;
+    let (gx, gy) = (2.0 * dx / (r[0] * r[0]), 2.0 * dy / (r[1] * r[1]));
+    let g = (gx * gx + gy * gy).sqrt();
+    if g < 1e-9 {
+        return -r[0].min(r[1]);
+    }
+    (f / g).max(-r[0].min(r[1]))
+}
+
+/// Distance from the segment `a`–`b` (a capsule of radius `w` is this minus `w`).
+pub fn segment(x: f64, y: f64, a: [f64; 2], b: [f64; 2]) -> f64 {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let (px, py) = (x - a[0], y - a[1]);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 {
+        0.0
+    } else {
+        ((px * dx + py * dy) / len2).clamp(0.0, 1.0)
+    };
+    let (ex, ey) = (px - dx * t, py - dy * t);
+    (ex * ex + ey * ey).sqrt()
+}
+
+/// Signed distance to a closed polygon (any simple outline, either winding): the distance to
+/// its nearest edge, negative inside by the even-odd crossing rule.
+pub fn polygon(x: f64, y: f64, points: &[[f64; 2]]) -> f64 {
+    let n = points.len();
+    if n == 0 {
+        return f64::INFINITY;
+    }
+    let mut best = f64::INFINITY;
+    let mut inside = false;
+    for i in 0..n {
+        let a = points[i];
+        let b = points[(i + 1) % n];
+        best = best.min(segment(x, y, a, b));
+        if (a[1] > y) != (b[1] > y) {
+            let cross = a[0] + (y - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
+            if x < cross {
+                inside = !inside;
+            }
+        }
+    }
+    if inside { -best } else { best }
+}

@@ -132,14 +132,23 @@ fn checker(dst: &mut Image, rect: [f64; 4]) {
 }
 
 /// The contact sheet: every texture at 1:1 on a checker, the white ones also tinted, the
-/// nine-slice ones also stretched, and a 6x4 seigaiha patch.
+/// nine-slice ones also stretched, and a 6x4 seigaiha patch; below, the portraits and the
+/// icons as the menus tint them.
 pub fn contact_sheet() -> Image {
     let set = Set::new();
-    let mut img = Image::new(1280, 720);
+    let mut img = Image::new(1280, 1000);
     img.layer(|_, _| rgb(54, 54, 60));
     let mut x = 16.0;
-    for (t, q) in &set.textures {
+    let first_row = set
+        .textures
+        .iter()
+        .filter(|(t, _)| !t.name.starts_with("portrait_"));
+    for (t, q) in first_row {
         let (w, h) = (q.width as f64, q.height as f64);
+        if x + w > 1264.0 {
+            // The icons that do not fit the first row are shown tinted below.
+            continue;
+        }
         checker(&mut img, [x, 16.0, w, h]);
         sprite(&mut img, q, [x, 16.0, w, h], WHITE, t.nine_slice);
         x += w + 16.0;
@@ -182,8 +191,67 @@ pub fn contact_sheet() -> Image {
     seigaiha(&mut img, &set, [440.0, 478.0], 128.0, 6, 4);
     // And the frame drawn as a board's would be.
     set.draw(&mut img, "frame.png", [16.0, 470.0, 232.0, 232.0], WHITE);
+    // The portraits at 1:1 on the game's ground, and the icons tinted as the menus use them.
+    img.adjust(|_, y, c| if y >= 720.0 { DEEP_GROUND } else { c });
+    let mut x = 16.0;
+    for (t, q) in set
+        .textures
+        .iter()
+        .filter(|(t, _)| t.name.starts_with("portrait_"))
+    {
+        sprite(
+            &mut img,
+            q,
+            [x, 730.0, q.width as f64, q.height as f64],
+            WHITE,
+            t.nine_slice,
+        );
+        x += q.width as f64 + 10.0;
+    }
+    let gold = rgb(240, 201, 106);
+    let dim = [0.3, 0.34, 0.5, 0.9];
+    set.draw(&mut img, "panel.png", [16.0, 872.0, 420.0, 112.0], WHITE);
+    for (i, tint) in [gold, gold, dim].into_iter().enumerate() {
+        set.draw(
+            &mut img,
+            "star.png",
+            [40.0 + i as f64 * 52.0, 896.0, 48.0, 48.0],
+            tint,
+        );
+    }
+    set.draw(
+        &mut img,
+        "lock.png",
+        [210.0, 890.0, 64.0, 64.0],
+        rgb(201, 191, 174),
+    );
+    set.draw(
+        &mut img,
+        "seal.png",
+        [300.0, 880.0, 96.0, 96.0],
+        rgb(255, 154, 122),
+    );
+    set.draw(&mut img, "panel.png", [460.0, 880.0, 240.0, 90.0], WHITE);
+    set.draw(&mut img, "focus.png", [452.0, 872.0, 256.0, 106.0], gold);
+    for (i, name) in ["star.png", "lock.png", "seal.png", "focus.png"]
+        .iter()
+        .enumerate()
+    {
+        let (q, _) = set.get(name);
+        let at = [
+            740.0 + i as f64 * 110.0,
+            880.0,
+            q.width as f64,
+            q.height as f64,
+        ];
+        checker(&mut img, at);
+        sprite(&mut img, q, at, WHITE, None);
+    }
     img
 }
+
+/// The deep indigo the game clears to.
+const DEEP_GROUND: Rgba = rgb(11, 26, 51);
 
 /// Pretend kana: two ink strokes, enough to judge the contrast on a tile.
 fn ink(dst: &mut Image, centre: [f64; 2], size: f64, seed: i64) {

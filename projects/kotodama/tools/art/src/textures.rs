@@ -6,11 +6,13 @@
 //! Nine-slice textures keep everything that varies inside their borders, so the middle the
 //! renderer stretches is flat (or a plain gradient) and stretches without smearing.
 
+use crate::icons;
 use crate::noise::{fbm, fibres, hash};
 use crate::paint::{
     Image, Rgba, RoundedBox, coverage, facing_light, light, mix, mix_rgba, outline, radius, rgb,
     shade, smoothstep, with_alpha,
 };
+use crate::portraits::PORTRAITS;
 
 /// One texture: its file name under `assets/textures/`, the image, and its nine-slice
 /// borders `[left, top, right, bottom]` in texels when it is meant to be sliced.
@@ -42,9 +44,9 @@ const PANEL: Rgba = rgb(27, 38, 78);
 /// Shadows are a deep blue-black, never grey.
 const SHADOW: Rgba = rgb(8, 10, 26);
 
-/// All the textures, in the order the README lists them.
+/// All the textures, in the order the README lists them, then the rivals' portraits.
 pub fn all() -> Vec<Texture> {
-    vec![
+    let mut textures = vec![
         Texture {
             name: "tile.png",
             image: tile(),
@@ -71,6 +73,11 @@ pub fn all() -> Vec<Texture> {
             nine_slice: Some([16; 4]),
         },
         Texture {
+            name: "card.png",
+            image: card(),
+            nine_slice: Some([40; 4]),
+        },
+        Texture {
             name: "white.png",
             image: white(),
             nine_slice: None,
@@ -90,7 +97,40 @@ pub fn all() -> Vec<Texture> {
             image: scale(),
             nine_slice: None,
         },
-    ]
+        Texture {
+            name: "star.png",
+            image: icons::star(),
+            nine_slice: None,
+        },
+        Texture {
+            name: "lock.png",
+            image: icons::lock(),
+            nine_slice: None,
+        },
+        Texture {
+            name: "seal.png",
+            image: icons::seal(),
+            nine_slice: None,
+        },
+        Texture {
+            name: "focus.png",
+            image: icons::focus(),
+            nine_slice: Some([16; 4]),
+        },
+        Texture {
+            name: "focus_large.png",
+            image: icons::focus_large(),
+            nine_slice: Some([32; 4]),
+        },
+    ];
+    for p in &PORTRAITS {
+        textures.push(Texture {
+            name: p.file,
+            image: (p.paint)(),
+            nine_slice: None,
+        });
+    }
+    textures
 }
 
 /// A raised edge: how wide it is (texels, fading inwards from the outline) and how far it
@@ -301,6 +341,38 @@ pub fn panel() -> Image {
     img
 }
 
+/// A large panel, 256x256 (nine-slice 40): the panel's look drawn for boxes 250-600 px across
+/// (side panels, cards, the pause menu), so its corners and gold line stay fine instead of
+/// being the small panel's texels blown up. Translucent indigo, the gold line 10 texels in, a
+/// lit upper rim and a soft shadow below (the body spans x 6..250, y 4..248).
+pub fn card() -> Image {
+    let mut img = Image::new(256, 256);
+    let body = RoundedBox::new([6.0, 4.0, 250.0, 248.0], 24.0);
+    img.layer(|x, y| soft_shadow(&body.shift(0.0, 3.0), x, y, 0.32, 6.0));
+    img.layer(|x, y| {
+        let d = body.distance(x, y);
+        let c = mix_rgba(
+            light(PANEL, 0.07),
+            shade(PANEL, 0.82),
+            smoothstep(4.0, 248.0, y),
+        );
+        let c = Bevel {
+            width: 4.0,
+            lit: 0.25,
+            dark: 0.2,
+        }
+        .apply(c, &body, x, y);
+        with_alpha(c, 0.93 * coverage(d))
+    });
+    img.layer(|x, y| {
+        let d = body.distance(x, y);
+        let f = facing_light(body.normal(x, y));
+        let c = mix_rgba(GOLD, GOLD_LIGHT, 0.35 + 0.35 * f);
+        with_alpha(c, 0.9 * outline(d + 10.0, 2.2))
+    });
+    img
+}
+
 /// Plain white, 8x8: a tint gives any colour.
 pub fn white() -> Image {
     let mut img = Image::new(8, 8);
@@ -440,6 +512,17 @@ mod tests {
     fn panel_top_and_bottom_edges_do_not_change_along_their_length() {
         let img = bytes("panel.png");
         let (b, w, h) = (16, img.0, img.1);
+        for x in b..w - b {
+            for y in (0..b).chain(h - b..h) {
+                assert_eq!(px(&img, x, y), px(&img, b, y), "texel ({x}, {y})");
+            }
+        }
+    }
+
+    #[test]
+    fn card_top_and_bottom_edges_do_not_change_along_their_length() {
+        let img = bytes("card.png");
+        let (b, w, h) = (40, img.0, img.1);
         for x in b..w - b {
             for y in (0..b).chain(h - b..h) {
                 assert_eq!(px(&img, x, y), px(&img, b, y), "texel ({x}, {y})");
