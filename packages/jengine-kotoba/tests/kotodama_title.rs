@@ -473,3 +473,45 @@ fn a_word_book_save_of_the_wrong_shape_shows_what_it_can() {
         format!("found 4 of {} words", Dict::japanese().len())
     );
 }
+
+/// The README's main command, headless: it runs Kotodama from its title and writes the frame,
+/// the demo battle under way beside the menu.
+#[test]
+fn the_readme_command_headless_writes_the_title_with_the_demo() {
+    let out = tempfile::tempdir().unwrap();
+    let shot = out.path().join("title.png");
+    let trace = out.path().join("trace.jsonl");
+    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama");
+    let code = jengine_tool::cli::viewport_run(
+        [
+            "jengine".into(),
+            "run".into(),
+            project.into_os_string(),
+            "--headless".into(),
+            "--frames".into(),
+            "420".into(),
+            "--shot".into(),
+            shot.clone().into_os_string(),
+            "--trace".into(),
+            trace.clone().into_os_string(),
+        ],
+        &[&jengine_kotoba::KotobaPackage],
+    );
+    assert_eq!(code, std::process::ExitCode::SUCCESS);
+    let frame = jengine_tool::golden::read_png(&shot).expect("a PNG of the title");
+    assert_eq!((frame.width, frame.height), (1280, 720));
+    // The last frame is the title, with the demo battle past its countdown and words made.
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["frame"], 420);
+    assert_eq!(last["scene"], "title");
+    let table = last["bags"]
+        .as_object()
+        .unwrap()
+        .values()
+        .find_map(|b| b.get("kotoba"))
+        .expect("the title's table");
+    assert_eq!(table["demo"], true);
+    assert_eq!(table["phase"], "fight");
+    assert!(!table["made"].as_array().unwrap().is_empty(), "{table:#}");
+}

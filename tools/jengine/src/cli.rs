@@ -206,7 +206,23 @@ fn exec(binary: &Path) -> ExitCode {
 
 /// Entry point of a generated viewport binary, linking `packages`.
 pub fn viewport_main(packages: &[&dyn Package]) -> ExitCode {
-    let cli = Cli::parse();
+    viewport_run(std::env::args_os(), packages)
+}
+
+/// A viewport binary's work for these command-line arguments (the first is the program's
+/// name): what `viewport_main` does, callable from tests without a build.
+pub fn viewport_run<I, T>(args: I, packages: &[&dyn Package]) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+    };
     match cli.command {
         Cmd::Check { project, .. } => {
             let report = crate::check::check(&project, packages);
