@@ -4,23 +4,22 @@
 -- The stage comes from the save ("stage", set by the stage menu); the first one otherwise.
 
 local menu = import("ui/menu.lua")
+local play_input = import("flow/play_input.lua")
 local pause = import("flow/pause.lua")
 local record = import("flow/record.lua")
 
 -- Seconds the ending shows before the results, and before a press may skip it.
 local END_WAIT = 2.4
-local SKIP_AFTER = 0.6
 local STAR_ON = { 0.941, 0.788, 0.416, 1 }
 local STAR_OFF = { 0.44, 0.49, 0.68, 0.9 }
 local CLEAR = { 0, 0, 0, 0 }
 
 local table_e
 local stage_id
-local side, p
+local side, p, input
 local ended = nil
 local end_why = nil
 local leaving = false
-local on_table = false
 local shown_score = 0
 
 local function clock(seconds)
@@ -75,6 +74,16 @@ function start(e)
     resume = function() Kotoba.pause(e, false) end,
     restart = function() restart(e) end,
     back = function() Scene.load("stages") end,
+  })
+  input = play_input.new({
+    e = e,
+    side = side,
+    pause = p,
+    hint = true,
+    restart = restart,
+    open_pause = open_pause,
+    results = results,
+    ended = function() return ended end,
   })
   Kotoba.puzzle(e, stage_id)
 end
@@ -141,50 +150,10 @@ end
 
 function pointer(e, phase, x, y)
   if table_e == nil then return end
-  if p.is_open then
-    p:pointer(phase, x, y)
-    return
-  end
-  if ended ~= nil then
-    if phase == "press" and ended >= SKIP_AFTER then results() end
-    return
-  end
-  -- The side buttons answer the pointer like any menu; the rest of the screen is the table's.
-  local hit = side:pointer(phase, x, y)
-  if hit == nil then side.focus = 0 end
-  if phase == "press" then
-    on_table = hit == nil
-    if on_table then Kotoba.press(e, x, y) end
-  elseif phase == "drag" then
-    if on_table then Kotoba.drag(e, x, y) end
-  elseif phase == "release" then
-    if on_table then Kotoba.release(e, x, y) end
-    on_table = false
-  end
+  input:pointer(phase, x, y)
 end
-
-local moves = { left = {-1, 0}, right = {1, 0}, up = {0, -1}, down = {0, 1} }
 
 function key(e, name, down)
   if table_e == nil then return end
-  if p.is_open then
-    p:key(name, down)
-    return
-  end
-  if not down then return end
-  if ended ~= nil then
-    if (name == "enter" or name == "space") and ended >= SKIP_AFTER then results() end
-    return
-  end
-  local m = moves[name]
-  if m then Kotoba.cursor(e, m[1], m[2]) return end
-  local slot = tonumber(name)
-  if slot ~= nil and slot >= 1 and slot <= 9 then Kotoba.select(e, slot) return end
-  if name == "space" or name == "enter" then Kotoba.place(e)
-  elseif name == "t" then Kotoba.turn(e)
-  elseif name == "s" then Kotoba.swap(e)
-  elseif name == "h" then Kotoba.hint(e)
-  elseif name == "r" then restart(e)
-  elseif name == "p" or name == "escape" then open_pause(e)
-  end
+  input:key(name, down)
 end
