@@ -1,17 +1,15 @@
 //! Kotodama's puzzle and battle scenes played headless through their Lua scripts: the player's
 //! moves go in as pointer events, exactly as a mouse or a finger would make them.
 
+mod common;
+use common::*;
+
 use std::path::{Path, PathBuf};
 
 use jengine_kotoba::bot::{best, legal_moves};
-use jengine_kotoba::draw::Layout;
-use jengine_kotoba::{Content, Dict, KotobaPackage, Session, Table};
+use jengine_kotoba::{Content, Dict, KotobaPackage};
 use jengine_tool::input::{Event, Phase};
 use jengine_tool::{Options, Runtime};
-
-fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama")
-}
 
 fn start(dir: &Path, scene: &str, seed: u64) -> Runtime {
     let options = Options {
@@ -23,18 +21,6 @@ fn start(dir: &Path, scene: &str, seed: u64) -> Runtime {
         Ok(rt) => rt,
         Err(problems) => panic!("{problems:#?}"),
     }
-}
-
-fn bag(rt: &Runtime) -> serde_json::Value {
-    rt.bags()["table"]["kotoba"].clone()
-}
-
-fn warnings(rt: &mut Runtime) -> Vec<String> {
-    rt.take_log()
-        .into_iter()
-        .filter(|l| l.level == jengine::LogLevel::Warn)
-        .map(|l| l.message)
-        .collect()
 }
 
 fn tap(rt: &mut Runtime, at: [f32; 2]) {
@@ -49,15 +35,6 @@ fn tap(rt: &mut Runtime, at: [f32; 2]) {
         x,
         y,
     }]);
-}
-
-/// The table's session and layout, as the player sees the screen.
-fn look(rt: &Runtime) -> (Session, Layout) {
-    let e = rt.find("table").unwrap();
-    let session = (*rt.world.entities.get::<&Session>(e).unwrap()).clone();
-    let table = (*rt.world.entities.get::<&Table>(e).unwrap()).clone();
-    let layout = Layout::of(&table, &session);
-    (session, layout)
 }
 
 /// One good move by pointer: tap the best tile, then its cell. False when none fits.

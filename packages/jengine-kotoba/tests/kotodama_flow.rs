@@ -6,17 +6,15 @@
 //! replayed from that file on a fresh run with an empty save, where the assertions are made.
 //! Golden images: the pause menu, both results screens, the stage grid and the rivals.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::*;
+
+use std::path::Path;
 
 use jengine_kotoba::bot::{best, legal_moves};
-use jengine_kotoba::draw::Layout;
-use jengine_kotoba::{Content, Dict, KotobaPackage, Session, Table};
+use jengine_kotoba::{Content, Dict, KotobaPackage};
 use jengine_tool::input::{Event, InputScript, Phase, TimedEvent};
 use jengine_tool::{Options, Runtime};
-
-fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama")
-}
 
 fn start(scene: &str, seed: u64, save: &Path) -> Runtime {
     let options = Options {
@@ -28,61 +26,15 @@ fn start(scene: &str, seed: u64, save: &Path) -> Runtime {
     Runtime::new(&project(), &[&KotobaPackage], options).unwrap_or_else(|p| panic!("{p:#?}"))
 }
 
-fn bag(rt: &Runtime) -> serde_json::Value {
-    rt.bags()["table"]["kotoba"].clone()
-}
-
-fn entity(rt: &Runtime, name: &str) -> jengine::Entity {
-    rt.find(name)
-        .unwrap_or_else(|| panic!("no entity {name:?} in {}", rt.scene()))
-}
-
-/// What an entity's text says now.
-fn text(rt: &Runtime, name: &str) -> String {
-    let e = entity(rt, name);
-    rt.world
-        .entities
-        .get::<&jengine::Text>(e)
-        .unwrap()
-        .text
-        .clone()
-}
-
 fn tint(rt: &Runtime, name: &str) -> [f32; 4] {
     let e = entity(rt, name);
     rt.world.entities.get::<&jengine::Sprite>(e).unwrap().tint.0
-}
-
-fn centre(rt: &Runtime, name: &str) -> [f32; 2] {
-    let e = entity(rt, name);
-    rt.world
-        .entities
-        .get::<&jengine::Transform2D>(e)
-        .unwrap()
-        .pos
 }
 
 /// The save as the game wrote it to disk.
 fn saved(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("save.json")).unwrap_or_else(|_| "{}".into());
     serde_json::from_str(&text).unwrap()
-}
-
-fn warnings(rt: &mut Runtime) -> Vec<String> {
-    rt.take_log()
-        .into_iter()
-        .filter(|l| l.level == jengine::LogLevel::Warn)
-        .map(|l| l.message)
-        .collect()
-}
-
-/// The table's session and layout, as the player sees the screen.
-fn look(rt: &Runtime) -> (Session, Layout) {
-    let e = rt.find("table").unwrap();
-    let session = (*rt.world.entities.get::<&Session>(e).unwrap()).clone();
-    let table = (*rt.world.entities.get::<&Table>(e).unwrap()).clone();
-    let layout = Layout::of(&table, &session);
-    (session, layout)
 }
 
 /// Pointer positions are kept to a thousandth of a world unit, so the file reads plainly.

@@ -3,20 +3,16 @@
 //! input file under `projects/kotodama/tests/inputs/`, and then replayed from that file on a
 //! fresh run, watching the lesson's panel move through its five steps to the end.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::*;
+
+use std::path::Path;
 
 use jengine_kotoba::bot::{LegalMove, legal_moves};
 use jengine_kotoba::content::{STAGES_TABLE, stages_from_str};
-use jengine_kotoba::draw::Layout;
-use jengine_kotoba::{
-    Board, Cell, Dict, Dir, Kana, KotobaPackage, Pos, Puzzle, Session, Table, TileStats,
-};
+use jengine_kotoba::{Board, Cell, Dict, Dir, Kana, KotobaPackage, Pos, Puzzle, TileStats};
 use jengine_tool::input::{Event, InputScript, Phase, TimedEvent};
 use jengine_tool::{Options, Runtime};
-
-fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama")
-}
 
 fn start() -> Runtime {
     let options = Options {
@@ -25,39 +21,6 @@ fn start() -> Runtime {
         ..Options::default()
     };
     Runtime::new(&project(), &[&KotobaPackage], options).unwrap_or_else(|p| panic!("{p:#?}"))
-}
-
-fn bag(rt: &Runtime) -> serde_json::Value {
-    rt.bags()["table"]["kotoba"].clone()
-}
-
-/// What an entity's text says now.
-fn text(rt: &Runtime, name: &str) -> String {
-    let e = rt
-        .find(name)
-        .unwrap_or_else(|| panic!("no entity {name:?}"));
-    let t = rt.world.entities.get::<&jengine::Text>(e).unwrap();
-    t.text.clone()
-}
-
-fn centre(rt: &Runtime, name: &str) -> [f32; 2] {
-    let e = rt
-        .find(name)
-        .unwrap_or_else(|| panic!("no entity {name:?}"));
-    rt.world
-        .entities
-        .get::<&jengine::Transform2D>(e)
-        .unwrap()
-        .pos
-}
-
-/// The table's session and layout, as the player sees the screen.
-fn look(rt: &Runtime) -> (Session, Layout) {
-    let e = rt.find("table").unwrap();
-    let session = (*rt.world.entities.get::<&Session>(e).unwrap()).clone();
-    let table = (*rt.world.entities.get::<&Table>(e).unwrap()).clone();
-    let layout = Layout::of(&table, &session);
-    (session, layout)
 }
 
 fn kana(c: char) -> Kana {

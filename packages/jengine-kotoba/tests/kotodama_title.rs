@@ -2,16 +2,15 @@
 //! looks (golden images), and playthroughs fed from the input files under
 //! `projects/kotodama/tests/inputs/`, which press the menus as a mouse and a keyboard would.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::*;
+
+use std::path::Path;
 
 use jengine_kotoba::{Dict, KotobaPackage};
 use jengine_tool::input::{Event, InputScript, Phase};
 use jengine_tool::{Options, Runtime};
 use serde_json::{Value, json};
-
-fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama")
-}
 
 /// A run of the project from `scene` (the start scene when `None`), with a save folder that
 /// holds `save` (an empty save when `None`). The folder lives as long as the run needs it.
@@ -76,32 +75,12 @@ fn tap(rt: &mut Runtime, name: &str) {
     }]);
 }
 
-/// What an entity's text says now.
-fn text(rt: &Runtime, name: &str) -> String {
-    let e = rt
-        .find(name)
-        .unwrap_or_else(|| panic!("no entity {name:?}"));
-    let t = rt.world.entities.get::<&jengine::Text>(e).unwrap();
-    t.text.clone()
-}
-
 fn text_colour(rt: &Runtime, name: &str) -> [f32; 4] {
     let e = rt
         .find(name)
         .unwrap_or_else(|| panic!("no entity {name:?}"));
     let t = rt.world.entities.get::<&jengine::Text>(e).unwrap();
     t.color.0
-}
-
-fn centre(rt: &Runtime, name: &str) -> [f32; 2] {
-    let e = rt
-        .find(name)
-        .unwrap_or_else(|| panic!("no entity {name:?}"));
-    rt.world
-        .entities
-        .get::<&jengine::Transform2D>(e)
-        .unwrap()
-        .pos
 }
 
 /// The gold the focused menu label turns.
@@ -112,15 +91,6 @@ fn is_gold(rt: &Runtime, name: &str) -> bool {
         .iter()
         .zip(GOLD)
         .all(|(a, b)| (a - b).abs() < 1e-3)
-}
-
-/// Warnings the run logged (a script error, a failed scene load, a missing glyph).
-fn warnings(rt: &mut Runtime) -> Vec<String> {
-    rt.take_log()
-        .into_iter()
-        .filter(|l| l.level == jengine::LogLevel::Warn)
-        .map(|l| l.message)
-        .collect()
 }
 
 /// The word book rows on screen: (reading, written, meaning, count) for each filled row.
