@@ -9,12 +9,13 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::asset::check_asset_name;
+use crate::audio::{self, AudioQueue, AudioRequest, MusicOptions, SoundOptions, VolumeKind};
 use crate::components::{
     BulkEntity, Camera2D, Mesh2D, Name, Script, Sprite, SpriteLibrary, Text, Transform2D,
 };
 use crate::convert::parse_json;
 use crate::registry::{Package, Registry};
-use crate::value::{asset, entity, string, table};
+use crate::value::{asset, entity, number, string, table};
 use crate::world::{Entity, World};
 
 /// A scene change asked for by `Scene.load`; the runtime performs it after the frame's systems.
@@ -146,6 +147,71 @@ fn register(reg: &mut Registry) {
             Ok(())
         },
     );
+    reg.command(
+        "Audio",
+        "music",
+        (asset("name"), table("options").optional()),
+        |world, (name, options)| {
+            let options = audio::options::<MusicOptions>(options)?.checked()?;
+            queue_audio(world, AudioRequest::Music { name, options });
+            Ok(())
+        },
+    );
+    reg.command("Audio", "pause_music", (), |world, ()| {
+        queue_audio(world, AudioRequest::PauseMusic);
+        Ok(())
+    });
+    reg.command("Audio", "resume_music", (), |world, ()| {
+        queue_audio(world, AudioRequest::ResumeMusic);
+        Ok(())
+    });
+    reg.command(
+        "Audio",
+        "stop_music",
+        (table("options").optional(),),
+        |world, (options,)| {
+            #[derive(Default, serde::Deserialize)]
+            #[serde(default, deny_unknown_fields)]
+            struct Stop {
+                fade: f32,
+            }
+            let stop = audio::options::<Stop>(options)?;
+            if !(stop.fade.is_finite() && (0.0..=10.0).contains(&stop.fade)) {
+                return Err(format!("fade must be between 0 and 10, got {}", stop.fade));
+            }
+            queue_audio(world, AudioRequest::StopMusic { fade: stop.fade });
+            Ok(())
+        },
+    );
+    reg.command(
+        "Audio",
+        "play",
+        (asset("name"), table("options").optional()),
+        |world, (name, options)| {
+            let options = audio::options::<SoundOptions>(options)?.checked()?;
+            queue_audio(world, AudioRequest::Play { name, options });
+            Ok(())
+        },
+    );
+    reg.command(
+        "Audio",
+        "volume",
+        (string("kind"), number("value")),
+        |world, (kind, value)| {
+            let kind = VolumeKind::parse(&kind)?;
+            if !(0.0..=1.0).contains(&value) {
+                return Err(format!("a volume is between 0 and 1, got {value}"));
+            }
+            queue_audio(
+                world,
+                AudioRequest::Volume {
+                    kind,
+                    value: value as f32,
+                },
+            );
+            Ok(())
+        },
+    );
     reg.command("Scene", "quit", (), |world, ()| {
         world.resources.insert(QuitRequest);
         Ok(())
@@ -154,6 +220,14 @@ fn register(reg: &mut Registry) {
         world.resources.insert(SceneRequest(Some(name)));
         Ok(())
     });
+}
+
+fn queue_audio(world: &mut World, request: AudioRequest) {
+    world
+        .resources
+        .get_or_default::<AudioQueue>()
+        .0
+        .push(request);
 }
 
 fn no_component(world: &World, e: Entity, key: &str) -> String {

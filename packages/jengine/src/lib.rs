@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 
 mod asset;
+mod audio;
 mod components;
 mod convert;
 mod core;
@@ -69,6 +70,7 @@ pub use hecs;
 /// registry's records and the dependency-coverage rule.
 pub mod host {
     pub use crate::asset::{AssetNameError, check_asset_name};
+    pub use crate::audio::{AudioQueue, AudioRequest, MusicOptions, SoundOptions, VolumeKind};
     pub use crate::convert::{describe_lua_error, parse_json, to_lua};
     pub use crate::core::{QuitRequest, SceneRequest};
     pub use crate::meta::{PackageMeta, coverage_problems, listed_packages, workspace_root};

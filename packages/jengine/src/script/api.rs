@@ -252,6 +252,28 @@ pub(crate) fn install(
     )?;
     g.raw_set("Save", save_table)?;
 
+    let audio = lua.create_table()?;
+    audio.raw_set(
+        "clock",
+        lua.create_function(|lua, ()| {
+            guard(lua)?;
+            let world = lua
+                .app_data_ref::<World>()
+                .ok_or_else(|| no_world("Audio.clock"))?;
+            let clock = world
+                .resources
+                .get::<crate::MusicClock>()
+                .copied()
+                .unwrap_or_default();
+            let t = lua.create_table()?;
+            t.raw_set("playing", clock.playing)?;
+            t.raw_set("position", clock.position)?;
+            t.raw_set("bpm", clock.bpm)?;
+            Ok(t)
+        })?,
+    )?;
+    g.raw_set("Audio", audio)?;
+
     let log = lua.create_table()?;
     for (name, warn) in [("info", false), ("warn", true)] {
         log.raw_set(

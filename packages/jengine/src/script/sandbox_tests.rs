@@ -774,3 +774,79 @@ fn a_loop_in_an_imported_module_is_stopped_like_any_other() {
         lines[0]
     );
 }
+
+#[test]
+fn audio_calls_are_checked_at_the_call_and_queued_in_order() {
+    let mut p = Probe::new(
+        "function update(e)\n\
+           Audio.music('title.wav', {loop = true, volume = 0.5, bpm = 84})\n\
+           Audio.play('place.wav', {pitch = 2, pan = -1})\n\
+           Audio.play('place.wav')\n\
+           Audio.volume('music', 0.25)\n\
+           Audio.pause_music()\n\
+           Audio.resume_music()\n\
+           Audio.stop_music({fade = 1})\n\
+           Log.info(select(2, pcall(Audio.play, '../x.wav')))\n\
+           local c = Audio.clock()\n\
+           Log.info(tostring(c.playing) .. ' ' .. c.position)\n\
+           Audio.play('x.wav', {volume = 3})\n\
+           Audio.play('x.wav', {colour = 1})\n\
+           Audio.volume('loud', 1)\n\
+         end\n",
+    );
+    p.run(1);
+    assert!(
+        p.infos[0].contains("Audio.play: argument 1 (name) must be a name inside its folder"),
+        "{}",
+        p.infos[0]
+    );
+    assert_eq!(p.infos[1], "assets/scripts/bad.lua:11: false 0.0");
+    let queue = p.world.resources.get::<crate::audio::AudioQueue>().unwrap();
+    use crate::audio::{AudioRequest as R, MusicOptions, SoundOptions, VolumeKind};
+    assert_eq!(
+        queue.0,
+        [
+            R::Music {
+                name: "title.wav".into(),
+                options: MusicOptions {
+                    looped: true,
+                    volume: 0.5,
+                    fade: 0.0,
+                    bpm: Some(84.0)
+                }
+            },
+            R::Play {
+                name: "place.wav".into(),
+                options: SoundOptions {
+                    volume: 1.0,
+                    pitch: 2.0,
+                    pan: -1.0
+                }
+            },
+            R::Play {
+                name: "place.wav".into(),
+                options: SoundOptions::default()
+            },
+            R::Volume {
+                kind: VolumeKind::Music,
+                value: 0.25
+            },
+            R::PauseMusic,
+            R::ResumeMusic,
+            R::StopMusic { fade: 1.0 },
+        ]
+    );
+    let bad: Vec<&String> = p
+        .warnings
+        .iter()
+        .filter(|w| w.starts_with("Audio."))
+        .collect();
+    assert_eq!(bad.len(), 3, "{:#?}", p.warnings);
+    assert!(
+        bad[0].contains("volume must be between 0 and 1, got 3"),
+        "{}",
+        bad[0]
+    );
+    assert!(bad[1].contains("unknown field `colour`"), "{}", bad[1]);
+    assert!(bad[2].contains("\"loud\" is not a volume"), "{}", bad[2]);
+}
