@@ -80,7 +80,8 @@ pub struct Waves {
     pub glints: f32,
     /// Least and most seconds between gusts.
     pub gusts: [f32; 2],
-    /// With a tempo the sea breathes on the music's beat, read from the music's playhead.
+    /// The tempo to breathe on when the music playing does not say its own; the sea breathes
+    /// on the beat read from the music's playhead, and holds still when the music does.
     pub bpm: Option<f32>,
     /// How much scales rise round the pointer (0 to ignore it).
     pub hover: f32,
@@ -1104,7 +1105,7 @@ impl Sea {
                 self.gust = None;
             }
         }
-        let on = if waves.bpm.is_some() && music.playing {
+        let on = if tempo(waves, music).is_some() && music.playing {
             1.0
         } else {
             0.0
@@ -1176,7 +1177,7 @@ impl Sea {
         let front_band = 0.9 * u;
         let hover_r = 1.4 * u;
         let breath_speed = 8.0 * u;
-        let beat = match waves.bpm {
+        let beat = match tempo(waves, music) {
             Some(bpm) if self.music > 0.001 => {
                 let period = 60.0 / bpm as f64;
                 Some((music.position.max(0.0) / period, period as f32))
@@ -1662,6 +1663,15 @@ pub fn system(world: &mut World, dt: f64) {
 /// rows in front, so it is never drawn.
 pub const FAN: f32 = 0.625;
 
+/// The beat the sea breathes on: the playing track's own tempo, else the component's.
+fn tempo(waves: &Waves, music: &MusicClock) -> Option<f32> {
+    music
+        .bpm
+        .map(|b| b as f32)
+        .filter(|b| b.is_finite() && *b > 0.0 && *b <= MAX_BPM)
+        .or(waves.bpm)
+}
+
 /// Where a scale's sprite goes: the centre of its upper part, above the circle's centre.
 fn fan_centre(look: &Look, width: f32) -> [f32; 2] {
     [
@@ -2022,6 +2032,43 @@ mod tests {
         sea.step(&w, 1.0 / 60.0, 0, &idle(), &stopped(3.0));
         assert_eq!(a, sea.looks);
         assert!(sea.music < 0.01);
+    }
+
+    #[test]
+    fn the_tracks_own_tempo_leads_and_a_paused_track_holds_the_sea_still() {
+        // No tempo on the component: the track's 120 bpm is the beat.
+        let w = still();
+        let mut sea = Sea::new(&w, 1).unwrap();
+        let clock = |playing: bool, position: f64| MusicClock {
+            playing,
+            position,
+            bpm: Some(120.0),
+        };
+        for f in 0..60 {
+            sea.step(&w, 1.0 / 60.0, 0, &idle(), &clock(true, f as f64 / 60.0));
+        }
+        let middle = (0..sea.len())
+            .min_by(|&a, &b| {
+                sea.spots[a]
+                    .from_centre
+                    .total_cmp(&sea.spots[b].from_centre)
+            })
+            .unwrap();
+        sea.step(&w, 1.0 / 60.0, 0, &idle(), &clock(true, 1.05));
+        let on = lift_of(&sea, middle);
+        sea.step(&w, 1.0 / 60.0, 0, &idle(), &clock(true, 1.45));
+        let late = lift_of(&sea, middle);
+        assert!(
+            on > 3.0 * late,
+            "the track's beat moves the sea: {on} {late}"
+        );
+        // Paused: the playhead stays put, the breath settles, and nothing moves after.
+        for _ in 0..120 {
+            sea.step(&w, 1.0 / 60.0, 0, &idle(), &clock(false, 1.45));
+        }
+        let held = sea.looks.clone();
+        sea.step(&w, 1.0 / 60.0, 0, &idle(), &clock(false, 1.45));
+        assert_eq!(held, sea.looks);
     }
 
     fn pointer_at(frame: u64, events: &[(PointerPhase, [f32; 2])]) -> Pointer {
