@@ -462,3 +462,39 @@ fn a_corrupt_save_is_reported_kept_aside_and_the_game_goes_on() {
     rt.step(&[]);
     assert_eq!(bag(&rt)["active"], true);
 }
+
+/// Each scene has its music, its tempo from the game's table (which must agree with what the
+/// sound tool wrote), and the sea hears it: the music clock plays with that tempo.
+#[test]
+fn the_music_plays_with_its_tempo() {
+    let table: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project().join("data/kotodama_music.json")).unwrap(),
+    )
+    .unwrap();
+    let tracks: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project().join("assets/audio/tracks.json")).unwrap(),
+    )
+    .unwrap();
+    let pairs = |v: &serde_json::Value| -> Vec<(String, f64)> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["name"].as_str().unwrap().to_string(),
+                    r["bpm"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(pairs(&table), pairs(&tracks));
+    let mut rt = start(&project(), "battle", 1);
+    for _ in 0..30 {
+        rt.step(&[]);
+    }
+    let clock = *rt.world.resources.get::<jengine::MusicClock>().unwrap();
+    assert!(clock.playing);
+    assert_eq!(clock.bpm, Some(126.0));
+    assert!(clock.position > 0.3, "{clock:?}");
+    assert!(warnings(&mut rt).is_empty());
+}

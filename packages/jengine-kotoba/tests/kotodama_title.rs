@@ -252,7 +252,8 @@ fn down_and_enter_choose_settings_and_escape_comes_back() {
     assert_eq!(text(&rt, "key3"), "Space, Enter");
     assert_eq!(text(&rt, "key3_does"), "place the chosen tile");
     assert_eq!(text(&rt, "touch4"), "drag a tile to a cell");
-    assert!(text(&rt, "sound").contains("sound"));
+    assert_eq!(text(&rt, "music_vol_label"), "music  ◀ 100% ▶");
+    assert_eq!(text(&rt, "sounds_vol_label"), "sounds  ◀ 100% ▶");
     run_to(&mut rt, &mut script, 61);
     assert_eq!(rt.scene(), "title");
     assert!(warnings(&mut rt).is_empty());
@@ -484,4 +485,25 @@ fn the_readme_command_headless_writes_the_title_with_the_demo() {
     assert_eq!(table["demo"], true);
     assert_eq!(table["phase"], "fight");
     assert!(!table["made"].as_array().unwrap().is_empty(), "{table:#}");
+}
+
+/// The volumes: a focused volume steps with ◀ ▶, is saved, and comes back on the next visit.
+#[test]
+fn the_music_and_sound_volumes_step_and_are_saved() {
+    let (mut rt, save) = start(Some("settings"), None);
+    steps(&mut rt, 2);
+    // Back is first; down reaches the music volume, right on it steps it.
+    key(&mut rt, "down");
+    key(&mut rt, "left");
+    key(&mut rt, "left");
+    key(&mut rt, "down");
+    key(&mut rt, "left");
+    steps(&mut rt, 2);
+    assert_eq!(text(&rt, "music_vol_label"), "music  ◀ 80% ▶");
+    assert_eq!(text(&rt, "sounds_vol_label"), "sounds  ◀ 90% ▶");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(save.path().join("save.json")).unwrap())
+            .unwrap();
+    assert_eq!(saved["settings"], json!({"music": 0.8, "sound": 0.9}));
+    assert!(warnings(&mut rt).is_empty());
 }

@@ -187,9 +187,10 @@ fn walk_lua(dir: &Path) -> Vec<String> {
     out
 }
 
-/// Problems with the literal names a script passes to `Scene.load` and `Data.table`: a name
-/// that leaves its folder, a scene or table with no file (a table a package declares is
-/// already reported missing, with how to add it).
+/// Problems with the literal names a script passes to `Scene.load`, `Data.table`,
+/// `Audio.music` and `Audio.play`: a name that leaves its folder, a scene or table with no
+/// file (a table a package declares is already reported missing, with how to add it), a sound
+/// that does not decode.
 fn literal_names(
     project: &Project,
     registry: &Registry,
@@ -201,6 +202,8 @@ fn literal_names(
     let calls = [
         ("Scene.load", literal_calls(text, "Scene.load(")),
         ("Data.table", literal_calls(text, "Data.table(")),
+        ("Audio.music", literal_calls(text, "Audio.music(")),
+        ("Audio.play", literal_calls(text, "Audio.play(")),
     ];
     for (call, found) in calls {
         for (line, name) in found {
@@ -209,6 +212,11 @@ fn literal_names(
                 problems.push(format!("{at}: {e}"));
             } else if call == "Scene.load" && !scenes.contains(&name) {
                 problems.push(format!("{at} names a scene that does not exist"));
+            } else if call.starts_with("Audio.") {
+                // Decoded whole, as the game would: a missing, truncated or odd file is named.
+                if let Err(e) = crate::audio::check_file(&project.dir.join("assets"), &name) {
+                    problems.push(format!("{at}: {e}"));
+                }
             } else if call == "Data.table" {
                 let table = jengine::host::table_name(&name);
                 let declared = registry.tables().iter().any(|t| t.name() == table);

@@ -346,10 +346,17 @@ fn shot(args: ShotArgs, packages: &[&dyn Package]) -> ExitCode {
 }
 
 fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
+    let windowed = !args.headless && crate::window::display_available();
     let options = Options {
         seed: args.seed,
         save_dir: args.save_dir.clone(),
         scene: args.scene.clone(),
+        // Headless runs stay silent, so a replay is the same to the last sample.
+        sound: if windowed {
+            crate::runtime::Sound::Device
+        } else {
+            crate::runtime::Sound::Silent
+        },
         ..Options::default()
     };
     let (mut runtime, mut input) =
@@ -362,7 +369,6 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
         runtime.project.file.window.height,
     );
     let size = args.size.unwrap_or(window_size);
-    let windowed = !args.headless && crate::window::display_available();
     if windowed {
         let options = crate::window::WindowOptions {
             frames: args.frames,

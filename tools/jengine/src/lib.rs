@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod audio;
 pub mod check;
 pub mod cli;
 pub mod docs;
@@ -18,4 +19,4 @@ pub mod trace;
 pub mod viewport;
 pub mod window;
 
-pub use runtime::{Options, Runtime};
+pub use runtime::{Options, Runtime, Sound};

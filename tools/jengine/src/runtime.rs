@@ -8,9 +8,13 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use jengine::host::{Limits, Project, SaveStore, Scene, SceneRequest, ScriptHost};
+use jengine::host::{
+    AudioQueue, AudioRequest, Limits, Project, SaveStore, Scene, SceneRequest, ScriptHost,
+    VolumeKind,
+};
 use jengine::{Entity, LogLevel, LogLine, Package, Registry, Tables, Time, World};
 
+use crate::audio::{self, Audio};
 use crate::input::{Event, InputScript};
 
 /// The fixed step.
@@ -27,6 +31,19 @@ pub struct Options {
     pub limits: Limits,
     /// Scene to start in instead of the project's `start_scene`.
     pub scene: Option<String>,
+    /// Where sound goes: nowhere (the null device, so a run replays bit for bit) or the
+    /// machine's sound device when there is one.
+    pub sound: Sound,
+}
+
+/// Where a runtime's sound goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sound {
+    /// Mixed against a null device that advances on the fixed clock: headless runs and tests.
+    #[default]
+    Silent,
+    /// The machine's sound device (ALSA's default), falling back to silence without one.
+    Device,
 }
 
 impl Default for Options {
@@ -36,6 +53,7 @@ impl Default for Options {
             save_dir: None,
             limits: Limits::default(),
             scene: None,
+            sound: Sound::Silent,
         }
     }
 }
@@ -49,6 +67,9 @@ pub struct Runtime {
     /// Entities and resources.
     pub world: World,
     scripts: ScriptHost,
+    audio: Audio,
+    /// The track last asked for, so asking again for the one playing lets it play on.
+    music: Option<String>,
     scene: String,
     scene_generation: u64,
     log: Vec<LogLine>,
@@ -128,11 +149,18 @@ impl Runtime {
             .scene
             .clone()
             .unwrap_or_else(|| project.file.start_scene.clone());
+        let assets = project.dir.join("assets");
+        let audio = match options.sound {
+            Sound::Silent => Audio::null(&assets),
+            Sound::Device => Audio::open_default(&assets),
+        };
         let mut runtime = Runtime {
             project,
             registry,
             world,
             scripts,
+            audio,
+            music: None,
             scene: String::new(),
             scene_generation: 0,
             log: Vec::new(),
@@ -239,6 +267,7 @@ impl Runtime {
         }
         self.scripts.update(&mut self.world, STEP);
         self.scripts.apply_queue(&self.registry, &mut self.world);
+        self.play_sound();
         for system in self.registry.systems() {
             system.run(&mut self.world, STEP);
         }
@@ -259,6 +288,78 @@ impl Runtime {
             self.world.log().warn(e);
         }
         self.collect_log();
+    }
+
+    /// This frame's `Audio.*` requests, in call order, then one step of the mixer; the music
+    /// clock packages read is what the device has actually played.
+    fn play_sound(&mut self) {
+        let requests = self
+            .world
+            .resources
+            .get_mut::<AudioQueue>()
+            .map(|q| std::mem::take(&mut q.0))
+            .unwrap_or_default();
+        let mut problems = Vec::new();
+        for request in requests {
+            let result = match request {
+                AudioRequest::Music { name, options } => {
+                    if self.music.as_deref() == Some(name.as_str()) && self.audio.clock().playing {
+                        Ok(())
+                    } else {
+                        self.music = Some(name.clone());
+                        self.audio.music(
+                            &name,
+                            audio::MusicOptions {
+                                looping: options.looped,
+                                volume: options.volume as f64,
+                                fade: options.fade as f64,
+                                bpm: options.bpm.map(f64::from),
+                            },
+                        )
+                    }
+                }
+                AudioRequest::PauseMusic => {
+                    self.audio.pause_music();
+                    Ok(())
+                }
+                AudioRequest::ResumeMusic => {
+                    self.audio.resume_music();
+                    Ok(())
+                }
+                AudioRequest::StopMusic { fade } => {
+                    self.music = None;
+                    self.audio.stop_music(fade as f64)
+                }
+                AudioRequest::Play { name, options } => self.audio.play(
+                    &name,
+                    audio::SoundOptions {
+                        volume: options.volume as f64,
+                        pitch: options.pitch as f64,
+                        pan: options.pan as f64,
+                    },
+                ),
+                AudioRequest::Volume { kind, value } => {
+                    let kind = match kind {
+                        VolumeKind::Master => audio::Kind::Master,
+                        VolumeKind::Music => audio::Kind::Music,
+                        VolumeKind::Sound => audio::Kind::Sound,
+                    };
+                    self.audio.volume(kind, value as f64)
+                }
+            };
+            if let Err(e) = result {
+                problems.push(e.to_string());
+            }
+        }
+        self.audio.step(STEP);
+        let clock = self.audio.clock();
+        self.world.resources.insert(clock);
+        problems.extend(self.audio.take_warnings());
+        let log = self.world.log();
+        for p in problems {
+            // A missing or bad file is said once; the game goes on without that sound.
+            log.warn_once(p);
+        }
     }
 
     /// Ends the run: every started script's `stop(e)` runs, and the save is written.

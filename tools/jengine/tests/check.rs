@@ -381,3 +381,36 @@ fn a_declared_table_without_its_file_says_how_to_add_an_empty_one() {
     common::write(d, "data/counter_goals.json", "[]");
     assert_eq!(problems(d), Vec::<String>::new());
 }
+
+#[test]
+fn every_sound_a_script_names_is_decoded() {
+    let dir = common::copy_fixture();
+    common::write(
+        dir.path(),
+        "assets/scripts/noise.lua",
+        "function start(e)\n  Audio.music('gone.ogg')\n  Audio.play(\"bad.wav\")\n  Audio.play('../x.wav')\nend\n",
+    );
+    common::write(
+        dir.path(),
+        "assets/audio/bad.wav",
+        "RIFF\u{0}\u{0}not a wav",
+    );
+    let report = jengine_tool::check::check(dir.path(), &[&jengine_counter::CounterPackage]);
+    let all = report.problems.join("\n");
+    assert!(
+        all.contains(
+            "assets/scripts/noise.lua:2: Audio.music(\"gone.ogg\"): assets/audio/gone.ogg"
+        ),
+        "{all}"
+    );
+    assert!(
+        all.contains("assets/scripts/noise.lua:3: Audio.play(\"bad.wav\"): assets/audio/bad.wav"),
+        "{all}"
+    );
+    assert!(
+        all.contains(
+            "assets/scripts/noise.lua:4: Audio.play(\"../x.wav\"): \"../x.wav\" leaves its folder"
+        ),
+        "{all}"
+    );
+}

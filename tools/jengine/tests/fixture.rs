@@ -359,3 +359,46 @@ fn scene_quit_ends_the_run_after_its_frame() {
     assert!(rt.quit_requested());
     assert_eq!(rt.frame(), 3);
 }
+
+#[test]
+fn music_plays_on_the_fixed_clock_and_a_missing_sound_is_said_once() {
+    let dir = common::copy_fixture();
+    let audio = dir.path().join("assets/audio");
+    std::fs::create_dir_all(&audio).unwrap();
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 48_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut w = hound::WavWriter::create(audio.join("tone.wav"), spec).unwrap();
+    for i in 0..48_000 * 4 {
+        let t = i as f32 / 48_000.0;
+        w.write_sample(((t * 440.0 * std::f32::consts::TAU).sin() * 8000.0) as i16)
+            .unwrap();
+    }
+    w.finalize().unwrap();
+    common::write(
+        dir.path(),
+        "assets/scripts/counter.lua",
+        "local n = 0\n\
+         function start(e) Audio.music('tone.wav', {bpm = 120}) end\n\
+         function update(e)\n\
+           n = n + 1\n\
+           if n == 30 then Audio.play('gone.wav') Audio.play('gone.wav') end\n\
+           if n == 60 then local c = Audio.clock() Log.info(string.format('%s %.4f %s', tostring(c.playing), c.position, tostring(c.bpm))) end\n\
+           if n == 61 then Audio.pause_music() end\n\
+           if n == 90 then local c = Audio.clock() Log.info(string.format('%s %.4f', tostring(c.playing), c.position)) end\n\
+         end\n",
+    );
+    let mut rt = start(dir.path(), Options::default());
+    rt.run(90, &mut InputScript::default(), |_| {});
+    let lines: Vec<String> = rt.take_log().into_iter().map(|l| l.message).collect();
+    let said = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
+    // Scripts run before the frame's mixing: by frame 60's update the null device has played
+    // 59 steps of 800 samples, 59/60 of a second.
+    assert_eq!(said("true 0.9833 120.0"), 1, "{lines:#?}");
+    // Paused from frame 61 (after a 5 ms ramp): the clock stands where the music stopped.
+    assert_eq!(said("false 1.0050"), 1, "{lines:#?}");
+    assert_eq!(said("assets/audio/gone.wav"), 1, "{lines:#?}");
+}

@@ -4,6 +4,7 @@
 -- The rival comes from the save ("rival", set by the rival menu); the first one otherwise.
 
 local menu = import("ui/menu.lua")
+local sound = import("flow/sound.lua")
 local play_input = import("flow/play_input.lua")
 local pause = import("flow/pause.lua")
 local record = import("flow/record.lua")
@@ -78,6 +79,7 @@ local function pick(id, table_name, fallback)
 end
 
 function start(e)
+  sound.music("battle.wav")
   if Kotoba == nil then
     Log.warn("jengine-kotoba is not linked")
     return
@@ -115,6 +117,7 @@ function update(e, dt)
   if table_e == nil then return end
   local bag = Entity.get(e, "kotoba")
   if bag == nil or not bag.active or bag.fighters == nil then return end
+  sound.events(bag)
   local you, rival = bag.fighters[1], bag.fighters[2]
   Text.set(Entity.find("you_name"), you.name)
   Text.set(Entity.find("rival_name"), rival.name)

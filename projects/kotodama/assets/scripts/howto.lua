@@ -4,6 +4,7 @@
 -- な い), so the text can point at real tiles, and its clock is long enough never to matter.
 
 local menu = import("ui/menu.lua")
+local sound = import("flow/sound.lua")
 
 local LESSON = "lesson"
 local STEPS = 5
@@ -325,6 +326,7 @@ end
 -- Callbacks ------------------------------------------------------------------------------------
 
 function start(e)
+  sound.music("puzzle.wav")
   if Kotoba == nil then
     Log.warn("jengine-kotoba is not linked")
     return
@@ -419,6 +421,7 @@ function update(e, dt)
   since = since + dt
   local bag = Entity.get(e, "kotoba")
   if bag ~= nil and bag.active then
+    sound.events(bag)
     for _, ev in ipairs(bag.events) do event(ev) end
     if pending_hint then
       pending_hint = pending_hint - 1

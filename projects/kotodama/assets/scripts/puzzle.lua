@@ -4,6 +4,7 @@
 -- The stage comes from the save ("stage", set by the stage menu); the first one otherwise.
 
 local menu = import("ui/menu.lua")
+local sound = import("flow/sound.lua")
 local play_input = import("flow/play_input.lua")
 local pause = import("flow/pause.lua")
 local record = import("flow/record.lua")
@@ -59,6 +60,7 @@ local function pick(id, table_name, fallback)
 end
 
 function start(e)
+  sound.music("puzzle.wav")
   if Kotoba == nil then
     Log.warn("jengine-kotoba is not linked")
     return
@@ -109,6 +111,7 @@ function update(e, dt)
   if table_e == nil then return end
   local bag = Entity.get(e, "kotoba")
   if bag == nil or not bag.active then return end
+  sound.events(bag)
   Text.set(Entity.find("stage"), bag.stage_name or "")
   Text.set(Entity.find("title"), bag.stage_title or "")
   Text.set(Entity.find("time"), clock(bag.time_left or 0))

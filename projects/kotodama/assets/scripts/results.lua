@@ -5,6 +5,7 @@
 -- The saved result is read as untrusted: a missing or odd field shows as nothing.
 
 local menu = import("ui/menu.lua")
+local sound = import("flow/sound.lua")
 local focus = import("flow/focus.lua")
 
 local ROWS = 12
@@ -237,4 +238,8 @@ end
 
 function key(e, name, down)
   if m ~= nil then m:key(name, down) end
+end
+
+function start(e)
+  sound.music("results.wav")
 end

@@ -3,6 +3,7 @@
 -- fought at any time. Choosing one: Save "rival", then the battle scene.
 
 local menu = import("ui/menu.lua")
+local sound = import("flow/sound.lua")
 local focus = import("flow/focus.lua")
 
 local SLOTS = 9
@@ -91,4 +92,8 @@ end
 
 function key(e, name, down)
   if m ~= nil then m:key(name, down) end
+end
+
+function start(e)
+  sound.music("title.wav")
 end

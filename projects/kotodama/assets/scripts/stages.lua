@@ -4,6 +4,7 @@
 -- plays it: Save "stage", then the puzzle scene.
 
 local menu = import("ui/menu.lua")
+local sound = import("flow/sound.lua")
 local focus = import("flow/focus.lua")
 
 -- Slots the scene has (stage_1 .. stage_30), and stages the grid leaves out: the how-to's
@@ -187,4 +188,8 @@ function key(e, name, down)
   if down and (name == "enter" or name == "space") and not chose then
     if m.items[m.focus] ~= nil and not m.items[m.focus].enabled then refuse(m.focus) end
   end
+end
+
+function start(e)
+  sound.music("title.wav")
 end

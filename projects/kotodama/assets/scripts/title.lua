@@ -2,6 +2,7 @@
 -- Online play is not built yet, so its item says so on the status line and the title stays.
 
 local menu = import("ui/menu.lua")
+local sound = import("flow/sound.lua")
 local m
 local lit = nil
 
@@ -9,6 +10,7 @@ local IVORY = { 0.957, 0.918, 0.847, 1 }
 local GOLD = { 0.941, 0.788, 0.416, 1 }
 
 function start(e)
+  sound.music("title.wav")
   -- The demo is scenery: the table plays itself and the title never passes it input.
   Kotoba.demo(e)
   m = menu.new({

@@ -3,6 +3,7 @@
 -- untrusted: entries that are not words are left out, and long fields are cut to fit a row.
 
 local menu = import("ui/menu.lua")
+local sound = import("flow/sound.lua")
 
 local PER_PAGE = 10
 local EMPTY = "Your word book is empty.\n\n"
@@ -122,6 +123,7 @@ local function turn(by)
 end
 
 function start(e)
+  sound.music("title.wav")
   words = read_book()
   paged = pages() > 1
   local back = function() Scene.load("title") end

@@ -67,6 +67,7 @@ end
 function M:choose(i)
   local item = self.items[i]
   if item == nil or not item.enabled or item.on == nil then return false end
+  if Audio then Audio.play("menu_select.wav", { volume = 0.7 }) end
   item.on(item)
   return true
 end
@@ -105,7 +106,10 @@ function M:key(name, down)
   if step ~= nil then
     if self.columns == 1 and (name == "left" or name == "right") then return false end
     local f = self.focus + step
-    if f >= 1 and f <= n then self.focus = f end
+    if f >= 1 and f <= n and f ~= self.focus then
+      self.focus = f
+      if Audio then Audio.play("menu_move.wav", { volume = 0.5 }) end
+    end
     return true
   end
   if name == "enter" or name == "space" then

@@ -1,0 +1,158 @@
+//! `kotodama-sound`: writes Kotodama's music and effects, and on request pictures of them.
+//!
+//! ```text
+//! kotodama-sound [--out DIR] [--plot DIR]
+//! ```
+//! `--out` defaults to the project's `assets/audio/`; `--plot` also draws a waveform and
+//! spectrogram of every sound as `DIR/<name>.png`, and for each loop `DIR/<name>-seam.png`:
+//! its last second then its first, the seam in the middle. Each file's size and levels are
+//! printed.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use kotodama_sound::dsp::RATE;
+use kotodama_sound::{Kind, Sound, SoundError, committed_dir, plot, sounds, write_all};
+
+#[derive(Debug)]
+struct Args {
+    out: PathBuf,
+    plot: Option<PathBuf>,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut parsed = Args {
+        out: committed_dir(),
+        plot: None,
+    };
+    while let Some(arg) = args.next() {
+        let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a folder after it"));
+        match arg.as_str() {
+            "--out" => parsed.out = PathBuf::from(value("--out")?),
+            "--plot" => parsed.plot = Some(PathBuf::from(value("--plot")?)),
+            other => {
+                return Err(format!(
+                    "unknown argument {other:?}; usage: kotodama-sound [--out DIR] [--plot DIR]"
+                ));
+            }
+        }
+    }
+    Ok(parsed)
+}
+
+fn dbfs(x: f64) -> f64 {
+    20.0 * x.max(1e-9).log10()
+}
+
+fn report(sound: &Sound) -> String {
+    let s: Vec<f64> = sound.samples.iter().map(|&v| v as f64 / 32768.0).collect();
+    let peak = s.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let rms = (s.iter().map(|x| x * x).sum::<f64>() / s.len().max(1) as f64).sqrt();
+    format!(
+        "{:>16}  {:6.2} s  peak {:6.1} dBFS  rms {:6.1} dBFS",
+        sound.name,
+        s.len() as f64 / f64::from(RATE),
+        dbfs(peak),
+        dbfs(rms)
+    )
+}
+
+fn write_plots(dir: &Path, sounds: &[Sound]) -> Result<(), SoundError> {
+    std::fs::create_dir_all(dir).map_err(|source| SoundError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    for sound in sounds {
+        let beat = match sound.kind {
+            Kind::Music { bpm, .. } => Some((u64::from(RATE) * 60 / u64::from(bpm)) as usize),
+            Kind::Effect => None,
+        };
+        let stem = sound.name.trim_end_matches(".wav");
+        let mut pictures = vec![(
+            format!("{stem}.png"),
+            plot::draw(&sound.samples, RATE, beat),
+        )];
+        let second = RATE as usize;
+        if beat.is_some() && sound.samples.len() > 2 * second {
+            let n = sound.samples.len();
+            let mut seam = sound.samples[n - second..].to_vec();
+            seam.extend_from_slice(&sound.samples[..second]);
+            pictures.push((
+                format!("{stem}-seam.png"),
+                plot::draw(&seam, RATE, Some(second)),
+            ));
+        }
+        for (file, image) in pictures {
+            let bytes = plot::encode_png(&image).map_err(|source| SoundError::Plot {
+                name: file.clone(),
+                source,
+            })?;
+            let path = dir.join(file);
+            std::fs::write(&path, bytes).map_err(|source| SoundError::Write {
+                path: path.clone(),
+                source,
+            })?;
+            println!("{}", path.display());
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(args) => args,
+        Err(message) => {
+            eprintln!("kotodama-sound: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let run = || -> Result<(), SoundError> {
+        let mut total = 0;
+        for w in write_all(&args.out)? {
+            println!("{} ({} bytes)", w.path.display(), w.bytes);
+            total += w.bytes;
+        }
+        println!("total {total} bytes");
+        let sounds = sounds()?;
+        for s in &sounds {
+            println!("{}", report(s));
+        }
+        if let Some(dir) = &args.plot {
+            write_plots(dir, &sounds)?;
+        }
+        Ok(())
+    };
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kotodama-sound: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Result<Args, String> {
+        parse(list.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn flags_take_their_folders() {
+        let a = args(&["--out", "o", "--plot", "p"]).unwrap();
+        assert_eq!(a.out, PathBuf::from("o"));
+        assert_eq!(a.plot, Some(PathBuf::from("p")));
+        assert_eq!(args(&[]).unwrap().out, committed_dir());
+    }
+
+    #[test]
+    fn a_flag_without_its_folder_or_an_unknown_flag_is_refused_by_name() {
+        assert_eq!(
+            args(&["--out"]).unwrap_err(),
+            "--out needs a folder after it"
+        );
+        assert!(args(&["--loud"]).unwrap_err().contains("\"--loud\""));
+    }
+}
