@@ -8,13 +8,24 @@
 mod common;
 
 use std::io::Write;
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 struct Kill(Child);
 impl Drop for Kill {
     fn drop(&mut self) {
+        // A terminate first, so an X server removes its socket and lock; then make sure.
+        let _ = Command::new("kill")
+            .arg(self.0.id().to_string())
+            .stderr(Stdio::null())
+            .status();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(2) {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -55,22 +66,19 @@ fn virtual_display() -> Option<(Kill, String)> {
         cannot_run(&format!("{} not found on PATH", missing.join(", ")));
         return None;
     }
-    let socket = |n: u32| format!("/tmp/.X11-unix/X{n}");
-    let Some(n) = (90..99).find(|n| !Path::new(&socket(*n)).exists()) else {
-        cannot_run("displays :90 to :98 are all taken");
-        return None;
-    };
-    let display = format!(":{n}");
+    // Xvfb picks a free display itself and writes its number to the descriptor given
+    // (its stdout here), so sockets left behind by a killed server never get in the way.
     let spawned = Command::new("Xvfb")
         .args([
-            display.as_str(),
+            "-displayfd",
+            "1",
             "-screen",
             "0",
             "1024x768x24",
             "-nolisten",
             "tcp",
         ])
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn();
     let mut xvfb = match spawned {
@@ -80,18 +88,29 @@ fn virtual_display() -> Option<(Kill, String)> {
             return None;
         }
     };
-    let start = Instant::now();
-    while !Path::new(&socket(n)).exists() {
-        if let Ok(Some(status)) = xvfb.0.try_wait() {
-            cannot_run(&format!("Xvfb exited at start ({status})"));
+    let Some(out) = xvfb.0.stdout.take() else {
+        cannot_run("Xvfb's output could not be read");
+        return None;
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut line);
+        let _ = tx.send(line);
+    });
+    let number = match rx.recv_timeout(Duration::from_secs(10)) {
+        Ok(line) if line.trim().parse::<u32>().is_ok() => line.trim().to_string(),
+        Ok(_) => {
+            let status = xvfb.0.try_wait().ok().flatten();
+            cannot_run(&format!("Xvfb exited at start ({status:?})"));
             return None;
         }
-        if start.elapsed() > Duration::from_secs(10) {
-            cannot_run(&format!("Xvfb did not open display {display} within 10 s"));
+        Err(_) => {
+            cannot_run("Xvfb did not open a display within 10 s");
             return None;
         }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    };
+    let display = format!(":{number}");
     Some((xvfb, display))
 }
 
