@@ -5,6 +5,10 @@
 //! - [`map`] loads and checks levels drawn in ASCII, and holds the live floor ([`Dungeon`]);
 //! - [`crawl`] moves the party one tick at a time and says what happened as [`Event`]s.
 //!
+//! On top of them, [`CrawlerPackage`] puts a crawl on the engine: the `crawl_game` component,
+//! the `Crawler.*` commands, the bags scripts read, and [`draw`], which turns the picture into
+//! meshes from a pool the crawl owns.
+//!
 //! What matters, in order: the picture is right (it is geometry, so it is unit-tested rather
 //! than eyeballed); bad tables and saves fail at load with the place at fault, never fifty steps
 //! in and never with a panic; and a game replays exactly from its seed and its saves.
@@ -31,3 +35,744 @@ pub mod view;
 pub use crawl::{Crawl, CrawlState, Event, Save, SaveError};
 pub use map::{Cell, Dungeon, Facing, MapError, Tables};
 pub use view::{Face, Frame, Quad};
+
+// The package on the engine: the `crawl_game` component, the `Crawler.*` commands, the bags
+// scripts read and the mesh pool (`draw`). Everything above this line is plain Rust.
+pub mod draw;
+
+use jengine::value::{boolean, entity, integer, table};
+use jengine::{Entity, Package, RawTable, Registry, RowError, World};
+use serde::{Deserialize, Serialize};
+
+use crawl::{Fight, Member};
+
+/// The data tables `crawl_game.tables` names when a scene leaves them out. These three are
+/// also declared to the host, so `jengine check` and startup run the crawl's own table checks
+/// on them.
+pub const DEFAULT_TABLES: [&str; 3] = ["crawl_levels", "crawl_monsters", "crawl_crawlers"];
+
+/// Which of the project's data tables (`data/<name>.json`) the crawl is built from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TableNames {
+    /// The floors, top first.
+    pub levels: String,
+    /// The monster kinds; empty for none.
+    pub monsters: String,
+    /// The party; empty for a game that keeps its own.
+    pub crawlers: String,
+}
+
+impl Default for TableNames {
+    fn default() -> TableNames {
+        TableNames {
+            levels: DEFAULT_TABLES[0].into(),
+            monsters: DEFAULT_TABLES[1].into(),
+            crawlers: DEFAULT_TABLES[2].into(),
+        }
+    }
+}
+
+/// The view's layout in world units (see [`Frame`]): plane 0, the wall right ahead, is
+/// `cell_w x cell_h`; the picture cropped to plane -1 is that divided by `falloff`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FrameSpec {
+    /// Width of plane 0.
+    pub cell_w: f32,
+    /// Height of plane 0.
+    pub cell_h: f32,
+    /// How much smaller each plane back is (0 to 1).
+    pub falloff: f32,
+    /// How much darker each plane back is (0 to 1).
+    pub gloom: f32,
+    /// How many cells ahead the picture reaches (1 to 16).
+    pub depth: u32,
+}
+
+impl Default for FrameSpec {
+    fn default() -> FrameSpec {
+        // Cropped to plane -1 this is about 8.4 x 7.1 units: most of a 16 x 9 camera's height.
+        FrameSpec {
+            cell_w: 4.7,
+            cell_h: 4.0,
+            falloff: 0.56,
+            gloom: 0.8,
+            depth: 4,
+        }
+    }
+}
+
+impl FrameSpec {
+    fn frame(&self) -> Frame {
+        Frame {
+            cell_w: self.cell_w,
+            cell_h: self.cell_h,
+            falloff: self.falloff,
+            gloom: self.gloom,
+            depth: self.depth,
+        }
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let size = |name: &str, v: f32| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(format!("frame.{name}: {v} is not a size above 0"))
+            }
+        };
+        size("cell_w", self.cell_w)?;
+        size("cell_h", self.cell_h)?;
+        if !(self.falloff > 0.0 && self.falloff < 1.0) {
+            return Err(format!(
+                "frame.falloff: {} is not between 0 and 1 (each plane back is that much smaller)",
+                self.falloff
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.gloom) {
+            return Err(format!(
+                "frame.gloom: {} is not between 0 and 1",
+                self.gloom
+            ));
+        }
+        if !(1..=16).contains(&self.depth) {
+            return Err(format!(
+                "frame.depth: {} is not between 1 and 16",
+                self.depth
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The `crawl_game` scene component: which tables the crawl is built from, how its picture is
+/// laid out and drawn, and what it publishes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CrawlGame {
+    /// The data tables.
+    pub tables: TableNames,
+    /// The view's layout, in world units.
+    pub frame: FrameSpec,
+    /// The seed of the first game (chance in fights and random encounters).
+    pub seed: u64,
+    /// The art.
+    pub sheet: draw::Sheet,
+    /// Where the middle of the corridor is in the world.
+    pub view_origin: [f32; 2],
+    /// The depth of the farthest quad; quad `i` is drawn at `z_base + i`.
+    pub z_base: f32,
+    /// Whether the package draws the picture (false: a game places its own sprites).
+    pub draw: bool,
+    /// Whether `CrawlView.quads` is published each frame.
+    pub publish_view: bool,
+}
+
+impl Default for CrawlGame {
+    fn default() -> CrawlGame {
+        CrawlGame {
+            tables: TableNames::default(),
+            frame: FrameSpec::default(),
+            seed: 1,
+            sheet: draw::Sheet::default(),
+            view_origin: [0.0, 0.0],
+            z_base: 0.0,
+            draw: true,
+            publish_view: true,
+        }
+    }
+}
+
+impl CrawlGame {
+    /// What a scene may not hold: a frame out of range, a broken sheet, a non-finite place,
+    /// no levels table. The message names the field.
+    pub fn check(&self) -> Result<(), String> {
+        if self.tables.levels.trim().is_empty() {
+            return Err("tables.levels: a crawl needs a levels table".into());
+        }
+        for (field, name) in [
+            ("levels", &self.tables.levels),
+            ("monsters", &self.tables.monsters),
+            ("crawlers", &self.tables.crawlers),
+        ] {
+            let bare = jengine::host::table_name(name);
+            if bare.contains(['/', '\\']) || bare == ".." {
+                return Err(format!(
+                    "tables.{field}: {name:?} is not a table under data/"
+                ));
+            }
+        }
+        self.frame.check()?;
+        self.sheet.check()?;
+        if self.view_origin.iter().any(|v| !v.is_finite()) {
+            return Err(format!(
+                "view_origin: {:?} is not a point",
+                self.view_origin
+            ));
+        }
+        if !self.z_base.is_finite() {
+            return Err(format!("z_base: {} is not a number", self.z_base));
+        }
+        Ok(())
+    }
+}
+
+/// The `CrawlView` bag: the picture as quads, far to near, in the frame's units with y down
+/// and the middle of the corridor at (0, 0). In the world a corner `(x, y)` is at
+/// `origin + (x, -y)`, and the picture is meant to be seen through a window of `crop` either
+/// side of `origin` (plane -1).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ViewBag {
+    /// The quads.
+    pub quads: Vec<Quad>,
+    /// `crawl_game.view_origin`.
+    pub origin: [f32; 2],
+    /// Half the width and height of the picture at plane -1.
+    pub crop: [f32; 2],
+}
+
+/// The `CrawlState` bag: where the party is and what it can do, for a game's text and buttons.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct StateBag {
+    /// Why the crawl could not start (its tables), or `nil`.
+    pub error: Option<String>,
+    /// The floor, counting from 0.
+    pub level: usize,
+    /// Its name.
+    pub level_name: String,
+    /// How many floors.
+    pub levels: usize,
+    /// The party's cell.
+    pub x: i32,
+    /// The party's row.
+    pub y: i32,
+    /// `north`, `east`, `south` or `west`.
+    pub facing: String,
+    /// The party, slot by slot.
+    pub party: Vec<Member>,
+    /// Health left, all members together.
+    pub health: u32,
+    /// Health when whole, all members together.
+    pub max_health: u32,
+    /// Gold carried.
+    pub gold: u32,
+    /// Keys carried.
+    pub keys: u32,
+    /// The legend symbol in front (`M` for a monster).
+    pub ahead: String,
+    /// What `Crawler.use` would do now: `open`, `unlock`, `locked`, `pull`, `loot`, `empty`,
+    /// `down`, `up` or `exit`; `nil` when nothing.
+    pub use_does: Option<String>,
+    /// A monster stands in front.
+    pub can_attack: bool,
+    /// A step forward would move the party.
+    pub can_walk: bool,
+    /// Standing on stairs down.
+    pub on_stairs: bool,
+    /// Standing on stairs up.
+    pub on_stairs_up: bool,
+    /// The fight waiting to be settled with `Crawler.resolve`.
+    pub encounter: Option<Fight>,
+    /// Ticks spent.
+    pub tick: u64,
+    /// The party is dead.
+    pub dead: bool,
+    /// The party got out at the bottom.
+    pub escaped: bool,
+    /// The whole game as a table: `Save.set(key, state.save)` keeps it and
+    /// `Crawler.load(e, Save.get(key))` brings it back. Numbers too large for a script are
+    /// strings.
+    pub save: serde_json::Value,
+}
+
+/// The `CrawlMap` bag: the automap of the floor the party is on.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct MapBag {
+    /// The floor, counting from 0.
+    pub level: usize,
+    /// One string per row: unseen cells blank, a fight not yet won `E`, a trap that has not
+    /// gone off `.`.
+    pub rows: Vec<String>,
+}
+
+/// The `CrawlEvents` bag: what this frame's commands announced, in order.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EventsBag {
+    /// The events (each a table with its `event` name).
+    pub events: Vec<Event>,
+}
+
+/// The crawl running on a `crawl_game` entity.
+pub struct Run {
+    crawl: Result<Crawl, String>,
+    /// Events of this frame's commands, published by the next system run.
+    pending: Vec<Event>,
+    /// Something changed since the bags and the picture were last made.
+    dirty: bool,
+    /// The picture last made.
+    quads: Vec<Quad>,
+    /// The picture changed since the pool was last written.
+    redraw: bool,
+}
+
+impl Run {
+    /// The game, if its tables loaded.
+    pub fn crawl(&self) -> Option<&Crawl> {
+        self.crawl.as_ref().ok()
+    }
+}
+
+/// Reads one named table from the project's data as a JSON array; an empty name is no rows.
+fn table_json(tables: Option<&jengine::Tables>, field: &str, name: &str) -> Result<String, String> {
+    if name.trim().is_empty() {
+        return Ok("[]".into());
+    }
+    let bare = jengine::host::table_name(name);
+    let raw = tables.and_then(|t| t.raw(bare)).ok_or_else(|| {
+        format!("crawl_game.tables.{field} names data/{bare}.json, which the project does not have")
+    })?;
+    Ok(rows(raw).to_string())
+}
+
+fn rows(raw: &RawTable) -> serde_json::Value {
+    serde_json::Value::Array(raw.rows.clone())
+}
+
+/// Builds the crawl for `game` from the project's tables, checked by the crawl's own loader.
+fn start(world: &World, game: &CrawlGame) -> Result<Crawl, String> {
+    let data = world.resources.get::<jengine::Tables>();
+    let names = &game.tables;
+    let levels = table_json(data, "levels", &names.levels)?;
+    let monsters = table_json(data, "monsters", &names.monsters)?;
+    let crawlers = table_json(data, "crawlers", &names.crawlers)?;
+    let tables = Tables::from_json(&levels, &monsters, &crawlers)
+        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))?;
+    let mut crawl = Crawl::new(tables, game.seed);
+    crawl.set_frame(game.frame.frame());
+    // Again with the frame set: what the party sees on arrival depends on it.
+    crawl.new_game(None);
+    Ok(crawl)
+}
+
+/// Starts the crawl on `e` if it has none yet: the run, its bags and its pool.
+fn ensure(world: &mut World, e: Entity) -> Result<(), String> {
+    if world.entities.get::<&Run>(e).is_ok() {
+        return Ok(());
+    }
+    let game = world
+        .entities
+        .get::<&CrawlGame>(e)
+        .map(|g| (*g).clone())
+        .map_err(|_| format!("entity {} has no crawl_game", world.describe(e)))?;
+    let crawl = start(world, &game);
+    if let Err(problem) = &crawl {
+        world.log().warn_once(problem.clone());
+    }
+    let run = Run {
+        crawl,
+        pending: Vec::new(),
+        dirty: true,
+        quads: Vec::new(),
+        redraw: true,
+    };
+    let pool = draw::Pool::new(&game.sheet);
+    let bags = (StateBag::default(), MapBag::default(), EventsBag::default());
+    let gone = |_| format!("entity {} is gone", e.to_bits());
+    world.entities.insert(e, (run, pool)).map_err(gone)?;
+    world.entities.insert(e, bags).map_err(gone)?;
+    if game.publish_view {
+        world
+            .entities
+            .insert_one(e, ViewBag::default())
+            .map_err(gone)?;
+    }
+    Ok(())
+}
+
+/// Runs a command on the crawl at `e`, keeping what it announced for this frame's events.
+fn act(
+    world: &mut World,
+    e: Entity,
+    f: impl FnOnce(&mut Crawl) -> Result<Vec<Event>, String>,
+) -> Result<(), String> {
+    ensure(world, e)?;
+    let mut run = world
+        .entities
+        .get::<&mut Run>(e)
+        .map_err(|_| format!("entity {} is gone", e.to_bits()))?;
+    let run = &mut *run;
+    let crawl = run.crawl.as_mut().map_err(|p| p.clone())?;
+    let events = f(crawl)?;
+    run.pending.extend(events);
+    run.dirty = true;
+    Ok(())
+}
+
+/// The save as a table a script can hold: the random stream's 64-bit words do not fit a Lua
+/// integer, so every number that large becomes its decimal string.
+pub fn save_to_value(save: &Save) -> serde_json::Value {
+    fn walk(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Number(n) if n.as_i64().is_none() => {
+                *v = serde_json::Value::String(n.to_string());
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(walk),
+            serde_json::Value::Object(map) => map.values_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    let mut value = serde_json::to_value(save).unwrap_or_default();
+    walk(&mut value);
+    value
+}
+
+/// Reads back what [`save_to_value`] wrote (the 64-bit words as strings or as numbers).
+pub fn save_from_value(mut value: serde_json::Value) -> Result<Save, SaveError> {
+    fn unstring(v: Option<&mut serde_json::Value>) {
+        if let Some(v) = v
+            && let Some(n) = v.as_str().and_then(|s| s.parse::<u64>().ok())
+        {
+            *v = serde_json::Value::from(n);
+        }
+    }
+    unstring(value.get_mut("seed"));
+    if let Some(rng) = value.get_mut("rng") {
+        unstring(rng.get_mut("state"));
+        unstring(rng.get_mut("increment"));
+    }
+    serde_json::from_value(value).map_err(|e| SaveError::Json(e.to_string()))
+}
+
+/// What `Crawler.use` would do from here, for a button's label.
+fn use_does(crawl: &Crawl, state: &crawl::CrawlState) -> Option<&'static str> {
+    let floor = crawl.floor();
+    let (ax, ay) = state.facing.ahead();
+    let (fx, fy) = (state.x + ax, state.y + ay);
+    if floor.monster_at(fx, fy).is_none() {
+        match floor.cell(fx, fy) {
+            Cell::Door => return Some("open"),
+            Cell::Locked if state.keys > 0 => return Some("unlock"),
+            Cell::Locked => return Some("locked"),
+            Cell::Lever { pulled: false } => return Some("pull"),
+            Cell::Chest { opened: false, .. } => return Some("loot"),
+            Cell::Chest { opened: true, .. } => return Some("empty"),
+            _ => {}
+        }
+    }
+    match floor.cell(state.x, state.y) {
+        Cell::Down => Some("down"),
+        Cell::Up if state.level == 0 => Some("exit"),
+        Cell::Up => Some("up"),
+        Cell::Chest { opened: false, .. } => Some("loot"),
+        Cell::Chest { opened: true, .. } => Some("empty"),
+        _ => None,
+    }
+}
+
+fn state_bag(crawl: &Crawl) -> StateBag {
+    let s = crawl.state();
+    let floor = crawl.floor();
+    let (ax, ay) = s.facing.ahead();
+    let ahead_cell = floor.cell(s.x + ax, s.y + ay);
+    let halted = s.encounter.is_some() || s.dead || s.escaped;
+    StateBag {
+        error: None,
+        level: s.level,
+        level_name: crawl
+            .tables()
+            .levels()
+            .get(s.level)
+            .map(|l| l.name.clone())
+            .unwrap_or_default(),
+        levels: s.levels,
+        x: s.x,
+        y: s.y,
+        facing: serde_json::to_value(s.facing)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        health: s.party.iter().map(|m| m.hp).sum(),
+        max_health: s.party.iter().map(|m| m.max_hp).sum(),
+        party: s.party.clone(),
+        gold: s.gold,
+        keys: s.keys,
+        ahead: s.ahead.to_string(),
+        use_does: if halted {
+            None
+        } else {
+            use_does(crawl, &s).map(str::to_string)
+        },
+        can_attack: !halted && s.ahead == 'M',
+        can_walk: !halted && s.ahead != 'M' && ahead_cell.is_walkable(),
+        on_stairs: s.on_stairs,
+        on_stairs_up: s.on_stairs_up,
+        encounter: s.encounter,
+        tick: s.tick,
+        dead: s.dead,
+        escaped: s.escaped,
+        save: save_to_value(&crawl.save()),
+    }
+}
+
+/// The frame's crawl: every `crawl_game` started, and the bags of every crawl something
+/// happened to remade. The picture is only rebuilt when a command ran: the dungeon does not
+/// move on its own.
+fn play(world: &mut World, _dt: f64) {
+    let games: Vec<Entity> = world
+        .entities
+        .query::<(Entity, &CrawlGame)>()
+        .iter()
+        .map(|(e, _)| e)
+        .collect();
+    for e in games {
+        let _ = ensure(world, e);
+    }
+    for (game, run, state, map, events, view) in world.entities.query_mut::<(
+        &CrawlGame,
+        &mut Run,
+        &mut StateBag,
+        &mut MapBag,
+        &mut EventsBag,
+        Option<&mut ViewBag>,
+    )>() {
+        events.events.clear();
+        events.events.append(&mut run.pending);
+        if !run.dirty {
+            continue;
+        }
+        run.dirty = false;
+        run.redraw = true;
+        match &run.crawl {
+            Err(problem) => {
+                state.error = Some(problem.clone());
+                run.quads.clear();
+            }
+            Ok(crawl) => {
+                *state = state_bag(crawl);
+                run.quads = crawl.view();
+                let rows = crawl.floor().automap();
+                let level = crawl.state().level;
+                // Only when something new is seen (or the floor changes), so a script
+                // redrawing its automap on change has little to compare.
+                if map.rows != rows || map.level != level {
+                    map.rows = rows;
+                    map.level = level;
+                }
+            }
+        }
+        if let Some(view) = view {
+            view.quads.clone_from(&run.quads);
+            view.origin = game.view_origin;
+            let frame = game.frame.frame();
+            view.crop = [frame.half_width(), frame.half_height()];
+        }
+    }
+}
+
+/// Writes every crawl's picture into its pool of meshes when it changed.
+fn draw_system(world: &mut World, _dt: f64) {
+    let games: Vec<Entity> = world
+        .entities
+        .query::<(Entity, &CrawlGame, &Run)>()
+        .iter()
+        .filter(|(_, _, run)| run.redraw)
+        .map(|(e, _, _)| e)
+        .collect();
+    for e in games {
+        let Ok(mut pool) = world.entities.remove_one::<draw::Pool>(e) else {
+            continue;
+        };
+        let (game, quads) = {
+            let Ok((game, run)) = world.entities.query_one_mut::<(&CrawlGame, &mut Run)>(e) else {
+                continue;
+            };
+            run.redraw = false;
+            (
+                (game.draw, game.view_origin, game.z_base),
+                std::mem::take(&mut run.quads),
+            )
+        };
+        let (on, origin, z_base) = game;
+        if on {
+            draw::write(world, &mut pool, &quads, origin, z_base);
+        } else {
+            draw::clear_from(world, &mut pool, 0);
+        }
+        if let Ok(mut run) = world.entities.get::<&mut Run>(e) {
+            run.quads = quads;
+        }
+        let _ = world.entities.insert_one(e, pool);
+    }
+}
+
+/// A crawl table checked alone by the crawl's loader, the other two stood in for: monster
+/// names the levels use get a stand-in row, and a one-room dungeon carries a lone monsters or
+/// crawlers table. What needs the real neighbours is checked again when the crawl starts.
+fn check_table(raw: &RawTable, which: usize) -> Vec<RowError> {
+    let room = serde_json::json!([{ "name": "check", "map": ["####", "#<>#", "####"] }]);
+    let room = room.to_string();
+    let json = rows(raw).to_string();
+    let result = match which {
+        0 => {
+            let mut names: Vec<&str> = raw
+                .rows
+                .iter()
+                .filter_map(|r| r.get("monsters")?.as_array())
+                .flatten()
+                .filter_map(|n| n.as_str())
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            let stand_ins: Vec<serde_json::Value> = names
+                .iter()
+                .map(|n| serde_json::json!({ "name": n, "hp": 1 }))
+                .collect();
+            let stand_ins = serde_json::Value::Array(stand_ins).to_string();
+            Tables::from_json(&json, &stand_ins, "[]")
+        }
+        1 => Tables::from_json(&room, &json, "[]"),
+        _ => Tables::from_json(&room, "[]", &json),
+    };
+    let Err(error) = result else {
+        return Vec::new();
+    };
+    let label = |row: usize| {
+        raw.rows
+            .get(row)
+            .and_then(|r| r.get("name"))
+            .and_then(|n| n.as_str())
+            .map(str::to_string)
+    };
+    let (row, label, message) = match &error {
+        MapError::Table { message, .. } => (0, None, message.clone()),
+        MapError::Row { row, message, .. } => (row + 1, label(*row), message.clone()),
+        MapError::Level { at, problem } => {
+            let place = match (at.row, at.cell) {
+                (Some(r), Some(c)) => format!("map row {r}, cell {c}: "),
+                (Some(r), None) => format!("map row {r}: "),
+                _ => String::new(),
+            };
+            (
+                at.level,
+                label(at.level.saturating_sub(1)),
+                format!("{place}{problem}"),
+            )
+        }
+    };
+    vec![RowError {
+        file: raw.file.clone(),
+        row,
+        label,
+        message,
+    }]
+}
+
+/// The package entry point.
+pub struct CrawlerPackage;
+
+impl Package for CrawlerPackage {
+    fn name(&self) -> &'static str {
+        "jengine-crawler"
+    }
+
+    fn register(&self, reg: &mut Registry) {
+        reg.component_checked::<CrawlGame>("crawl_game", CrawlGame::check);
+
+        reg.command(
+            "Crawler",
+            "new_game",
+            (entity("e"), integer("seed").optional()),
+            |w, (e, seed)| {
+                let seed = match seed {
+                    Some(s) => Some(
+                        u64::try_from(s)
+                            .map_err(|_| format!("Crawler.new_game: seed {s} is below 0"))?,
+                    ),
+                    None => None,
+                };
+                act(w, e, |c| {
+                    c.new_game(seed);
+                    Ok(c.events().to_vec())
+                })
+            },
+        );
+        reg.command(
+            "Crawler",
+            "walk",
+            (entity("e"), integer("dx"), integer("dy")),
+            |w, (e, dx, dy)| {
+                if !matches!((dx, dy), (0, 1) | (0, -1) | (1, 0) | (-1, 0)) {
+                    return Err(format!(
+                        "Crawler.walk: ({dx}, {dy}) is not one step; a step is (0, 1) forward, \
+                         (0, -1) back, (1, 0) right or (-1, 0) left"
+                    ));
+                }
+                act(w, e, |c| Ok(c.walk(dx as i32, dy as i32).to_vec()))
+            },
+        );
+        reg.command(
+            "Crawler",
+            "turn",
+            (entity("e"), integer("steps")),
+            |w, (e, steps)| {
+                // Quarter turns repeat every four, so any whole number is a turn.
+                let steps = steps.rem_euclid(4) as i32;
+                act(w, e, |c| Ok(c.turn(steps).to_vec()))
+            },
+        );
+        reg.command("Crawler", "use", (entity("e"),), |w, (e,)| {
+            act(w, e, |c| Ok(c.use_ahead().to_vec()))
+        });
+        reg.command("Crawler", "attack", (entity("e"),), |w, (e,)| {
+            act(w, e, |c| Ok(c.attack().to_vec()))
+        });
+        reg.command("Crawler", "wait", (entity("e"),), |w, (e,)| {
+            act(w, e, |c| Ok(c.wait().to_vec()))
+        });
+        reg.command("Crawler", "rest", (entity("e"),), |w, (e,)| {
+            act(w, e, |c| Ok(c.rest().to_vec()))
+        });
+        reg.command(
+            "Crawler",
+            "resolve",
+            (entity("e"), boolean("won")),
+            |w, (e, won)| act(w, e, |c| Ok(c.resolve(won).to_vec())),
+        );
+        reg.command(
+            "Crawler",
+            "reveal",
+            (entity("e"), integer("radius")),
+            |w, (e, radius)| {
+                let radius = u32::try_from(radius).map_err(|_| {
+                    format!("Crawler.reveal: radius {radius} is not 0 (all) or more")
+                })?;
+                act(w, e, |c| Ok(c.reveal(radius).to_vec()))
+            },
+        );
+        reg.command(
+            "Crawler",
+            "load",
+            (entity("e"), table("save")),
+            |w, (e, save)| {
+                act(w, e, |c| {
+                    let save =
+                        save_from_value(save).map_err(|err| format!("Crawler.load: {err}"))?;
+                    c.restore(&save)
+                        .map_err(|err| format!("Crawler.load: {err}"))?;
+                    Ok(Vec::new())
+                })
+            },
+        );
+
+        reg.system("crawl", play);
+        reg.system("draw", draw_system);
+        reg.bag::<ViewBag>("CrawlView");
+        reg.bag::<StateBag>("CrawlState");
+        reg.bag::<MapBag>("CrawlMap");
+        reg.bag::<EventsBag>("CrawlEvents");
+        for (which, name) in DEFAULT_TABLES.iter().enumerate() {
+            reg.optional_table(name, move |raw| check_table(raw, which));
+        }
+    }
+}

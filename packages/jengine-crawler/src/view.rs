@@ -113,13 +113,15 @@ pub enum Face {
 }
 
 impl Face {
-    /// The draw order within one depth: floor and ceiling, side walls, the wall ahead,
-    /// things, monsters.
+    /// The draw order within one depth: floor and ceiling, the wall ahead, side walls,
+    /// things, monsters. The wall ahead stands on the depth's far plane while its side walls
+    /// run from the near plane to it, so a side wall can hide a wall ahead but never the
+    /// other way round: the wall ahead goes first.
     pub fn layer(self) -> u8 {
         match self {
             Face::Floor | Face::Ceiling => 0,
-            Face::Left | Face::Right => 1,
-            Face::Front => 2,
+            Face::Front => 1,
+            Face::Left | Face::Right => 2,
             Face::Thing => 3,
             Face::Monster => 4,
         }

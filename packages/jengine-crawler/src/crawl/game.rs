@@ -1,0 +1,728 @@
+//! The crawl: a party on a floor, moving one tick at a time, and what happens when it does.
+//!
+//! Every action that spends time ends with the dungeon's turn (see `monsters`); an action that
+//! changes nothing spends no time at all. All chance comes from one seeded stream kept in the
+//! state, so a game replays exactly from its seed.
+
+use super::monsters::reaches;
+use crate::map::{Cell, Dungeon, Facing, Loot, Tables};
+use crate::view::{self, Frame, Quad};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg32;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// How much a pit hurts each member, and how much resting heals per tick.
+const PIT_DAMAGE: u32 = 2;
+const REST_HEAL: u32 = 1;
+/// Resting costs this many ticks.
+pub const REST_TICKS: u32 = 4;
+
+/// Something the crawl announces for the game (sound, text, its own rules).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The party arrived on another floor (counting from 0).
+    Level {
+        /// The floor.
+        level: usize,
+        /// Its name.
+        name: String,
+    },
+    /// A door was opened.
+    Door,
+    /// A locked door was opened with a key.
+    Unlocked,
+    /// A locked door and no key.
+    Locked,
+    /// A lever was pulled.
+    Lever,
+    /// A chest was opened: `what:value`. Gold, keys and healing are already applied.
+    Loot {
+        /// The kind (`gold`, `key`, `heal`, or the game's own).
+        what: String,
+        /// The value as written.
+        value: String,
+    },
+    /// A chest that was already emptied.
+    Empty,
+    /// The party fell through a pit.
+    Pit,
+    /// A party member hit a monster.
+    Hit {
+        /// Who swung.
+        member: String,
+        /// The monster's kind.
+        monster: String,
+        /// For how much.
+        damage: u32,
+    },
+    /// A monster died.
+    Slain {
+        /// Its kind.
+        monster: String,
+    },
+    /// A monster bit a party member.
+    Bitten {
+        /// Its kind.
+        monster: String,
+        /// Who.
+        member: String,
+        /// For how much.
+        damage: u32,
+    },
+    /// The party waited a tick.
+    Wait,
+    /// The party rested.
+    Rested,
+    /// The whole party is down: the game is lost.
+    Dead,
+    /// The party took the last stairs down, or won the last floor's goal fight.
+    Escaped,
+    /// The party took the top floor's stairs up: the game decides what is outside.
+    Exit,
+    /// A fight began; nothing moves until the game settles it.
+    Encounter {
+        /// The group, by the game's name.
+        group: String,
+        /// The level's text for it (empty for a random one).
+        text: String,
+        /// Its art, if it had any.
+        art: Option<String>,
+    },
+    /// The game settled the fight.
+    Resolved {
+        /// Whether the party won.
+        won: bool,
+    },
+    /// A trap went off.
+    Trap {
+        /// Its name from the level's list.
+        name: String,
+    },
+    /// The floor around the party was shown on the automap.
+    Revealed {
+        /// How far (0: all of it).
+        radius: u32,
+    },
+}
+
+/// A party member as the crawl keeps them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    /// Name.
+    pub name: String,
+    /// Health left.
+    pub hp: u32,
+    /// Health when whole.
+    pub max_hp: u32,
+    /// The most they hit for.
+    pub attack: u32,
+    /// The furthest slot they fight from.
+    pub reach: u32,
+}
+
+/// A fight in progress, waiting for the game to settle it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fight {
+    /// The group, by the game's name.
+    pub group: String,
+    /// What to show.
+    pub text: String,
+    /// Its art.
+    pub art: Option<String>,
+    /// Which of the floor's fixed fights it is (`None`: a random one).
+    pub fixed: Option<usize>,
+    /// The cell the party stepped from, where running puts it back.
+    pub from: [i32; 2],
+}
+
+/// What a game reads about the crawl after each action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CrawlState {
+    /// The floor, counting from 0.
+    pub level: usize,
+    /// How many floors there are.
+    pub levels: usize,
+    /// The party's cell.
+    pub x: i32,
+    /// The party's row.
+    pub y: i32,
+    /// The way it faces.
+    pub facing: Facing,
+    /// The party, slot by slot.
+    pub party: Vec<Member>,
+    /// Gold carried.
+    pub gold: u32,
+    /// Keys carried.
+    pub keys: u32,
+    /// What is directly in front: the legend symbol, `M` for a monster, and `.` for a trap
+    /// that has not gone off (it is floor until it does).
+    pub ahead: char,
+    /// Standing on stairs down.
+    pub on_stairs: bool,
+    /// Standing on stairs up.
+    pub on_stairs_up: bool,
+    /// The fight in progress.
+    pub encounter: Option<Fight>,
+    /// Ticks spent so far.
+    pub tick: u64,
+    /// The party is dead.
+    pub dead: bool,
+    /// The party has left the dungeon at the bottom.
+    pub escaped: bool,
+}
+
+/// Everything that changes as the game is played; the tables never do.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct State {
+    pub(super) seed: u64,
+    pub(super) rng: Pcg32,
+    pub(super) level: usize,
+    pub(super) x: i32,
+    pub(super) y: i32,
+    pub(super) facing: Facing,
+    pub(super) party: Vec<Member>,
+    pub(super) gold: u32,
+    pub(super) keys: u32,
+    pub(super) tick: u64,
+    pub(super) quiet: u32,
+    pub(super) floors: Vec<Dungeon>,
+    pub(super) fight: Option<Fight>,
+    pub(super) dead: bool,
+    pub(super) escaped: bool,
+}
+
+/// A game in progress.
+#[derive(Debug, Clone)]
+pub struct Crawl {
+    pub(super) tables: Arc<Tables>,
+    pub(super) frame: Frame,
+    pub(super) state: State,
+    pub(super) events: Vec<Event>,
+}
+
+impl Crawl {
+    /// A new game at the top of the dungeon.
+    pub fn new(tables: Tables, seed: u64) -> Crawl {
+        let tables = Arc::new(tables);
+        let state = fresh(&tables, seed);
+        let mut crawl = Crawl {
+            tables,
+            frame: Frame::default(),
+            state,
+            events: Vec::new(),
+        };
+        crawl.look_around();
+        crawl
+    }
+
+    /// Back to the top of the dungeon, with a new seed if given.
+    pub fn new_game(&mut self, seed: Option<u64>) {
+        let seed = seed.unwrap_or(self.state.seed);
+        self.state = fresh(&self.tables, seed);
+        self.events.clear();
+        self.look_around();
+    }
+
+    /// Lays the picture out with this frame (it also decides what the automap sees).
+    pub fn set_frame(&mut self, frame: Frame) {
+        self.frame = frame;
+    }
+
+    /// The tables the game runs on.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// The floor the party is on.
+    pub fn floor(&self) -> &Dungeon {
+        &self.state.floors[self.state.level]
+    }
+
+    /// A floor by number, as it is now.
+    pub fn floor_at(&self, level: usize) -> Option<&Dungeon> {
+        self.state.floors.get(level)
+    }
+
+    /// What the last action announced.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The picture from where the party stands.
+    pub fn view(&self) -> Vec<Quad> {
+        let s = &self.state;
+        view::build(self.floor(), s.x, s.y, s.facing, &self.frame)
+    }
+
+    /// What a game reads after each action.
+    pub fn state(&self) -> CrawlState {
+        let s = &self.state;
+        let floor = self.floor();
+        let (ax, ay) = s.facing.ahead();
+        let (fx, fy) = (s.x + ax, s.y + ay);
+        let ahead = if floor.monster_at(fx, fy).is_some() {
+            'M'
+        } else {
+            match floor.cell(fx, fy) {
+                // A trap is a secret until it goes off: the game must not be told it is there.
+                Cell::Trap { sprung: false, .. } => '.',
+                cell => cell.symbol(),
+            }
+        };
+        let here = floor.cell(s.x, s.y);
+        CrawlState {
+            level: s.level,
+            levels: s.floors.len(),
+            x: s.x,
+            y: s.y,
+            facing: s.facing,
+            party: s.party.clone(),
+            gold: s.gold,
+            keys: s.keys,
+            ahead,
+            on_stairs: *here == Cell::Down,
+            on_stairs_up: *here == Cell::Up,
+            encounter: s.fight.clone(),
+            tick: s.tick,
+            dead: s.dead,
+            escaped: s.escaped,
+        }
+    }
+
+    /// Whether the crawl refuses actions: while a fight waits, and once the game is over.
+    fn halted(&self) -> bool {
+        self.state.fight.is_some() || self.state.dead || self.state.escaped
+    }
+
+    /// A step: `dy` forward (1) or back (-1), `dx` to the right (1) or left (-1).
+    /// Walking into something solid or a monster spends no time.
+    pub fn walk(&mut self, dx: i32, dy: i32) -> &[Event] {
+        self.events.clear();
+        if self.halted() || (dx == 0 && dy == 0) {
+            return &self.events;
+        }
+        let s = &self.state;
+        let (ax, ay) = s.facing.ahead();
+        let (rx, ry) = s.facing.right();
+        // One cell at a time, forward and back before sideways.
+        let (f, r) = if dy != 0 {
+            (dy.signum(), 0)
+        } else {
+            (0, dx.signum())
+        };
+        let (tx, ty) = (s.x + ax * f + rx * r, s.y + ay * f + ry * r);
+        let floor = self.floor();
+        let target = floor.cell(tx, ty);
+        if !target.is_walkable() || floor.monster_at(tx, ty).is_some() {
+            if *target == Cell::Locked {
+                self.events.push(Event::Locked);
+            }
+            return &self.events;
+        }
+        let from = [s.x, s.y];
+        self.state.x = tx;
+        self.state.y = ty;
+        self.state.tick += 1;
+        self.look_around();
+        self.enter(from);
+        if !self.halted() {
+            self.dungeon_turn();
+        }
+        &self.events
+    }
+
+    /// Turn right by `steps` quarters (negative: left). One tick.
+    pub fn turn(&mut self, steps: i32) -> &[Event] {
+        self.events.clear();
+        if self.halted() || steps.rem_euclid(4) == 0 {
+            return &self.events;
+        }
+        self.state.facing = self.state.facing.turned(steps);
+        self.spend_tick();
+        &self.events
+    }
+
+    /// Stand still for a tick and let the dungeon come.
+    pub fn wait(&mut self) -> &[Event] {
+        self.events.clear();
+        if self.halted() {
+            return &self.events;
+        }
+        self.events.push(Event::Wait);
+        self.spend_tick();
+        &self.events
+    }
+
+    /// Heal a little over four ticks; the dungeon takes all four turns.
+    pub fn rest(&mut self) -> &[Event] {
+        self.events.clear();
+        if self.halted() {
+            return &self.events;
+        }
+        self.events.push(Event::Rested);
+        for _ in 0..REST_TICKS {
+            for m in self.state.party.iter_mut().filter(|m| m.hp > 0) {
+                m.hp = (m.hp + REST_HEAL).min(m.max_hp);
+            }
+            self.spend_tick();
+            if self.state.dead {
+                break;
+            }
+        }
+        &self.events
+    }
+
+    /// The party swings at what is in front: the front two always, slots three and four only
+    /// with the reach for it. One tick, hit or miss.
+    pub fn attack(&mut self) -> &[Event] {
+        self.events.clear();
+        if self.halted() {
+            return &self.events;
+        }
+        let s = &mut self.state;
+        let (ax, ay) = s.facing.ahead();
+        let floor = &mut s.floors[s.level];
+        if let Some(i) = floor.monster_at(s.x + ax, s.y + ay) {
+            for (slot, member) in s.party.iter().enumerate() {
+                if member.hp == 0 || !reaches(slot, member.reach) {
+                    continue;
+                }
+                let monster = &mut floor.monsters[i];
+                let damage = s.rng.random_range(1..=member.attack.max(1));
+                monster.hp = monster.hp.saturating_sub(damage);
+                monster.awake = true;
+                let name = self.tables.monsters[monster.kind].name.clone();
+                self.events.push(Event::Hit {
+                    member: member.name.clone(),
+                    monster: name.clone(),
+                    damage,
+                });
+                if monster.hp == 0 {
+                    floor.monsters.remove(i);
+                    self.events.push(Event::Slain { monster: name });
+                    break;
+                }
+            }
+        }
+        self.spend_tick();
+        &self.events
+    }
+
+    /// Use what is in front (door, lever, chest), or else what is underfoot (a chest, the
+    /// stairs). Opening something spends a tick; finding it locked or empty, or taking the
+    /// stairs, does not.
+    pub fn use_ahead(&mut self) -> &[Event] {
+        self.events.clear();
+        if self.halted() {
+            return &self.events;
+        }
+        let (ax, ay) = self.state.facing.ahead();
+        let (fx, fy) = (self.state.x + ax, self.state.y + ay);
+        if self.floor().monster_at(fx, fy).is_none() && self.open_thing(fx, fy) {
+            self.spend_tick_if_changed();
+            return &self.events;
+        }
+        let (x, y) = (self.state.x, self.state.y);
+        match self.floor().cell(x, y) {
+            Cell::Down => self.go_down(),
+            Cell::Up => self.go_up(),
+            _ => {
+                if self.open_thing(x, y) {
+                    self.spend_tick_if_changed();
+                }
+            }
+        }
+        &self.events
+    }
+
+    /// A locked door without a key, or an empty chest, changes nothing and costs nothing.
+    fn spend_tick_if_changed(&mut self) {
+        if !matches!(self.events.as_slice(), [Event::Locked] | [Event::Empty]) {
+            self.spend_tick();
+        }
+    }
+
+    /// Settles the fight in progress. Won: a fixed fight is gone for good (and a goal fight
+    /// ends the game). Run from: the party goes back to the cell it stepped from.
+    pub fn resolve(&mut self, won: bool) -> &[Event] {
+        self.events.clear();
+        let Some(fight) = self.state.fight.take() else {
+            return &self.events;
+        };
+        self.events.push(Event::Resolved { won });
+        self.state.quiet = 0;
+        if won {
+            if let Some(i) = fight.fixed {
+                let floor = &mut self.state.floors[self.state.level];
+                floor.encounters[i].won = true;
+                if floor.encounters[i].spot.goal {
+                    self.state.escaped = true;
+                    self.events.push(Event::Escaped);
+                }
+            }
+        } else {
+            self.state.x = fight.from[0];
+            self.state.y = fight.from[1];
+            self.look_around();
+        }
+        &self.events
+    }
+
+    /// Shows the floor within `radius` cells of the party on the automap (0: all of it).
+    pub fn reveal(&mut self, radius: u32) -> &[Event] {
+        self.events.clear();
+        let (x, y) = (self.state.x, self.state.y);
+        let floor = &mut self.state.floors[self.state.level];
+        let r = radius as i32;
+        for cy in 0..floor.height {
+            for cx in 0..floor.width {
+                if radius == 0 || ((cx - x).abs() <= r && (cy - y).abs() <= r) {
+                    floor.see(cx, cy);
+                }
+            }
+        }
+        self.events.push(Event::Revealed { radius });
+        &self.events
+    }
+
+    /// A tick passes and the dungeon takes its turn.
+    fn spend_tick(&mut self) {
+        self.state.tick += 1;
+        self.look_around();
+        self.dungeon_turn();
+    }
+
+    /// What happens on stepping into the party's cell.
+    fn enter(&mut self, from: [i32; 2]) {
+        let s = &mut self.state;
+        let level = &self.tables.levels[s.level];
+        let floor = &mut s.floors[s.level];
+        let (x, y) = (s.x, s.y);
+        if let Some(i) = floor.encounter_at(x, y) {
+            let spot = &floor.encounters[i].spot;
+            let fight = Fight {
+                group: spot.group.clone(),
+                text: spot.text.clone(),
+                art: spot.art.clone(),
+                fixed: Some(i),
+                from,
+            };
+            self.start_fight(fight);
+            return;
+        }
+        match floor.cell_mut(x, y) {
+            Some(Cell::Trap { name, sprung }) if !*sprung => {
+                *sprung = true;
+                self.events.push(Event::Trap { name: name.clone() });
+            }
+            Some(Cell::Pit) => {
+                self.events.push(Event::Pit);
+                self.hurt_all(PIT_DAMAGE);
+                if self.state.level + 1 < self.state.floors.len() && !self.state.dead {
+                    self.arrive(self.state.level + 1, Cell::Up);
+                }
+            }
+            Some(Cell::Floor) if level.encounter_rate > 0.0 && !level.groups.is_empty() => {
+                s.quiet += 1;
+                if s.quiet > level.encounter_grace && s.rng.random_bool(level.encounter_rate) {
+                    let group = level.groups[s.rng.random_range(0..level.groups.len())].clone();
+                    let fight = Fight {
+                        group,
+                        text: String::new(),
+                        art: None,
+                        fixed: None,
+                        from,
+                    };
+                    self.start_fight(fight);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn start_fight(&mut self, fight: Fight) {
+        self.events.push(Event::Encounter {
+            group: fight.group.clone(),
+            text: fight.text.clone(),
+            art: fight.art.clone(),
+        });
+        self.state.quiet = 0;
+        self.state.fight = Some(fight);
+    }
+
+    /// Opens the door, lever or chest at (x, y); false if there is nothing there to use.
+    fn open_thing(&mut self, x: i32, y: i32) -> bool {
+        let s = &mut self.state;
+        let floor = &mut s.floors[s.level];
+        let Some(cell) = floor.cell_mut(x, y) else {
+            return false;
+        };
+        match cell {
+            Cell::Door => {
+                *cell = Cell::Open;
+                self.events.push(Event::Door);
+            }
+            Cell::Locked if s.keys > 0 => {
+                s.keys -= 1;
+                *cell = Cell::Open;
+                self.events.push(Event::Unlocked);
+            }
+            Cell::Locked => self.events.push(Event::Locked),
+            Cell::Lever { pulled: false } => {
+                *cell = Cell::Lever { pulled: true };
+                for c in floor.cells.iter_mut().filter(|c| **c == Cell::Locked) {
+                    *c = Cell::Open;
+                }
+                self.events.push(Event::Lever);
+            }
+            Cell::Chest { opened: true, .. } => self.events.push(Event::Empty),
+            Cell::Chest { loot, opened } => {
+                *opened = true;
+                let loot = loot.clone();
+                self.take(loot);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn take(&mut self, loot: Loot) {
+        let s = &mut self.state;
+        match loot.kind.as_str() {
+            "gold" => s.gold = s.gold.saturating_add(loot.amount()),
+            "key" => s.keys = s.keys.saturating_add(loot.amount()),
+            "heal" => {
+                for m in s.party.iter_mut().filter(|m| m.hp > 0) {
+                    m.hp = m.hp.saturating_add(loot.amount()).min(m.max_hp);
+                }
+            }
+            _ => {}
+        }
+        self.events.push(Event::Loot {
+            what: loot.kind,
+            value: loot.value,
+        });
+    }
+
+    fn go_down(&mut self) {
+        if self.state.level + 1 < self.state.floors.len() {
+            self.arrive(self.state.level + 1, Cell::Up);
+        } else {
+            self.state.escaped = true;
+            self.events.push(Event::Escaped);
+        }
+    }
+
+    fn go_up(&mut self) {
+        if self.state.level == 0 {
+            self.events.push(Event::Exit);
+        } else {
+            self.arrive(self.state.level - 1, Cell::Down);
+        }
+    }
+
+    /// Onto floor `level`, out of its first `stair` (its start if it has none), facing the
+    /// way on rather than the wall behind the stair.
+    fn arrive(&mut self, level: usize, stair: Cell) {
+        let info = &self.tables.levels[level];
+        let floor = &self.state.floors[level];
+        let (x, y) = floor.find(&stair).unwrap_or(info.start);
+        let facing = way_on(floor, x, y, info.facing);
+        let s = &mut self.state;
+        s.level = level;
+        s.x = x;
+        s.y = y;
+        s.facing = facing;
+        s.quiet = 0;
+        self.events.push(Event::Level {
+            level,
+            name: info.name.clone(),
+        });
+        self.look_around();
+    }
+
+    fn hurt_all(&mut self, damage: u32) {
+        for m in &mut self.state.party {
+            m.hp = m.hp.saturating_sub(damage);
+        }
+        self.check_dead();
+    }
+
+    pub(super) fn check_dead(&mut self) {
+        let s = &mut self.state;
+        if !s.dead && !s.party.is_empty() && s.party.iter().all(|m| m.hp == 0) {
+            s.dead = true;
+            self.events.push(Event::Dead);
+        }
+    }
+
+    /// Marks what the party can see on the automap: every open cell in the picture and the
+    /// solid cells around it, whose faces the picture draws.
+    pub(super) fn look_around(&mut self) {
+        let s = &mut self.state;
+        let floor = &mut s.floors[s.level];
+        for seen in view::in_view(floor, s.x, s.y, s.facing, &self.frame) {
+            floor.see(seen.x, seen.y);
+            for f in Facing::ALL {
+                let (dx, dy) = f.ahead();
+                if floor.cell(seen.x + dx, seen.y + dy).is_solid() {
+                    floor.see(seen.x + dx, seen.y + dy);
+                }
+            }
+        }
+        floor.see(s.x, s.y);
+    }
+}
+
+/// The way to face on arriving at (x, y): the level's own facing if it is open ahead, else
+/// the first open way clockwise from north.
+fn way_on(floor: &Dungeon, x: i32, y: i32, wanted: Option<Facing>) -> Facing {
+    let open = |f: Facing| {
+        let (dx, dy) = f.ahead();
+        floor.cell(x + dx, y + dy).is_walkable()
+    };
+    wanted
+        .filter(|f| open(*f))
+        .or_else(|| Facing::ALL.into_iter().find(|f| open(*f)))
+        .or(wanted)
+        .unwrap_or(Facing::North)
+}
+
+pub(super) fn fresh(tables: &Tables, seed: u64) -> State {
+    let floors: Vec<Dungeon> = tables
+        .levels
+        .iter()
+        .map(|l| Dungeon::new(l, &tables.monsters))
+        .collect();
+    let top = &tables.levels[0];
+    let (x, y) = top.start;
+    State {
+        seed,
+        rng: Pcg32::seed_from_u64(seed),
+        level: 0,
+        x,
+        y,
+        facing: way_on(&floors[0], x, y, top.facing),
+        party: tables
+            .crawlers
+            .iter()
+            .map(|c| Member {
+                name: c.name.clone(),
+                hp: c.hp,
+                max_hp: c.hp,
+                attack: c.attack,
+                reach: c.reach,
+            })
+            .collect(),
+        gold: 0,
+        keys: 0,
+        tick: 0,
+        quiet: 0,
+        floors,
+        fight: None,
+        dead: false,
+        escaped: false,
+    }
+}

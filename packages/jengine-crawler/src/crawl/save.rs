@@ -1,0 +1,359 @@
+//! Saves: everything that changes, written as what differs from the level as drawn, and the
+//! fingerprint of the dungeon it came from.
+//!
+//! A save is rebuilt into a whole new state and checked cell by cell before it replaces the
+//! game in progress, so a bad one changes nothing.
+
+use super::game::{Crawl, Fight, State, fresh};
+use crate::map::{Cell, Dungeon, Facing, Monster};
+use rand_pcg::Pcg32;
+use serde::{Deserialize, Serialize};
+
+/// A saved game: everything that changes, and which dungeon it belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Save {
+    /// The fingerprint of the dungeon it was saved from.
+    pub dungeon: String,
+    /// The seed the game started with.
+    pub seed: u64,
+    /// The random stream, mid-flow.
+    pub rng: Pcg32,
+    /// The floor, from 0.
+    pub level: usize,
+    /// The party's cell.
+    pub x: i32,
+    /// The party's row.
+    pub y: i32,
+    /// The way it faces.
+    pub facing: Facing,
+    /// Health per slot.
+    pub hp: Vec<u32>,
+    /// Gold.
+    pub gold: u32,
+    /// Keys.
+    pub keys: u32,
+    /// Ticks spent.
+    pub tick: u64,
+    /// Quiet steps since the last fight.
+    pub quiet: u32,
+    /// What has changed on each floor.
+    pub floors: Vec<FloorSave>,
+    /// The automap, a string per floor (see [`Dungeon::seen_string`]).
+    pub seen: Vec<String>,
+    /// The fight in progress.
+    pub encounter: Option<Fight>,
+    /// The party is dead.
+    pub dead: bool,
+    /// The party got out at the bottom.
+    pub escaped: bool,
+}
+
+/// What has changed on one floor, by cell as `[x, y]`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FloorSave {
+    /// Doors (shut or locked) now open.
+    pub opened: Vec<[i32; 2]>,
+    /// Levers pulled.
+    pub levers: Vec<[i32; 2]>,
+    /// Chests emptied.
+    pub emptied: Vec<[i32; 2]>,
+    /// Traps gone off.
+    pub sprung: Vec<[i32; 2]>,
+    /// Fixed fights won, by their place in the level's list.
+    pub won: Vec<usize>,
+    /// The monsters still alive.
+    pub monsters: Vec<MonsterSave>,
+}
+
+/// A monster in a save.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonsterSave {
+    /// Its kind, by name.
+    pub kind: String,
+    /// Cell.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// Health left.
+    pub hp: u32,
+    /// Whether it hunts the party.
+    pub awake: bool,
+}
+
+/// Why a save would not load. The game in progress is left as it was.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SaveError {
+    /// Not JSON of the right shape.
+    #[error("the save is not valid: {0}")]
+    Json(String),
+    /// Saved from a different set of levels.
+    #[error("the save is from another dungeon ({saved}; this one is {ours})")]
+    OtherDungeon {
+        /// The save's fingerprint.
+        saved: String,
+        /// This dungeon's.
+        ours: String,
+    },
+    /// Floors or party of the wrong number or shape.
+    #[error("the save does not fit this dungeon: {0}")]
+    Shape(String),
+    /// The party stands off the map or in something solid.
+    #[error(
+        "the save puts the party at level {level}, cell {x}, row {y}, which is off the map or solid"
+    )]
+    PartyOffMap {
+        /// The floor.
+        level: usize,
+        /// Cell.
+        x: i32,
+        /// Row.
+        y: i32,
+    },
+    /// Something on a floor does not match the level.
+    #[error("the save's level {level}, cell {x}, row {y}: {problem}")]
+    Floor {
+        /// The floor.
+        level: usize,
+        /// Cell.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+impl Crawl {
+    /// Everything needed to carry on exactly where the party is.
+    pub fn save(&self) -> Save {
+        let s = &self.state;
+        let floors = self
+            .tables
+            .levels
+            .iter()
+            .zip(&s.floors)
+            .map(|(level, floor)| {
+                let mut out = FloorSave::default();
+                for (i, (was, now)) in level.cells.iter().zip(&floor.cells).enumerate() {
+                    let at = [i as i32 % floor.width, i as i32 / floor.width];
+                    match now {
+                        Cell::Open if was != now => out.opened.push(at),
+                        Cell::Lever { pulled: true } => out.levers.push(at),
+                        Cell::Chest { opened: true, .. } => out.emptied.push(at),
+                        Cell::Trap { sprung: true, .. } => out.sprung.push(at),
+                        _ => {}
+                    }
+                }
+                out.won = (0..floor.encounters.len())
+                    .filter(|&i| floor.encounters[i].won)
+                    .collect();
+                out.monsters = floor
+                    .monsters
+                    .iter()
+                    .map(|m| MonsterSave {
+                        kind: self.tables.monsters[m.kind].name.clone(),
+                        x: m.x,
+                        y: m.y,
+                        hp: m.hp,
+                        awake: m.awake,
+                    })
+                    .collect();
+                out
+            })
+            .collect();
+        Save {
+            dungeon: self.tables.fingerprint(),
+            seed: s.seed,
+            rng: s.rng.clone(),
+            level: s.level,
+            x: s.x,
+            y: s.y,
+            facing: s.facing,
+            hp: s.party.iter().map(|m| m.hp).collect(),
+            gold: s.gold,
+            keys: s.keys,
+            tick: s.tick,
+            quiet: s.quiet,
+            floors,
+            seen: s.floors.iter().map(Dungeon::seen_string).collect(),
+            encounter: s.fight.clone(),
+            dead: s.dead,
+            escaped: s.escaped,
+        }
+    }
+
+    /// The save as JSON.
+    pub fn save_json(&self) -> String {
+        serde_json::to_string(&self.save()).unwrap_or_default()
+    }
+
+    /// Restores a save written by [`Crawl::save_json`]. Everything is checked before anything
+    /// changes: on an error the game in progress is untouched.
+    pub fn load(&mut self, json: &str) -> Result<(), SaveError> {
+        let save: Save = serde_json::from_str(json).map_err(|e| SaveError::Json(e.to_string()))?;
+        self.restore(&save)
+    }
+
+    /// Restores a save (see [`Crawl::load`]).
+    pub fn restore(&mut self, save: &Save) -> Result<(), SaveError> {
+        let state = self.rebuild(save)?;
+        self.state = state;
+        self.events.clear();
+        Ok(())
+    }
+
+    fn rebuild(&self, save: &Save) -> Result<State, SaveError> {
+        let tables = &self.tables;
+        let ours = tables.fingerprint();
+        if save.dungeon != ours {
+            return Err(SaveError::OtherDungeon {
+                saved: save.dungeon.clone(),
+                ours,
+            });
+        }
+        let shape = |m: String| Err(SaveError::Shape(m));
+        let n = tables.levels.len();
+        if save.floors.len() != n || save.seen.len() != n {
+            return shape(format!(
+                "{} floors and {} automaps saved, the dungeon has {n} floors",
+                save.floors.len(),
+                save.seen.len()
+            ));
+        }
+        if save.level >= n {
+            return shape(format!("level {} of {n}", save.level));
+        }
+        if save.hp.len() != tables.crawlers.len() {
+            return shape(format!(
+                "{} party members saved, the party has {}",
+                save.hp.len(),
+                tables.crawlers.len()
+            ));
+        }
+        let mut party = fresh(tables, save.seed).party;
+        for (member, &hp) in party.iter_mut().zip(&save.hp) {
+            if hp > member.max_hp {
+                return shape(format!("{} has {hp} hp of {}", member.name, member.max_hp));
+            }
+            member.hp = hp;
+        }
+
+        let mut floors = Vec::with_capacity(n);
+        for (i, (level, saved)) in tables.levels.iter().zip(&save.floors).enumerate() {
+            let mut floor = Dungeon::new(level, &tables.monsters);
+            let bad = |[x, y]: [i32; 2], problem: &str| SaveError::Floor {
+                level: i,
+                x,
+                y,
+                problem: problem.to_string(),
+            };
+            for &at in &saved.opened {
+                match floor.cell_mut(at[0], at[1]) {
+                    Some(c @ (Cell::Door | Cell::Locked)) => *c = Cell::Open,
+                    _ => return Err(bad(at, "saved as an opened door, but no door is there")),
+                }
+            }
+            for &at in &saved.levers {
+                match floor.cell_mut(at[0], at[1]) {
+                    Some(Cell::Lever { pulled }) => *pulled = true,
+                    _ => return Err(bad(at, "saved as a pulled lever, but no lever is there")),
+                }
+            }
+            for &at in &saved.emptied {
+                match floor.cell_mut(at[0], at[1]) {
+                    Some(Cell::Chest { opened, .. }) => *opened = true,
+                    _ => return Err(bad(at, "saved as an emptied chest, but no chest is there")),
+                }
+            }
+            for &at in &saved.sprung {
+                match floor.cell_mut(at[0], at[1]) {
+                    Some(Cell::Trap { sprung, .. }) => *sprung = true,
+                    _ => return Err(bad(at, "saved as a sprung trap, but no trap is there")),
+                }
+            }
+            for &w in &saved.won {
+                match floor.encounters.get_mut(w) {
+                    Some(e) => e.won = true,
+                    None => return Err(bad([-1, -1], &format!("fight {w} won, no such fight"))),
+                }
+            }
+            floor.monsters.clear();
+            for m in &saved.monsters {
+                let at = [m.x, m.y];
+                let Some(kind) = tables.monsters.iter().position(|k| k.name == m.kind) else {
+                    return Err(bad(at, &format!("no monster called {}", m.kind)));
+                };
+                let k = &tables.monsters[kind];
+                if !floor.cell(m.x, m.y).is_walkable() || m.hp == 0 || m.hp > k.hp {
+                    return Err(bad(
+                        at,
+                        &format!("a {} cannot be there with {} hp", m.kind, m.hp),
+                    ));
+                }
+                floor.monsters.push(Monster {
+                    kind,
+                    x: m.x,
+                    y: m.y,
+                    hp: m.hp,
+                    awake: m.awake,
+                    art: k.art.clone().unwrap_or_else(|| k.name.clone()),
+                });
+            }
+            floor.seen = floor.parse_seen(&save.seen[i]).ok_or_else(|| {
+                SaveError::Shape(format!("the automap of level {i} is not the floor's shape"))
+            })?;
+            floors.push(floor);
+        }
+
+        let here = &floors[save.level];
+        if !here.cell(save.x, save.y).is_walkable() {
+            return Err(SaveError::PartyOffMap {
+                level: save.level,
+                x: save.x,
+                y: save.y,
+            });
+        }
+        if let Some(fight) = &save.encounter {
+            let [fx, fy] = fight.from;
+            if !here.cell(fx, fy).is_walkable() {
+                return Err(SaveError::Floor {
+                    level: save.level,
+                    x: fx,
+                    y: fy,
+                    problem: "the fight's way back is off the map or solid".into(),
+                });
+            }
+            if fight.fixed.is_some_and(|i| i >= here.encounters.len()) {
+                return shape(format!(
+                    "the fight in progress is not one of level {}'s",
+                    save.level
+                ));
+            }
+        }
+        Ok(State {
+            seed: save.seed,
+            rng: save.rng.clone(),
+            level: save.level,
+            x: save.x,
+            y: save.y,
+            facing: save.facing,
+            party,
+            gold: save.gold,
+            keys: save.keys,
+            tick: save.tick,
+            quiet: save.quiet,
+            floors,
+            fight: save.encounter.clone(),
+            dead: save.dead,
+            escaped: save.escaped,
+        })
+    }
+
+    /// Whether two games are in exactly the same state (the tables aside).
+    pub fn same_as(&self, other: &Crawl) -> bool {
+        self.state == other.state
+    }
+}

@@ -1,0 +1,446 @@
+//! The picture on screen: every quad of the view becomes a textured `Mesh2D` from a pool of
+//! entities the crawl owns, reused frame after frame.
+//!
+//! The trick is that the view already carries everything a renderer needs: four corners, a
+//! perspective weight `q` and a shade per corner. So a quad is two triangles sampling one region
+//! of the sheet, the renderer divides by `q` per pixel (walls keep straight bricks), and the
+//! shade is the only light. The picture is not cropped here: the party's own cell flares past
+//! plane -1, and covering that edge with a frame is the game's.
+
+use std::collections::BTreeMap;
+
+use jengine::{BulkEntity, Color, Entity, Mesh2D, Transform2D, Vertex, World};
+use serde::{Deserialize, Serialize};
+
+use crate::view::{Look, Quad};
+
+/// The sixteen faces of the sheet, in the order of its 4x4 grid, row by row from the top.
+pub const FACES: [&str; 16] = [
+    "wall",
+    "floor",
+    "ceiling",
+    "door",
+    "locked",
+    "lever",
+    "lever_pulled",
+    "arch",
+    "chest",
+    "chest_open",
+    "pit",
+    "down",
+    "up",
+    "trap",
+    "monster",
+    "encounter",
+];
+
+/// Where a named piece of art (a monster's, a fight's) is: a texture and a region of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Art {
+    /// A PNG under `assets/textures/`.
+    pub texture: String,
+    /// `[x, y, w, h]` in texture pixels, from the top-left.
+    pub region: [f32; 4],
+}
+
+/// The art the package draws with: one texture holding a region per face, named art for
+/// monsters and fights, and the size of every texture (regions are in pixels, a mesh's
+/// texture coordinates are not, and the package never opens a file to find out).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Sheet {
+    /// The texture of the faces.
+    pub texture: String,
+    /// `[x, y, w, h]` per face name (see [`FACES`]); a face left out keeps its place in the
+    /// standard 4x4 grid of 256-pixel regions.
+    pub faces: BTreeMap<String, [f32; 4]>,
+    /// Named art; an unknown name falls back to the quad's own face (`monster` or `encounter`).
+    pub art: BTreeMap<String, Art>,
+    /// `[w, h]` in pixels of each texture the sheet names.
+    pub sizes: BTreeMap<String, [f32; 2]>,
+}
+
+/// Region `i` of the standard grid.
+fn grid(i: usize) -> [f32; 4] {
+    [(i % 4) as f32 * 256.0, (i / 4) as f32 * 256.0, 256.0, 256.0]
+}
+
+impl Default for Sheet {
+    fn default() -> Sheet {
+        let faces = FACES
+            .iter()
+            .enumerate()
+            .map(|(i, name)| (name.to_string(), grid(i)))
+            .collect();
+        let art = ["m_rat", "m_beetle", "m_ghoul", "m_chief"]
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let art = Art {
+                    texture: "monsters.png".into(),
+                    region: [i as f32 * 256.0, 0.0, 256.0, 256.0],
+                };
+                (name.to_string(), art)
+            })
+            .collect();
+        let sizes = [
+            ("crawler.png".to_string(), [1024.0, 1024.0]),
+            ("monsters.png".to_string(), [1024.0, 256.0]),
+        ]
+        .into_iter()
+        .collect();
+        Sheet {
+            texture: "crawler.png".into(),
+            faces,
+            art,
+            sizes,
+        }
+    }
+}
+
+fn check_region(what: &str, r: &[f32; 4], size: [f32; 2]) -> Result<(), String> {
+    if r.iter().any(|v| !v.is_finite()) || r[0] < 0.0 || r[1] < 0.0 || r[2] <= 0.0 || r[3] <= 0.0 {
+        return Err(format!(
+            "{what}: region {r:?} needs a finite x, y at 0 or more and a width and height above 0"
+        ));
+    }
+    if r[0] + r[2] > size[0] || r[1] + r[3] > size[1] {
+        return Err(format!(
+            "{what}: region {r:?} reaches outside its {}x{} texture",
+            size[0], size[1]
+        ));
+    }
+    Ok(())
+}
+
+impl Sheet {
+    /// Refuses a sheet the package could not draw from: an unknown face, a texture without a
+    /// size, a region that is empty, not finite or outside its texture. The message names the
+    /// field.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, size) in &self.sizes {
+            if size.iter().any(|v| !v.is_finite() || *v < 1.0) {
+                return Err(format!(
+                    "sheet.sizes.{name}: {size:?} is not a size in pixels"
+                ));
+            }
+        }
+        let size_of = |texture: &str, what: &str| {
+            self.sizes.get(texture).copied().ok_or_else(|| {
+                format!("{what}: the texture {texture:?} has no entry in sheet.sizes")
+            })
+        };
+        let main = size_of(&self.texture, "sheet.texture")?;
+        for (name, region) in &self.faces {
+            if !FACES.contains(&name.as_str()) {
+                return Err(format!(
+                    "sheet.faces.{name}: not a face (the faces are {})",
+                    FACES.join(", ")
+                ));
+            }
+            check_region(&format!("sheet.faces.{name}"), region, main)?;
+        }
+        for (name, art) in &self.art {
+            let what = format!("sheet.art.{name}");
+            let size = size_of(&art.texture, &what)?;
+            check_region(&what, &art.region, size)?;
+        }
+        Ok(())
+    }
+
+    /// The sheet turned into texture coordinates, once, so a frame looks nothing up by name
+    /// but the art. Call [`Sheet::check`] first; anything it would refuse draws as the
+    /// standard grid.
+    pub fn resolve(&self) -> Resolved {
+        let main = self
+            .sizes
+            .get(&self.texture)
+            .copied()
+            .unwrap_or([1024.0, 1024.0]);
+        let faces = std::array::from_fn(|i| {
+            let region = self.faces.get(FACES[i]).copied().unwrap_or(grid(i));
+            uv_rect(region, main)
+        });
+        let art = self
+            .art
+            .iter()
+            .filter_map(|(name, art)| {
+                let size = self.sizes.get(&art.texture)?;
+                Some((
+                    name.clone(),
+                    (art.texture.clone(), uv_rect(art.region, *size)),
+                ))
+            })
+            .collect();
+        Resolved {
+            texture: self.texture.clone(),
+            faces,
+            art,
+        }
+    }
+}
+
+/// `[u0, v0, u1, v1]`, half a texel inside the region on every side: the renderer samples the
+/// nearest texel and repeats past 1, so a coordinate on the region's edge could pick up the
+/// neighbouring region.
+fn uv_rect(r: [f32; 4], size: [f32; 2]) -> [f32; 4] {
+    [
+        (r[0] + 0.5) / size[0],
+        (r[1] + 0.5) / size[1],
+        (r[0] + r[2] - 0.5) / size[0],
+        (r[1] + r[3] - 0.5) / size[1],
+    ]
+}
+
+/// A sheet as texture coordinates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    texture: String,
+    faces: [[f32; 4]; 16],
+    art: BTreeMap<String, (String, [f32; 4])>,
+}
+
+fn face_index(look: Look) -> usize {
+    match look {
+        Look::Wall => 0,
+        Look::Floor => 1,
+        Look::Ceiling => 2,
+        Look::Door => 3,
+        Look::Locked => 4,
+        Look::Lever => 5,
+        Look::LeverPulled => 6,
+        Look::Arch => 7,
+        Look::Chest => 8,
+        Look::ChestOpen => 9,
+        Look::Pit => 10,
+        Look::Down => 11,
+        Look::Up => 12,
+        Look::Trap => 13,
+        Look::Monster => 14,
+        Look::Encounter => 15,
+    }
+}
+
+impl Resolved {
+    /// The texture and `[u0, v0, u1, v1]` a quad samples.
+    pub fn lookup(&self, quad: &Quad) -> (&str, [f32; 4]) {
+        if let Some((texture, uv)) = quad.art.as_ref().and_then(|a| self.art.get(a)) {
+            return (texture, *uv);
+        }
+        (&self.texture, self.faces[face_index(quad.look)])
+    }
+}
+
+/// The mesh entities a crawl draws with, one per quad, and its sheet ready to sample.
+#[derive(Debug)]
+pub struct Pool {
+    meshes: Vec<Entity>,
+    sheet: Resolved,
+}
+
+impl Pool {
+    /// An empty pool drawing from `sheet`.
+    pub fn new(sheet: &Sheet) -> Pool {
+        Pool {
+            meshes: Vec::new(),
+            sheet: sheet.resolve(),
+        }
+    }
+
+    /// The mesh entities, in quad order (far first).
+    pub fn meshes(&self) -> &[Entity] {
+        &self.meshes
+    }
+}
+
+/// Writes `quad` into `mesh`, reusing its vectors. Vertices are in the view's units with y
+/// flipped (the view's y grows down the screen, the world's up).
+fn fill(mesh: &mut Mesh2D, quad: &Quad, sheet: &Resolved) {
+    let (texture, [u0, v0, u1, v1]) = sheet.lookup(quad);
+    if mesh.texture != texture {
+        mesh.texture.clear();
+        mesh.texture.push_str(texture);
+    }
+    mesh.tint = Color::WHITE;
+    // Corners come as the art's top-left, top-right, bottom-right, bottom-left.
+    let uv = [[u0, v0], [u1, v0], [u1, v1], [u0, v1]];
+    mesh.vertices.clear();
+    mesh.vertices.extend((0..4).map(|i| Vertex {
+        pos: [quad.corners[i][0], -quad.corners[i][1]],
+        uv: uv[i],
+        q: quad.q[i],
+        shade: quad.shade[i],
+    }));
+    if mesh.indices.len() != 6 {
+        mesh.indices.clear();
+        mesh.indices.extend_from_slice(&[0, 1, 2, 0, 2, 3]);
+    }
+}
+
+/// Writes `quads` into the pool: mesh `i` at `origin`, depth `z_base + i`. Meshes already
+/// spawned are overwritten in place, more are spawned when the picture grows, and the ones left
+/// over are despawned, so the pool always holds exactly one mesh per quad.
+pub fn write(world: &mut World, pool: &mut Pool, quads: &[Quad], origin: [f32; 2], z_base: f32) {
+    for (i, quad) in quads.iter().enumerate() {
+        let transform = Transform2D {
+            pos: origin,
+            z: z_base + i as f32,
+            ..Transform2D::default()
+        };
+        let reused = pool.meshes.get(i).is_some_and(|&e| {
+            match world
+                .entities
+                .query_one_mut::<(&mut Mesh2D, &mut Transform2D)>(e)
+            {
+                Ok((mesh, t)) => {
+                    fill(mesh, quad, &pool.sheet);
+                    *t = transform;
+                    true
+                }
+                Err(_) => false,
+            }
+        });
+        if !reused {
+            let mut mesh = Mesh2D::default();
+            fill(&mut mesh, quad, &pool.sheet);
+            let e = world.spawn((BulkEntity, transform, mesh));
+            if i < pool.meshes.len() {
+                pool.meshes[i] = e;
+            } else {
+                pool.meshes.push(e);
+            }
+        }
+    }
+    clear_from(world, pool, quads.len());
+}
+
+/// Despawns the pool's meshes from `n` on.
+pub fn clear_from(world: &mut World, pool: &mut Pool, n: usize) {
+    for e in pool.meshes.drain(n.min(pool.meshes.len())..) {
+        let _ = world.entities.despawn(e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Dungeon;
+    use crate::map::Facing;
+    use crate::view::{Frame, build};
+
+    fn quads() -> Vec<Quad> {
+        let d = Dungeon::from_rows(&["#####", "#...#", "#.#.#", "#...#", "#####"]);
+        build(&d, 1, 3, Facing::North, &Frame::default())
+    }
+
+    #[test]
+    fn the_default_sheet_passes_its_own_check() {
+        assert_eq!(Sheet::default().check(), Ok(()));
+        assert_eq!(Sheet::default().faces.len(), 16);
+    }
+
+    #[test]
+    fn a_sheet_with_an_unknown_face_or_a_region_outside_is_refused() {
+        let mut s = Sheet::default();
+        s.faces.insert("window".into(), [0.0, 0.0, 8.0, 8.0]);
+        assert!(
+            s.check()
+                .unwrap_err()
+                .starts_with("sheet.faces.window: not a face")
+        );
+        let mut s = Sheet::default();
+        s.faces.insert("wall".into(), [900.0, 0.0, 256.0, 256.0]);
+        assert!(
+            s.check()
+                .unwrap_err()
+                .contains("reaches outside its 1024x1024 texture")
+        );
+        let mut s = Sheet::default();
+        s.faces.insert("wall".into(), [0.0, 0.0, f32::NAN, 1.0]);
+        assert!(
+            s.check()
+                .unwrap_err()
+                .starts_with("sheet.faces.wall: region")
+        );
+        let s = Sheet {
+            texture: "other.png".into(),
+            ..Sheet::default()
+        };
+        assert_eq!(
+            s.check(),
+            Err("sheet.texture: the texture \"other.png\" has no entry in sheet.sizes".into())
+        );
+    }
+
+    #[test]
+    fn texture_coordinates_stay_half_a_texel_inside_the_region() {
+        let r = Sheet::default().resolve();
+        // Region 5 (lever): x 256..512, y 256..512 of 1024.
+        assert_eq!(
+            r.faces[5],
+            [
+                256.5 / 1024.0,
+                256.5 / 1024.0,
+                511.5 / 1024.0,
+                511.5 / 1024.0
+            ]
+        );
+    }
+
+    #[test]
+    fn named_art_is_sampled_from_its_own_texture_and_unknown_art_from_the_face() {
+        let r = Sheet::default().resolve();
+        let mut q = quads()[0].clone();
+        q.look = Look::Monster;
+        q.art = Some("m_ghoul".into());
+        let (t, uv) = r.lookup(&q);
+        assert_eq!(t, "monsters.png");
+        assert_eq!(uv[0], 512.5 / 1024.0);
+        q.art = Some("m_nobody".into());
+        assert_eq!(r.lookup(&q), ("crawler.png", r.faces[14]));
+        q.look = Look::Encounter;
+        assert_eq!(r.lookup(&q), ("crawler.png", r.faces[15]));
+    }
+
+    #[test]
+    fn a_mesh_carries_the_quad_corners_flipped_with_its_q_and_shade() {
+        let r = Sheet::default().resolve();
+        let q = quads().into_iter().find(|q| q.look == Look::Wall).unwrap();
+        let mut mesh = Mesh2D::default();
+        fill(&mut mesh, &q, &r);
+        assert_eq!(mesh.vertices.len(), 4);
+        assert_eq!(mesh.indices, vec![0, 1, 2, 0, 2, 3]);
+        for i in 0..4 {
+            assert_eq!(mesh.vertices[i].pos, [q.corners[i][0], -q.corners[i][1]]);
+            assert_eq!(mesh.vertices[i].q, q.q[i]);
+            assert_eq!(mesh.vertices[i].shade, q.shade[i]);
+        }
+        let [u0, v0, u1, v1] = r.faces[0];
+        assert_eq!(mesh.vertices[0].uv, [u0, v0]);
+        assert_eq!(mesh.vertices[2].uv, [u1, v1]);
+    }
+
+    #[test]
+    fn the_pool_grows_shrinks_and_reuses_its_meshes() {
+        let mut world = World::new();
+        let mut pool = Pool::new(&Sheet::default());
+        let all = quads();
+        write(&mut world, &mut pool, &all, [1.0, 2.0], 10.0);
+        assert_eq!(pool.meshes().len(), all.len());
+        let first = pool.meshes()[0];
+        write(&mut world, &mut pool, &all[..3], [1.0, 2.0], 10.0);
+        assert_eq!(pool.meshes().len(), 3);
+        assert_eq!(pool.meshes()[0], first, "a mesh is reused, not respawned");
+        assert_eq!(world.entities.len(), 3);
+        let z: Vec<f32> = pool
+            .meshes()
+            .iter()
+            .map(|&e| world.entities.get::<&Transform2D>(e).unwrap().z)
+            .collect();
+        assert_eq!(z, vec![10.0, 11.0, 12.0]);
+        assert!(world.entities.get::<&BulkEntity>(first).is_ok());
+        clear_from(&mut world, &mut pool, 0);
+        assert_eq!(world.entities.len(), 0);
+    }
+}

@@ -1,0 +1,478 @@
+//! The checks a level row must pass before it becomes a [`Level`]: the drawing parses, the
+//! party can get from its start to the way down, the stairs up stay in reach, and every lock
+//! on the way has a key or lever the party can get to first.
+//!
+//! Reachability is a flood over the grid; keys are a small search over which locks are open.
+
+use super::cells::{Cell, Facing, Loot, MonsterKind};
+use super::tables::{Level, LevelRow, MapError, MonsterStart, Place, Problem};
+use std::collections::VecDeque;
+
+pub(crate) fn build_level(
+    index: usize,
+    row: LevelRow,
+    monsters: &[MonsterKind],
+    last: bool,
+    carry: &mut Carry,
+) -> Result<Level, MapError> {
+    let place = |r: Option<i32>, c: Option<i32>| Place {
+        level: index + 1,
+        name: row.name.clone(),
+        row: r,
+        cell: c,
+    };
+    let fail = |r: Option<i32>, c: Option<i32>, problem: Problem| MapError::Level {
+        at: place(r, c),
+        problem,
+    };
+
+    let Some(first) = row.map.first() else {
+        return Err(fail(None, None, Problem::EmptyMap));
+    };
+    let want = first.chars().count();
+    if want == 0 {
+        return Err(fail(Some(0), None, Problem::EmptyMap));
+    }
+    let (width, height) = (want as i32, row.map.len() as i32);
+    let mut cells = Vec::with_capacity(want * row.map.len());
+    let mut starts = Vec::new();
+    let (mut chests, mut traps) = (row.chests.iter(), 0usize);
+    for (y, line) in row.map.iter().enumerate() {
+        let y = y as i32;
+        let got = line.chars().count();
+        if got != want {
+            return Err(fail(Some(y), None, Problem::RaggedRow { got, want }));
+        }
+        for (x, symbol) in line.chars().enumerate() {
+            let x = x as i32;
+            let at = |p: Problem| fail(Some(y), Some(x), p);
+            let cell = match symbol {
+                'C' => {
+                    let text = chests.next().ok_or_else(|| at(Problem::ChestWithoutLoot))?;
+                    let loot = Loot::parse(text).map_err(at)?;
+                    Cell::Chest {
+                        loot,
+                        opened: false,
+                    }
+                }
+                '^' => {
+                    if row.traps.is_empty() {
+                        return Err(at(Problem::UnnamedTrap));
+                    }
+                    let name = row.traps[traps % row.traps.len()].clone();
+                    traps += 1;
+                    Cell::Trap {
+                        name,
+                        sprung: false,
+                    }
+                }
+                'M' => {
+                    if row.monsters.is_empty() {
+                        return Err(at(Problem::UnnamedMonster));
+                    }
+                    let name = &row.monsters[starts.len() % row.monsters.len()];
+                    let kind = monsters
+                        .iter()
+                        .position(|m| &m.name == name)
+                        .ok_or_else(|| at(Problem::UndefinedMonster(name.clone())))?;
+                    starts.push(MonsterStart { kind, x, y });
+                    Cell::Floor
+                }
+                other => Cell::plain(other).ok_or_else(|| at(Problem::UnknownSymbol(other)))?,
+            };
+            cells.push(cell);
+        }
+    }
+    let left = chests.count();
+    if left > 0 {
+        return Err(fail(None, None, Problem::LootWithoutChest(left)));
+    }
+    for name in &row.monsters {
+        if !monsters.iter().any(|m| &m.name == name) {
+            return Err(fail(None, None, Problem::UndefinedMonster(name.clone())));
+        }
+    }
+
+    let level = Level {
+        name: row.name.clone(),
+        width,
+        height,
+        cells,
+        start: (0, 0),
+        facing: row.facing,
+        monsters: starts,
+        encounters: row.encounters.clone(),
+        encounter_rate: row.encounter_rate,
+        groups: row.groups.clone(),
+        encounter_grace: row.encounter_grace,
+    };
+    let start = match row.start {
+        Some([x, y]) => (x, y),
+        None => level
+            .find('<')
+            .ok_or_else(|| fail(None, None, Problem::NoStart))?,
+    };
+    if !level.cell(start.0, start.1).is_walkable() {
+        return Err(fail(Some(start.1), Some(start.0), Problem::StartInWall));
+    }
+    let level = Level { start, ..level };
+
+    if !row.encounter_rate.is_finite() || !(0.0..=1.0).contains(&row.encounter_rate) {
+        return Err(fail(None, None, Problem::BadRate(row.encounter_rate)));
+    }
+    if row.encounter_rate > 0.0 && row.groups.is_empty() {
+        return Err(fail(None, None, Problem::NoGroups(row.encounter_rate)));
+    }
+
+    // Reachability: doors and locked doors can be opened, a pit is a drop and leads nowhere.
+    let all = flood(&level, &[start], |c| !c.is_solid() || opens(c));
+    for spot in &row.encounters {
+        let [x, y] = spot.at;
+        let at = |p| fail(Some(y), Some(x), p);
+        if x < 0 || y < 0 || x >= width || y >= height {
+            return Err(at(Problem::FightOffMap));
+        }
+        if level.cell(x, y).is_solid() {
+            return Err(at(Problem::FightInWall));
+        }
+        if !all[(y * width + x) as usize] {
+            return Err(at(Problem::FightUnreachable));
+        }
+        if spot.goal && !last {
+            return Err(at(Problem::GoalNotLast));
+        }
+    }
+    let downs = positions(&level, |c| *c == Cell::Down);
+    let goal = row.encounters.iter().any(|e| e.goal);
+    if downs.is_empty() && !(last && goal) {
+        return Err(fail(None, None, Problem::NoWayDown));
+    }
+    if !downs.is_empty() && !downs.iter().any(|&(x, y)| all[(y * width + x) as usize]) {
+        let (x, y) = downs[0];
+        return Err(fail(Some(y), Some(x), Problem::WayDownUnreachable));
+    }
+
+    // The stairs up must be reachable from wherever the party can stand on arrival
+    // without spending a key, or a party that came up could be shut in.
+    let mut arrivals = downs.clone();
+    arrivals.push(start);
+    let keyless = flood(&level, &arrivals, |c| !c.is_solid() || *c == Cell::Door);
+    if let Some((x, y)) = positions(&level, |c| *c == Cell::Up)
+        .into_iter()
+        .find(|&(x, y)| !keyless[(y * width + x) as usize])
+    {
+        // Say what is in the way: a lock is the party's to open, a pit only leads down, and
+        // rock is the drawing's mistake.
+        let i = (y * width + x) as usize;
+        let through_locks = flood(&level, &arrivals, |c| !c.is_solid() || opens(c));
+        let over_pits = spread(&level, &arrivals, |_, c| !c.is_solid() || opens(c), false);
+        let problem = if through_locks[i] {
+            Problem::UpBehindKey
+        } else if over_pits[i] {
+            Problem::UpBeyondPit
+        } else {
+            Problem::UpWalledOff
+        };
+        return Err(fail(Some(y), Some(x), problem));
+    }
+
+    let has = |pred: &dyn Fn(&Cell) -> bool| level.cells.iter().any(pred);
+    carry.key_above |= has(&|c| matches!(c, Cell::Chest { loot, .. } if loot.kind == "key"));
+    let lever = has(&|c| matches!(c, Cell::Lever { .. }));
+    if let Some((x, y)) = level.find('=')
+        && !carry.key_above
+        && !lever
+    {
+        return Err(fail(Some(y), Some(x), Problem::NoKeyForLock));
+    }
+
+    // Keys: the party arrives from above on the stairs up (the top floor: at its start).
+    let arrival = match index {
+        0 => start,
+        _ => level.find('<').unwrap_or(start),
+    };
+    let mut goals = downs;
+    if last {
+        goals.extend(
+            row.encounters
+                .iter()
+                .filter(|e| e.goal)
+                .map(|e| (e.at[0], e.at[1])),
+        );
+    }
+    let cells = |list: &[(i32, i32)]| {
+        list.iter()
+            .map(|(x, y)| format!("row {y}, cell {x}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    match search_locks(&level, arrival, &goals, carry.keys) {
+        None => {
+            carry.keys = carry
+                .keys
+                .saturating_add(keys_in(&level, &vec![true; level.cells.len()]))
+        }
+        Some(found) => {
+            let Some(fewest) = found.fewest else {
+                let problem = match found.stuck.first() {
+                    Some(_) => Problem::TooFewKeys {
+                        locks: locks_in_the_way(&level, arrival, &goals),
+                        keys: carry.keys.saturating_add(found.keys_seen),
+                        cells: cells(&found.stuck),
+                    },
+                    None => Problem::WayDownUnreachable,
+                };
+                let (x, y) = found
+                    .stuck
+                    .first()
+                    .or(goals.first())
+                    .copied()
+                    .unwrap_or(arrival);
+                return Err(fail(Some(y), Some(x), problem));
+            };
+            if let Some(&(x, y)) = found.stuck.first() {
+                let problem = Problem::LockWithoutKey(cells(&found.stuck));
+                return Err(fail(Some(y), Some(x), problem));
+            }
+            carry.keys = carry
+                .keys
+                .saturating_add(found.keys_seen)
+                .saturating_sub(u64::from(fewest));
+        }
+    }
+    Ok(level)
+}
+
+fn opens(cell: &Cell) -> bool {
+    matches!(cell, Cell::Door | Cell::Locked)
+}
+
+fn positions(level: &Level, pred: impl Fn(&Cell) -> bool) -> Vec<(i32, i32)> {
+    (0..level.height)
+        .flat_map(|y| (0..level.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| pred(level.cell(x, y)))
+        .collect()
+}
+
+/// Cells reachable from `from` through cells `pass` lets through; a pit is entered, not crossed.
+fn flood(level: &Level, from: &[(i32, i32)], pass: impl Fn(&Cell) -> bool) -> Vec<bool> {
+    spread(level, from, |_, c| pass(c), true)
+}
+
+/// Cells reachable from `from` through cells `pass` lets through (it is given the cell's index
+/// too); with `stop_at_pits` a pit is entered but not crossed, as the party falls into it.
+fn spread(
+    level: &Level,
+    from: &[(i32, i32)],
+    pass: impl Fn(usize, &Cell) -> bool,
+    stop_at_pits: bool,
+) -> Vec<bool> {
+    let mut seen = vec![false; level.cells.len()];
+    let mut queue = VecDeque::new();
+    for &(x, y) in from {
+        if level.cell(x, y).is_walkable() {
+            seen[(y * level.width + x) as usize] = true;
+            queue.push_back((x, y));
+        }
+    }
+    while let Some((x, y)) = queue.pop_front() {
+        if stop_at_pits && *level.cell(x, y) == Cell::Pit {
+            continue;
+        }
+        for f in Facing::ALL {
+            let (dx, dy) = f.ahead();
+            let (nx, ny) = (x + dx, y + dy);
+            if nx < 0 || ny < 0 || nx >= level.width || ny >= level.height {
+                continue;
+            }
+            let i = (ny * level.width + nx) as usize;
+            if !seen[i] && pass(i, level.cell(nx, ny)) {
+                seen[i] = true;
+                queue.push_back((nx, ny));
+            }
+        }
+    }
+    seen
+}
+
+/// What the floors above hand down: whether a key was drawn anywhere on them, and the most
+/// keys the party can be holding when it arrives (an upper bound, so a floor is only refused
+/// when no way of playing the ones above could open its locks).
+#[derive(Debug, Default)]
+pub(crate) struct Carry {
+    key_above: bool,
+    keys: u64,
+}
+
+/// The most lock states the key search looks at before it gives up and lets the level load.
+const LOCK_STATES: usize = 4096;
+
+/// What the key search found on one floor.
+struct Locks {
+    /// The fewest locks opened with keys on any way to the way down (`None`: there is none).
+    fewest: Option<u32>,
+    /// Keys in every chest the party can get to, one way or another.
+    keys_seen: u64,
+    /// Locks the party can stand beside but no way of playing opens, in reading order.
+    stuck: Vec<(i32, i32)>,
+}
+
+/// Keys in the chests of the cells marked in `reach`.
+fn keys_in(level: &Level, reach: &[bool]) -> u64 {
+    level
+        .cells
+        .iter()
+        .zip(reach)
+        .filter(|(_, r)| **r)
+        .map(|(c, _)| match c {
+            Cell::Chest { loot, .. } if loot.kind == "key" => u64::from(loot.amount()),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Whether the party can stand next to (x, y): a neighbour it reaches that is not a pit.
+fn beside(level: &Level, reach: &[bool], (x, y): (i32, i32)) -> bool {
+    Facing::ALL.iter().any(|f| {
+        let (dx, dy) = f.ahead();
+        let (nx, ny) = (x + dx, y + dy);
+        nx >= 0
+            && ny >= 0
+            && nx < level.width
+            && ny < level.height
+            && reach[(ny * level.width + nx) as usize]
+            && *level.cell(nx, ny) != Cell::Pit
+    })
+}
+
+/// Plays out the floor's locks: a state is the set of locks opened with keys, what the party
+/// reaches follows from it (a lever in reach opens them all), and a key in hand opens any lock
+/// beside what is reached. Keys are all alike and opening only ever widens the reach, so the
+/// set of opened locks is the whole state. `None` when the floor has too many locks to try.
+fn search_locks(
+    level: &Level,
+    arrival: (i32, i32),
+    goals: &[(i32, i32)],
+    keys_in_hand: u64,
+) -> Option<Locks> {
+    let locks = positions(level, |c| *c == Cell::Locked);
+    if locks.len() > 64 {
+        return None;
+    }
+    let w = level.width;
+    let index = |(x, y): (i32, i32)| (y * w + x) as usize;
+    let mut lock_at = vec![None; level.cells.len()];
+    for (n, &at) in locks.iter().enumerate() {
+        lock_at[index(at)] = Some(n);
+    }
+    let levers = positions(level, |c| matches!(c, Cell::Lever { .. }));
+    let reach = |opened: u64| {
+        let walk = |all: bool| {
+            spread(
+                level,
+                &[arrival],
+                |i, c| {
+                    !c.is_solid()
+                        || *c == Cell::Door
+                        || lock_at[i].is_some_and(|n| all || opened >> n & 1 == 1)
+                },
+                true,
+            )
+        };
+        let reached = walk(false);
+        if levers.iter().any(|&at| beside(level, &reached, at)) {
+            walk(true)
+        } else {
+            reached
+        }
+    };
+
+    let mut union = vec![false; level.cells.len()];
+    let mut near = 0u64;
+    let mut fewest = None;
+    let mut tried = std::collections::HashSet::from([0u64]);
+    let mut queue = VecDeque::from([0u64]);
+    // Breadth first: states come in order of locks opened, so the first to reach the way
+    // down opened the fewest.
+    while let Some(opened) = queue.pop_front() {
+        let reached = reach(opened);
+        let spent = u64::from(opened.count_ones());
+        let held = (keys_in_hand + keys_in(level, &reached)).saturating_sub(spent);
+        if fewest.is_none() && goals.iter().any(|&g| reached[index(g)]) {
+            fewest = Some(opened.count_ones());
+        }
+        for (u, r) in union.iter_mut().zip(&reached) {
+            *u |= *r;
+        }
+        for (n, &at) in locks.iter().enumerate() {
+            if reached[index(at)] || !beside(level, &reached, at) {
+                continue;
+            }
+            near |= 1 << n;
+            let next = opened | 1 << n;
+            if held > 0 && tried.insert(next) {
+                if tried.len() > LOCK_STATES {
+                    return None;
+                }
+                queue.push_back(next);
+            }
+        }
+    }
+    let stuck = locks
+        .iter()
+        .enumerate()
+        .filter(|&(n, &at)| near >> n & 1 == 1 && !union[index(at)])
+        .map(|(_, &at)| at)
+        .collect();
+    Some(Locks {
+        fewest,
+        keys_seen: keys_in(level, &union),
+        stuck,
+    })
+}
+
+/// The fewest locked doors on any way from `arrival` to a goal, every lock counted as a door
+/// that costs one key (a breadth-first walk that takes free steps before paid ones).
+fn locks_in_the_way(level: &Level, arrival: (i32, i32), goals: &[(i32, i32)]) -> u32 {
+    let w = level.width;
+    let inside = |x: i32, y: i32| (0..level.width).contains(&x) && (0..level.height).contains(&y);
+    let mut cost = vec![u32::MAX; level.cells.len()];
+    let mut queue = VecDeque::new();
+    if level.cell(arrival.0, arrival.1).is_walkable() {
+        cost[(arrival.1 * w + arrival.0) as usize] = 0;
+        queue.push_back(arrival);
+    }
+    while let Some((x, y)) = queue.pop_front() {
+        let here = cost[(y * w + x) as usize];
+        if *level.cell(x, y) == Cell::Pit {
+            continue;
+        }
+        for f in Facing::ALL {
+            let (dx, dy) = f.ahead();
+            let (nx, ny) = (x + dx, y + dy);
+            if !inside(nx, ny) {
+                continue;
+            }
+            let step = match level.cell(nx, ny) {
+                Cell::Locked => 1,
+                c if !c.is_solid() || opens(c) => 0,
+                _ => continue,
+            };
+            let i = (ny * w + nx) as usize;
+            if here + step < cost[i] {
+                cost[i] = here + step;
+                if step == 0 {
+                    queue.push_front((nx, ny));
+                } else {
+                    queue.push_back((nx, ny));
+                }
+            }
+        }
+    }
+    goals
+        .iter()
+        .filter(|&&(x, y)| inside(x, y))
+        .map(|&(x, y)| cost[(y * w + x) as usize])
+        .min()
+        .unwrap_or(0)
+}

@@ -1,0 +1,677 @@
+//! The package on the engine, driven the way a game drives it: a small project made in a temp
+//! folder (a two-floor dungeon in its data tables), a scene with one `crawl_game`, and a Lua
+//! script that makes one planned call per frame. What the test reads is what a script reads:
+//! the bags, the log, the save.
+
+use std::path::Path;
+
+use jengine::{BulkEntity, LogLevel, Mesh2D};
+use jengine_crawler::CrawlerPackage;
+use jengine_tool::{Options, Runtime};
+
+/// Floor 1: start on `<` facing east, a door, a fixed fight on (5, 1), stairs down; below, a
+/// chest and a trap. Floor 2: a rat right in front of the stairs up.
+fn levels() -> serde_json::Value {
+    serde_json::json!([
+        {
+            "name": "Cellar",
+            "map": ["########",
+                    "#<..+.>#",
+                    "#.######",
+                    "#C.^...#",
+                    "########"],
+            "chests": ["gold:5"],
+            "traps": ["dart"],
+            "encounters": [{ "at": [5, 1], "group": "kobolds", "text": "Kobolds!",
+                             "art": "m_chief" }]
+        },
+        {
+            "name": "Deep",
+            "map": ["######",
+                    "#<M.>#",
+                    "######"],
+            "monsters": ["rat"]
+        }
+    ])
+}
+
+fn project(dir: &Path, levels: &serde_json::Value, game: serde_json::Value, plan: &str) {
+    let crate_dir = env!("CARGO_MANIFEST_DIR");
+    let project = serde_json::json!({
+        "name": "crawl-test",
+        "version": "0.1.0",
+        "start_scene": "crawl",
+        "packages": [{ "name": "jengine-crawler",
+                       "source": { "type": "path", "path": crate_dir } }]
+    });
+    let scene = serde_json::json!({
+        "version": 2,
+        "entities": [
+            { "name": "camera", "camera": { "center": [0, 0], "size": [16, 9] } },
+            { "name": "crawl", "crawl_game": game, "script": "driver.lua" }
+        ]
+    });
+    let write = |path: &str, text: String| {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("project.jengine", project.to_string());
+    write("assets/scenes/crawl.scene", scene.to_string());
+    write("data/crawl_levels.json", levels.to_string());
+    write(
+        "data/crawl_monsters.json",
+        r#"[{ "name": "rat", "hp": 3, "art": "m_rat" }]"#.into(),
+    );
+    write(
+        "data/crawl_crawlers.json",
+        r#"[{ "name": "Vess", "hp": 12, "attack": 3 }]"#.into(),
+    );
+    // One planned call per frame, from frame 1.
+    write(
+        "assets/scripts/driver.lua",
+        "local plan = import('plan.lua')\nlocal i = 0\n\
+         function update(e, dt)\n  i = i + 1\n  local f = plan[i]\n  if f then f(e) end\nend\n"
+            .into(),
+    );
+    write("assets/scripts/plan.lua", plan.into());
+}
+
+fn start(dir: &Path, game: serde_json::Value, plan: &str) -> Runtime {
+    start_with(dir, &levels(), game, plan).unwrap_or_else(|p| panic!("{p:#?}"))
+}
+
+fn start_with(
+    dir: &Path,
+    levels: &serde_json::Value,
+    game: serde_json::Value,
+    plan: &str,
+) -> Result<Runtime, Vec<String>> {
+    project(dir, levels, game, plan);
+    Runtime::new(dir, &[&CrawlerPackage], Options::default())
+}
+
+fn bag(rt: &Runtime, key: &str) -> serde_json::Value {
+    rt.bags()["crawl"][key].clone()
+}
+
+fn state(rt: &Runtime) -> serde_json::Value {
+    bag(rt, "CrawlState")
+}
+
+fn events(rt: &Runtime) -> Vec<String> {
+    bag(rt, "CrawlEvents")["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["event"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn logged(rt: &mut Runtime, level: LogLevel) -> Vec<String> {
+    rt.take_log()
+        .into_iter()
+        .filter(|l| l.level == level)
+        .map(|l| l.message)
+        .collect()
+}
+
+/// The plan as Lua: each entry one frame's body, with `e` the crawl entity.
+fn plan(steps: &[&str]) -> String {
+    let mut s = String::from("return {\n");
+    for step in steps {
+        s.push_str(&format!("  function(e) {step} end,\n"));
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// A cell of the automap.
+fn map_cell(rt: &Runtime, x: usize, y: usize) -> char {
+    let rows = bag(rt, "CrawlMap")["rows"].clone();
+    rows[y].as_str().unwrap().chars().nth(x).unwrap()
+}
+
+fn meshes(rt: &Runtime) -> usize {
+    rt.world
+        .entities
+        .query::<(&Mesh2D, &BulkEntity)>()
+        .iter()
+        .count()
+}
+
+#[test]
+fn every_command_runs_with_good_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls = [
+        "Crawler.new_game(e, 3)",
+        "Crawler.new_game(e)",
+        "Crawler.walk(e, 0, 1)",
+        "Crawler.turn(e, -1)",
+        "Crawler.turn(e, 1)",
+        "Crawler.use(e)",
+        "Crawler.attack(e)",
+        "Crawler.wait(e)",
+        "Crawler.rest(e)",
+        "Crawler.reveal(e, 2)",
+        "Crawler.resolve(e, true)",
+        "crawler_wait(e)",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&calls));
+    let mut seen = Vec::new();
+    for _ in 0..calls.len() {
+        rt.step(&[]);
+        seen.push(events(&rt));
+    }
+    assert!(logged(&mut rt, LogLevel::Warn).is_empty());
+    assert_eq!(seen[7], ["wait"]);
+    assert_eq!(seen[8], ["rested"]);
+    assert_eq!(seen[9], ["revealed"]);
+    // Nothing to settle: resolve says nothing.
+    assert!(seen[10].is_empty());
+    assert_eq!(seen[11], ["wait"]);
+    // A step, two turns, a swing at nothing, two waits and a rest of four ticks.
+    assert_eq!(state(&rt)["tick"], 1 + 2 + 1 + 1 + 4 + 1);
+}
+
+#[test]
+fn every_command_refuses_bad_arguments_at_the_call_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = [
+        (
+            "Crawler.new_game(e, 'x')",
+            "Crawler.new_game: argument 2 (seed)",
+        ),
+        ("Crawler.walk(e, 'x', 1)", "Crawler.walk: argument 2 (dx)"),
+        ("Crawler.walk(e, 0, 0.5)", "Crawler.walk: argument 3 (dy)"),
+        ("Crawler.turn(e)", "Crawler.turn: argument 2 (steps)"),
+        ("Crawler.use('e')", "Crawler.use: argument 1 (e)"),
+        ("Crawler.attack(nil)", "Crawler.attack: argument 1 (e)"),
+        ("Crawler.wait({})", "Crawler.wait: argument 1 (e)"),
+        ("Crawler.rest(1.5)", "Crawler.rest: argument 1 (e)"),
+        ("Crawler.resolve(e, 1)", "Crawler.resolve: argument 2 (won)"),
+        (
+            "Crawler.reveal(e, 'all')",
+            "Crawler.reveal: argument 2 (radius)",
+        ),
+        ("Crawler.load(e, 'save')", "Crawler.load: argument 2 (save)"),
+    ];
+    let body: Vec<String> = bad
+        .iter()
+        .map(|(call, _)| {
+            format!("local ok, err = pcall(function() {call} end) Log.warn(tostring(err))")
+        })
+        .collect();
+    let steps: Vec<&str> = body.iter().map(String::as_str).collect();
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    for _ in 0..bad.len() {
+        rt.step(&[]);
+    }
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert_eq!(said.len(), bad.len(), "{said:#?}");
+    for ((call, expected), message) in bad.iter().zip(&said) {
+        assert!(
+            message.contains("assets/scripts/plan.lua:") && message.contains(expected),
+            "{call}: {message}"
+        );
+    }
+    // Refused at the call: the crawl never moved.
+    assert_eq!(state(&rt)["tick"], 0);
+    assert_eq!(state(&rt)["x"], 1);
+}
+
+#[test]
+fn out_of_range_arguments_are_refused_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "Crawler.walk(e, 1, 1)",
+        "Crawler.walk(e, 2, 0) Crawler.walk(e, math.mininteger, math.mininteger) \
+         Crawler.turn(e, math.mininteger) Crawler.reveal(e, math.maxinteger)",
+        "Crawler.reveal(e, -1)",
+        "Crawler.new_game(e, -5)",
+        "Crawler.load(e, { seed = 1 })",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    let before = state(&rt);
+    for _ in 1..steps.len() {
+        rt.step(&[]);
+    }
+    rt.step(&[]);
+    let said = logged(&mut rt, LogLevel::Warn);
+    let has = |s: &str| said.iter().any(|m| m.contains(s));
+    assert!(has("(1, 1) is not one step"), "{said:#?}");
+    assert!(has("(2, 0) is not one step"), "{said:#?}");
+    assert!(has("is not 0 (all) or more"), "{said:#?}");
+    assert!(has("radius -1 is not 0 (all) or more"), "{said:#?}");
+    assert!(has("seed -5 is below 0"), "{said:#?}");
+    assert!(has("Crawler.load: the save is not valid"), "{said:#?}");
+    let after = state(&rt);
+    assert_eq!(after["tick"], 0);
+    assert_eq!((&after["x"], &after["y"]), (&before["x"], &before["y"]));
+}
+
+#[test]
+fn walking_and_turning_change_crawl_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "",
+        "Crawler.walk(e, 0, 1)",
+        "Crawler.turn(e, 1)",
+        "Crawler.turn(e, -1)",
+        "Crawler.walk(e, 0, 1)",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    let s = state(&rt);
+    assert_eq!((s["x"].as_i64(), s["y"].as_i64()), (Some(1), Some(1)));
+    assert_eq!(s["facing"], "east");
+    assert_eq!(s["on_stairs_up"], true);
+    assert_eq!(s["level_name"], "Cellar");
+    assert_eq!(s["levels"], 2);
+    assert_eq!(s["health"], 12);
+    assert_eq!(s["use_does"], "exit");
+    assert_eq!(s["can_walk"], true);
+    rt.step(&[]);
+    let s = state(&rt);
+    assert_eq!(s["x"], 2);
+    assert_eq!(s["on_stairs_up"], false);
+    assert!(s["use_does"].is_null());
+    rt.step(&[]);
+    assert_eq!(state(&rt)["facing"], "south");
+    assert_eq!(state(&rt)["ahead"], "#");
+    assert_eq!(state(&rt)["can_walk"], false);
+    rt.step(&[]);
+    assert_eq!(state(&rt)["facing"], "east");
+    rt.step(&[]);
+    let s = state(&rt);
+    assert_eq!(s["x"], 3);
+    assert_eq!(s["ahead"], "+");
+    assert_eq!(s["use_does"], "open");
+    assert_eq!(s["tick"], 4);
+}
+
+#[test]
+fn a_fixed_encounter_waits_on_its_cell_until_resolved() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "Crawler.walk(e, 0, 1) Crawler.walk(e, 0, 1) Crawler.use(e)",
+        "Crawler.walk(e, 0, 1)",
+        "Crawler.walk(e, 0, 1)",
+        "Crawler.walk(e, 0, 1)",
+        "Crawler.resolve(e, false)",
+        "Crawler.walk(e, 0, 1)",
+        "Crawler.resolve(e, true)",
+        "Crawler.walk(e, 0, 1)",
+        "Crawler.use(e)",
+        "Crawler.attack(e)",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["door"]);
+    rt.step(&[]);
+    // The fight stands in the doorway's view, on the map as E.
+    assert_eq!(map_cell(&rt, 4, 1), 'A');
+    assert_eq!(map_cell(&rt, 5, 1), 'E');
+    let quads = bag(&rt, "CrawlView")["quads"].clone();
+    assert!(
+        quads
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|q| q["look"] == "encounter" && q["art"] == "m_chief")
+    );
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["encounter"]);
+    let s = state(&rt);
+    assert_eq!(s["encounter"]["group"], "kobolds");
+    assert_eq!(s["encounter"]["text"], "Kobolds!");
+    assert_eq!(s["x"], 5);
+    assert_eq!(s["can_walk"], false);
+    // Nothing moves while it waits.
+    rt.step(&[]);
+    assert_eq!(state(&rt)["x"], 5);
+    assert!(events(&rt).is_empty());
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["resolved"]);
+    assert_eq!(state(&rt)["x"], 4, "fled: back where it stepped from");
+    assert!(state(&rt)["encounter"].is_null());
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["encounter"]);
+    rt.step(&[]);
+    assert_eq!(state(&rt)["x"], 5, "won: it stays");
+    assert_eq!(map_cell(&rt, 5, 1), '.');
+    rt.step(&[]);
+    assert_eq!(state(&rt)["on_stairs"], true);
+    assert_eq!(state(&rt)["use_does"], "down");
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["level"]);
+    let s = state(&rt);
+    assert_eq!(
+        (s["level"].as_u64(), s["level_name"].as_str()),
+        (Some(1), Some("Deep"))
+    );
+    assert_eq!(s["ahead"], "M");
+    assert_eq!(s["can_attack"], true);
+    assert_eq!(bag(&rt, "CrawlMap")["level"], 1);
+    rt.step(&[]);
+    let said = events(&rt);
+    assert!(said[0] == "hit", "{said:?}");
+}
+
+#[test]
+fn crawl_events_hold_only_this_frames_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = ["Crawler.wait(e) Crawler.rest(e)", ""];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["wait", "rested"]);
+    rt.step(&[]);
+    assert!(events(&rt).is_empty());
+}
+
+#[test]
+fn the_map_blanks_what_is_unseen_and_shows_an_unsprung_trap_as_floor() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = ["", "Crawler.reveal(e, 0)"];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    assert_eq!(
+        map_cell(&rt, 6, 3),
+        ' ',
+        "five cells ahead is past the picture"
+    );
+    rt.step(&[]);
+    let rows = bag(&rt, "CrawlMap")["rows"].clone();
+    assert_eq!(rows[3], "#C.....#", "the trap is floor until it goes off");
+    assert_eq!(rows[1], "#<..+E>#");
+}
+
+#[test]
+fn the_draw_pool_holds_one_mesh_per_quad() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = ["", "Crawler.turn(e, 1)", "Crawler.turn(e, 1)"];
+    let game = serde_json::json!({ "z_base": 100.0, "view_origin": [-2.0, 0.5] });
+    let mut rt = start(dir.path(), game, &plan(&steps));
+    for _ in 0..steps.len() {
+        rt.step(&[]);
+        let quads = bag(&rt, "CrawlView")["quads"].as_array().unwrap().len();
+        assert!(quads > 0);
+        assert_eq!(meshes(&rt), quads);
+    }
+    // Each mesh: four corners and two triangles, at z_base + its index, from the sheet.
+    let mut z: Vec<f32> = Vec::new();
+    for (t, mesh, _) in rt
+        .world
+        .entities
+        .query::<(&jengine::Transform2D, &Mesh2D, &BulkEntity)>()
+        .iter()
+    {
+        assert_eq!(mesh.vertices.len(), 4);
+        assert_eq!(mesh.indices, [0, 1, 2, 0, 2, 3]);
+        assert_eq!(mesh.texture, "crawler.png");
+        assert_eq!(t.pos, [-2.0, 0.5]);
+        z.push(t.z);
+    }
+    z.sort_by(f32::total_cmp);
+    let expected: Vec<f32> = (0..z.len()).map(|i| 100.0 + i as f32).collect();
+    assert_eq!(z, expected);
+}
+
+#[test]
+fn draw_false_draws_nothing_and_publish_view_false_publishes_no_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = serde_json::json!({ "draw": false, "publish_view": false });
+    let mut rt = start(dir.path(), game, &plan(&["Crawler.walk(e, 0, 1)"]));
+    rt.step(&[]);
+    rt.step(&[]);
+    assert_eq!(meshes(&rt), 0);
+    assert!(bag(&rt, "CrawlView").is_null());
+    assert_eq!(state(&rt)["x"], 2);
+}
+
+#[test]
+fn a_save_round_trips_through_save_set_get_and_crawler_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "Crawler.walk(e, 0, 1) Crawler.walk(e, 0, 1) Crawler.use(e)",
+        "Save.set('crawl', Entity.get(e, 'CrawlState').save)",
+        "Crawler.walk(e, 0, 1)",
+        "Crawler.load(e, Save.get('crawl'))",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    rt.step(&[]);
+    let saved = state(&rt);
+    assert_eq!(saved["save"]["seen"].as_array().unwrap().len(), 2);
+    // The random stream's words do not fit a Lua integer; they travel as strings.
+    assert!(saved["save"]["rng"]["state"].is_string());
+    rt.step(&[]);
+    assert_eq!(state(&rt)["x"], 4);
+    rt.step(&[]);
+    assert!(logged(&mut rt, LogLevel::Warn).is_empty());
+    let loaded = state(&rt);
+    assert_eq!(loaded["x"], saved["x"]);
+    assert_eq!(loaded["tick"], saved["tick"]);
+    assert_eq!(loaded["save"], saved["save"]);
+    // The opened door came back with it.
+    assert_eq!(loaded["ahead"], "A");
+    assert_eq!(map_cell(&rt, 4, 1), 'A');
+}
+
+#[test]
+fn a_save_from_another_dungeon_is_refused_and_the_game_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "",
+        "local s = Entity.get(e, 'CrawlState').save s.dungeon = 'feed' Crawler.load(e, s)",
+        "Crawler.walk(e, 0, 1)",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    for _ in 0..steps.len() {
+        rt.step(&[]);
+    }
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert!(
+        said.iter()
+            .any(|m| m.contains("Crawler.load: the save is from another dungeon")),
+        "{said:#?}"
+    );
+    assert_eq!(state(&rt)["x"], 2);
+}
+
+#[test]
+fn a_broken_level_table_is_refused_at_startup_by_the_crawl_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut broken = levels();
+    broken[0]["map"][1] = "#<..+..#".into();
+    let problems = start_with(dir.path(), &broken, serde_json::json!({}), "return {}")
+        .err()
+        .expect("a floor with no way down must not load");
+    assert!(
+        problems.iter().any(
+            |p| p.starts_with("data/crawl_levels.json: row 1 (\"Cellar\"): ")
+                && p.contains("no way down")
+        ),
+        "{problems:#?}"
+    );
+}
+
+#[test]
+fn a_broken_monster_table_is_refused_at_startup() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path(), &levels(), serde_json::json!({}), "return {}");
+    std::fs::write(
+        dir.path().join("data/crawl_monsters.json"),
+        r#"[{ "name": "rat" }]"#,
+    )
+    .unwrap();
+    let problems = Runtime::new(dir.path(), &[&CrawlerPackage], Options::default())
+        .err()
+        .expect("a monster with no hp must not load");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("data/crawl_monsters.json: row 1 (\"rat\"): ")),
+        "{problems:#?}"
+    );
+}
+
+#[test]
+fn a_table_the_component_names_but_the_project_lacks_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = serde_json::json!({ "tables": { "levels": "data/nowhere" } });
+    let mut rt = start(dir.path(), game, &plan(&["", "Crawler.wait(e)"]));
+    rt.step(&[]);
+    rt.step(&[]);
+    let s = state(&rt);
+    assert_eq!(
+        s["error"],
+        "crawl_game.tables.levels names data/nowhere.json, which the project does not have"
+    );
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert!(
+        said.iter().any(|m| m.contains("names data/nowhere.json")),
+        "{said:#?}"
+    );
+    assert_eq!(meshes(&rt), 0);
+}
+
+#[test]
+fn a_scene_with_a_bad_frame_or_sheet_does_not_load() {
+    for (game, expected) in [
+        (
+            serde_json::json!({ "frame": { "falloff": 1.5 } }),
+            "frame.falloff: 1.5",
+        ),
+        (
+            serde_json::json!({ "frame": { "depth": 0 } }),
+            "frame.depth: 0",
+        ),
+        (
+            serde_json::json!({ "sheet": { "faces": { "window": [0, 0, 8, 8] } } }),
+            "sheet.faces.window: not a face",
+        ),
+        (serde_json::json!({ "colour": 1 }), "colour"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let problems = start_with(dir.path(), &levels(), game.clone(), "return {}")
+            .err()
+            .unwrap_or_else(|| panic!("{game} must not load"));
+        assert!(
+            problems.iter().any(|p| p.contains(expected)),
+            "{game}: {problems:#?}"
+        );
+    }
+}
+
+mod hostile {
+    use super::*;
+    use jengine_crawler::{Crawl, Tables, save_from_value, save_to_value};
+    use proptest::prelude::*;
+
+    fn game() -> Crawl {
+        let tables = Tables::from_json(
+            &levels().to_string(),
+            r#"[{ "name": "rat", "hp": 3 }]"#,
+            r#"[{ "name": "Vess", "hp": 12 }]"#,
+        )
+        .unwrap();
+        let mut crawl = Crawl::new(tables, 5);
+        crawl.walk(0, 1);
+        crawl
+    }
+
+    fn leaf() -> impl Strategy<Value = serde_json::Value> {
+        prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<u64>().prop_map(|n| serde_json::Value::String(n.to_string())),
+            "[a-z0-9/]{0,12}".prop_map(serde_json::Value::from),
+            Just(serde_json::json!([])),
+            Just(serde_json::json!({})),
+        ]
+    }
+
+    /// Every path to a value inside `v`, as keys and indexes.
+    fn paths(v: &serde_json::Value, at: Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(at.clone());
+        match v {
+            serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| {
+                let mut p = at.clone();
+                p.push(k.clone());
+                paths(x, p, out);
+            }),
+            serde_json::Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
+                let mut p = at.clone();
+                p.push(i.to_string());
+                paths(x, p, out);
+            }),
+            _ => {}
+        }
+    }
+
+    fn set(v: &mut serde_json::Value, path: &[String], to: serde_json::Value) {
+        let mut at = v;
+        for key in path {
+            at = match at {
+                serde_json::Value::Object(m) => m.get_mut(key).unwrap(),
+                serde_json::Value::Array(a) => &mut a[key.parse::<usize>().unwrap()],
+                _ => unreachable!(),
+            };
+        }
+        *at = to;
+    }
+
+    proptest! {
+        /// A save a script mangled anywhere either loads whole or is refused, and a refused
+        /// one leaves the game as it was; nothing panics.
+        #[test]
+        fn a_mangled_save_table_loads_whole_or_changes_nothing(pick in any::<usize>(), to in leaf()) {
+            let mut crawl = game();
+            let value = save_to_value(&crawl.save());
+            let mut all = Vec::new();
+            paths(&value, Vec::new(), &mut all);
+            let mut mangled = value.clone();
+            set(&mut mangled, &all[pick % all.len()], to);
+            let before = crawl.save();
+            match save_from_value(mangled) {
+                Ok(save) => {
+                    if crawl.restore(&save).is_err() {
+                        prop_assert_eq!(crawl.save(), before);
+                    }
+                }
+                Err(_) => prop_assert_eq!(crawl.save(), before),
+            }
+        }
+
+        /// Any numbers in a scene's frame and sheet are either refused with the field or
+        /// drawable; the check never panics.
+        #[test]
+        fn any_frame_and_region_numbers_are_checked_without_panicking(
+            f in proptest::collection::vec(any::<f32>(), 9),
+            depth in any::<u32>(),
+        ) {
+            let num = |x: f32| serde_json::Number::from_f64(x as f64)
+                .map(serde_json::Value::Number)
+                .unwrap_or(serde_json::Value::Null);
+            let json = serde_json::json!({
+                "frame": { "cell_w": num(f[0]), "cell_h": num(f[1]), "falloff": num(f[2]),
+                           "gloom": num(f[3]), "depth": depth },
+                "sheet": { "faces": { "wall": [num(f[4]), num(f[5]), num(f[6]), num(f[7])] } },
+                "z_base": num(f[8])
+            });
+            if let Ok(game) = serde_json::from_value::<jengine_crawler::CrawlGame>(json) {
+                let _ = game.check();
+            }
+        }
+    }
+
+    #[test]
+    fn the_save_table_round_trips_exactly() {
+        let crawl = game();
+        let save = crawl.save();
+        assert_eq!(save_from_value(save_to_value(&save)).unwrap(), save);
+    }
+}
