@@ -1,0 +1,482 @@
+//! Umber Warren (`projects/arcade-classics`) on the crawl: its tables pass every check, a
+//! route found on the plain crawl reaches the way out, and that route, written as key presses
+//! in `tests/inputs/warren_escape.json`, plays the real game from the title to the escape
+//! screen. Goldens of the corridor, a door and arch, a monster, the pillared hall and the
+//! automap are taken along the way.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+
+use jengine_crawler::{Cell, Crawl, CrawlerPackage, Facing, Tables};
+use jengine_tool::input::{Event, InputScript, Phase};
+use jengine_tool::{Options, Runtime};
+
+fn project() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/arcade-classics")
+}
+
+fn tables() -> Tables {
+    let read = |name: &str| {
+        let path = project().join("data").join(format!("{name}.json"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    Tables::from_json(
+        &read("warren_levels"),
+        &read("warren_monsters"),
+        &read("warren_crawlers"),
+    )
+    .unwrap_or_else(|e| panic!("the warren's tables: {e}"))
+}
+
+/// The seed `warren.scene` gives its `crawl_game`.
+const SEED: u64 = 7;
+
+/// One thing the player does, and the key that does it in `warren.lua`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Act {
+    Forward,
+    TurnLeft,
+    TurnRight,
+    Use,
+    Attack,
+    Rest,
+}
+
+impl Act {
+    fn key(self) -> &'static str {
+        match self {
+            Act::Forward => "up",
+            Act::TurnLeft => "left",
+            Act::TurnRight => "right",
+            Act::Use => "space",
+            Act::Attack => "f",
+            Act::Rest => "r",
+        }
+    }
+
+    fn apply(self, crawl: &mut Crawl) {
+        match self {
+            Act::Forward => crawl.walk(0, 1),
+            Act::TurnLeft => crawl.turn(-1),
+            Act::TurnRight => crawl.turn(1),
+            Act::Use => crawl.use_ahead(),
+            Act::Attack => crawl.attack(),
+            Act::Rest => crawl.rest(),
+        };
+    }
+}
+
+/// Where the player means to stand next, which way to face there, and that they use what is
+/// in front (or underfoot) on arrival.
+struct Goal {
+    at: (i32, i32),
+    face: Option<Facing>,
+}
+
+/// The plan, floor by floor: the key, the gold, the locked door, the stairs; the lever, the
+/// stairs; the gold, the way out.
+fn plan(level: usize) -> Vec<Goal> {
+    let goal = |x, y, face| Goal { at: (x, y), face };
+    match level {
+        0 => vec![
+            goal(12, 1, Some(Facing::East)),
+            goal(1, 8, Some(Facing::North)),
+            goal(13, 5, Some(Facing::South)),
+            goal(13, 9, None),
+        ],
+        1 => vec![goal(12, 1, Some(Facing::East)), goal(12, 9, None)],
+        _ => vec![goal(13, 2, Some(Facing::North)), goal(13, 11, None)],
+    }
+}
+
+/// The quarter turn that brings `from` round toward `to`.
+fn turn_toward(from: Facing, to: Facing) -> Act {
+    let index = |f: Facing| Facing::ALL.iter().position(|g| *g == f).unwrap_or(0);
+    if (index(to) + 4 - index(from)) % 4 == 3 {
+        Act::TurnLeft
+    } else {
+        Act::TurnRight
+    }
+}
+
+fn facing_of(dx: i32, dy: i32) -> Facing {
+    *Facing::ALL
+        .iter()
+        .find(|f| f.ahead() == (dx, dy))
+        .unwrap_or(&Facing::North)
+}
+
+/// The first step of a shortest way from `from` to `to`, going through doors (they are
+/// opened on the way) and around pits.
+fn first_step(crawl: &Crawl, from: (i32, i32), to: (i32, i32)) -> Option<(i32, i32)> {
+    let floor = crawl.floor();
+    let passable = |x: i32, y: i32| {
+        let cell = floor.cell(x, y);
+        *cell != Cell::Pit && (cell.is_walkable() || matches!(cell, Cell::Door | Cell::Locked))
+    };
+    let mut came: std::collections::HashMap<(i32, i32), (i32, i32)> = Default::default();
+    let mut queue = VecDeque::from([from]);
+    came.insert(from, from);
+    while let Some(at) = queue.pop_front() {
+        if at == to {
+            let mut step = at;
+            while came[&step] != from {
+                step = came[&step];
+            }
+            return Some(step);
+        }
+        for f in Facing::ALL {
+            let (dx, dy) = f.ahead();
+            let next = (at.0 + dx, at.1 + dy);
+            if floor.contains(next.0, next.1)
+                && passable(next.0, next.1)
+                && !came.contains_key(&next)
+            {
+                came.insert(next, at);
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+/// Plays the crawl with a simple player: fight whatever stands beside the party, rest when
+/// hurt, otherwise walk the plan. Returns what it did.
+fn route() -> (Vec<Act>, Crawl) {
+    let mut crawl = Crawl::new(tables(), SEED);
+    let mut acts = Vec::new();
+    let mut goal = 0;
+    let mut level = 0;
+    for _ in 0..4000 {
+        let s = crawl.state();
+        if s.escaped {
+            return (acts, crawl);
+        }
+        assert!(!s.dead, "the party died after {} acts", acts.len());
+        if s.level != level {
+            level = s.level;
+            goal = 0;
+        }
+        let floor = crawl.floor();
+        let beside = Facing::ALL.into_iter().find(|f| {
+            let (dx, dy) = f.ahead();
+            floor.monster_at(s.x + dx, s.y + dy).is_some()
+        });
+        let health: u32 = s.party.iter().map(|m| m.hp).sum();
+        let whole: u32 = s.party.iter().map(|m| m.max_hp).sum();
+        let act = if let Some(f) = beside {
+            if f == s.facing {
+                Act::Attack
+            } else {
+                turn_toward(s.facing, f)
+            }
+        } else if health * 2 < whole {
+            Act::Rest
+        } else {
+            let goals = plan(level);
+            let g = &goals[goal.min(goals.len() - 1)];
+            if (s.x, s.y) == g.at {
+                match g.face {
+                    Some(f) if f != s.facing => turn_toward(s.facing, f),
+                    _ => {
+                        goal += 1;
+                        Act::Use
+                    }
+                }
+            } else {
+                let next = first_step(&crawl, (s.x, s.y), g.at).unwrap_or_else(|| {
+                    panic!(
+                        "no way from {:?} to {:?} on floor {level}",
+                        (s.x, s.y),
+                        g.at
+                    )
+                });
+                let want = facing_of(next.0 - s.x, next.1 - s.y);
+                if want != s.facing {
+                    turn_toward(s.facing, want)
+                } else if matches!(
+                    crawl.floor().cell(next.0, next.1),
+                    Cell::Door | Cell::Locked
+                ) {
+                    Act::Use
+                } else {
+                    Act::Forward
+                }
+            }
+        };
+        act.apply(&mut crawl);
+        acts.push(act);
+    }
+    panic!("no way out after {} acts", acts.len());
+}
+
+/// Frames: the title's Enter at 10, the warren's first act at 40, then one every 4 frames
+/// (the crawl's state reaches the script a frame after a command).
+const FIRST_ACT: u64 = 40;
+const EVERY: u64 = 4;
+
+fn input_json(acts: &[Act]) -> String {
+    let mut lines = vec![
+        r#"  { "frame": 10, "type": "key", "key": "enter", "down": true }"#.to_string(),
+        r#"  { "frame": 11, "type": "key", "key": "enter", "down": false }"#.to_string(),
+    ];
+    for (i, act) in acts.iter().enumerate() {
+        let frame = FIRST_ACT + i as u64 * EVERY;
+        let key = act.key();
+        lines.push(format!(
+            r#"  {{ "frame": {frame}, "type": "key", "key": "{key}", "down": true }}"#
+        ));
+        lines.push(format!(
+            r#"  {{ "frame": {}, "type": "key", "key": "{key}", "down": false }}"#,
+            frame + 1
+        ));
+    }
+    format!("[\n{}\n]\n", lines.join(",\n"))
+}
+
+fn input_path() -> PathBuf {
+    project().join("tests/inputs/warren_escape.json")
+}
+
+#[test]
+fn the_warren_tables_load_with_three_floors() {
+    let game = Crawl::new(tables(), SEED);
+    assert_eq!(game.state().levels, 3);
+}
+
+#[test]
+fn a_simple_player_gets_out_of_the_warren() {
+    let (acts, crawl) = route();
+    let s = crawl.state();
+    assert!(s.escaped);
+    assert_eq!(s.level, 2);
+    assert!(acts.contains(&Act::Attack), "the route fights something");
+}
+
+/// The committed input file is the route, so a change to the tables shows here first;
+/// `WARREN_WRITE_INPUT=1` rewrites it.
+#[test]
+fn the_escape_input_file_is_the_route() {
+    let (acts, _) = route();
+    let json = input_json(&acts);
+    if std::env::var_os("WARREN_WRITE_INPUT").is_some() {
+        std::fs::create_dir_all(input_path().parent().unwrap()).unwrap();
+        std::fs::write(input_path(), &json).unwrap();
+    }
+    let kept = std::fs::read_to_string(input_path()).unwrap_or_default();
+    assert!(
+        kept == json,
+        "{} is not the route; run with WARREN_WRITE_INPUT=1",
+        input_path().display()
+    );
+}
+
+fn golden(rt: &Runtime, name: &str) {
+    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
+    renderer.preload(&rt.world);
+    let frame = renderer.render(&rt.world, 1280, 720);
+    let warnings = renderer.take_warnings();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, &frame) {
+        panic!("{e}");
+    }
+}
+
+fn state(rt: &Runtime) -> serde_json::Value {
+    rt.bags()["crawl"]["CrawlState"].clone()
+}
+
+/// How strongly the view's flash (a hit, a trap) shows now.
+fn flash(rt: &Runtime) -> f32 {
+    let e = rt.find("flash").expect("no flash entity");
+    rt.world.entities.get::<&jengine::Sprite>(e).unwrap().tint.0[3]
+}
+
+fn text(rt: &Runtime, name: &str) -> String {
+    let e = rt.find(name).unwrap_or_else(|| panic!("no entity {name}"));
+    rt.world
+        .entities
+        .get::<&jengine::Text>(e)
+        .unwrap()
+        .text
+        .clone()
+}
+
+#[test]
+fn the_escape_input_plays_from_the_title_to_the_way_out() {
+    let text_in = std::fs::read_to_string(input_path()).unwrap();
+    let mut input = InputScript::parse(&text_in).unwrap();
+    let options = Options {
+        seed: 1,
+        ..Options::default()
+    };
+    let mut rt =
+        Runtime::new(&project(), &[&CrawlerPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
+    assert_eq!(rt.scene(), "title");
+    let (acts, _) = route();
+    let last = FIRST_ACT + acts.len() as u64 * EVERY + 30;
+    let mut shots: Vec<&str> = Vec::new();
+    for _ in 0..last {
+        let frame = rt.frame();
+        let events: Vec<Event> = input.due(frame);
+        rt.step(&events);
+        if rt.scene() != "warren" {
+            continue;
+        }
+        let s = state(&rt);
+        let mut take = |name: &'static str, when: bool, rt: &Runtime| {
+            if when && !shots.contains(&name) {
+                shots.push(name);
+                golden(rt, name);
+            }
+        };
+        // The first corridor, a door at its end, the frame over it.
+        take("warren_corridor", frame == FIRST_ACT - 5, &rt);
+        let calm = frame % EVERY == 3 && flash(&rt) == 0.0;
+        // The first creature standing in front of the party, with no hit flashing.
+        take("warren_monster", calm && s["can_attack"] == true, &rt);
+        // The bottom floor's pillared hall, looking along it.
+        take(
+            "warren_pillars",
+            calm && s["level"] == 2 && s["y"] == 5 && s["x"] == 11 && s["facing"] == "south",
+            &rt,
+        );
+    }
+    let s = state(&rt);
+    assert_eq!(s["escaped"], true, "{s}");
+    assert_eq!(text(&rt, "end_title"), "Out of the Warren!");
+    assert!(s["gold"].as_u64().unwrap() >= 85, "{s}");
+    assert!(shots.contains(&"warren_monster"), "{shots:?}");
+    assert!(shots.contains(&"warren_pillars"), "{shots:?}");
+    golden(&rt, "warren_escaped");
+}
+
+#[test]
+fn the_automap_unrolls_over_the_view() {
+    let options = Options {
+        seed: 1,
+        scene: Some("warren".into()),
+        ..Options::default()
+    };
+    let mut rt =
+        Runtime::new(&project(), &[&CrawlerPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
+    let press = |rt: &mut Runtime, key: &str| {
+        rt.step(&[Event::Key {
+            key: key.into(),
+            down: true,
+        }]);
+        rt.step(&[Event::Key {
+            key: key.into(),
+            down: false,
+        }]);
+        rt.step(&[]);
+        rt.step(&[]);
+    };
+    for _ in 0..5 {
+        rt.step(&[]);
+    }
+    // Along the first corridor, through the door and on to the junction.
+    for key in ["up", "up", "space"] {
+        press(&mut rt, key);
+    }
+    // The door just opened: its arch frames the corridor beyond.
+    for _ in 0..30 {
+        rt.step(&[]);
+    }
+    golden(&rt, "warren_arch");
+    for key in ["up", "up", "up", "up", "m"] {
+        press(&mut rt, key);
+    }
+    for _ in 0..5 {
+        rt.step(&[]);
+    }
+    assert_eq!(state(&rt)["x"], 7, "{}", state(&rt));
+    golden(&rt, "warren_automap");
+}
+
+#[test]
+fn continue_on_the_title_picks_up_on_the_same_step() {
+    let options = Options {
+        seed: 1,
+        ..Options::default()
+    };
+    let mut rt =
+        Runtime::new(&project(), &[&CrawlerPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
+    let press = |rt: &mut Runtime, key: &str| {
+        for down in [true, false] {
+            rt.step(&[Event::Key {
+                key: key.into(),
+                down,
+            }]);
+        }
+        for _ in 0..3 {
+            rt.step(&[]);
+        }
+    };
+    // Nothing saved: Continue is refused in words and the title stays.
+    press(&mut rt, "down");
+    press(&mut rt, "enter");
+    assert_eq!(rt.scene(), "title");
+    assert_eq!(text(&rt, "status"), "No crawl has been saved yet.");
+    // A new crawl, three acts in, then back to the title.
+    press(&mut rt, "up");
+    press(&mut rt, "enter");
+    assert_eq!(rt.scene(), "warren");
+    for key in ["up", "up", "right"] {
+        press(&mut rt, key);
+    }
+    let before = state(&rt);
+    assert_eq!(
+        (before["x"].clone(), before["facing"].clone()),
+        (3.into(), "south".into())
+    );
+    press(&mut rt, "escape");
+    assert_eq!(rt.scene(), "title");
+    // Continue is focused now that there is a save.
+    press(&mut rt, "enter");
+    assert_eq!(rt.scene(), "warren");
+    let after = state(&rt);
+    for field in ["x", "y", "facing", "tick", "level"] {
+        assert_eq!(after[field], before[field], "{field}");
+    }
+}
+
+#[test]
+fn the_pointer_buttons_walk_turn_and_refuse_in_words() {
+    let options = Options {
+        seed: 1,
+        scene: Some("warren".into()),
+        ..Options::default()
+    };
+    let mut rt =
+        Runtime::new(&project(), &[&CrawlerPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
+    for _ in 0..3 {
+        rt.step(&[]);
+    }
+    let click = |rt: &mut Runtime, name: &str| {
+        let e = rt.find(name).unwrap_or_else(|| panic!("no button {name}"));
+        let pos = rt
+            .world
+            .entities
+            .get::<&jengine::Transform2D>(e)
+            .unwrap()
+            .pos;
+        let (x, y) = (pos[0] as f64, pos[1] as f64);
+        for phase in [Phase::Press, Phase::Release] {
+            rt.step(&[Event::Pointer { phase, x, y }]);
+        }
+        for _ in 0..3 {
+            rt.step(&[]);
+        }
+    };
+    click(&mut rt, "b_forward");
+    assert_eq!(state(&rt)["x"], 2);
+    click(&mut rt, "b_turn_left");
+    assert_eq!(state(&rt)["facing"], "north");
+    // Rock ahead: the step is refused and the log says why.
+    click(&mut rt, "b_forward");
+    assert_eq!(state(&rt)["y"], 1);
+    assert_eq!(text(&rt, "log3"), "A wall blocks the way.");
+}
