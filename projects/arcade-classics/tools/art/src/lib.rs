@@ -5,10 +5,8 @@
 //! fixed settings ([`encode`]), so any machine writes the bytes committed under
 //! `projects/arcade-classics/assets/textures/`. [`preview`] lays them out to look at together.
 
-pub mod encode;
+pub use jengine_paint::{encode, noise, paint};
 pub mod monsters;
-pub mod noise;
-pub mod paint;
 pub mod preview;
 pub mod sheet;
 pub mod ui;

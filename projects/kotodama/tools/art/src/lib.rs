@@ -11,10 +11,8 @@
 //! assert_eq!(written.len(), kotodama_art::textures::all().len());
 //! ```
 
-pub mod encode;
+pub use jengine_paint::{encode, noise, paint};
 pub mod icons;
-pub mod noise;
-pub mod paint;
 pub mod portraits;
 pub mod preview;
 pub mod textures;

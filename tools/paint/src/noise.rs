@@ -1,4 +1,4 @@
-//! Seeded noise for stone, wood and parchment: an integer hash of the lattice point, so
+//! Seeded noise for paper, stone, wood and lacquer: an integer hash of the lattice point, so
 //! the same seed gives the same texture on every machine (no random number generator state,
 //! no floating-point transcendental functions).
 

@@ -221,7 +221,7 @@ impl RoundedBox {
     }
 }
 
-/// The light falls from the upper left, as on every Umber Warren texture: how much an outline
+/// The light falls from the upper left, as on every texture painted with this kit: how much an outline
 /// whose outward normal is `n` faces it (1 facing, -1 turned away).
 pub fn facing_light(n: [f64; 2]) -> f64 {
     // (-0.6, -0.8): up and a little left, a unit vector.
