@@ -4,8 +4,8 @@
 //! The trick is that the view already carries everything a renderer needs: four corners, a
 //! perspective weight `q` and a shade per corner. So a quad is two triangles sampling one region
 //! of the sheet, the renderer divides by `q` per pixel (walls keep straight bricks), and the
-//! shade is the only light. The picture is not cropped here: the party's own cell flares past
-//! plane -1, and covering that edge with a frame is the game's.
+//! shade is the only light. Each quad is cut to the window at plane -1 (`crop`), since what lies
+//! outside would only be filled to be covered by the game's frame.
 
 use std::collections::BTreeMap;
 
@@ -254,9 +254,55 @@ impl Pool {
     }
 }
 
-/// Writes `quad` into `mesh`, reusing its vectors. Vertices are in the view's units with y
-/// flipped (the view's y grows down the screen, the world's up).
-fn fill(mesh: &mut Mesh2D, quad: &Quad, sheet: &Resolved) {
+/// A corner on its way into a mesh: position, and the attributes the renderer interpolates
+/// linearly across the screen (`u*q`, `v*q`, `shade*q` and `q`), so a cut edge stays exact.
+#[derive(Clone, Copy)]
+struct Corner {
+    pos: [f32; 2],
+    uq: f32,
+    vq: f32,
+    sq: f32,
+    q: f32,
+}
+
+impl Corner {
+    fn lerp(a: Corner, b: Corner, t: f32) -> Corner {
+        let l = |x: f32, y: f32| x + (y - x) * t;
+        Corner {
+            pos: [l(a.pos[0], b.pos[0]), l(a.pos[1], b.pos[1])],
+            uq: l(a.uq, b.uq),
+            vq: l(a.vq, b.vq),
+            sq: l(a.sq, b.sq),
+            q: l(a.q, b.q),
+        }
+    }
+}
+
+/// Cuts a convex polygon to the half-plane `axis * sign <= limit` (Sutherland–Hodgman).
+fn cut(poly: &[Corner], axis: usize, sign: f32, limit: f32, out: &mut Vec<Corner>) {
+    out.clear();
+    let inside = |c: &Corner| c.pos[axis] * sign <= limit;
+    for (i, &a) in poly.iter().enumerate() {
+        let b = poly[(i + 1) % poly.len()];
+        match (inside(&a), inside(&b)) {
+            (true, true) => out.push(b),
+            (true, false) | (false, true) => {
+                let t = (limit - a.pos[axis] * sign) / ((b.pos[axis] - a.pos[axis]) * sign);
+                out.push(Corner::lerp(a, b, t));
+                if inside(&b) {
+                    out.push(b);
+                }
+            }
+            (false, false) => {}
+        }
+    }
+}
+
+/// Writes `quad` into `mesh`, reusing its vectors, cut to the window `crop` either side of
+/// the middle: what lies outside would only be painted over by the game's frame, and filling
+/// it is most of a busy picture's cost. Vertices are in the view's units with y flipped (the
+/// view's y grows down the screen, the world's up).
+fn fill(mesh: &mut Mesh2D, quad: &Quad, sheet: &Resolved, crop: [f32; 2]) {
     let (texture, [u0, v0, u1, v1]) = sheet.lookup(quad);
     if mesh.texture != texture {
         mesh.texture.clear();
@@ -265,23 +311,71 @@ fn fill(mesh: &mut Mesh2D, quad: &Quad, sheet: &Resolved) {
     mesh.tint = Color::WHITE;
     // Corners come as the art's top-left, top-right, bottom-right, bottom-left.
     let uv = [[u0, v0], [u1, v0], [u1, v1], [u0, v1]];
+    let within = |p: [f32; 2]| p[0].abs() <= crop[0] && p[1].abs() <= crop[1];
+    if quad.corners.iter().all(|&p| within(p)) {
+        // Wholly inside (most quads): the corners as they are.
+        mesh.vertices.clear();
+        mesh.vertices.extend((0..4).map(|i| Vertex {
+            pos: [quad.corners[i][0], -quad.corners[i][1]],
+            uv: uv[i],
+            q: quad.q[i],
+            shade: quad.shade[i],
+        }));
+        if mesh.indices.len() != 6 || mesh.indices[..] != [0, 1, 2, 0, 2, 3] {
+            mesh.indices.clear();
+            mesh.indices.extend_from_slice(&[0, 1, 2, 0, 2, 3]);
+        }
+        return;
+    }
+    let mut poly: Vec<Corner> = (0..4)
+        .map(|i| {
+            let q = quad.q[i];
+            Corner {
+                pos: quad.corners[i],
+                uq: uv[i][0] * q,
+                vq: uv[i][1] * q,
+                sq: quad.shade[i] * q,
+                q,
+            }
+        })
+        .collect();
+    let mut scratch = Vec::with_capacity(8);
+    for (axis, sign, limit) in [
+        (0, 1.0, crop[0]),
+        (0, -1.0, crop[0]),
+        (1, 1.0, crop[1]),
+        (1, -1.0, crop[1]),
+    ] {
+        cut(&poly, axis, sign, limit, &mut scratch);
+        std::mem::swap(&mut poly, &mut scratch);
+        if poly.is_empty() {
+            break;
+        }
+    }
     mesh.vertices.clear();
-    mesh.vertices.extend((0..4).map(|i| Vertex {
-        pos: [quad.corners[i][0], -quad.corners[i][1]],
-        uv: uv[i],
-        q: quad.q[i],
-        shade: quad.shade[i],
+    mesh.vertices.extend(poly.iter().map(|c| Vertex {
+        pos: [c.pos[0], -c.pos[1]],
+        uv: [c.uq / c.q, c.vq / c.q],
+        q: c.q,
+        shade: c.sq / c.q,
     }));
-    if mesh.indices.len() != 6 {
-        mesh.indices.clear();
-        mesh.indices.extend_from_slice(&[0, 1, 2, 0, 2, 3]);
+    mesh.indices.clear();
+    for i in 1..poly.len().saturating_sub(1) {
+        mesh.indices.extend_from_slice(&[0, i as u32, i as u32 + 1]);
     }
 }
 
 /// Writes `quads` into the pool: mesh `i` at `origin`, depth `z_base + i`. Meshes already
 /// spawned are overwritten in place, more are spawned when the picture grows, and the ones left
 /// over are despawned, so the pool always holds exactly one mesh per quad.
-pub fn write(world: &mut World, pool: &mut Pool, quads: &[Quad], origin: [f32; 2], z_base: f32) {
+pub fn write(
+    world: &mut World,
+    pool: &mut Pool,
+    quads: &[Quad],
+    origin: [f32; 2],
+    z_base: f32,
+    crop: [f32; 2],
+) {
     for (i, quad) in quads.iter().enumerate() {
         let transform = Transform2D {
             pos: origin,
@@ -294,7 +388,7 @@ pub fn write(world: &mut World, pool: &mut Pool, quads: &[Quad], origin: [f32; 2
                 .query_one_mut::<(&mut Mesh2D, &mut Transform2D)>(e)
             {
                 Ok((mesh, t)) => {
-                    fill(mesh, quad, &pool.sheet);
+                    fill(mesh, quad, &pool.sheet, crop);
                     *t = transform;
                     true
                 }
@@ -303,7 +397,7 @@ pub fn write(world: &mut World, pool: &mut Pool, quads: &[Quad], origin: [f32; 2
         });
         if !reused {
             let mut mesh = Mesh2D::default();
-            fill(&mut mesh, quad, &pool.sheet);
+            fill(&mut mesh, quad, &pool.sheet, crop);
             let e = world.spawn((BulkEntity, transform, mesh));
             if i < pool.meshes.len() {
                 pool.meshes[i] = e;
@@ -408,7 +502,7 @@ mod tests {
         let r = Sheet::default().resolve();
         let q = quads().into_iter().find(|q| q.look == Look::Wall).unwrap();
         let mut mesh = Mesh2D::default();
-        fill(&mut mesh, &q, &r);
+        fill(&mut mesh, &q, &r, [1e6, 1e6]);
         assert_eq!(mesh.vertices.len(), 4);
         assert_eq!(mesh.indices, vec![0, 1, 2, 0, 2, 3]);
         for i in 0..4 {
@@ -422,14 +516,58 @@ mod tests {
     }
 
     #[test]
+    fn a_quad_is_cut_to_the_window_keeping_its_perspective() {
+        let r = Sheet::default().resolve();
+        let mut q = quads().into_iter().find(|q| q.look == Look::Wall).unwrap();
+        // A wall from x = -2 to 2, its right side twice as far (q halves).
+        q.corners = [[-2.0, -1.0], [2.0, -1.0], [2.0, 1.0], [-2.0, 1.0]];
+        q.q = [1.0, 0.5, 0.5, 1.0];
+        q.shade = [1.0, 0.4, 0.4, 1.0];
+        let mut mesh = Mesh2D::default();
+        fill(&mut mesh, &q, &r, [1.0, 5.0]);
+        assert!(mesh.vertices.iter().all(|v| v.pos[0].abs() <= 1.0 + 1e-6));
+        assert_eq!(
+            mesh.indices.len(),
+            6,
+            "a cut quad is still four corners here"
+        );
+        // At x = 1, three quarters of the way across the screen: q is 0.625, and u is the
+        // perspective-correct mix (u*q and q linear on screen), not the linear one.
+        let [u0, _, u1, _] = r.faces[0];
+        let t = 0.75f32;
+        let q_at = 1.0 + (0.5 - 1.0) * t;
+        let u_at = (u0 * 1.0 + (u1 * 0.5 - u0 * 1.0) * t) / q_at;
+        let cut = mesh
+            .vertices
+            .iter()
+            .find(|v| (v.pos[0] - 1.0).abs() < 1e-6)
+            .unwrap();
+        assert!((cut.q - q_at).abs() < 1e-6);
+        assert!((cut.uv[0] - u_at).abs() < 1e-6);
+        let shade_at = (1.0 + (0.4 * 0.5 - 1.0) * t) / q_at;
+        assert!((cut.shade - shade_at).abs() < 1e-6);
+        // Wholly outside: nothing to fill.
+        q.corners = [[3.0, -1.0], [4.0, -1.0], [4.0, 1.0], [3.0, 1.0]];
+        fill(&mut mesh, &q, &r, [1.0, 5.0]);
+        assert!(mesh.indices.is_empty());
+    }
+
+    #[test]
     fn the_pool_grows_shrinks_and_reuses_its_meshes() {
         let mut world = World::new();
         let mut pool = Pool::new(&Sheet::default());
         let all = quads();
-        write(&mut world, &mut pool, &all, [1.0, 2.0], 10.0);
+        write(&mut world, &mut pool, &all, [1.0, 2.0], 10.0, [1e6, 1e6]);
         assert_eq!(pool.meshes().len(), all.len());
         let first = pool.meshes()[0];
-        write(&mut world, &mut pool, &all[..3], [1.0, 2.0], 10.0);
+        write(
+            &mut world,
+            &mut pool,
+            &all[..3],
+            [1.0, 2.0],
+            10.0,
+            [1e6, 1e6],
+        );
         assert_eq!(pool.meshes().len(), 3);
         assert_eq!(pool.meshes()[0], first, "a mesh is reused, not respawned");
         assert_eq!(world.entities.len(), 3);

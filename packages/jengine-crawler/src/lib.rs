@@ -588,14 +588,20 @@ fn draw_system(world: &mut World, _dt: f64) {
                 continue;
             };
             run.redraw = false;
+            let frame = game.frame.frame();
             (
-                (game.draw, game.view_origin, game.z_base),
+                (
+                    game.draw,
+                    game.view_origin,
+                    game.z_base,
+                    [frame.half_width(), frame.half_height()],
+                ),
                 std::mem::take(&mut run.quads),
             )
         };
-        let (on, origin, z_base) = game;
+        let (on, origin, z_base, crop) = game;
         if on {
-            draw::write(world, &mut pool, &quads, origin, z_base);
+            draw::write(world, &mut pool, &quads, origin, z_base, crop);
         } else {
             draw::clear_from(world, &mut pool, 0);
         }
