@@ -339,15 +339,20 @@ fn rows(raw: &RawTable) -> serde_json::Value {
     serde_json::Value::Array(raw.rows.clone())
 }
 
-/// Builds the crawl for `game` from the project's tables, checked by the crawl's own loader.
-fn start(world: &World, game: &CrawlGame) -> Result<Crawl, String> {
-    let data = world.resources.get::<jengine::Tables>();
+/// The crawl's tables for `game`, read from the project's data and checked by the crawl's own
+/// loader: all three together, so a monster the levels name must be in the monsters table.
+fn load_tables(data: Option<&jengine::Tables>, game: &CrawlGame) -> Result<Tables, String> {
     let names = &game.tables;
     let levels = table_json(data, "levels", &names.levels)?;
     let monsters = table_json(data, "monsters", &names.monsters)?;
     let crawlers = table_json(data, "crawlers", &names.crawlers)?;
-    let tables = Tables::from_json(&levels, &monsters, &crawlers)
-        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))?;
+    Tables::from_json(&levels, &monsters, &crawlers)
+        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))
+}
+
+/// Builds the crawl for `game` from the project's tables, checked by the crawl's own loader.
+fn start(world: &World, game: &CrawlGame) -> Result<Crawl, String> {
+    let tables = load_tables(world.resources.get::<jengine::Tables>(), game)?;
     let mut crawl = Crawl::new(tables, game.seed);
     crawl.set_frame(game.frame.frame());
     // Again with the frame set: what the party sees on arrival depends on it.
@@ -684,6 +689,10 @@ impl Package for CrawlerPackage {
 
     fn register(&self, reg: &mut Registry) {
         reg.component_checked::<CrawlGame>("crawl_game", CrawlGame::check);
+        // Whatever tables a crawl names are checked, together, when its scene loads.
+        reg.component_tables::<CrawlGame>("crawl_game", |game, data| {
+            load_tables(Some(data), game).err().into_iter().collect()
+        });
 
         reg.command(
             "Crawler",

@@ -518,23 +518,30 @@ fn a_broken_monster_table_is_refused_at_startup() {
 }
 
 #[test]
-fn a_table_the_component_names_but_the_project_lacks_is_said_once() {
+fn a_table_the_component_names_but_the_project_lacks_stops_its_scene() {
     let dir = tempfile::tempdir().unwrap();
     let game = serde_json::json!({ "tables": { "levels": "data/nowhere" } });
-    let mut rt = start(dir.path(), game, &plan(&["", "Crawler.wait(e)"]));
-    rt.step(&[]);
-    rt.step(&[]);
-    let s = state(&rt);
-    assert_eq!(
-        s["error"],
-        "crawl_game.tables.levels names data/nowhere.json, which the project does not have"
-    );
-    let said = logged(&mut rt, LogLevel::Warn);
+    let problems = match start_with(dir.path(), &levels(), game, &plan(&["", "Crawler.wait(e)"])) {
+        Ok(_) => panic!("a crawl naming a missing table loaded"),
+        Err(problems) => problems,
+    };
+    let all = problems.join("\n");
     assert!(
-        said.iter().any(|m| m.contains("names data/nowhere.json")),
-        "{said:#?}"
+        all.contains(
+            "assets/scenes/crawl.scene: entity 1 (\"crawl\"), key \"crawl_game\": crawl_game.tables.levels names data/nowhere.json, which the project does not have"
+        ),
+        "{all}"
     );
-    assert_eq!(meshes(&rt), 0);
+    // `jengine check` says the same before anything runs.
+    let report = jengine_tool::check::check(dir.path(), &[&CrawlerPackage]);
+    assert!(
+        report
+            .problems
+            .iter()
+            .any(|p| p.contains("names data/nowhere.json")),
+        "{:#?}",
+        report.problems
+    );
 }
 
 #[test]

@@ -189,6 +189,7 @@ impl Command {
 pub(crate) type Spawner = Box<dyn Fn(&mut hecs::EntityBuilder, &RawValue) -> Result<(), String>>;
 type Reader = Box<dyn Fn(&World, Entity) -> Option<serde_json::Value>>;
 type LuaReader = Box<dyn Fn(&World, Entity, &mlua::Lua) -> Option<mlua::Result<mlua::Value>>>;
+type TablesCheck = Box<dyn Fn(&hecs::EntityBuilder, &Tables) -> Vec<String>>;
 
 /// A scene key bound to a component type.
 pub struct ComponentBinding {
@@ -199,6 +200,7 @@ pub struct ComponentBinding {
     read: Reader,
     read_lua: LuaReader,
     settable: bool,
+    tables_check: Option<TablesCheck>,
 }
 
 impl ComponentBinding {
@@ -217,6 +219,14 @@ impl ComponentBinding {
     /// Whether scripts may change it with `Entity.set`.
     pub fn settable(&self) -> bool {
         self.settable
+    }
+    /// Checks an entity being built against the project's tables (for components whose
+    /// values name tables); nothing for the rest.
+    pub fn check_tables(&self, builder: &hecs::EntityBuilder, tables: &Tables) -> Vec<String> {
+        match &self.tables_check {
+            Some(check) => check(builder, tables),
+            None => Vec::new(),
+        }
     }
     /// Deserializes a scene value and adds the component to an entity being built.
     pub fn spawn(&self, builder: &mut hecs::EntityBuilder, raw: &RawValue) -> Result<(), String> {
@@ -462,8 +472,30 @@ impl Registry {
                     Some(to_lua(lua, &*c))
                 }),
                 settable,
+                tables_check: None,
             },
         );
+    }
+
+    /// Adds to the component bound to `key` a check against the project's loaded tables, for
+    /// a component whose values name tables (a level table, say): a scene with one whose tables
+    /// do not pass does not load, and `jengine check` reports it, each problem naming the entity.
+    pub fn component_tables<T>(
+        &mut self,
+        key: &str,
+        check: impl Fn(&T, &Tables) -> Vec<String> + 'static,
+    ) where
+        T: hecs::Component,
+    {
+        if let Some(binding) = self.components.get_mut(key)
+            && binding.package == self.current
+        {
+            binding.tables_check =
+                Some(Box::new(move |builder, tables| match builder.get::<&T>() {
+                    Some(value) => check(value, tables),
+                    None => Vec::new(),
+                }));
+        }
     }
 
     /// Adds a command, callable as `Namespace.name(...)` and `namespace_name(...)`.
@@ -766,6 +798,42 @@ mod tests {
             reg.check_tables(&tables),
             ["data/levels.json: row 2: id: missing (table of reads)"]
         );
+    }
+
+    #[test]
+    fn a_component_naming_tables_is_checked_against_them_when_its_scene_loads() {
+        #[derive(serde::Serialize, serde::Deserialize)]
+        struct Uses {
+            table: String,
+        }
+        struct Reads;
+        impl Package for Reads {
+            fn name(&self) -> &'static str {
+                "reads"
+            }
+            fn register(&self, reg: &mut Registry) {
+                reg.component::<Uses>("uses");
+                reg.component_tables::<Uses>("uses", |u, tables| match tables.raw(&u.table) {
+                    Some(_) => Vec::new(),
+                    None => vec![format!("no table {:?}", u.table)],
+                });
+            }
+        }
+        let reg = Registry::with(&[&Reads]);
+        let text = r#"{"version": 2, "entities": [{"name": "a", "uses": {"table": "levels"}}]}"#;
+        let scene = crate::host::Scene::parse("s.scene", text, &reg).unwrap();
+        let mut tables = Tables::default();
+        let errors: Vec<String> = scene
+            .check_tables(&reg, &tables)
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(
+            errors,
+            ["s.scene: entity 0 (\"a\"), key \"uses\": no table \"levels\""]
+        );
+        tables.insert_json("levels", "[]").unwrap();
+        assert!(scene.check_tables(&reg, &tables).is_empty());
     }
 
     #[test]

@@ -325,6 +325,26 @@ impl Scene {
         }
     }
 
+    /// Checks every entity against the project's tables, for components that name tables
+    /// ([`Registry::component_tables`]): every problem, with the entity and key.
+    pub fn check_tables(&self, registry: &Registry, tables: &crate::Tables) -> Vec<SceneError> {
+        let mut errors = Vec::new();
+        for (index, builder) in self.builders.iter().enumerate() {
+            let name = builder.get::<&crate::Name>().map(|n| n.0.clone());
+            for binding in registry.components() {
+                for message in binding.check_tables(builder, tables) {
+                    errors.push(SceneError {
+                        file: self.file.clone(),
+                        entity: Some((index, name.clone())),
+                        key: Some(binding.key().to_string()),
+                        message,
+                    });
+                }
+            }
+        }
+        errors
+    }
+
     /// How many entities the scene spawns.
     pub fn len(&self) -> usize {
         self.builders.len()

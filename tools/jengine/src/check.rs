@@ -95,7 +95,15 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
             }
         };
         match Scene::parse(&file, &text, &registry) {
-            Ok(scene) => report.notes.extend(scene.notices.iter().cloned()),
+            Ok(scene) => {
+                report.notes.extend(scene.notices.iter().cloned());
+                report.problems.extend(
+                    scene
+                        .check_tables(&registry, &tables)
+                        .iter()
+                        .map(|e| e.to_string()),
+                );
+            }
             Err(errors) => report.problems.extend(errors.iter().map(|e| e.to_string())),
         }
         // Names that would leave their folder are never looked up: the scene's own check

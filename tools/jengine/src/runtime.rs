@@ -185,6 +185,13 @@ impl Runtime {
                 .collect::<Vec<_>>()
                 .join("\n")
         })?;
+        if let Some(tables) = self.world.resources.get::<Tables>() {
+            let problems = scene.check_tables(&self.registry, tables);
+            if !problems.is_empty() {
+                let lines: Vec<String> = problems.iter().map(|e| e.to_string()).collect();
+                return Err(lines.join("\n"));
+            }
+        }
         for notice in &scene.notices {
             self.world.log().warn_once(notice.clone());
         }
