@@ -6,5 +6,6 @@
 //! the same bytes as the files committed beside it, and a test can hold it to them.
 
 pub mod encode;
+pub mod generator;
 pub mod noise;
 pub mod paint;

@@ -17,88 +17,24 @@ pub mod portraits;
 pub mod preview;
 pub mod textures;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// What went wrong writing the art, and where.
-#[derive(Debug)]
-pub enum ArtError {
-    /// A file or folder could not be written.
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    /// A texture could not be encoded as PNG.
-    Encode {
-        name: String,
-        source: png::EncodingError,
-    },
-}
+pub use jengine_paint::generator::{self, ArtError, Written};
 
-impl fmt::Display for ArtError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ArtError::Write { path, source } => {
-                write!(f, "cannot write {}: {source}", path.display())
-            }
-            ArtError::Encode { name, source } => write!(f, "cannot encode {name} as PNG: {source}"),
-        }
-    }
-}
-
-impl std::error::Error for ArtError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ArtError::Write { source, .. } => Some(source),
-            ArtError::Encode { source, .. } => Some(source),
-        }
-    }
-}
-
-/// One file written: its path and size in bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written {
-    pub path: PathBuf,
-    pub bytes: usize,
-}
-
-/// Every texture as `(file name, PNG bytes)`, in the order [`textures::all`] gives them.
+/// Every texture as `(file name, PNG bytes)`, in order.
 pub fn encoded() -> Result<Vec<(&'static str, Vec<u8>)>, ArtError> {
-    textures::all()
-        .into_iter()
-        .map(|t| {
-            encode::encode(&t.image)
-                .map(|bytes| (t.name, bytes))
-                .map_err(|source| ArtError::Encode {
-                    name: t.name.to_string(),
-                    source,
-                })
-        })
-        .collect()
+    generator::encode_all(
+        textures::all()
+            .into_iter()
+            .map(|t| (t.name, t.image))
+            .collect(),
+    )
 }
 
 /// Writes every texture into `dir` (made if missing). Everything is encoded before the first
 /// file is written, so an encoding failure leaves `dir` as it was.
 pub fn write_textures(dir: &Path) -> Result<Vec<Written>, ArtError> {
-    let files = encoded()?;
-    std::fs::create_dir_all(dir).map_err(|source| ArtError::Write {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    files
-        .into_iter()
-        .map(|(name, bytes)| {
-            let path = dir.join(name);
-            std::fs::write(&path, &bytes).map_err(|source| ArtError::Write {
-                path: path.clone(),
-                source,
-            })?;
-            Ok(Written {
-                path,
-                bytes: bytes.len(),
-            })
-        })
-        .collect()
+    generator::write_files(dir, encoded()?)
 }
 
 /// The folder the committed textures live in, found from this crate's own folder.
