@@ -65,19 +65,6 @@ local function open_pause(e)
   p:open()
 end
 
--- The id the save names when the table has it; else the table's first (a save from an older
--- game, or edited by hand, must not leave an empty table).
-local function pick(id, table_name, fallback)
-  local ok, rows = pcall(Data.table, table_name)
-  if not ok or type(rows) ~= "table" or #rows == 0 then
-    return type(id) == "string" and id or fallback
-  end
-  for _, row in ipairs(rows) do
-    if row.id == id then return id end
-  end
-  return rows[1].id
-end
-
 function start(e)
   sound.music("battle.wav")
   if Kotoba == nil then
@@ -85,7 +72,7 @@ function start(e)
     return
   end
   table_e = e
-  rival_id = pick(Save.get("rival"), "kotoba_rivals", "r01")
+  rival_id = record.pick(Save.get("rival"), "kotoba_rivals", "r01")
   Entity.set(Entity.find("rival_portrait"), "sprite", { texture = "portrait_" .. rival_id .. ".png" })
   side = menu.new({
     { button = "swap", on = function() Kotoba.swap(e) end },

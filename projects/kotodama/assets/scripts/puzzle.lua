@@ -46,19 +46,6 @@ local function results()
   Scene.load("results")
 end
 
--- The id the save names when the table has it; else the table's first (a save from an older
--- game, or edited by hand, must not leave an empty table).
-local function pick(id, table_name, fallback)
-  local ok, rows = pcall(Data.table, table_name)
-  if not ok or type(rows) ~= "table" or #rows == 0 then
-    return type(id) == "string" and id or fallback
-  end
-  for _, row in ipairs(rows) do
-    if row.id == id then return id end
-  end
-  return rows[1].id
-end
-
 function start(e)
   sound.music("puzzle.wav")
   if Kotoba == nil then
@@ -66,7 +53,7 @@ function start(e)
     return
   end
   table_e = e
-  stage_id = pick(Save.get("stage"), "kotoba_stages", "s01")
+  stage_id = record.pick(Save.get("stage"), "kotoba_stages", "s01")
   side = menu.new({
     { button = "swap", on = function() Kotoba.swap(e) end },
     { button = "hint", on = function() Kotoba.hint(e) end },

@@ -124,4 +124,17 @@ function R.battle(bag, ev)
   return result
 end
 
+-- The id the save names when the table has it; else the table's first (a save from an older
+-- game, or edited by hand, must not leave an empty table).
+function R.pick(id, table_name, fallback)
+  local ok, rows = pcall(Data.table, table_name)
+  if not ok or type(rows) ~= "table" or #rows == 0 then
+    return type(id) == "string" and id or fallback
+  end
+  for _, row in ipairs(rows) do
+    if row.id == id then return id end
+  end
+  return rows[1].id
+end
+
 return R
