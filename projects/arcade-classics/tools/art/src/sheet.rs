@@ -13,25 +13,9 @@ use crate::paint::{
 /// The side of one region in texels.
 pub const REGION: u32 = 256;
 
-/// The regions' names in sheet order (row by row, top row first).
-pub const NAMES: [&str; 16] = [
-    "wall",
-    "floor",
-    "ceiling",
-    "door",
-    "locked",
-    "lever",
-    "lever_pulled",
-    "arch",
-    "chest",
-    "chest_open",
-    "pit",
-    "down",
-    "up",
-    "trap",
-    "monster",
-    "encounter",
-];
+/// The regions' names in sheet order (row by row, top row first): the crawler package's own
+/// list, so the art and the package's defaults cannot disagree.
+pub use jengine_crawler::draw::FACES as NAMES;
 
 pub const MORTAR: Rgba = rgb(38, 24, 14);
 pub const STONE: Rgba = rgb(150, 104, 62);
