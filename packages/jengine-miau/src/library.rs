@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::pack::Pack;
 use crate::share;
 use crate::source::{SourceKind, load};
-use crate::validate::{Checked, Note, PackError, validate};
+use crate::validate::{Checked, Note, PackError, is_pack_id, validate};
 use crate::worlds;
 
 /// The id of the built-in pack, which can be neither replaced nor removed.
@@ -94,8 +94,15 @@ impl Library {
         Ok(Library { dir })
     }
 
-    fn path_of(&self, id: &str) -> PathBuf {
-        self.dir.join(format!("{id}.json"))
+    /// The file of an installed pack. Every id is checked here, before it touches a path, so
+    /// an id such as `../victim` can never name a file outside the library.
+    fn path_of(&self, id: &str) -> Result<PathBuf, PackError> {
+        if !is_pack_id(id) {
+            return Err(PackError::Io(format!(
+                "'{id}' is not a pack id (a lowercase letter, then a-z, 0-9, '.', '_' or '-')"
+            )));
+        }
+        Ok(self.dir.join(format!("{id}.json")))
     }
 
     /// Ids of installed packs, sorted.
@@ -133,18 +140,29 @@ impl Library {
         if id == CORE_ID {
             return worlds::core().map(|c| c.pack);
         }
-        let path = self.path_of(id);
+        let path = self.path_of(id)?;
         if !path.is_file() {
             return Err(PackError::Io(format!("no installed pack '{id}'")));
         }
         let text = std::fs::read_to_string(&path).map_err(|e| io(&path, e))?;
         let value: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| PackError::Syntax(format!("{}: {e}", path.display())))?;
-        validate(&value).map(|c| c.pack)
+        let pack = validate(&value)?.pack;
+        // The file name is the id the catalog lists and looks up; a file whose manifest names
+        // another id (copied or renamed by hand) would be listed under a name nothing finds.
+        if pack.manifest.id != id {
+            return Err(PackError::Io(format!(
+                "{} holds pack '{}', not '{id}': rename the file to {}.json",
+                path.display(),
+                pack.manifest.id,
+                pack.manifest.id
+            )));
+        }
+        Ok(pack)
     }
 
     fn contains(&self, id: &str) -> bool {
-        id == CORE_ID || self.path_of(id).is_file()
+        id == CORE_ID || self.path_of(id).is_ok_and(|p| p.is_file())
     }
 
     fn preview(&self, checked: Checked) -> Preview {
@@ -198,7 +216,7 @@ impl Library {
         }
         let text = serde_json::to_string_pretty(&pack.to_json())
             .map_err(|e| PackError::Io(e.to_string()))?;
-        let target = self.path_of(&pack.manifest.id);
+        let target = self.path_of(&pack.manifest.id)?;
         let mut tmp = tempfile::NamedTempFile::new_in(&self.dir).map_err(|e| io(&self.dir, e))?;
         tmp.write_all(text.as_bytes())
             .map_err(|e| io(tmp.path(), e))?;
@@ -214,7 +232,7 @@ impl Library {
                 "the built-in core pack cannot be removed".into(),
             ));
         }
-        let path = self.path_of(id);
+        let path = self.path_of(id)?;
         if !path.is_file() {
             return Err(PackError::Io(format!("no installed pack '{id}'")));
         }
@@ -304,12 +322,12 @@ mod tests {
         let (_d, lib) = library();
         let good = lib.import(HELLO, "hello.json").expect("valid");
         lib.install(&good, InstallMode::Replace).expect("installs");
-        let before = std::fs::read_to_string(lib.path_of("hello-miau")).expect("file");
+        let before = std::fs::read_to_string(lib.path_of("hello-miau").expect("id")).expect("file");
         let mut broken = good.clone();
         broken.pack.levels[0].objects[0].x = 99;
         assert!(lib.install(&broken, InstallMode::Replace).is_err());
         assert_eq!(
-            std::fs::read_to_string(lib.path_of("hello-miau")).expect("file"),
+            std::fs::read_to_string(lib.path_of("hello-miau").expect("id")).expect("file"),
             before
         );
         assert_eq!(
@@ -345,5 +363,55 @@ mod tests {
         let decoded = lib.decode_link(&link).expect("decodes");
         assert_eq!(decoded.pack, preview.pack);
         assert_eq!(lib.list().len(), 1, "decoding installed nothing");
+    }
+
+    #[test]
+    fn ids_that_leave_the_library_touch_no_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let lib = Library::open(dir.path().join("packs")).expect("opens");
+        let victim = dir.path().join("victim.json");
+        std::fs::write(&victim, HELLO).expect("writes");
+        for id in [
+            "../victim",
+            "..",
+            "/etc/passwd",
+            "a/../../victim",
+            "Victim",
+            "",
+        ] {
+            let err = lib.remove(id).expect_err("refused").to_string();
+            assert!(err.contains("is not a pack id"), "{id}: {err}");
+            assert!(lib.pack(id).is_err(), "{id}");
+            assert!(lib.export(id, ExportFormat::Json).is_err(), "{id}");
+            assert!(
+                lib.share_link(id, share::DEFAULT_LINK_BASE).is_err(),
+                "{id}"
+            );
+        }
+        assert!(
+            victim.is_file(),
+            "the file outside the library is still there"
+        );
+    }
+
+    #[test]
+    fn a_file_named_for_another_id_is_neither_listed_nor_found() {
+        let (_d, lib) = library();
+        std::fs::write(lib.dir.join("stray.json"), HELLO).expect("writes");
+        assert!(
+            lib.list()
+                .iter()
+                .all(|p| p.id != "hello-miau" && p.id != "stray")
+        );
+        let err = lib.pack("stray").expect_err("refused").to_string();
+        assert!(
+            err.contains("holds pack 'hello-miau', not 'stray'"),
+            "{err}"
+        );
+        assert!(lib.pack("hello-miau").is_err());
+        // Renamed to match, it is listed and found under the one id.
+        std::fs::rename(lib.dir.join("stray.json"), lib.dir.join("hello-miau.json")).expect("mv");
+        assert!(lib.list().iter().any(|p| p.id == "hello-miau"));
+        assert!(lib.pack("hello-miau").is_ok());
     }
 }

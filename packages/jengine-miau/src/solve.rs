@@ -93,7 +93,8 @@ pub fn solve(proof: &Proof, search: &Search) -> Report {
         .filter_map(|r| Some((proof.token(&r.subject)?, proof.token(&r.predicate)?)))
         .collect();
     let breaks = |rules: &Rules| forbid.iter().any(|&(s, p)| rules.has(s, p));
-    let mut states = States::new(proof.packed_len().max(1));
+    // A level with nothing on it packs to zero bytes: every state is the same empty one.
+    let mut states = States::new(proof.packed_len());
     let start = proof.initial();
     let mut report = Report {
         outcome: Outcome::Unsolvable,
@@ -284,6 +285,14 @@ mod tests {
             ],
         ))
         .expect("valid proof")
+    }
+
+    #[test]
+    fn an_empty_level_is_unsolvable_not_a_crash() {
+        let proof = Proof::new(&Level::new("bare", 3, 3, vec![])).expect("valid proof");
+        let report = solve(&proof, &Search::default());
+        assert_eq!(report.outcome, Outcome::Unsolvable);
+        assert!(!replay(&proof, &[Action::Wait]).1);
     }
 
     #[test]

@@ -193,7 +193,7 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
-fn is_pack_id(s: &str) -> bool {
+pub(crate) fn is_pack_id(s: &str) -> bool {
     s.starts_with(|c: char| c.is_ascii_lowercase())
         && s.bytes().all(|b| {
             b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-')

@@ -115,3 +115,22 @@ fn without_automata_the_clockwork_pack_needs_a_newer_miau() {
         "{err}"
     );
 }
+
+#[test]
+fn a_pack_with_an_empty_level_fails_the_gate_without_crashing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("bare.json"),
+        r#"{ "manifest": { "id": "bare", "name": "Bare", "version": "1.0.0" },
+             "levels": [{ "id": "nothing", "width": 4, "height": 3, "objects": [] }] }"#,
+    )
+    .expect("writes");
+    let results = worlds::check_worlds(dir.path(), &worlds::CheckOptions::default());
+    let bare = results
+        .iter()
+        .find(|r| r.pack_id.as_deref() == Some("bare"))
+        .expect("the bare pack is checked");
+    assert!(!bare.passed());
+    assert_eq!(bare.proofs.len(), 1);
+    assert_eq!(bare.proofs[0].failures, vec!["UNSOLVABLE".to_string()]);
+}
