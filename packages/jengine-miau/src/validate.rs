@@ -66,6 +66,29 @@ pub struct Note {
     pub detail: String,
 }
 
+impl Note {
+    /// The note as a JSON record: `word`, `levelId`, `levelTitle`, `sentence` (only when the
+    /// word stands in one), `message` and `detail`.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("word".into(), Value::from(self.word.clone()));
+        out.insert("levelId".into(), Value::from(self.level_id.clone()));
+        out.insert("levelTitle".into(), Value::from(self.level_title.clone()));
+        if let Some(s) = &self.sentence {
+            out.insert("sentence".into(), Value::from(s.clone()));
+        }
+        out.insert("message".into(), Value::from(self.message.clone()));
+        out.insert("detail".into(), Value::from(self.detail.clone()));
+        Value::Object(out)
+    }
+}
+
+impl Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {} {}", self.level_id, self.message, self.detail)
+    }
+}
+
 /// Why a pack could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PackError {
@@ -824,12 +847,26 @@ fn notes(pack: &Pack, proofs: &[Proof]) -> Vec<Note> {
             .map(|p| p.text.as_str())
             .collect();
         let board = proof.initial();
+        // Nouns this proof's rules set acting (`BOT IS PATROL`, with PATROL one of its automata
+        // properties) mean something here even when no object is one yet.
+        let automata_subjects: BTreeSet<rules::Tok> = board
+            .rules()
+            .rules
+            .iter()
+            .filter(|r| level.automata.contains_key(proof.lexicon.text(r.predicate)))
+            .map(|r| r.subject)
+            .collect();
         for &i in &words {
             let p = &level.objects[i];
-            let kind = proof.token(&p.text).map(|t| proof.lexicon.kind(t));
-            if kind != Some(TokenKind::Noun) || nouns.contains(p.text.as_str()) {
+            let token = proof.token(&p.text);
+            let kind = token.map(|t| proof.lexicon.kind(t));
+            if kind != Some(TokenKind::Noun)
+                || nouns.contains(p.text.as_str())
+                || token.is_some_and(|t| automata_subjects.contains(&t))
+            {
                 continue;
             }
+            let subject = board.rules().rules.iter().any(|r| r.words[0] == i as u32);
             let sentence = board
                 .rules()
                 .sentences
@@ -848,6 +885,9 @@ fn notes(pack: &Pack, proofs: &[Proof]) -> Vec<Note> {
                 level.display_title()
             );
             let mut detail = match &sentence {
+                Some(s) if subject => format!(
+                    "'{s}' is formed with {word} as its subject; no object here is a {word}, so the rule changes nothing unless something becomes a {word}."
+                ),
                 Some(s) => format!(
                     "'{s}' is formed; {word} reads as a noun there, so a rule 'X IS {word}' turns every X into a {word}."
                 ),
@@ -1007,6 +1047,50 @@ mod tests {
         assert_eq!(shut[1].sentence.as_deref(), Some("DOOR IS SHUT"));
         assert_eq!(shut[1].level_title, "Intro");
         assert!(checked.notes.iter().any(|n| n.word == "DOOR"));
+    }
+
+    #[test]
+    fn a_loose_subject_says_its_rule_changes_nothing() {
+        let mut v = minimal();
+        let objects = v["levels"][0]["objects"].as_array_mut().expect("array");
+        objects.push(json!({ "kind": "word", "text": "BEE", "x": 0, "y": 2 }));
+        objects.push(json!({ "kind": "word", "text": "IS", "x": 1, "y": 2 }));
+        objects.push(json!({ "kind": "word", "text": "WIN", "x": 2, "y": 2 }));
+        let checked = validate(&v).expect("valid");
+        let bee = checked
+            .notes
+            .iter()
+            .find(|n| n.word == "BEE")
+            .expect("a note");
+        assert_eq!(bee.sentence.as_deref(), Some("BEE IS WIN"));
+        assert!(bee.detail.contains("BEE as its subject"), "{}", bee.detail);
+        assert!(!bee.detail.contains("reads as a noun"), "{}", bee.detail);
+        let record = bee.to_json();
+        assert_eq!(record["word"], "BEE");
+        assert_eq!(record["sentence"], "BEE IS WIN");
+        assert_eq!(record["levelId"], v["levels"][0]["id"]);
+        assert!(
+            record["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("BEE"))
+        );
+    }
+
+    #[cfg(feature = "automata")]
+    #[test]
+    fn a_noun_set_acting_by_this_proofs_automata_gets_no_note() {
+        let mut v = minimal();
+        v["levels"][0]["automata"] = json!({ "PATROL": "walk" });
+        let objects = v["levels"][0]["objects"].as_array_mut().expect("array");
+        objects.push(json!({ "kind": "word", "text": "BOT", "x": 0, "y": 2 }));
+        objects.push(json!({ "kind": "word", "text": "IS", "x": 1, "y": 2 }));
+        objects.push(json!({ "kind": "word", "text": "PATROL", "x": 2, "y": 2 }));
+        let checked = validate(&v).expect("valid");
+        assert!(
+            checked.notes.iter().all(|n| n.word != "BOT"),
+            "{:?}",
+            checked.notes
+        );
     }
 
     #[test]

@@ -58,3 +58,34 @@ fn an_unknown_level_is_named() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no level 'nowhere'"));
 }
+
+#[test]
+fn notes_are_printed_before_the_searches() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("loose.json");
+    std::fs::write(
+        &file,
+        r#"{ "manifest": { "id": "loose", "name": "Loose", "version": "1.0.0" },
+             "levels": [{ "id": "walk", "width": 6, "height": 3,
+               "allowBypass": true, "allowHandsOff": true, "objects": [
+               { "kind": "word", "text": "CAT", "x": 0, "y": 0 },
+               { "kind": "word", "text": "IS", "x": 1, "y": 0 },
+               { "kind": "word", "text": "YOU", "x": 2, "y": 0 },
+               { "kind": "word", "text": "SHUT", "x": 5, "y": 0 },
+               { "kind": "word", "text": "FLAG", "x": 0, "y": 2 },
+               { "kind": "word", "text": "IS", "x": 1, "y": 2 },
+               { "kind": "word", "text": "WIN", "x": 2, "y": 2 },
+               { "kind": "object", "noun": "CAT", "x": 3, "y": 1 },
+               { "kind": "object", "noun": "FLAG", "x": 5, "y": 1 } ] }] }"#,
+    )
+    .expect("writes");
+    let (ok, text) = miau_solve(&[file.to_str().expect("utf-8 path")]);
+    assert!(ok, "{text}");
+    let note = text
+        .find("loose / walk: SHUT has no meaning")
+        .unwrap_or_else(|| panic!("{text}"));
+    let solved = text
+        .find("loose / walk: SOLVED")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(note < solved, "{text}");
+}

@@ -88,15 +88,16 @@ fn main() -> ExitCode {
         };
     }
 
-    let pack: Pack = if cli.target == "core" {
-        worlds::core().map(|c| c.pack)
+    let checked = if cli.target == "core" {
+        worlds::core()
     } else {
-        load_file(&PathBuf::from(&cli.target)).map(|c| c.pack)
+        load_file(&PathBuf::from(&cli.target))
     }
     .unwrap_or_else(|e| {
         eprintln!("{}: {e}", cli.target);
         std::process::exit(2);
     });
+    let pack: Pack = checked.pack;
     let levels: Vec<_> = match &cli.level {
         Some(id) => match pack.level(id) {
             Some(l) => vec![l.clone()],
@@ -112,6 +113,13 @@ fn main() -> ExitCode {
         },
         None => pack.levels.clone(),
     };
+
+    // Notes never fail a check; they come first, before any search starts.
+    for note in &checked.notes {
+        if cli.level.as_ref().is_none_or(|id| *id == note.level_id) {
+            say!("{} / {note}", pack.manifest.id);
+        }
+    }
 
     if let Some(moves) = &cli.replay
         && !moves.is_empty()
