@@ -79,26 +79,56 @@ impl ProofCheck {
     }
 }
 
+/// The search settings the gate uses for `level`: its caps, the forbidden rules plus `extra`.
+fn search_for(
+    level: &Level,
+    options: &CheckOptions,
+    constraint: Constraint,
+    extra: Option<&RuleText>,
+) -> Search {
+    let mut forbid = options.forbid.clone();
+    forbid.extend(extra.cloned());
+    Search {
+        max_attempts: options
+            .max_attempts
+            .or(level.solver_budget)
+            .unwrap_or(DEFAULT_MAX_ATTEMPTS),
+        max_visited: options.max_visited.unwrap_or(DEFAULT_MAX_VISITED),
+        forbid,
+        constraint,
+    }
+}
+
+/// Only the gate's main search for one level: is there a winning route at all, and which.
+pub fn solve_level(level: &Level, options: &CheckOptions) -> Result<Report, ProofError> {
+    let proof = Proof::new(level)?;
+    Ok(solve(
+        &proof,
+        &search_for(level, options, Constraint::Free, None),
+    ))
+}
+
 /// Runs every search the gate needs for one level.
 pub fn check_level(level: &Level, options: &CheckOptions) -> Result<ProofCheck, ProofError> {
+    check_level_with(level, options, |_| {})
+}
+
+/// [`check_level`], handing the main search's report to `on_main` as soon as it ends, before
+/// the slower searches (each `mustForm` rule, bypass, hands-off) start.
+pub fn check_level_with(
+    level: &Level,
+    options: &CheckOptions,
+    mut on_main: impl FnMut(&Report),
+) -> Result<ProofCheck, ProofError> {
     let proof = Proof::new(level)?;
     let search = |constraint: Constraint, extra: Option<&RuleText>| {
-        let mut forbid = options.forbid.clone();
-        forbid.extend(extra.cloned());
-        Search {
-            max_attempts: options
-                .max_attempts
-                .or(level.solver_budget)
-                .unwrap_or(DEFAULT_MAX_ATTEMPTS),
-            max_visited: options.max_visited.unwrap_or(DEFAULT_MAX_VISITED),
-            forbid,
-            constraint,
-        }
+        search_for(level, options, constraint, extra)
     };
     let mut failures = Vec::new();
     let mut warnings = Vec::new();
 
     let main = solve(&proof, &search(Constraint::Free, None));
+    on_main(&main);
     match main.outcome {
         Outcome::Solved(_) => {}
         Outcome::Unsolvable => failures.push("UNSOLVABLE".to_string()),

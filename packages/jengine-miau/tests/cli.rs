@@ -89,3 +89,24 @@ fn notes_are_printed_before_the_searches() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!(note < solved, "{text}");
 }
+
+#[test]
+fn main_only_runs_just_the_main_search() {
+    let (ok, text) = miau_solve(&["core", "--level", "open-the-gate", "--main-only"]);
+    assert!(ok, "{text}");
+    assert!(text.contains("core / open-the-gate: SOLVED in 9"), "{text}");
+    assert!(
+        !text.contains("mustForm") && !text.contains("FAIL"),
+        "{text}"
+    );
+    let (ok, text) = miau_solve(&[
+        "core",
+        "--level",
+        "open-the-gate",
+        "--main-only",
+        "--max",
+        "3",
+    ]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("LIMIT"), "{text}");
+}
