@@ -247,7 +247,15 @@ impl Library {
 
     /// A share link for a catalog pack.
     pub fn share_link(&self, id: &str, base: &str) -> Result<String, PackError> {
-        Ok(share::pack_link(&self.pack(id)?, base))
+        let pack = self.pack(id)?;
+        let bytes = pack.to_json().to_string().len();
+        if bytes > share::MAX_LINK_DATA {
+            return Err(PackError::Io(format!(
+                "pack '{id}' is {bytes} bytes of data, over the {} a link can carry; share the exported file instead",
+                share::MAX_LINK_DATA
+            )));
+        }
+        Ok(share::pack_link(&pack, base))
     }
 }
 
@@ -413,5 +421,36 @@ mod tests {
         std::fs::rename(lib.dir.join("stray.json"), lib.dir.join("hello-miau.json")).expect("mv");
         assert!(lib.list().iter().any(|p| p.id == "hello-miau"));
         assert!(lib.pack("hello-miau").is_ok());
+    }
+
+    #[test]
+    fn a_pack_too_big_for_a_link_is_refused_with_the_way_out() {
+        let (_d, lib) = library();
+        // 32 levels of 64 x 64 cells, every cell a rock: about 5 MiB of JSON.
+        let rocks: Vec<serde_json::Value> = (0..64 * 64)
+            .map(|i| serde_json::json!({ "kind": "object", "noun": "ROCK", "x": i % 64, "y": i / 64 }))
+            .collect();
+        let levels: Vec<serde_json::Value> = (0..32)
+            .map(|n| serde_json::json!({ "id": format!("l{n}"), "width": 64, "height": 64, "objects": rocks }))
+            .collect();
+        let value = serde_json::json!({
+            "manifest": { "id": "boulders", "name": "Boulders", "version": "1.0.0" },
+            "levels": levels,
+        });
+        assert!(value.to_string().len() > share::MAX_LINK_DATA);
+        let checked = crate::validate::validate(&value).expect("a valid pack");
+        let preview = Preview {
+            pack: checked.pack,
+            notes: Vec::new(),
+            conflict: false,
+        };
+        lib.install(&preview, InstallMode::Replace)
+            .expect("installs");
+        let err = lib
+            .share_link("boulders", share::DEFAULT_LINK_BASE)
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("share the exported file"), "{err}");
+        assert!(lib.export("boulders", ExportFormat::Json).is_ok());
     }
 }

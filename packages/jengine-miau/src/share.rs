@@ -19,9 +19,10 @@ use crate::validate::{Checked, MAX_SOURCE_BYTES, PackError, validate};
 pub const DEFAULT_LINK_BASE: &str = "miau://play";
 /// The fragment key and format generation.
 const FRAGMENT_PREFIX: &str = "pack=1.";
-/// The largest pack data a link may inflate to. Packs carried in links are data, which is
-/// larger than the source that produced them, so this is a multiple of the source limit.
-pub const MAX_LINK_DATA: usize = 64 * MAX_SOURCE_BYTES;
+/// The largest pack data a link may inflate to: 4 MiB of JSON, eight times the source limit
+/// (data is larger than the script that produced it). Parsed JSON takes many times its text in
+/// memory, so the cap is what bounds a hostile link's cost; a bigger pack travels as a file.
+pub const MAX_LINK_DATA: usize = 8 * MAX_SOURCE_BYTES;
 
 /// A link to `pack` at `base` (any URL without a fragment).
 pub fn pack_link(pack: &Pack, base: &str) -> String {

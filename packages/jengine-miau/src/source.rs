@@ -20,6 +20,10 @@ pub const SCRIPT_MEMORY_LIMIT: usize = 256 * 1024 * 1024;
 /// Wall-clock time a pack script may run.
 pub const SCRIPT_TIME_LIMIT: Duration = Duration::from_secs(2);
 
+/// The most JSON text a pack script's `module.exports` may come to (32 MiB, room for 64 levels of
+/// 4,096 entities); more is refused before the host parses any of it.
+pub const MAX_EXPORTED_DATA: usize = 64 * MAX_SOURCE_BYTES;
+
 /// How much a pack script may use before it is stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScriptLimits {
@@ -129,17 +133,30 @@ const COMMONJS_PRELUDE: &str = r#"
       return r;
     }
   });
+  // Everything the wrapper relies on is taken before the pack runs, so a pack that replaces
+  // JSON.stringify, String or Error changes nothing here; what failed is kept in this closure,
+  // where the pack cannot reach it.
+  var stringify = JSON.stringify;
+  var toText = String;
+  var MakeError = Error;
+  var refusedImport = null;
   var require = function (name) {
     if (name === '@miau/engine') return engine;
-    globalThis.__miauImport = String(name);
-    throw new Error("unsupported import '" + String(name) + "'");
+    refusedImport = toText(name);
+    throw new MakeError("unsupported import '" + refusedImport + "'");
   };
   var module = { exports: {} };
   var body = new Function('module', 'exports', 'require', globalThis.__miauSource);
-  body(module, module.exports, require);
-  var out = JSON.stringify(module.exports);
-  if (typeof out !== 'string') throw new Error('module.exports is not plain data');
-  return out;
+  try {
+    body(module, module.exports, require);
+  } catch (e) {
+    if (refusedImport !== null) return '\u0001' + refusedImport;
+    throw e;
+  }
+  var out = stringify(module.exports);
+  if (typeof out !== 'string') throw new MakeError('module.exports is not plain data');
+  if (out.length > __MAX_DATA__) return '\u0003' + out.length;
+  return '\u0002' + out;
 })()
 "#;
 
@@ -164,13 +181,25 @@ fn eval_commonjs(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, 
         globals
             .set("__miauSource", text)
             .map_err(|e| PackError::Script(format!("{name}: {e}")))?;
-        match ctx.eval::<String, _>(COMMONJS_PRELUDE) {
-            Ok(s) => Ok(s),
+        let prelude = COMMONJS_PRELUDE.replace("__MAX_DATA__", &MAX_EXPORTED_DATA.to_string());
+        match ctx.eval::<String, _>(prelude) {
+            Ok(s) => {
+                // The wrapper tags what it returns; only it can, the pack never sees the tag.
+                let mut chars = s.chars();
+                match chars.next() {
+                    Some('\u{2}') => Ok(chars.as_str().to_string()),
+                    Some('\u{1}') => Err(PackError::UnsupportedImport(chars.as_str().to_string())),
+                    Some('\u{3}') => Err(PackError::Script(format!(
+                        "{name}: module.exports is {} characters of data, over the limit of {MAX_EXPORTED_DATA}",
+                        chars.as_str()
+                    ))),
+                    _ => Err(PackError::Script(format!("{name}: the pack wrapper returned nothing"))),
+                }
+            }
             Err(e) => {
                 let thrown = ctx.catch();
-                if let Ok(import) = globals.get::<_, String>("__miauImport") {
-                    return Err(PackError::UnsupportedImport(import));
-                }
+                // The time cap is the host's own record, checked first: a script that catches a
+                // refused import and then loops is reported as the loop it is.
                 if timed_out.load(Ordering::Relaxed) {
                     return Err(PackError::Script(format!(
                         "{name}: the pack script ran longer than {} ms",
@@ -217,10 +246,7 @@ local engine = {
     return r
   end,
 }
-return function(name)
-  if name == '@miau/engine' then return engine end
-  error("unsupported import '" .. tostring(name) .. "'", 2)
-end
+return engine
 "#;
 
 fn eval_lua(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackError> {
@@ -234,10 +260,16 @@ fn eval_lua(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackE
     .map_err(script)?;
     lua.set_memory_limit(limits.memory).map_err(script)?;
     let deadline = Instant::now() + limits.time;
+    // What stopped the script is the host's own record, never read back from an error message a
+    // pack could write itself.
+    let timed_out = Arc::new(AtomicBool::new(false));
+    let refused: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
+    let late = timed_out.clone();
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(10_000),
         move |_, _| {
             if Instant::now() > deadline {
+                late.store(true, Ordering::Relaxed);
                 Err(mlua::Error::runtime("the pack script ran too long"))
             } else {
                 Ok(VmState::Continue)
@@ -245,10 +277,30 @@ fn eval_lua(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackE
         },
     )
     .map_err(script)?;
-    let require: mlua::Function = lua
+    let engine: mlua::Table = lua
         .load(LUA_PRELUDE)
         .set_name("@miau/engine")
         .eval()
+        .map_err(script)?;
+    let record = refused.clone();
+    let require = lua
+        .create_function(move |_, name: mlua::Value| {
+            if let mlua::Value::String(s) = &name
+                && s.as_bytes().as_ref() == b"@miau/engine"
+            {
+                return Ok(engine.clone());
+            }
+            let shown = match &name {
+                mlua::Value::String(s) => s.to_string_lossy().chars().take(200).collect(),
+                other => other.type_name().to_string(),
+            };
+            if let Ok(mut r) = record.lock() {
+                *r = Some(shown.clone());
+            }
+            Err(mlua::Error::runtime(format!(
+                "unsupported import '{shown}'"
+            )))
+        })
         .map_err(script)?;
     lua.globals().set("require", require).map_err(script)?;
     for unsafe_global in ["load", "loadstring", "dofile", "loadfile", "collectgarbage"] {
@@ -263,7 +315,18 @@ fn eval_lua(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackE
         .eval()
     {
         Ok(v) => v,
-        Err(e) => return Err(lua_error(&e, name)),
+        Err(e) => {
+            if timed_out.load(Ordering::Relaxed) {
+                return Err(PackError::Script(format!(
+                    "{name}: the pack script ran longer than {} ms",
+                    limits.time.as_millis()
+                )));
+            }
+            if let Some(import) = refused.lock().ok().and_then(|r| r.clone()) {
+                return Err(PackError::UnsupportedImport(import));
+            }
+            return Err(lua_error(&e, name));
+        }
     };
     lua.remove_hook();
     if !result.is_table() {
@@ -284,12 +347,7 @@ fn lua_error(e: &mlua::Error, name: &str) -> PackError {
         mlua::Error::MemoryError(_) => {
             PackError::Script(format!("{name}: the pack script used too much memory"))
         }
-        mlua::Error::RuntimeError(m) => match m.split("unsupported import '").nth(1) {
-            Some(rest) => {
-                PackError::UnsupportedImport(rest.split('\'').next().unwrap_or("").to_string())
-            }
-            None => PackError::Script(m.clone()),
-        },
+        mlua::Error::RuntimeError(m) => PackError::Script(m.clone()),
         other => PackError::Script(format!("{name}: {other}")),
     }
 }
@@ -375,7 +433,57 @@ module.exports = {
     fn a_runaway_lua_loop_is_stopped() {
         let err = load_with("while true do end", SourceKind::Lua, "loop.lua", TIGHT)
             .expect_err("stopped");
-        assert!(err.to_string().contains("too long"), "{err}");
+        assert!(err.to_string().contains("longer"), "{err}");
+    }
+
+    #[test]
+    fn a_caught_import_then_a_loop_is_reported_as_the_loop() {
+        let js = "try { require('fs') } catch (e) {} while (true) {}";
+        let err = load_with(js, SourceKind::CommonJs, "loop.cjs", TIGHT).expect_err("stopped");
+        assert!(
+            matches!(&err, PackError::Script(m) if m.contains("longer")),
+            "{err}"
+        );
+        let lua = "pcall(require, 'io') while true do end";
+        let err = load_with(lua, SourceKind::Lua, "loop.lua", TIGHT).expect_err("stopped");
+        assert!(
+            matches!(&err, PackError::Script(m) if m.contains("longer")),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_pack_cannot_forge_a_refused_import() {
+        let js = "globalThis.__miauImport = 'net'; throw new Error(\"unsupported import 'net'\");";
+        let err = load(js, SourceKind::CommonJs, "forge.cjs").expect_err("fails");
+        assert!(matches!(err, PackError::Script(_)), "{err:?}");
+        let lua = "error(\"unsupported import 'net'\")";
+        let err = load(lua, SourceKind::Lua, "forge.lua").expect_err("fails");
+        assert!(matches!(err, PackError::Script(_)), "{err:?}");
+    }
+
+    #[test]
+    fn replacing_the_serializer_changes_nothing() {
+        let js = format!(
+            "JSON.stringify = function () {{ return 'x'.repeat(1 << 27); }}; String = null; Error = null;\n{HELLO}"
+        );
+        let checked = load(&js, SourceKind::CommonJs, "tamper.cjs").expect("loads");
+        assert_eq!(checked.pack.manifest.id, "hello-miau");
+    }
+
+    #[test]
+    fn exported_data_over_the_cap_is_refused_before_parsing() {
+        // 40 MiB of JSON in a 64 KiB script.
+        let js = "module.exports = { manifest: {}, pad: 'x'.repeat(40 << 20) };";
+        let roomy = ScriptLimits {
+            memory: 256 << 20,
+            time: Duration::from_secs(5),
+        };
+        let err = load_with(js, SourceKind::CommonJs, "big.cjs", roomy).expect_err("refused");
+        assert!(
+            matches!(&err, PackError::Script(m) if m.contains("over the limit")),
+            "{err}"
+        );
     }
 
     #[test]
