@@ -210,27 +210,39 @@ pub fn check_pack(source: &str, pack: &Pack, options: &CheckOptions) -> PackChec
 /// Checks the built-in core pack and then every pack file in `dir` (except the core's own
 /// file), in sequence, so each proof gets its whole budget.
 pub fn check_worlds(dir: &Path, options: &CheckOptions) -> Vec<PackCheck> {
+    check_worlds_with(dir, options, |_| {})
+}
+
+/// [`check_worlds`], handing each pack's result to `on_pack` as soon as it is checked, so a
+/// caller can show progress through a long gate.
+pub fn check_worlds_with(
+    dir: &Path,
+    options: &CheckOptions,
+    mut on_pack: impl FnMut(&PackCheck),
+) -> Vec<PackCheck> {
     let mut results = Vec::new();
-    match core() {
-        Ok(c) => results.push(check_pack("core", &c.pack, options)),
-        Err(e) => results.push(failed("core", e)),
-    }
-    let files = match pack_files(dir) {
-        Ok(f) => f,
-        Err(e) => {
-            results.push(failed(&dir.display().to_string(), e));
-            return results;
-        }
+    let mut push = |check: PackCheck| {
+        on_pack(&check);
+        results.push(check);
     };
-    for file in files {
-        if file.file_name().and_then(|n| n.to_str()) == Some(CORE_FILE) {
-            continue;
+    match core() {
+        Ok(c) => push(check_pack("core", &c.pack, options)),
+        Err(e) => push(failed("core", e)),
+    }
+    match pack_files(dir) {
+        Ok(files) => {
+            for file in files {
+                if file.file_name().and_then(|n| n.to_str()) == Some(CORE_FILE) {
+                    continue;
+                }
+                let name = file.display().to_string();
+                match load_file(&file) {
+                    Ok(c) => push(check_pack(&name, &c.pack, options)),
+                    Err(e) => push(failed(&name, e)),
+                }
+            }
         }
-        let name = file.display().to_string();
-        match load_file(&file) {
-            Ok(c) => results.push(check_pack(&name, &c.pack, options)),
-            Err(e) => results.push(failed(&name, e)),
-        }
+        Err(e) => push(failed(&dir.display().to_string(), e)),
     }
     results
 }

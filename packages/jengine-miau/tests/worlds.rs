@@ -125,7 +125,15 @@ fn a_pack_with_an_empty_level_fails_the_gate_without_crashing() {
              "levels": [{ "id": "nothing", "width": 4, "height": 3, "objects": [] }] }"#,
     )
     .expect("writes");
-    let results = worlds::check_worlds(dir.path(), &worlds::CheckOptions::default());
+    let mut seen = Vec::new();
+    let results = worlds::check_worlds_with(dir.path(), &worlds::CheckOptions::default(), |p| {
+        seen.push(p.source.clone())
+    });
+    let sources: Vec<String> = results.iter().map(|r| r.source.clone()).collect();
+    assert_eq!(
+        seen, sources,
+        "every pack is handed over as it is checked, in order"
+    );
     let bare = results
         .iter()
         .find(|r| r.pack_id.as_deref() == Some("bare"))

@@ -78,11 +78,9 @@ fn main() -> ExitCode {
         forbid,
     };
     if cli.target == "check-worlds" {
-        let results = worlds::check_worlds(&cli.dir, &options);
+        // Each pack is printed as soon as it is checked.
+        let results = worlds::check_worlds_with(&cli.dir, &options, print_pack);
         let ok = results.iter().all(PackCheck::passed);
-        for r in &results {
-            print_pack(r);
-        }
         say!("{}", if ok { "worlds: PASS" } else { "worlds: FAIL" });
         return if ok {
             ExitCode::SUCCESS
