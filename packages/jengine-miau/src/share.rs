@@ -24,9 +24,17 @@ const FRAGMENT_PREFIX: &str = "pack=1.";
 /// memory, so the cap is what bounds a hostile link's cost; a bigger pack travels as a file.
 pub const MAX_LINK_DATA: usize = 8 * MAX_SOURCE_BYTES;
 
-/// A link to `pack` at `base` (any URL without a fragment).
-pub fn pack_link(pack: &Pack, base: &str) -> String {
+/// A link to `pack` at `base` (any URL without a fragment). A pack whose data is over
+/// [`MAX_LINK_DATA`] gets no link, since no link decoder would take it back.
+pub fn pack_link(pack: &Pack, base: &str) -> Result<String, PackError> {
     let json = pack.to_json().to_string();
+    if json.len() > MAX_LINK_DATA {
+        return Err(PackError::Io(format!(
+            "pack '{}' is {} bytes of data, over the {MAX_LINK_DATA} a link can carry; share the exported file instead",
+            pack.manifest.id,
+            json.len()
+        )));
+    }
     let mut encoder = DeflateEncoder::new(Vec::new(), Compression::best());
     // Writing to a Vec cannot fail.
     let compressed = encoder
@@ -34,10 +42,10 @@ pub fn pack_link(pack: &Pack, base: &str) -> String {
         .and_then(|_| encoder.finish())
         .unwrap_or_default();
     let base = base.split('#').next().unwrap_or(base);
-    format!(
+    Ok(format!(
         "{base}#{FRAGMENT_PREFIX}{}",
         URL_SAFE_NO_PAD.encode(compressed)
-    )
+    ))
 }
 
 /// Reads the pack a link carries and validates it. Nothing is installed.
@@ -78,7 +86,7 @@ mod tests {
     #[test]
     fn a_link_round_trips_the_pack() {
         let core = worlds::core().expect("core").pack;
-        let link = pack_link(&core, "https://example.invalid/miau");
+        let link = pack_link(&core, "https://example.invalid/miau").expect("fits a link");
         assert!(link.starts_with("https://example.invalid/miau#pack=1."));
         assert_eq!(decode_link(&link).expect("decodes").pack, core);
     }

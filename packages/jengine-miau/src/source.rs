@@ -109,6 +109,17 @@ pub fn load_file(path: &Path) -> Result<Checked, PackError> {
     load(&text, SourceKind::from_name(&name), &name)
 }
 
+/// Longest module name a refused `require` reports.
+const MAX_IMPORT_NAME: usize = 200;
+
+/// The error for a script stopped by the time cap, the same for every source kind.
+fn ran_too_long(name: &str, limits: ScriptLimits) -> PackError {
+    PackError::Script(format!(
+        "{name}: the pack script ran longer than {} ms",
+        limits.time.as_millis()
+    ))
+}
+
 /// The `@miau/engine` helpers and the CommonJS wrapper, run inside QuickJS.
 const COMMONJS_PRELUDE: &str = r#"
 (function () {
@@ -139,10 +150,12 @@ const COMMONJS_PRELUDE: &str = r#"
   var stringify = JSON.stringify;
   var toText = String;
   var MakeError = Error;
+  var apply = Reflect.apply;
+  var cut = String.prototype.substring;
   var refusedImport = null;
   var require = function (name) {
     if (name === '@miau/engine') return engine;
-    refusedImport = toText(name);
+    refusedImport = apply(cut, toText(name), [0, __MAX_IMPORT_NAME__]);
     throw new MakeError("unsupported import '" + refusedImport + "'");
   };
   var module = { exports: {} };
@@ -181,7 +194,9 @@ fn eval_commonjs(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, 
         globals
             .set("__miauSource", text)
             .map_err(|e| PackError::Script(format!("{name}: {e}")))?;
-        let prelude = COMMONJS_PRELUDE.replace("__MAX_DATA__", &MAX_EXPORTED_DATA.to_string());
+        let prelude = COMMONJS_PRELUDE
+            .replace("__MAX_DATA__", &MAX_EXPORTED_DATA.to_string())
+            .replace("__MAX_IMPORT_NAME__", &MAX_IMPORT_NAME.to_string());
         match ctx.eval::<String, _>(prelude) {
             Ok(s) => {
                 // The wrapper tags what it returns; only it can, the pack never sees the tag.
@@ -201,10 +216,7 @@ fn eval_commonjs(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, 
                 // The time cap is the host's own record, checked first: a script that catches a
                 // refused import and then loops is reported as the loop it is.
                 if timed_out.load(Ordering::Relaxed) {
-                    return Err(PackError::Script(format!(
-                        "{name}: the pack script ran longer than {} ms",
-                        limits.time.as_millis()
-                    )));
+                    return Err(ran_too_long(name, limits));
                 }
                 let message = match thrown.as_exception() {
                     Some(ex) => {
@@ -291,7 +303,9 @@ fn eval_lua(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackE
                 return Ok(engine.clone());
             }
             let shown = match &name {
-                mlua::Value::String(s) => s.to_string_lossy().chars().take(200).collect(),
+                mlua::Value::String(s) => {
+                    s.to_string_lossy().chars().take(MAX_IMPORT_NAME).collect()
+                }
                 other => other.type_name().to_string(),
             };
             if let Ok(mut r) = record.lock() {
@@ -317,10 +331,7 @@ fn eval_lua(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackE
         Ok(v) => v,
         Err(e) => {
             if timed_out.load(Ordering::Relaxed) {
-                return Err(PackError::Script(format!(
-                    "{name}: the pack script ran longer than {} ms",
-                    limits.time.as_millis()
-                )));
+                return Err(ran_too_long(name, limits));
             }
             if let Some(import) = refused.lock().ok().and_then(|r| r.clone()) {
                 return Err(PackError::UnsupportedImport(import));
@@ -450,6 +461,20 @@ module.exports = {
             matches!(&err, PackError::Script(m) if m.contains("longer")),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_huge_module_name_is_cut_short() {
+        let js = "String.prototype.substring = function () { return this + this; };\nrequire('m'.repeat(1 << 20));";
+        match load(js, SourceKind::CommonJs, "huge.cjs") {
+            Err(PackError::UnsupportedImport(n)) => assert_eq!(n.len(), MAX_IMPORT_NAME),
+            other => panic!("{other:?}"),
+        }
+        let lua = "require(string.rep('m', 1 << 20))";
+        match load(lua, SourceKind::Lua, "huge.lua") {
+            Err(PackError::UnsupportedImport(n)) => assert_eq!(n.len(), MAX_IMPORT_NAME),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

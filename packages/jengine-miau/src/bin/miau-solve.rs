@@ -145,38 +145,29 @@ fn main() -> ExitCode {
 
     let mut ok = true;
     for level in &levels {
-        if cli.main_only {
-            match worlds::solve_level(level, &options) {
-                Ok(report) => {
-                    say!("{} / {}: {}", pack.manifest.id, level.id, describe(&report));
-                    ok &= matches!(report.outcome, Outcome::Solved(_));
-                    if cli.replay.is_some()
-                        && let Some(route) = report.route()
-                    {
-                        replay(level, route);
-                    }
-                }
-                Err(e) => {
-                    say!("{} / {}: INVALID ({e})", pack.manifest.id, level.id);
-                    ok = false;
-                }
-            }
-            continue;
-        }
-        // The main result is printed the moment its search ends; the rest follows.
-        let checked = worlds::check_level_with(level, &options, |main| {
+        // The main result is printed the moment its search ends; the rest (unless --main-only)
+        // follows.
+        let main_line = |main: &Report| {
             say!("{} / {}: {}", pack.manifest.id, level.id, describe(main));
-        });
-        match checked {
-            Ok(check) => {
+        };
+        let route = if cli.main_only {
+            worlds::solve_level(level, &options).map(|report| {
+                main_line(&report);
+                ok &= matches!(report.outcome, Outcome::Solved(_));
+                report.route().map(<[Action]>::to_vec)
+            })
+        } else {
+            worlds::check_level_with(level, &options, main_line).map(|check| {
                 print_findings(&check);
                 ok &= check.passed();
-                if cli.replay.is_some()
-                    && let Some(route) = check.solve.route()
-                {
-                    replay(level, route);
-                }
+                check.solve.route().map(<[Action]>::to_vec)
+            })
+        };
+        match route {
+            Ok(Some(route)) if cli.replay.is_some() => {
+                replay(level, &route);
             }
+            Ok(_) => {}
             Err(e) => {
                 say!("{} / {}: INVALID ({e})", pack.manifest.id, level.id);
                 ok = false;
