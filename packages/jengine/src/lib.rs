@@ -61,7 +61,8 @@ pub use crate::registry::{Package, Registry};
 pub use crate::table::{RawTable, Row, RowError, Tables};
 pub use crate::value::{Args, Value};
 pub use crate::world::{
-    Entity, Log, LogLevel, LogLine, MusicClock, Pointer, PointerEvent, PointerPhase, Resources,
+    Entity, Launch, Log, LogLevel, LogLine, MusicClock, Pointer, PointerEvent, PointerPhase,
+    Resources,
     Time, World,
 };
 pub use hecs;

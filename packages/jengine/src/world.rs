@@ -161,6 +161,20 @@ impl Default for Time {
     }
 }
 
+/// How the project was started, for packages that keep files or read the command line: the
+/// project's folder, the folder the player's data lives in, and the arguments given after `--`
+/// (`jengine run projects/miau -- --gift LINK`). The runtime inserts it before the first scene.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Launch {
+    /// The project folder (the one holding `project.jengine`).
+    pub project_dir: std::path::PathBuf,
+    /// Where the player's data is kept between runs (the save folder); `None` when the run
+    /// keeps nothing (tests, headless runs without `--save-dir`).
+    pub data_dir: Option<std::path::PathBuf>,
+    /// The arguments after `--`, as given.
+    pub args: Vec<String>,
+}
+
 /// What a pointer did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PointerPhase {

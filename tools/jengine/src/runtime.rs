@@ -34,6 +34,8 @@ pub struct Options {
     /// Where sound goes: nowhere (the null device, so a run replays bit for bit) or the
     /// machine's sound device when there is one.
     pub sound: Sound,
+    /// The arguments after `--` on the command line, handed to packages in [`jengine::Launch`].
+    pub args: Vec<String>,
 }
 
 /// Where a runtime's sound goes.
@@ -54,6 +56,7 @@ impl Default for Options {
             limits: Limits::default(),
             scene: None,
             sound: Sound::Silent,
+            args: Vec::new(),
         }
     }
 }
@@ -128,6 +131,11 @@ impl Runtime {
             ..Time::default()
         });
         world.resources.insert(tables);
+        world.resources.insert(jengine::Launch {
+            project_dir: project.dir.clone(),
+            data_dir: options.save_dir.clone(),
+            args: options.args.clone(),
+        });
         let scripts_dir = project.dir.join("assets/scripts");
         let mut scripts = ScriptHost::new(&registry, &scripts_dir, options.limits, options.seed)
             .map_err(|e| {
