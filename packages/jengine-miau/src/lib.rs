@@ -32,6 +32,7 @@ pub mod game;
 pub mod library;
 pub mod pack;
 pub mod rules;
+pub mod session;
 pub mod share;
 pub mod solve;
 pub mod source;
@@ -44,3 +45,843 @@ pub use pack::{
     Behaviour, Facing, Glyph, Level, Manifest, Pack, Placement, PlacementKind, RuleText,
 };
 pub use rules::{Axis, Rule, Rules, Sentence};
+
+// The package on the engine: the `miau_game` component, the `Miau.*` commands, the bags
+// scripts read, and `draw`, which turns a board into entities. Everything above this line is
+// plain Rust.
+pub mod draw;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use jengine::value::{entity, string};
+use jengine::{Launch, Package, Registry, World};
+use serde::{Deserialize, Serialize};
+
+use crate::library::InstallMode;
+use crate::rules::TokenKind;
+use crate::session::Session;
+
+/// The `miau_game` scene component: where the player's packs live, which level to start on,
+/// and where and how big the board is drawn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MiauGame {
+    /// The folder, under the player's data folder, holding installed packs (`packs/`),
+    /// progress and exports. Scenes naming the same folder share one session.
+    pub folder: String,
+    /// The project folder of packs that ship with the game (read as trusted sources); empty
+    /// for none.
+    pub shipped: String,
+    /// A pack to start playing when the scene loads; empty to start none.
+    pub pack: String,
+    /// Its level; empty for the first not yet solved.
+    pub level: String,
+    /// The largest cell size, in world units.
+    pub tile: f32,
+    /// The area the board must fit in, `[w, h]` in world units (cells shrink to fit).
+    pub area: [f32; 2],
+    /// The middle of the board in the world.
+    pub origin: [f32; 2],
+    /// The depth of the board; tiles and objects draw just above it.
+    pub z: f32,
+    /// Seconds an entity takes to slide from one cell to the next.
+    pub step: f32,
+    /// A tile texture under `assets/textures/` (white, tinted per word); plain when empty.
+    pub tile_texture: String,
+    /// A soft bar texture for sentence bars; plain when empty.
+    pub bar_texture: String,
+    /// Whether the package draws the board (false: a game draws its own from `MiauBoard`).
+    pub draw: bool,
+}
+
+impl Default for MiauGame {
+    fn default() -> MiauGame {
+        MiauGame {
+            folder: "miau".into(),
+            shipped: "mods".into(),
+            pack: String::new(),
+            level: String::new(),
+            tile: 1.0,
+            area: [12.0, 8.0],
+            origin: [0.0, 0.0],
+            z: 0.0,
+            step: 0.12,
+            tile_texture: String::new(),
+            bar_texture: String::new(),
+            draw: true,
+        }
+    }
+}
+
+/// A folder name: one plain component, no `..`, no separators.
+fn plain_folder(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name != "."
+        && name != ".."
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+impl MiauGame {
+    /// What a scene may not hold: folders that leave their place, sizes that are not sizes.
+    pub fn check(&self) -> Result<(), String> {
+        if !plain_folder(&self.folder) {
+            return Err(format!(
+                "folder: {:?} is not a plain folder name (letters, digits, '-', '_', '.')",
+                self.folder
+            ));
+        }
+        if !self.shipped.is_empty() && !plain_folder(&self.shipped) {
+            return Err(format!(
+                "shipped: {:?} is not a folder of the project",
+                self.shipped
+            ));
+        }
+        if !(self.tile.is_finite() && self.tile > 0.0) {
+            return Err(format!("tile: {} is not a size above 0", self.tile));
+        }
+        if self.area.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+            return Err(format!("area: {:?} is not a size above 0", self.area));
+        }
+        if self.origin.iter().any(|v| !v.is_finite()) || !self.z.is_finite() {
+            return Err(format!("origin: {:?} is not a point", self.origin));
+        }
+        if !(self.step.is_finite() && (0.0..=2.0).contains(&self.step)) {
+            return Err(format!("step: {} is not 0 to 2 seconds", self.step));
+        }
+        for (field, name) in [
+            ("tile_texture", &self.tile_texture),
+            ("bar_texture", &self.bar_texture),
+        ] {
+            if !name.is_empty() {
+                jengine::check_asset_name(name).map_err(|e| format!("{field}: {e}"))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A problem of a pack, where it is.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ProblemBag {
+    /// Such as `levels[2].objects[7].x`.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A note about a loose word.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct NoteBag {
+    /// The word.
+    pub word: String,
+    /// The level's id.
+    pub level_id: String,
+    /// The level's title.
+    pub level_title: String,
+    /// The sentence it stands in, if any.
+    pub sentence: Option<String>,
+    /// For a player.
+    pub message: String,
+    /// For an author.
+    pub detail: String,
+}
+
+impl From<&validate::Note> for NoteBag {
+    fn from(n: &validate::Note) -> NoteBag {
+        NoteBag {
+            word: n.word.clone(),
+            level_id: n.level_id.clone(),
+            level_title: n.level_title.clone(),
+            sentence: n.sentence.clone(),
+            message: n.message.clone(),
+            detail: n.detail.clone(),
+        }
+    }
+}
+
+/// A catalog level.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct LevelBag {
+    /// Level id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Won by the player.
+    pub solved: bool,
+}
+
+/// A catalog pack.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PackBag {
+    /// Pack id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Version.
+    pub version: String,
+    /// Ships with the game (cannot be removed).
+    pub built_in: bool,
+    /// The pack it was forked from.
+    pub fork_of: Option<String>,
+    /// Its levels.
+    pub levels: Vec<LevelBag>,
+    /// How many are solved.
+    pub solved: usize,
+}
+
+/// The pack waiting to be kept or left.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PendingBag {
+    /// `text`, `file` or `link`.
+    pub origin: String,
+    /// Pack id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Version.
+    pub version: String,
+    /// Level titles, in order.
+    pub levels: Vec<String>,
+    /// The palette's glyphs, noun by noun, sorted by noun.
+    pub glyphs: Vec<String>,
+    /// Notes about loose words.
+    pub notes: Vec<NoteBag>,
+    /// A pack with this id is installed: keeping needs `replace` or `both`.
+    pub conflict: bool,
+}
+
+/// What the last pack operation said.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct OutcomeBag {
+    /// Counts outcomes.
+    pub serial: u64,
+    /// The operation.
+    pub op: String,
+    /// It did what was asked.
+    pub ok: bool,
+    /// One line for the player.
+    pub message: String,
+    /// Every problem of a pack that failed, with its path.
+    pub errors: Vec<ProblemBag>,
+    /// The pack it concerned.
+    pub pack: Option<String>,
+    /// A file it wrote.
+    pub path: Option<String>,
+    /// A share link it made.
+    pub link: Option<String>,
+}
+
+/// The level being played.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PlayingBag {
+    /// Pack id.
+    pub pack: String,
+    /// Pack name.
+    pub pack_name: String,
+    /// Level id.
+    pub level: String,
+    /// Level title.
+    pub title: String,
+    /// The author's hint.
+    pub hint: Option<String>,
+    /// Its place in the pack, from 1.
+    pub number: usize,
+    /// Levels in the pack.
+    pub count: usize,
+    /// The next level's id, if any.
+    pub next: Option<String>,
+    /// Columns.
+    pub width: u16,
+    /// Rows.
+    pub height: u16,
+}
+
+/// A sentence on the board, for sentence bars and the rule list.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SentenceBag {
+    /// `h` (across) or `v` (down).
+    pub axis: String,
+    /// Column of its first word.
+    pub x: u16,
+    /// Row of its first word.
+    pub y: u16,
+    /// Words in it.
+    pub length: usize,
+    /// Its words, such as `CAT IS YOU`.
+    pub text: String,
+}
+
+/// The `Miau` bag: the session as a game's screens need it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct MiauBag {
+    /// Why the session could not open, or `nil`.
+    pub error: Option<String>,
+    /// The level being played, or `nil`.
+    pub playing: Option<PlayingBag>,
+    /// The rules in force, each once, such as `CAT IS YOU`.
+    pub rules: Vec<String>,
+    /// Every sentence on the board.
+    pub sentences: Vec<SentenceBag>,
+    /// The level is won.
+    pub won: bool,
+    /// Turns taken.
+    pub moves: u32,
+    /// Turns undo can take back.
+    pub can_undo: bool,
+    /// Notes about this level's loose words.
+    pub notes: Vec<NoteBag>,
+    /// Packs and levels, with solved marks.
+    pub catalog: Vec<PackBag>,
+    /// Installed pack files that did not load.
+    pub broken: Vec<ProblemBag>,
+    /// The pack waiting to be kept or left.
+    pub pending: Option<PendingBag>,
+    /// What the last pack operation said.
+    pub outcome: Option<OutcomeBag>,
+    /// Counts board changes (moves, undos, restarts, starts).
+    pub changes: u64,
+}
+
+/// One entity on the board.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PieceBag {
+    /// Its id (stable for the level).
+    pub id: u32,
+    /// A word tile (rule text) rather than an object.
+    pub word: bool,
+    /// The word, or the object's noun.
+    pub text: String,
+    /// For a word: `noun`, `operator` or `property`.
+    pub kind: Option<String>,
+    /// Column.
+    pub x: u16,
+    /// Row.
+    pub y: u16,
+    /// `left` or `right`.
+    pub facing: String,
+    /// What an object is drawn as (its palette glyph), `nil` for a word or an unlisted noun.
+    pub glyph: Option<String>,
+    /// Whether the glyph is drawn mirrored (it faces the other way).
+    pub flipped: bool,
+    /// For a word: it stands in a sentence.
+    pub active: bool,
+}
+
+/// The `MiauBoard` bag: the live entities of the board.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BoardBag {
+    /// Columns.
+    pub width: u16,
+    /// Rows.
+    pub height: u16,
+    /// The live entities, by id.
+    pub pieces: Vec<PieceBag>,
+}
+
+/// Every session by folder, kept across scenes, and the temporary folder of a run that keeps
+/// nothing.
+#[derive(Default)]
+struct Sessions {
+    by_folder: HashMap<String, Result<Session, String>>,
+    scratch: Option<tempfile::TempDir>,
+    /// The launch's `--gift` was opened already (it opens once per run, not per scene).
+    gift_taken: bool,
+}
+
+/// Where the session of `folder` lives: the player's data folder, or a scratch folder that
+/// goes when the run ends.
+fn session_dir(world: &mut World, folder: &str) -> Result<PathBuf, String> {
+    let data = world
+        .resources
+        .get::<Launch>()
+        .and_then(|l| l.data_dir.clone());
+    if let Some(dir) = data {
+        return Ok(dir.join(folder));
+    }
+    let sessions = world.resources.get_or_default::<Sessions>();
+    if sessions.scratch.is_none() {
+        sessions.scratch = Some(
+            tempfile::Builder::new()
+                .prefix("jengine-miau-")
+                .tempdir()
+                .map_err(|e| format!("cannot make a scratch folder: {e}"))?,
+        );
+    }
+    let scratch = sessions.scratch.as_ref().map(|d| d.path().join(folder));
+    scratch.ok_or_else(|| "no scratch folder".to_string())
+}
+
+/// The value after `--gift` in the launch arguments, if this run has one not yet opened.
+fn launch_gift(world: &mut World) -> Option<String> {
+    let args = world.resources.get::<Launch>()?.args.clone();
+    let sessions = world.resources.get_or_default::<Sessions>();
+    if sessions.gift_taken {
+        return None;
+    }
+    let at = args.iter().position(|a| a == "--gift")?;
+    sessions.gift_taken = true;
+    args.get(at + 1).cloned()
+}
+
+/// Opens the session `game` names if it is not open, with the launch's gift, and starts the
+/// scene's level.
+fn ensure(world: &mut World, e: jengine::Entity) -> Result<(), String> {
+    if world.entities.get::<&draw::Run>(e).is_ok() {
+        return Ok(());
+    }
+    let game = world
+        .entities
+        .get::<&MiauGame>(e)
+        .map(|g| (*g).clone())
+        .map_err(|_| format!("entity {} has no miau_game", world.describe(e)))?;
+    let opened = world
+        .resources
+        .get::<Sessions>()
+        .is_some_and(|s| s.by_folder.contains_key(&game.folder));
+    if !opened {
+        let session = session_dir(world, &game.folder).and_then(|dir| {
+            let shipped = world.resources.get::<Launch>().and_then(|l| {
+                (!game.shipped.is_empty()).then(|| l.project_dir.join(&game.shipped))
+            });
+            Session::open(&dir, shipped.as_deref().filter(|d| d.is_dir()))
+        });
+        let session = match session {
+            Ok(mut s) => {
+                for problem in s.take_startup_problems() {
+                    world.log().warn(format!("miau_game: {problem}"));
+                }
+                Ok(s)
+            }
+            Err(e) => {
+                world.log().warn(format!("miau_game: {e}"));
+                Err(e)
+            }
+        };
+        let gift = launch_gift(world);
+        let sessions = world.resources.get_or_default::<Sessions>();
+        let entry = sessions
+            .by_folder
+            .entry(game.folder.clone())
+            .or_insert(session);
+        if let (Some(link), Ok(session)) = (gift, entry.as_mut()) {
+            session.open_link(&link);
+        }
+    }
+    if !game.pack.is_empty()
+        && let Some(Ok(session)) = world
+            .resources
+            .get_mut::<Sessions>()
+            .and_then(|s| s.by_folder.get_mut(&game.folder))
+    {
+        session.play(&game.pack, &game.level);
+        session.touch();
+    }
+    let gone = |_| format!("entity {} is gone", e.to_bits());
+    world
+        .entities
+        .insert(
+            e,
+            (
+                draw::Run::new(&game),
+                MiauBag::default(),
+                BoardBag::default(),
+            ),
+        )
+        .map_err(gone)
+}
+
+/// Runs `f` on the session of the `miau_game` at `e`.
+fn with_session<R>(
+    world: &mut World,
+    e: jengine::Entity,
+    f: impl FnOnce(&mut Session) -> R,
+) -> Result<R, String> {
+    ensure(world, e)?;
+    let folder = world
+        .entities
+        .get::<&MiauGame>(e)
+        .map(|g| g.folder.clone())
+        .map_err(|_| format!("entity {} has no miau_game", e.to_bits()))?;
+    let session = world
+        .resources
+        .get_mut::<Sessions>()
+        .and_then(|s| s.by_folder.get_mut(&folder))
+        .ok_or_else(|| format!("no session for {folder}"))?;
+    let session = session.as_mut().map_err(|e| e.clone())?;
+    let result = f(session);
+    session.touch();
+    Ok(result)
+}
+
+fn action(name: &str) -> Result<Action, String> {
+    Ok(match name {
+        "up" => Action::Up,
+        "down" => Action::Down,
+        "left" => Action::Left,
+        "right" => Action::Right,
+        "wait" => Action::Wait,
+        other => {
+            return Err(format!(
+                "Miau.move: {other:?} is not a move (up, down, left, right or wait)"
+            ));
+        }
+    })
+}
+
+fn install_mode(mode: Option<String>) -> Result<Option<InstallMode>, String> {
+    match mode.as_deref() {
+        None | Some("") => Ok(None),
+        Some("replace") => Ok(Some(InstallMode::Replace)),
+        Some("both") => Ok(Some(InstallMode::KeepBoth)),
+        Some(other) => Err(format!(
+            "Miau.keep: {other:?} is not a way to keep a pack (\"replace\" or \"both\")"
+        )),
+    }
+}
+
+/// The `Miau` bag of a session.
+fn miau_bag(session: &Session) -> MiauBag {
+    let catalog = session
+        .catalog()
+        .iter()
+        .map(|p| PackBag {
+            id: p.summary.id.clone(),
+            name: p.summary.name.clone(),
+            version: p.summary.version.clone(),
+            built_in: p.summary.built_in,
+            fork_of: p.summary.fork_of.clone(),
+            solved: p.levels.iter().filter(|l| l.solved).count(),
+            levels: p
+                .levels
+                .iter()
+                .map(|l| LevelBag {
+                    id: l.id.clone(),
+                    title: l.title.clone(),
+                    solved: l.solved,
+                })
+                .collect(),
+        })
+        .collect();
+    let broken = session
+        .broken()
+        .iter()
+        .map(|(id, message)| ProblemBag {
+            path: format!("{id}.json"),
+            message: message.clone(),
+        })
+        .collect();
+    let pending = session.pending().map(|p| {
+        let pack = &p.preview.pack;
+        PendingBag {
+            origin: p.origin.as_str().into(),
+            id: pack.manifest.id.clone(),
+            name: pack.manifest.name.clone(),
+            version: pack.manifest.version.clone(),
+            levels: pack
+                .levels
+                .iter()
+                .map(|l| l.display_title().to_string())
+                .collect(),
+            glyphs: pack
+                .palette
+                .values()
+                .map(|g| glyph_text(g).to_string())
+                .collect(),
+            notes: p.preview.notes.iter().map(NoteBag::from).collect(),
+            conflict: p.preview.conflict,
+        }
+    });
+    let outcome = session.outcome().map(|o| OutcomeBag {
+        serial: o.serial,
+        op: o.op.clone(),
+        ok: o.ok,
+        message: o.message.clone(),
+        errors: o
+            .errors
+            .iter()
+            .map(|p| ProblemBag {
+                path: p.path.clone(),
+                message: p.message.clone(),
+            })
+            .collect(),
+        pack: o.pack.clone(),
+        path: o.path.clone(),
+        link: o.link.clone(),
+    });
+    let mut bag = MiauBag {
+        catalog,
+        broken,
+        pending,
+        outcome,
+        ..MiauBag::default()
+    };
+    if let Some(p) = session.playing() {
+        let board = p.game.board();
+        let proof = p.game.proof();
+        let rules = board.rules();
+        let mut texts = rules.texts(&proof.lexicon);
+        let mut seen = std::collections::HashSet::new();
+        texts.retain(|t| seen.insert(t.clone()));
+        bag.rules = texts;
+        bag.sentences = rules
+            .sentences
+            .iter()
+            .map(|s| SentenceBag {
+                axis: s.axis.as_str().into(),
+                x: s.x,
+                y: s.y,
+                length: s.words.len(),
+                text: board.sentence_text(proof, s),
+            })
+            .collect();
+        bag.won = board.is_won();
+        bag.moves = p.moves;
+        bag.can_undo = p.game.history_len() > 0;
+        bag.notes = p.notes.iter().map(NoteBag::from).collect();
+        bag.changes = p.changes;
+        let next = session
+            .catalog()
+            .iter()
+            .find(|c| c.summary.id == p.pack)
+            .and_then(|c| c.levels.get(p.index + 1))
+            .map(|l| l.id.clone());
+        bag.playing = Some(PlayingBag {
+            pack: p.pack.clone(),
+            pack_name: p.pack_name.clone(),
+            level: p.level.id.clone(),
+            title: p.level.display_title().to_string(),
+            hint: p.level.hint.clone(),
+            number: p.index + 1,
+            count: p.count,
+            next,
+            width: proof.width,
+            height: proof.height,
+        });
+    }
+    bag
+}
+
+/// The text a palette entry draws.
+pub fn glyph_text(glyph: &Glyph) -> &str {
+    match glyph {
+        Glyph::Plain(text) => text,
+        Glyph::Directional { glyph, .. } => glyph,
+    }
+}
+
+/// The `MiauBoard` bag of the level being played.
+fn board_bag(playing: &session::Playing) -> BoardBag {
+    let proof = playing.game.proof();
+    let lex = &proof.lexicon;
+    let board = playing.game.board();
+    let mut active = vec![false; board.entities().len()];
+    for sentence in &board.rules().sentences {
+        for &w in &sentence.words {
+            if let Some(a) = active.get_mut(w as usize) {
+                *a = true;
+            }
+        }
+    }
+    let pieces = board
+        .entities()
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.alive)
+        .map(|(id, e)| {
+            let text = lex.text(e.token).to_string();
+            let glyph = (!e.is_word)
+                .then(|| playing.palette.get(&text))
+                .flatten();
+            PieceBag {
+                id: id as u32,
+                word: e.is_word,
+                kind: e.is_word.then(|| word_kind(lex.kind(e.token)).to_string()),
+                x: e.x,
+                y: e.y,
+                facing: e.facing.as_str().into(),
+                glyph: glyph.map(|g| glyph_text(g).to_string()),
+                flipped: matches!(glyph, Some(Glyph::Directional { faces, .. }) if *faces != e.facing),
+                active: active[id],
+                text,
+            }
+        })
+        .collect();
+    BoardBag {
+        width: proof.width,
+        height: proof.height,
+        pieces,
+    }
+}
+
+/// `noun`, `operator` or `property`: the three colours of word tiles.
+pub fn word_kind(kind: TokenKind) -> &'static str {
+    match kind {
+        TokenKind::Noun => "noun",
+        TokenKind::Is | TokenKind::And => "operator",
+        _ => "property",
+    }
+}
+
+/// The frame's sessions: every `miau_game` opened, and the bags of those whose session
+/// changed since they were last made (nothing is rebuilt on a quiet frame).
+fn publish(world: &mut World, _dt: f64) {
+    let games: Vec<jengine::Entity> = world
+        .entities
+        .query::<(jengine::Entity, &MiauGame)>()
+        .iter()
+        .map(|(e, _)| e)
+        .collect();
+    for e in games {
+        if let Err(problem) = ensure(world, e) {
+            world.log().warn_once(problem);
+            continue;
+        }
+        let Some((folder, seen)) = world
+            .entities
+            .query_one_mut::<(&MiauGame, &draw::Run)>(e)
+            .ok()
+            .map(|(g, run)| (g.folder.clone(), run.revision()))
+        else {
+            continue;
+        };
+        let Some(sessions) = world.resources.get::<Sessions>() else {
+            continue;
+        };
+        let made = match sessions.by_folder.get(&folder) {
+            Some(Ok(session)) if seen != Some(session.revision()) => {
+                let change = session.playing().map(|p| (p.changes, p.last));
+                let board = session.playing().map(board_bag).unwrap_or_default();
+                Some((session.revision(), miau_bag(session), board, change))
+            }
+            Some(Err(problem)) if seen.is_none() => Some((
+                0,
+                MiauBag {
+                    error: Some(problem.clone()),
+                    ..MiauBag::default()
+                },
+                BoardBag::default(),
+                None,
+            )),
+            _ => None,
+        };
+        let Some((revision, bag, board, change)) = made else {
+            continue;
+        };
+        if let Ok((run, miau, board_out)) =
+            world
+                .entities
+                .query_one_mut::<(&mut draw::Run, &mut MiauBag, &mut BoardBag)>(e)
+        {
+            run.observe(revision, change, bag.won);
+            *miau = bag;
+            *board_out = board;
+        }
+    }
+}
+
+/// The package entry point.
+pub struct MiauPackage;
+
+impl Package for MiauPackage {
+    fn name(&self) -> &'static str {
+        "jengine-miau"
+    }
+
+    fn register(&self, reg: &mut Registry) {
+        reg.component_checked::<MiauGame>("miau_game", MiauGame::check);
+
+        reg.command(
+            "Miau",
+            "play",
+            (entity("e"), string("pack"), string("level").optional()),
+            |w, (e, pack, level)| {
+                with_session(w, e, |s| s.play(&pack, level.as_deref().unwrap_or("")))
+            },
+        );
+        reg.command(
+            "Miau",
+            "move",
+            (entity("e"), string("dir")),
+            |w, (e, dir)| {
+                let action = action(&dir)?;
+                with_session(w, e, |s| {
+                    s.step(action);
+                })
+            },
+        );
+        reg.command("Miau", "undo", (entity("e"),), |w, (e,)| {
+            with_session(w, e, |s| {
+                s.undo();
+            })
+        });
+        reg.command("Miau", "restart", (entity("e"),), |w, (e,)| {
+            with_session(w, e, |s| {
+                s.restart();
+            })
+        });
+        reg.command("Miau", "stop", (entity("e"),), |w, (e,)| {
+            with_session(w, e, Session::stop)
+        });
+        reg.command(
+            "Miau",
+            "import",
+            (entity("e"), string("text"), string("name").optional()),
+            |w, (e, text, name)| {
+                with_session(w, e, |s| {
+                    s.import_text(&text, name.as_deref().unwrap_or(""))
+                })
+            },
+        );
+        reg.command(
+            "Miau",
+            "import_file",
+            (entity("e"), string("path")),
+            |w, (e, path)| with_session(w, e, |s| s.import_file(&path)),
+        );
+        reg.command(
+            "Miau",
+            "open_link",
+            (entity("e"), string("link")),
+            |w, (e, link)| with_session(w, e, |s| s.open_link(&link)),
+        );
+        reg.command(
+            "Miau",
+            "keep",
+            (entity("e"), string("mode").optional()),
+            |w, (e, mode)| {
+                let mode = install_mode(mode)?;
+                with_session(w, e, |s| s.keep(mode))
+            },
+        );
+        reg.command("Miau", "leave", (entity("e"),), |w, (e,)| {
+            with_session(w, e, Session::leave)
+        });
+        reg.command(
+            "Miau",
+            "export",
+            (entity("e"), string("pack")),
+            |w, (e, pack)| with_session(w, e, |s| s.export(&pack)),
+        );
+        reg.command(
+            "Miau",
+            "share",
+            (entity("e"), string("pack")),
+            |w, (e, pack)| with_session(w, e, |s| s.share(&pack)),
+        );
+        reg.command(
+            "Miau",
+            "remove",
+            (entity("e"), string("pack")),
+            |w, (e, pack)| with_session(w, e, |s| s.remove(&pack)),
+        );
+
+        reg.system("session", publish);
+        reg.system("draw", draw::system);
+        reg.bag::<MiauBag>("Miau");
+        reg.bag::<BoardBag>("MiauBoard");
+    }
+}

@@ -76,10 +76,13 @@ pub enum ExportFormat {
     Json,
 }
 
-/// A library folder of installed packs, plus the built-in core pack.
+/// A library folder of installed packs, plus the packs that ship with the game: the built-in
+/// core pack and any a game adds with [`Library::with_shipped`]. Shipped packs are listed first
+/// and can be neither replaced nor removed.
 #[derive(Clone, Debug)]
 pub struct Library {
     dir: PathBuf,
+    shipped: Vec<Pack>,
 }
 
 fn io(path: &Path, e: impl std::fmt::Display) -> PackError {
@@ -91,7 +94,36 @@ impl Library {
     pub fn open(dir: impl Into<PathBuf>) -> Result<Library, PackError> {
         let dir = dir.into();
         std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
-        Ok(Library { dir })
+        let shipped = worlds::core().map(|c| vec![c.pack]).unwrap_or_default();
+        Ok(Library { dir, shipped })
+    }
+
+    /// Adds packs the game ships (checked already) after the core pack. A pack whose id is
+    /// already shipped is left out, and its id returned, so two files cannot claim one id.
+    pub fn with_shipped(mut self, packs: Vec<Pack>) -> (Library, Vec<String>) {
+        let mut doubled = Vec::new();
+        for pack in packs {
+            if self.shipped_pack(&pack.manifest.id).is_some() {
+                doubled.push(pack.manifest.id.clone());
+            } else {
+                self.shipped.push(pack);
+            }
+        }
+        (self, doubled)
+    }
+
+    /// The folder installed packs live in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn shipped_pack(&self, id: &str) -> Option<&Pack> {
+        self.shipped.iter().find(|p| p.manifest.id == id)
+    }
+
+    /// Whether `id` names a pack that ships with the game (the core pack included).
+    pub fn is_shipped(&self, id: &str) -> bool {
+        self.shipped_pack(id).is_some()
     }
 
     /// The file of an installed pack. Every id is checked here, before it touches a path, so
@@ -121,24 +153,37 @@ impl Library {
         ids
     }
 
-    /// The core pack first, then every installed pack that loads, by id.
+    /// The shipped packs first (core leading), then every installed pack that loads, by id.
+    /// An installed file under a shipped id is never listed: the shipped pack wins.
     pub fn list(&self) -> Vec<PackSummary> {
-        let mut out = Vec::new();
-        if let Ok(core) = worlds::core() {
-            out.push(PackSummary::of(&core.pack, true));
-        }
+        self.scan().0.into_iter().map(|(s, _)| s).collect()
+    }
+
+    /// Every pack in the catalog with its summary, in [`Library::list`] order, and the
+    /// installed files that did not load (by id, with why), so a game can say so.
+    pub fn scan(&self) -> (Vec<(PackSummary, Pack)>, Vec<(String, PackError)>) {
+        let mut packs: Vec<(PackSummary, Pack)> = self
+            .shipped
+            .iter()
+            .map(|p| (PackSummary::of(p, true), p.clone()))
+            .collect();
+        let mut broken = Vec::new();
         for id in self.installed_ids() {
-            if let Ok(pack) = self.pack(&id) {
-                out.push(PackSummary::of(&pack, false));
+            if self.is_shipped(&id) {
+                continue;
+            }
+            match self.pack(&id) {
+                Ok(pack) => packs.push((PackSummary::of(&pack, false), pack)),
+                Err(e) => broken.push((id, e)),
             }
         }
-        out
+        (packs, broken)
     }
 
     /// A pack from the catalog, read as data (never evaluated).
     pub fn pack(&self, id: &str) -> Result<Pack, PackError> {
-        if id == CORE_ID {
-            return worlds::core().map(|c| c.pack);
+        if let Some(pack) = self.shipped_pack(id) {
+            return Ok(pack.clone());
         }
         let path = self.path_of(id)?;
         if !path.is_file() {
@@ -162,7 +207,7 @@ impl Library {
     }
 
     fn contains(&self, id: &str) -> bool {
-        id == CORE_ID || self.path_of(id).is_ok_and(|p| p.is_file())
+        self.is_shipped(id) || self.path_of(id).is_ok_and(|p| p.is_file())
     }
 
     fn preview(&self, checked: Checked) -> Preview {
@@ -192,10 +237,10 @@ impl Library {
         let id = pack.manifest.id.clone();
         if self.contains(&id) {
             match mode {
-                InstallMode::Replace if id == CORE_ID => {
-                    return Err(PackError::Io(
-                        "the built-in core pack cannot be replaced".into(),
-                    ));
+                InstallMode::Replace if self.is_shipped(&id) => {
+                    return Err(PackError::Io(format!(
+                        "'{id}' ships with the game and cannot be replaced: keep both instead"
+                    )));
                 }
                 InstallMode::Replace => {}
                 InstallMode::KeepBoth => {
@@ -217,20 +262,16 @@ impl Library {
         let text = serde_json::to_string_pretty(&pack.to_json())
             .map_err(|e| PackError::Io(e.to_string()))?;
         let target = self.path_of(&pack.manifest.id)?;
-        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir).map_err(|e| io(&self.dir, e))?;
-        tmp.write_all(text.as_bytes())
-            .map_err(|e| io(tmp.path(), e))?;
-        tmp.as_file().sync_all().map_err(|e| io(tmp.path(), e))?;
-        tmp.persist(&target).map_err(|e| io(&target, e.error))?;
+        write_atomically(&target, text.as_bytes()).map_err(PackError::Io)?;
         Ok(PackSummary::of(&pack, false))
     }
 
     /// Removes an installed pack.
     pub fn remove(&self, id: &str) -> Result<(), PackError> {
-        if id == CORE_ID {
-            return Err(PackError::Io(
-                "the built-in core pack cannot be removed".into(),
-            ));
+        if self.is_shipped(id) {
+            return Err(PackError::Io(format!(
+                "'{id}' ships with the game and cannot be removed"
+            )));
         }
         let path = self.path_of(id)?;
         if !path.is_file() {
@@ -249,6 +290,20 @@ impl Library {
     pub fn share_link(&self, id: &str, base: &str) -> Result<String, PackError> {
         share::pack_link(&self.pack(id)?, base)
     }
+}
+
+/// Writes `bytes` to a temporary file beside `path` and renames it into place, so a reader
+/// sees the old file or the new one, never half of either.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    tmp.write_all(bytes).map_err(|e| fail(&e))?;
+    tmp.as_file().sync_all().map_err(|e| fail(&e))?;
+    tmp.persist(path).map_err(|e| fail(&e.error))?;
+    Ok(())
 }
 
 /// Writes a pack as CommonJS or JSON text that loads back to the same pack.
@@ -297,6 +352,30 @@ mod tests {
         again.remove("hello-miau").expect("removes");
         assert_eq!(again.list().len(), 1);
         assert!(again.remove("core").is_err());
+    }
+
+    #[test]
+    fn shipped_packs_are_listed_found_and_kept() {
+        let (_d, lib) = library();
+        let hello = lib.import(HELLO, "hello.json").expect("valid").pack;
+        let core = lib.pack(CORE_ID).expect("core");
+        let (lib, doubled) = lib.with_shipped(vec![hello.clone(), core]);
+        assert_eq!(doubled, ["core"]);
+        let listed: Vec<(String, bool)> =
+            lib.list().into_iter().map(|s| (s.id, s.built_in)).collect();
+        assert_eq!(listed, [("core".into(), true), ("hello-miau".into(), true)]);
+        assert_eq!(lib.pack("hello-miau").expect("found"), hello);
+        assert!(
+            lib.remove("hello-miau")
+                .unwrap_err()
+                .to_string()
+                .contains("ships with the game")
+        );
+        let again = lib.import(HELLO, "hello.json").expect("valid");
+        assert!(again.conflict);
+        assert!(lib.install(&again, InstallMode::Replace).is_err());
+        let fork = lib.install(&again, InstallMode::KeepBoth).expect("forks");
+        assert_eq!(fork.id, "hello-miau-fork");
     }
 
     #[test]

@@ -1,0 +1,700 @@
+//! A player's session: the catalog with solved marks, the level being played, a pack waiting
+//! for the player's decision (a gift), and what the last pack operation said.
+//!
+//! Every operation either succeeds whole or leaves the session as it was and says why in an
+//! [`Outcome`]: a game shows outcomes, it never has to undo anything. Progress is one small JSON
+//! file written atomically; a file that does not read is set aside, not overwritten silently.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::board::{Action, Proof, Turn};
+use crate::game::Game;
+use crate::library::{
+    ExportFormat, InstallMode, Library, PackSummary, Preview, export_pack, write_atomically,
+};
+use crate::pack::{Glyph, Level};
+use crate::share;
+use crate::source::load_file;
+use crate::validate::{MAX_SOURCE_BYTES, Note, PackError, Problem, validate};
+use crate::worlds;
+
+/// The longest file path the Workshop reads, in bytes.
+pub const MAX_PATH_BYTES: usize = 4096;
+
+/// The level being played.
+#[derive(Clone, Debug)]
+pub struct Playing {
+    /// The pack's id.
+    pub pack: String,
+    /// The pack's display name.
+    pub pack_name: String,
+    /// The level as authored.
+    pub level: Level,
+    /// Its place in the pack, from 0.
+    pub index: usize,
+    /// How many levels the pack has.
+    pub count: usize,
+    /// How the pack draws its nouns.
+    pub palette: BTreeMap<String, Glyph>,
+    /// The proof, its board and its history.
+    pub game: Game,
+    /// Turns taken since the level started (undo takes one back, restart starts again).
+    pub moves: u32,
+    /// Notes about this level's loose words.
+    pub notes: Vec<Note>,
+    /// Counts every change of the board (a move, an undo, a restart, the start).
+    pub changes: u64,
+    /// What the last change was.
+    pub last: Change,
+}
+
+/// What last changed the board, so a picture can animate it the right way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The level just started.
+    Start,
+    /// A turn was played.
+    Move(Turn),
+    /// A turn was taken back.
+    Undo,
+    /// The level started again.
+    Restart,
+}
+
+/// Where a pending pack came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Pasted text.
+    Text,
+    /// A file the player named.
+    File,
+    /// A share link.
+    Link,
+}
+
+impl Origin {
+    /// `text`, `file` or `link`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Text => "text",
+            Origin::File => "file",
+            Origin::Link => "link",
+        }
+    }
+}
+
+/// A validated pack waiting to be kept or left.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    /// The pack and its notes.
+    pub preview: Preview,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+/// What the last pack operation said.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Counts outcomes, so a game sees a new one even when it says the same thing.
+    pub serial: u64,
+    /// The operation: `play`, `import`, `link`, `keep`, `leave`, `export`, `share`, `remove`.
+    pub op: String,
+    /// Whether it did what was asked.
+    pub ok: bool,
+    /// One line for the player.
+    pub message: String,
+    /// Every problem of a pack that failed validation, with its path.
+    pub errors: Vec<Problem>,
+    /// The pack it concerned.
+    pub pack: Option<String>,
+    /// A file it wrote.
+    pub path: Option<String>,
+    /// A share link it made.
+    pub link: Option<String>,
+}
+
+/// One catalog level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CatalogLevel {
+    /// Level id.
+    pub id: String,
+    /// Display title.
+    pub title: String,
+    /// Whether the player has won it.
+    pub solved: bool,
+}
+
+/// One catalog pack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CatalogPack {
+    /// Id, name, version, whether it ships with the game, what it forks.
+    pub summary: PackSummary,
+    /// Its levels in order.
+    pub levels: Vec<CatalogLevel>,
+}
+
+/// Levels won, by pack id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Progress {
+    solved: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Progress {
+    fn to_json(&self) -> Value {
+        json!({ "version": 1, "solved": self.solved })
+    }
+
+    fn from_json(value: &Value) -> Result<Progress, String> {
+        if value.get("version").and_then(Value::as_u64) != Some(1) {
+            return Err("it is not version 1 progress".into());
+        }
+        let solved = value
+            .get("solved")
+            .and_then(Value::as_object)
+            .ok_or("it has no 'solved' record")?;
+        let mut out = Progress::default();
+        for (pack, levels) in solved {
+            let levels = levels
+                .as_array()
+                .ok_or_else(|| format!("solved.{pack} is not a list"))?;
+            let set = out.solved.entry(pack.clone()).or_default();
+            for (i, level) in levels.iter().enumerate() {
+                let level = level
+                    .as_str()
+                    .ok_or_else(|| format!("solved.{pack}[{i}] is not a level id"))?;
+                set.insert(level.to_string());
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A player's session over one library folder.
+pub struct Session {
+    library: Library,
+    progress: Progress,
+    progress_file: PathBuf,
+    exports: PathBuf,
+    catalog: Vec<CatalogPack>,
+    broken: Vec<(String, String)>,
+    playing: Option<Playing>,
+    pending: Option<Pending>,
+    outcome: Option<Outcome>,
+    /// Problems found opening the session (shipped packs that did not load, progress set
+    /// aside), for the game's log.
+    startup: Vec<String>,
+    /// Counts calls that may have changed something, so a reader remakes its view only then.
+    revision: u64,
+}
+
+fn io(path: &Path, e: impl std::fmt::Display) -> String {
+    format!("{}: {e}", path.display())
+}
+
+impl Session {
+    /// Opens the session kept in `folder` (installed packs in `packs/`, progress in
+    /// `progress.json`, exports in `exports/`), with the packs in `shipped` (a game's own
+    /// `mods` folder, read as trusted sources) listed after the core pack.
+    pub fn open(folder: &Path, shipped: Option<&Path>) -> Result<Session, String> {
+        let mut startup = Vec::new();
+        let mut packs = Vec::new();
+        if let Some(dir) = shipped {
+            let files = worlds::pack_files(dir).map_err(|e| e.to_string())?;
+            for file in files {
+                if file.file_name().and_then(|n| n.to_str()) == Some(worlds::CORE_FILE) {
+                    continue;
+                }
+                match load_file(&file) {
+                    Ok(checked) => packs.push(checked.pack),
+                    Err(e) => startup.push(format!("{}: {e}", file.display())),
+                }
+            }
+        }
+        let library = Library::open(folder.join("packs")).map_err(|e| e.to_string())?;
+        let (library, doubled) = library.with_shipped(packs);
+        for id in doubled {
+            startup.push(format!(
+                "two shipped packs have the id '{id}'; the first is kept"
+            ));
+        }
+        let progress_file = folder.join("progress.json");
+        let progress = match std::fs::read(&progress_file) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Progress::default(),
+            Err(e) => return Err(io(&progress_file, e)),
+            Ok(bytes) => {
+                match serde_json::from_slice::<Value>(&bytes)
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| Progress::from_json(&v))
+                {
+                    Ok(p) => p,
+                    Err(why) => {
+                        let aside = folder.join("progress.bad.json");
+                        let _ = std::fs::rename(&progress_file, &aside);
+                        startup.push(format!(
+                            "{} did not read ({why}); it was kept as {} and progress starts afresh",
+                            progress_file.display(),
+                            aside.display()
+                        ));
+                        Progress::default()
+                    }
+                }
+            }
+        };
+        let mut session = Session {
+            library,
+            progress,
+            progress_file,
+            exports: folder.join("exports"),
+            catalog: Vec::new(),
+            broken: Vec::new(),
+            playing: None,
+            pending: None,
+            outcome: None,
+            startup,
+            revision: 0,
+        };
+        session.refresh_catalog();
+        Ok(session)
+    }
+
+    /// Counts operations that may have changed the session.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Marks the session as possibly changed (every operation through a game does).
+    pub fn touch(&mut self) {
+        self.revision += 1;
+    }
+
+    /// Problems found while opening, said once by the caller.
+    pub fn take_startup_problems(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.startup)
+    }
+
+    /// The packs with their levels and solved marks.
+    pub fn catalog(&self) -> &[CatalogPack] {
+        &self.catalog
+    }
+
+    /// Installed files that did not load, with why.
+    pub fn broken(&self) -> &[(String, String)] {
+        &self.broken
+    }
+
+    /// The level being played.
+    pub fn playing(&self) -> Option<&Playing> {
+        self.playing.as_ref()
+    }
+
+    /// The pack waiting for the player's decision.
+    pub fn pending(&self) -> Option<&Pending> {
+        self.pending.as_ref()
+    }
+
+    /// What the last pack operation said.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// The library under the session.
+    pub fn library(&self) -> &Library {
+        &self.library
+    }
+
+    fn refresh_catalog(&mut self) {
+        let (packs, broken) = self.library.scan();
+        self.catalog = packs
+            .into_iter()
+            .map(|(summary, pack)| {
+                let solved = self.progress.solved.get(&summary.id);
+                let levels = pack
+                    .levels
+                    .iter()
+                    .map(|l| CatalogLevel {
+                        id: l.id.clone(),
+                        title: l.display_title().to_string(),
+                        solved: solved.is_some_and(|s| s.contains(&l.id)),
+                    })
+                    .collect();
+                CatalogPack { summary, levels }
+            })
+            .collect();
+        self.broken = broken
+            .into_iter()
+            .map(|(id, e)| (id, e.to_string()))
+            .collect();
+    }
+
+    fn say(&mut self, op: &str, result: Result<Outcome, Outcome>) {
+        let serial = self.outcome.as_ref().map_or(0, |o| o.serial) + 1;
+        let mut outcome = match result {
+            Ok(o) => Outcome { ok: true, ..o },
+            Err(o) => Outcome { ok: false, ..o },
+        };
+        outcome.serial = serial;
+        outcome.op = op.to_string();
+        self.outcome = Some(outcome);
+    }
+
+    fn failure(message: impl Into<String>) -> Outcome {
+        Outcome {
+            message: message.into(),
+            ..Outcome::default()
+        }
+    }
+
+    fn pack_failure(error: PackError) -> Outcome {
+        match error {
+            PackError::Invalid(problems) => Outcome {
+                message: format!(
+                    "The pack has {} problem{}; nothing was changed.",
+                    problems.len(),
+                    if problems.len() == 1 { "" } else { "s" }
+                ),
+                errors: problems,
+                ..Outcome::default()
+            },
+            other => Session::failure(other.to_string()),
+        }
+    }
+
+    /// Starts a level: `level` is its id, or empty for the first level not yet solved (the
+    /// first level when all are). A pack or level that is not there changes nothing.
+    pub fn play(&mut self, pack_id: &str, level: &str) {
+        let result = self.start(pack_id, level);
+        self.say("play", result);
+    }
+
+    fn start(&mut self, pack_id: &str, level: &str) -> Result<Outcome, Outcome> {
+        let pack = self.library.pack(pack_id).map_err(Session::pack_failure)?;
+        let index = if level.is_empty() {
+            let solved = self.progress.solved.get(pack_id);
+            pack.levels
+                .iter()
+                .position(|l| !solved.is_some_and(|s| s.contains(&l.id)))
+                .unwrap_or(0)
+        } else {
+            pack.levels
+                .iter()
+                .position(|l| l.id == level)
+                .ok_or_else(|| {
+                    Session::failure(format!("'{}' has no level '{level}'", pack.manifest.name))
+                })?
+        };
+        let authored = pack.levels[index].clone();
+        let proof =
+            Proof::new(&authored).map_err(|e| Session::failure(format!("{}: {e}", authored.id)))?;
+        // Notes are worked out by the validator, so they say what the Workshop says.
+        let notes = validate(&pack.to_json())
+            .map(|c| c.notes)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|n| n.level_id == authored.id)
+            .collect();
+        let changes = self.playing.as_ref().map_or(0, |p| p.changes) + 1;
+        self.playing = Some(Playing {
+            pack: pack.manifest.id.clone(),
+            pack_name: pack.manifest.name.clone(),
+            index,
+            count: pack.levels.len(),
+            palette: pack.palette.clone(),
+            game: Game::new(proof),
+            moves: 0,
+            notes,
+            changes,
+            last: Change::Start,
+            level: authored,
+        });
+        Ok(Outcome {
+            message: format!(
+                "{}: {}",
+                pack.manifest.name,
+                pack.levels[index].display_title()
+            ),
+            pack: Some(pack.manifest.id),
+            ..Outcome::default()
+        })
+    }
+
+    /// Plays one turn of the level being played. A blocked turn (or no level) changes nothing.
+    pub fn step(&mut self, action: Action) -> Option<Turn> {
+        let playing = self.playing.as_mut()?;
+        if playing.game.board().is_won() {
+            return None;
+        }
+        let turn = playing.game.play(action);
+        if turn.blocked {
+            return Some(turn);
+        }
+        playing.moves += 1;
+        playing.changes += 1;
+        playing.last = Change::Move(turn);
+        if turn.won {
+            let (pack, level) = (playing.pack.clone(), playing.level.id.clone());
+            if self.progress.solved.entry(pack).or_default().insert(level) {
+                if let Err(e) = self.save_progress() {
+                    self.startup.push(e);
+                }
+                self.refresh_solved();
+            }
+        }
+        Some(turn)
+    }
+
+    /// Takes back the last turn; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(playing) = self.playing.as_mut() else {
+            return false;
+        };
+        if !playing.game.undo() {
+            return false;
+        }
+        playing.moves = playing.moves.saturating_sub(1);
+        playing.changes += 1;
+        playing.last = Change::Undo;
+        true
+    }
+
+    /// Starts the level again (undo brings the board back).
+    pub fn restart(&mut self) -> bool {
+        let Some(playing) = self.playing.as_mut() else {
+            return false;
+        };
+        playing.game.restart();
+        playing.moves = 0;
+        playing.changes += 1;
+        playing.last = Change::Restart;
+        true
+    }
+
+    /// Stops playing.
+    pub fn stop(&mut self) {
+        self.playing = None;
+    }
+
+    fn refresh_solved(&mut self) {
+        for pack in &mut self.catalog {
+            let solved = self.progress.solved.get(&pack.summary.id);
+            for level in &mut pack.levels {
+                level.solved = solved.is_some_and(|s| s.contains(&level.id));
+            }
+        }
+    }
+
+    fn save_progress(&self) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(&self.progress.to_json())
+            .map_err(|e| io(&self.progress_file, e))?;
+        write_atomically(&self.progress_file, text.as_bytes())
+    }
+
+    fn hold(&mut self, op: &str, origin: Origin, preview: Result<Preview, PackError>) {
+        let result = preview.map_err(Session::pack_failure).map(|preview| {
+            let p = &preview.pack;
+            let message = format!(
+                "{} {} ({} level{}){}",
+                p.manifest.name,
+                p.manifest.version,
+                p.levels.len(),
+                if p.levels.len() == 1 { "" } else { "s" },
+                if preview.conflict {
+                    ": a pack with this id is already installed"
+                } else {
+                    ""
+                }
+            );
+            let outcome = Outcome {
+                message,
+                pack: Some(p.manifest.id.clone()),
+                ..Outcome::default()
+            };
+            self.pending = Some(Pending { preview, origin });
+            outcome
+        });
+        self.say(op, result);
+    }
+
+    /// Reads pack text (`.cjs`, `.lua` or `.json`, told by `filename`; JSON when it has no
+    /// such ending) into a pending preview. A bad pack changes nothing and lists every problem.
+    pub fn import_text(&mut self, text: &str, filename: &str) {
+        let lower = filename.to_ascii_lowercase();
+        let named = [".cjs", ".js", ".lua", ".json"]
+            .iter()
+            .any(|end| lower.ends_with(end));
+        let name = if named {
+            filename.to_string()
+        } else if text.trim_start().starts_with('{') {
+            // Pasted text without a name: a JSON object, or else a script by what it says.
+            "pasted.json".into()
+        } else if text.contains("module.exports") {
+            "pasted.cjs".into()
+        } else {
+            "pasted.lua".into()
+        };
+        let preview = self.library.import(text, &name);
+        self.hold("import", Origin::Text, preview);
+    }
+
+    /// Reads a pack file the player named into a pending preview.
+    pub fn import_file(&mut self, path: &str) {
+        let preview =
+            read_pack_file(path).and_then(|(text, name)| self.library.import(&text, &name));
+        self.hold("import", Origin::File, preview);
+    }
+
+    /// Reads a share link (or its fragment) into a pending preview. Runs no code.
+    pub fn open_link(&mut self, link: &str) {
+        let preview = self.library.decode_link(link.trim());
+        self.hold("link", Origin::Link, preview);
+    }
+
+    /// Installs the pending pack. With a pack of the same id installed, `mode` must say
+    /// whether to replace it or keep both; without one it is ignored.
+    pub fn keep(&mut self, mode: Option<InstallMode>) {
+        let result = self.install(mode);
+        self.say("keep", result);
+    }
+
+    fn install(&mut self, mode: Option<InstallMode>) -> Result<Outcome, Outcome> {
+        let pending = self
+            .pending
+            .as_ref()
+            .ok_or_else(|| Session::failure("There is no pack waiting to be kept."))?;
+        let mode = match (pending.preview.conflict, mode) {
+            (false, _) => InstallMode::Replace,
+            (true, Some(mode)) => mode,
+            (true, None) => {
+                return Err(Session::failure(format!(
+                    "'{}' is already installed: replace it or keep both.",
+                    pending.preview.pack.manifest.id
+                )));
+            }
+        };
+        let summary = self
+            .library
+            .install(&pending.preview, mode)
+            .map_err(Session::pack_failure)?;
+        self.pending = None;
+        self.refresh_catalog();
+        Ok(Outcome {
+            message: format!("Kept {} as '{}'.", summary.name, summary.id),
+            pack: Some(summary.id),
+            ..Outcome::default()
+        })
+    }
+
+    /// Drops the pending pack; the catalog is as it was.
+    pub fn leave(&mut self) {
+        let result = match self.pending.take() {
+            Some(p) => Ok(Outcome {
+                message: format!(
+                    "Left {}; nothing was installed.",
+                    p.preview.pack.manifest.name
+                ),
+                pack: Some(p.preview.pack.manifest.id),
+                ..Outcome::default()
+            }),
+            None => Err(Session::failure("There is no pack waiting.")),
+        };
+        self.say("leave", result);
+    }
+
+    /// Writes a catalog pack as a `.cjs` file in the exports folder.
+    pub fn export(&mut self, id: &str) {
+        let result = self
+            .library
+            .pack(id)
+            .and_then(|pack| export_pack(&pack, ExportFormat::CommonJs))
+            .map_err(Session::pack_failure)
+            .and_then(|text| {
+                std::fs::create_dir_all(&self.exports)
+                    .map_err(|e| Session::failure(io(&self.exports, e)))?;
+                // The id was checked by `pack`, so it is a safe file name.
+                let path = self.exports.join(format!("{id}.cjs"));
+                write_atomically(&path, text.as_bytes()).map_err(Session::failure)?;
+                Ok(Outcome {
+                    message: format!("Exported to {}", path.display()),
+                    pack: Some(id.to_string()),
+                    path: Some(path.display().to_string()),
+                    ..Outcome::default()
+                })
+            });
+        self.say("export", result);
+    }
+
+    /// Makes a share link for a catalog pack.
+    pub fn share(&mut self, id: &str) {
+        let result = self
+            .library
+            .share_link(id, share::DEFAULT_LINK_BASE)
+            .map_err(Session::pack_failure)
+            .map(|link| Outcome {
+                message: format!("A link to '{id}' ({} characters).", link.len()),
+                pack: Some(id.to_string()),
+                link: Some(link),
+                ..Outcome::default()
+            });
+        self.say("share", result);
+    }
+
+    /// Removes an installed pack and its solved marks.
+    pub fn remove(&mut self, id: &str) {
+        let result = self
+            .library
+            .remove(id)
+            .map_err(Session::pack_failure)
+            .map(|()| {
+                if self.progress.solved.remove(id).is_some()
+                    && let Err(e) = self.save_progress()
+                {
+                    self.startup.push(e);
+                }
+                if self.playing.as_ref().is_some_and(|p| p.pack == id) {
+                    self.playing = None;
+                }
+                self.refresh_catalog();
+                Outcome {
+                    message: format!("Removed '{id}'."),
+                    pack: Some(id.to_string()),
+                    ..Outcome::default()
+                }
+            });
+        self.say("remove", result);
+    }
+}
+
+/// Reads a pack file named by the player: at most [`MAX_SOURCE_BYTES`] (one byte more is read
+/// so a larger file is refused, not cut), returning its text and file name.
+fn read_pack_file(path: &str) -> Result<(String, String), PackError> {
+    if path.len() > MAX_PATH_BYTES || path.trim().is_empty() || path.contains('\0') {
+        return Err(PackError::Io(
+            "that is not a file path (empty, too long or with a NUL)".into(),
+        ));
+    }
+    let path = Path::new(path.trim());
+    let file = std::fs::File::open(path).map_err(|e| PackError::Io(io(path, e)))?;
+    if !file.metadata().map(|m| m.is_file()).unwrap_or(false) {
+        return Err(PackError::Io(format!("{} is not a file", path.display())));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SOURCE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| PackError::Io(io(path, e)))?;
+    if bytes.len() > MAX_SOURCE_BYTES {
+        return Err(PackError::TooLarge {
+            bytes: bytes.len(),
+            limit: MAX_SOURCE_BYTES,
+        });
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| PackError::Syntax(format!("{} is not UTF-8 text", path.display())))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok((text, name))
+}

@@ -1,0 +1,90 @@
+-- What every Miau screen does with its entities: find them by name, change a text or a tint
+-- only when it differs (so a quiet frame queues nothing), and tell whether a point is over one.
+--
+--   local screen = import("ui/screen.lua")
+--   local s = screen.new()
+--   s:text("moves", "Moves: 3")
+--   if s:over("btn_play", x, y) then ... end
+
+local M = {}
+M.__index = M
+
+function M.new()
+  return setmetatable({ entities = {}, texts = {}, tints = {}, colours = {} }, M)
+end
+
+function M:find(name)
+  local e = self.entities[name]
+  if e == nil then
+    e = Entity.find(name)
+    if e == nil then error("no entity named " .. tostring(name), 2) end
+    self.entities[name] = e
+  end
+  return e
+end
+
+function M:text(name, t)
+  if self.texts[name] ~= t then
+    self.texts[name] = t
+    Text.set(self:find(name), t)
+  end
+end
+
+local function key_of(c)
+  return string.format("%.3f %.3f %.3f %.3f", c[1], c[2], c[3], c[4] or 1)
+end
+
+function M:tint(name, c)
+  local k = key_of(c)
+  if self.tints[name] ~= k then
+    self.tints[name] = k
+    Entity.set(self:find(name), "sprite", { tint = c })
+  end
+end
+
+function M:colour(name, c)
+  local k = key_of(c)
+  if self.colours[name] ~= k then
+    self.colours[name] = k
+    Entity.set(self:find(name), "text", { color = c })
+  end
+end
+
+-- Whether world point (x, y) is inside the sprite of entity `name`.
+function M:over(name, x, y)
+  local e = self:find(name)
+  local t = Entity.get(e, "transform")
+  local s = Entity.get(e, "sprite")
+  if t == nil or s == nil then return false end
+  return math.abs(x - t.pos[1]) <= s.size[1] / 2 and math.abs(y - t.pos[2]) <= s.size[2] / 2
+end
+
+-- Colours shared by the screens.
+M.WHITE = { 0.94, 0.94, 0.97, 1 }
+M.DIM = { 0.62, 0.64, 0.74, 1 }
+M.PINK = { 1.0, 0.44, 0.68, 1 }
+M.BLUE = { 0.27, 0.85, 1.0, 1 }
+M.GOLD = { 1.0, 0.86, 0.35, 1 }
+M.RED = { 1.0, 0.45, 0.45, 1 }
+M.FOCUS = { 0.27, 0.85, 1.0, 0.28 }
+M.NONE = { 1, 1, 1, 0 }
+M.BUTTON = { 0.3, 0.32, 0.45, 1 }
+M.BUTTON_LIT = { 0.45, 0.5, 0.75, 1 }
+
+-- The direction of a swipe from (x0, y0) to (x1, y1), or nil for a tap.
+function M.swipe(x0, y0, x1, y1)
+  local dx, dy = x1 - x0, y1 - y0
+  if math.abs(dx) < 0.4 and math.abs(dy) < 0.4 then return nil end
+  if math.abs(dx) >= math.abs(dy) then
+    return dx > 0 and "right" or "left"
+  end
+  return dy > 0 and "up" or "down"
+end
+
+-- Keys that move on the board, by key name.
+M.MOVES = {
+  up = "up", w = "up", down = "down", s = "down",
+  left = "left", a = "left", right = "right", d = "right", space = "wait",
+}
+
+return M

@@ -1,0 +1,221 @@
+-- The Workshop: bring a pack in (paste its text or a share link, or type the path of a
+-- .cjs, .lua or .json file, then Enter), and look after the packs there are: Play, Share
+-- link (copied to the clipboard), Export .cjs, Remove. A pack that fails shows every
+-- problem at once, each with its path; a good one goes to the preview to be kept or left.
+
+local screen = import("ui/screen.lua")
+local s = screen.new()
+
+local ROWS = 8
+local REPORT_LINES = 18
+local game
+local typing = true
+local field = ""
+local pick, top = 1, 0
+local catalog = {}
+local seen = nil
+local confirm_remove
+local report = {}
+local report_top = 0
+local message = ""
+local pressed
+
+function start(e)
+  game = e
+end
+
+local function back()
+  local to = Save.get("miau_back")
+  if to ~= "title" and to ~= "index" then to = "title" end
+  Scene.load(to)
+end
+
+local function trim(t)
+  return (t:gsub("^%s+", ""):gsub("%s+$", ""))
+end
+
+-- A link, a file path, or pack text: told apart by what it looks like.
+local function submit(t)
+  t = trim(t)
+  if t == "" then
+    message = "Paste a pack, a share link or a file path first."
+    return
+  end
+  if t:find("#pack=", 1, true) then
+    Miau.open_link(game, t)
+  elseif not t:find("\n", 1, true) and (t:match("%.cjs$") or t:match("%.lua$") or t:match("%.json$")) then
+    Miau.import_file(game, t)
+  else
+    Miau.import(game, t)
+  end
+  message = "Reading the pack..."
+  report = {}
+end
+
+local function chosen()
+  return catalog[pick]
+end
+
+local function act(what)
+  local p = chosen()
+  if p == nil then return end
+  if what == "play" then
+    Miau.play(game, p.id)
+    Scene.load("play")
+  elseif what == "share" then
+    Miau.share(game, p.id)
+  elseif what == "export" then
+    Miau.export(game, p.id)
+  elseif what == "remove" then
+    if confirm_remove == p.id then
+      confirm_remove = nil
+      Miau.remove(game, p.id)
+    else
+      confirm_remove = p.id
+      message = string.format("Press X again to remove '%s' for good.", p.id)
+    end
+  end
+end
+
+local function take(outcome)
+  report = {}
+  report_top = 0
+  message = outcome.message
+  if outcome.ok then
+    if outcome.op == "import" or outcome.op == "link" then
+      Save.set("miau_gift_back", "workshop")
+      Scene.load("gift")
+    elseif outcome.op == "share" and outcome.link ~= nil then
+      Clipboard.copy(outcome.link)
+      message = outcome.message .. " Copied to the clipboard."
+      report = { outcome.link }
+    elseif outcome.op == "export" then
+      message = "Written: " .. (outcome.path or "")
+    end
+  else
+    for _, p in ipairs(outcome.errors) do
+      report[#report + 1] = p.path .. ": " .. p.message
+    end
+  end
+end
+
+local function draw(bag)
+  if typing then
+    s:text("field_text", field == "" and "Paste a pack (Ctrl+V), a share link, or type a file path; Enter imports" or field .. "▏")
+    s:tint("field", { 0.32, 0.36, 0.6, 1 })
+  else
+    s:text("field_text", field == "" and "Tab to type or paste here" or field)
+    s:tint("field", { 0.25, 0.27, 0.4, 1 })
+  end
+  for r = 1, ROWS do
+    local p = catalog[top + r]
+    local label = ""
+    if p ~= nil then
+      label = string.format("%s  %s  (%s)%s", p.name, p.version, p.id, p.built_in and "  shipped" or "")
+    end
+    s:text("wpack_" .. r, label)
+    local here = (top + r == pick) and not typing
+    s:tint("wpack_row_" .. r, here and screen.FOCUS or screen.NONE)
+    s:colour("wpack_" .. r, here and screen.GOLD or screen.WHITE)
+  end
+  local broken = bag.broken or {}
+  local shown = {}
+  for i = report_top + 1, math.min(#report, report_top + REPORT_LINES) do
+    shown[#shown + 1] = report[i]
+  end
+  if #report > report_top + REPORT_LINES then
+    shown[#shown + 1] = string.format("... %d more (Page Down)", #report - report_top - REPORT_LINES)
+  end
+  for _, b in ipairs(broken) do
+    shown[#shown + 1] = "Not loaded: " .. b.path .. ": " .. b.message
+  end
+  s:text("message", message)
+  s:text("report", table.concat(shown, "\n"))
+end
+
+function update(e, dt)
+  local bag = Entity.get(e, "Miau")
+  if bag == nil then return end
+  catalog = bag.catalog or {}
+  pick = math.max(1, math.min(pick, math.max(#catalog, 1)))
+  if pick <= top then top = pick - 1 end
+  if pick > top + ROWS then top = pick - ROWS end
+  local o = bag.outcome
+  if seen == nil then
+    seen = o and o.serial or 0
+  elseif o ~= nil and o.serial ~= seen then
+    seen = o.serial
+    take(o)
+  end
+  draw(bag)
+end
+
+function text(e, t)
+  if typing then
+    -- A paste of many characters (a link or a pack) is imported as it is.
+    if #t > 200 or t:find("\n", 1, true) then
+      field = ""
+      submit(t)
+    else
+      field = field .. t
+    end
+  else
+    submit(t)
+  end
+end
+
+function key(e, name, down)
+  if not down then return end
+  if name == "tab" then
+    typing = not typing
+    return
+  end
+  if name == "escape" then
+    if typing and field ~= "" then field = "" else back() end
+    return
+  end
+  if name == "pagedown" then report_top = math.min(report_top + REPORT_LINES, math.max(#report - 1, 0)) return end
+  if name == "pageup" then report_top = math.max(report_top - REPORT_LINES, 0) return end
+  if typing then
+    if name == "backspace" then
+      local cut = utf8.offset(field, -1)
+      if cut ~= nil then field = field:sub(1, cut - 1) end
+    elseif name == "enter" then
+      local t = field
+      field = ""
+      submit(t)
+    elseif name == "down" then
+      typing = false
+    end
+    return
+  end
+  if name == "up" then
+    if pick == 1 then typing = true else pick = pick - 1 end
+  elseif name == "down" then pick = math.min(pick + 1, #catalog)
+  elseif name == "p" or name == "enter" then act("play")
+  elseif name == "s" then act("share")
+  elseif name == "e" then act("export")
+  elseif name == "x" or name == "delete" then act("remove")
+  end
+  if name ~= "x" and name ~= "delete" then confirm_remove = nil end
+end
+
+function pointer(e, phase, x, y)
+  if phase == "press" then
+    pressed = nil
+    if s:over("field", x, y) then typing = true return end
+    for r = 1, ROWS do
+      if s:over("wpack_row_" .. r, x, y) and catalog[top + r] ~= nil then
+        typing = false
+        pressed = top + r
+      end
+    end
+  elseif phase == "release" and pressed ~= nil then
+    for r = 1, ROWS do
+      if s:over("wpack_row_" .. r, x, y) and top + r == pressed then
+        if pick == pressed then act("play") else pick = pressed end
+      end
+    end
+    pressed = nil
+  end
+end
