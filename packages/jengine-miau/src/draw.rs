@@ -379,18 +379,18 @@ fn start_burst(world: &mut World, run: &mut Run, game: &MiauGame, bag: &MiauBag,
         for i in 0..SPARKS {
             let angle = i as f32 / SPARKS as f32 * std::f32::consts::TAU;
             let dir = [angle.cos(), angle.sin()];
-            let text = Text {
-                text: "✦".into(),
-                size: run.tile * 0.45,
-                color: Color([1.0, 0.86, 0.35, 1.0]),
-                ..Text::default()
+            let sprite = Sprite {
+                texture: game.spark_texture.clone(),
+                size: [run.tile * 0.5, run.tile * 0.5],
+                tint: Color([1.0, 0.86, 0.35, 1.0]),
+                ..Sprite::default()
             };
             let t = Transform2D {
                 pos: at,
                 z: game.z + 0.5,
                 ..Transform2D::default()
             };
-            let e = world.spawn((BulkEntity, t, text));
+            let e = world.spawn((BulkEntity, t, sprite));
             run.sparks.push((e, at, dir));
         }
     }
@@ -419,13 +419,13 @@ fn animate(world: &mut World, run: &mut Run, dt: f32, game: &MiauGame) {
         let t = (b / BURST).min(1.0);
         for (e, at, dir) in &run.sparks {
             let reach = run.tile * (0.3 + 1.6 * ease(t));
-            if let Ok((tr, text)) = world
+            if let Ok((tr, sprite)) = world
                 .entities
-                .query_one_mut::<(&mut Transform2D, &mut Text)>(*e)
+                .query_one_mut::<(&mut Transform2D, &mut Sprite)>(*e)
             {
                 tr.pos = [at[0] + dir[0] * reach, at[1] + dir[1] * reach];
                 tr.rot = b * 3.0;
-                text.color.0[3] = 1.0 - t;
+                sprite.tint.0[3] = 1.0 - t;
             }
         }
         if t >= 1.0 {

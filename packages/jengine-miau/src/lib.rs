@@ -91,6 +91,8 @@ pub struct MiauGame {
     pub tile_texture: String,
     /// A soft bar texture for sentence bars; plain when empty.
     pub bar_texture: String,
+    /// A spark texture for the win burst; small squares when empty.
+    pub spark_texture: String,
     /// Whether the package draws the board (false: a game draws its own from `MiauBoard`).
     pub draw: bool,
 }
@@ -109,6 +111,7 @@ impl Default for MiauGame {
             step: 0.12,
             tile_texture: String::new(),
             bar_texture: String::new(),
+            spark_texture: String::new(),
             draw: true,
         }
     }
@@ -155,6 +158,7 @@ impl MiauGame {
         for (field, name) in [
             ("tile_texture", &self.tile_texture),
             ("bar_texture", &self.bar_texture),
+            ("spark_texture", &self.spark_texture),
         ] {
             if !name.is_empty() {
                 jengine::check_asset_name(name).map_err(|e| format!("{field}: {e}"))?;

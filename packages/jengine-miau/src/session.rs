@@ -698,3 +698,268 @@ fn read_pack_file(path: &str) -> Result<(String, String), PackError> {
         .unwrap_or_default();
     Ok((text, name))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HELLO: &str = r#"module.exports = { manifest: { id: 'hello-miau', name: 'Hello Miau', version: '1.0.0' },
+      palette: { MIAU: '🐈', FLAG: '🚩' },
+      levels: [{ id: 'intro', width: 5, height: 3, objects: [
+        { kind: 'word', text: 'MIAU', x: 0, y: 0 }, { kind: 'word', text: 'IS', x: 1, y: 0 },
+        { kind: 'word', text: 'YOU', x: 2, y: 0 }, { kind: 'object', noun: 'MIAU', x: 0, y: 1 } ] }] };"#;
+
+    const BROKEN: &str = r#"{ "manifest": { "id": "Bad Id", "name": "", "version": "one" },
+      "levels": [{ "id": "a", "width": 3, "height": 3, "objects": [
+        { "kind": "word", "text": "CAT", "x": 9, "y": 0 }, { "kind": "thing", "x": 0, "y": 0 } ] }] }"#;
+
+    fn open() -> (tempfile::TempDir, Session) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let session = Session::open(dir.path(), None).expect("opens");
+        (dir, session)
+    }
+
+    fn outcome(s: &Session) -> &Outcome {
+        s.outcome().expect("an outcome")
+    }
+
+    #[test]
+    fn a_won_level_is_marked_solved_and_stays_so() {
+        let (dir, mut s) = open();
+        s.play("core", "");
+        assert!(outcome(&s).ok, "{:?}", s.outcome());
+        assert_eq!(s.playing().expect("playing").level.id, "first-steps");
+        for _ in 0..4 {
+            s.step(Action::Right);
+        }
+        assert!(s.playing().expect("playing").game.board().is_won());
+        assert!(s.catalog()[0].levels[0].solved);
+        // A won board takes no more turns.
+        assert_eq!(s.step(Action::Left), None);
+        let again = Session::open(dir.path(), None).expect("reopens");
+        assert!(again.catalog()[0].levels[0].solved);
+        // The first level not yet solved is where an empty level id starts.
+        let mut again = again;
+        again.play("core", "");
+        assert_eq!(again.playing().expect("playing").index, 1);
+    }
+
+    #[test]
+    fn moves_undo_and_restart_count_as_a_player_expects() {
+        let (_d, mut s) = open();
+        s.play("core", "first-steps");
+        s.step(Action::Right);
+        s.step(Action::Right);
+        assert_eq!(s.playing().expect("p").moves, 2);
+        assert!(s.undo());
+        assert_eq!(s.playing().expect("p").moves, 1);
+        assert!(s.restart());
+        let p = s.playing().expect("p");
+        assert_eq!((p.moves, p.last), (0, Change::Restart));
+        assert_eq!(p.game.board(), p.game.proof().initial());
+    }
+
+    #[test]
+    fn a_pack_or_level_that_is_not_there_changes_nothing() {
+        let (_d, mut s) = open();
+        s.play("core", "first-steps");
+        let before = s.playing().expect("p").level.id.clone();
+        s.play("core", "no-such-level");
+        assert!(!outcome(&s).ok);
+        assert!(outcome(&s).message.contains("no level 'no-such-level'"));
+        s.play("../etc", "");
+        assert!(!outcome(&s).ok);
+        assert_eq!(s.playing().expect("p").level.id, before);
+    }
+
+    #[test]
+    fn a_corrupt_progress_file_is_set_aside_and_said() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("progress.json"), "{ not json").expect("writes");
+        let mut s = Session::open(dir.path(), None).expect("opens");
+        let problems = s.take_startup_problems();
+        assert!(problems[0].contains("progress.bad.json"), "{problems:?}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("progress.bad.json")).expect("kept"),
+            "{ not json"
+        );
+    }
+
+    #[test]
+    fn a_bad_pack_reports_every_problem_and_changes_nothing() {
+        let (_d, mut s) = open();
+        let before = s.catalog().to_vec();
+        s.import_text(BROKEN, "");
+        let o = outcome(&s);
+        assert!(!o.ok);
+        let paths: Vec<&str> = o.errors.iter().map(|p| p.path.as_str()).collect();
+        for path in [
+            "manifest.id",
+            "manifest.name",
+            "manifest.version",
+            "levels[0].objects[0].x",
+            "levels[0].objects[1].kind",
+        ] {
+            assert!(paths.contains(&path), "{path} missing from {paths:?}");
+        }
+        assert!(s.pending().is_none());
+        assert_eq!(s.catalog(), before.as_slice());
+    }
+
+    #[test]
+    fn import_keep_play_export_and_remove() {
+        let (dir, mut s) = open();
+        s.import_text(HELLO, "");
+        assert!(outcome(&s).ok, "{:?}", s.outcome());
+        assert_eq!(s.pending().expect("pending").origin, Origin::Text);
+        assert_eq!(s.catalog().len(), 1, "a preview installs nothing");
+        s.keep(None);
+        assert!(outcome(&s).ok, "{:?}", s.outcome());
+        assert!(s.pending().is_none());
+        assert_eq!(s.catalog()[1].summary.id, "hello-miau");
+        // Kept as data: the file is JSON and reloads without the script.
+        let file = dir.path().join("packs/hello-miau.json");
+        let data: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).expect("file")).expect("json");
+        assert_eq!(data["manifest"]["id"], "hello-miau");
+        s.play("hello-miau", "");
+        assert!(outcome(&s).ok);
+        s.export("hello-miau");
+        let path = outcome(&s).path.clone().expect("a path");
+        assert!(path.ends_with("exports/hello-miau.cjs"), "{path}");
+        let text = std::fs::read_to_string(&path).expect("exported");
+        s.remove("hello-miau");
+        assert!(outcome(&s).ok);
+        assert!(s.playing().is_none(), "the removed pack stops playing");
+        assert_eq!(s.catalog().len(), 1);
+        // The export brings it back.
+        s.import_text(&text, "hello-miau.cjs");
+        s.keep(None);
+        assert_eq!(s.catalog()[1].summary.id, "hello-miau");
+    }
+
+    #[test]
+    fn a_second_copy_needs_a_choice_and_can_be_kept_as_a_fork() {
+        let (_d, mut s) = open();
+        s.import_text(HELLO, "hello.cjs");
+        s.keep(None);
+        s.import_text(HELLO, "hello.cjs");
+        assert!(s.pending().expect("pending").preview.conflict);
+        s.keep(None);
+        assert!(!outcome(&s).ok);
+        assert!(outcome(&s).message.contains("replace it or keep both"));
+        assert!(s.pending().is_some(), "still waiting");
+        s.keep(Some(InstallMode::KeepBoth));
+        assert_eq!(outcome(&s).pack.as_deref(), Some("hello-miau-fork"));
+        let ids: Vec<&str> = s.catalog().iter().map(|c| c.summary.id.as_str()).collect();
+        assert_eq!(ids, ["core", "hello-miau", "hello-miau-fork"]);
+    }
+
+    #[test]
+    fn a_gift_link_left_changes_nothing_and_kept_installs() {
+        let (_d, mut s) = open();
+        s.import_text(HELLO, "hello.cjs");
+        s.keep(None);
+        s.share("hello-miau");
+        let link = outcome(&s).link.clone().expect("link");
+        s.remove("hello-miau");
+        let before = s.catalog().to_vec();
+        s.open_link(&link);
+        assert_eq!(s.pending().expect("pending").origin, Origin::Link);
+        s.leave();
+        assert!(outcome(&s).ok);
+        assert!(s.pending().is_none());
+        assert_eq!(s.catalog(), before.as_slice());
+        s.open_link(&format!("  {link}\n"));
+        s.keep(None);
+        assert!(outcome(&s).ok);
+        assert_eq!(s.catalog().len(), 2);
+    }
+
+    #[test]
+    fn hostile_requests_are_refused_in_words() {
+        let (dir, mut s) = open();
+        let victim = dir.path().join("victim.json");
+        std::fs::write(&victim, "{}").expect("writes");
+        for id in ["../victim", "..", "/etc/passwd", "core", ""] {
+            s.remove(id);
+            assert!(!outcome(&s).ok, "{id}");
+            s.export(id);
+            if id != "core" {
+                assert!(!outcome(&s).ok, "{id}");
+            }
+        }
+        assert!(victim.is_file());
+        s.keep(Some(InstallMode::Replace));
+        assert!(!outcome(&s).ok, "nothing to keep");
+        s.leave();
+        assert!(!outcome(&s).ok, "nothing to leave");
+        for link in [
+            "",
+            "miau://play",
+            "miau://play#pack=1.!!!",
+            &"#".repeat(100_000),
+        ] {
+            s.open_link(link);
+            assert!(!outcome(&s).ok, "{link:.40}");
+        }
+        s.import_text(&"x".repeat(MAX_SOURCE_BYTES + 1), "big.json");
+        assert!(
+            outcome(&s).message.contains("over the limit"),
+            "{:?}",
+            s.outcome()
+        );
+    }
+
+    #[test]
+    fn files_are_read_with_care() {
+        let (dir, mut s) = open();
+        let missing = dir.path().join("missing.cjs");
+        s.import_file(&missing.display().to_string());
+        assert!(!outcome(&s).ok);
+        s.import_file(&dir.path().display().to_string());
+        assert!(
+            outcome(&s).message.contains("is not a file"),
+            "{:?}",
+            s.outcome()
+        );
+        s.import_file("a\0b.cjs");
+        assert!(outcome(&s).message.contains("not a file path"));
+        let big = dir.path().join("big.json");
+        std::fs::write(&big, vec![b' '; MAX_SOURCE_BYTES + 10]).expect("writes");
+        s.import_file(&big.display().to_string());
+        assert!(
+            outcome(&s).message.contains("over the limit"),
+            "{:?}",
+            s.outcome()
+        );
+        let good = dir.path().join("hello.cjs");
+        std::fs::write(&good, HELLO).expect("writes");
+        s.import_file(&good.display().to_string());
+        assert!(outcome(&s).ok);
+        assert_eq!(s.pending().expect("pending").origin, Origin::File);
+    }
+
+    #[test]
+    fn shipped_packs_come_from_the_games_folder() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mods = dir.path().join("mods");
+        std::fs::create_dir_all(&mods).expect("mods");
+        std::fs::write(mods.join("hello.cjs"), HELLO).expect("writes");
+        std::fs::write(mods.join("broken.json"), BROKEN).expect("writes");
+        let mut s = Session::open(&dir.path().join("data"), Some(&mods)).expect("opens");
+        let problems = s.take_startup_problems();
+        assert!(
+            problems.len() == 1 && problems[0].contains("broken.json"),
+            "{problems:?}"
+        );
+        let ids: Vec<(&str, bool)> = s
+            .catalog()
+            .iter()
+            .map(|c| (c.summary.id.as_str(), c.summary.built_in))
+            .collect();
+        assert_eq!(ids, [("core", true), ("hello-miau", true)]);
+        s.remove("hello-miau");
+        assert!(outcome(&s).message.contains("ships with the game"));
+    }
+}

@@ -51,7 +51,7 @@ local function draw()
     end
     levels[#levels + 1] = string.format("%2d. %s", i, title)
   end
-  s:text("levels", table.concat(levels, "\n"))
+  s:block("levels", table.concat(levels, "\n"), 0.6)
   local notes = {}
   for i, n in ipairs(p.notes) do
     if i > 10 then
@@ -61,7 +61,7 @@ local function draw()
     notes[#notes + 1] = string.format("%s (%s): %s", n.word, n.level_title, n.message)
   end
   if #notes > 0 then table.insert(notes, 1, "Notes for the author:") end
-  s:text("notes", table.concat(notes, "\n"))
+  s:block("notes", screen.wrap(table.concat(notes, "\n"), 52), 0.6)
   if p.conflict then
     s:text("choices", string.format("'%s' is already installed:   R Replace it   B Keep both   Esc Leave", p.id))
   else

@@ -7,6 +7,7 @@ local screen = import("ui/screen.lua")
 local s = screen.new()
 
 local game
+local RULES_TOP, NOTES_TOP = 3.0, -1.0
 local show_hint = false
 local bag
 local press_at
@@ -40,16 +41,16 @@ local function draw()
   s:text("level_title", string.format("%s  ·  %d/%d  %s", p.pack_name, p.number, p.count, p.title))
   s:text("moves", string.format("Moves %d", bag.moves))
   if #bag.rules == 0 then
-    s:text("rules", "No rules: nothing is YOU.")
+    s:block("rules", "No rules: nothing is YOU.", RULES_TOP)
   else
-    s:text("rules", lines(bag.rules, function(r) return r end))
+    s:block("rules", lines(bag.rules, function(r) return r end), RULES_TOP)
   end
   if #bag.notes > 0 then
     s:text("notes_head", "Notes for the author")
-    s:text("notes", lines(bag.notes, function(n) return n.message end))
+    s:block("notes", screen.wrap(lines(bag.notes, function(n) return n.message end), 30), NOTES_TOP)
   else
     s:text("notes_head", "")
-    s:text("notes", "")
+    s:block("notes", "", NOTES_TOP)
   end
   if show_hint then
     s:text("hint", p.hint or "This level has no hint.")

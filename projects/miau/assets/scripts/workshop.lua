@@ -129,8 +129,8 @@ local function draw(bag)
   for _, b in ipairs(broken) do
     shown[#shown + 1] = "Not loaded: " .. b.path .. ": " .. b.message
   end
-  s:text("message", message)
-  s:text("report", table.concat(shown, "\n"))
+  s:block("message", screen.wrap(message, 60), 2.45)
+  s:block("report", screen.wrap(table.concat(shown, "\n"), 66), 1.85)
 end
 
 function update(e, dt)

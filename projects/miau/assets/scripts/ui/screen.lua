@@ -30,6 +30,40 @@ function M:text(name, t)
   end
 end
 
+-- Sets a block of lines whose first line starts at height `top`: text is centred on its
+-- position, so the block is moved down by half its height.
+function M:block(name, t, top)
+  if self.texts[name] == t then return end
+  self:text(name, t)
+  local e = self:find(name)
+  local tr = Entity.get(e, "transform")
+  local size = Entity.get(e, "text").size
+  local lines = 1
+  for _ in t:gmatch("\n") do lines = lines + 1 end
+  Entity.set(e, "transform", { pos = { tr.pos[1], top - (lines - 1) * size / 2 } })
+end
+
+-- Breaks `t` into lines of at most `width` characters at spaces (a longer word gets a line
+-- of its own), keeping the breaks already there.
+function M.wrap(t, width)
+  local out = {}
+  for para in (t .. "\n"):gmatch("(.-)\n") do
+    local line = ""
+    for word in para:gmatch("%S+") do
+      if line == "" then
+        line = word
+      elseif utf8.len(line) + 1 + utf8.len(word) <= width then
+        line = line .. " " .. word
+      else
+        out[#out + 1] = line
+        line = word
+      end
+    end
+    out[#out + 1] = line
+  end
+  return table.concat(out, "\n")
+end
+
 local function key_of(c)
   return string.format("%.3f %.3f %.3f %.3f", c[1], c[2], c[3], c[4] or 1)
 end

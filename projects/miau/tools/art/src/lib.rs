@@ -81,6 +81,20 @@ fn row() -> Image {
     img
 }
 
+/// A spark for the win burst: a four-pointed star with a soft glow round its middle.
+fn spark() -> Image {
+    let mut img = Image::new(64, 64);
+    img.layer(|x, y| {
+        let (dx, dy) = ((x - 32.0).abs(), (y - 32.0).abs());
+        // A star's points along the axes: the thinner the farther out.
+        let arm = |along: f64, across: f64| across - 5.0 * (1.0 - along / 30.0).max(0.0);
+        let d = arm(dx, dy).min(arm(dy, dx));
+        let glow = 1.0 - smoothstep(0.0, 14.0, (dx * dx + dy * dy).sqrt());
+        with_alpha(WHITE, coverage(d).max(glow * 0.5))
+    });
+    img
+}
+
 /// A plain white texel block, for flat tinted rectangles.
 fn white() -> Image {
     let mut img = Image::new(4, 4);
@@ -95,6 +109,7 @@ pub fn all() -> Vec<(&'static str, Image)> {
         ("bar.png", bar()),
         ("panel.png", panel()),
         ("row.png", row()),
+        ("spark.png", spark()),
         ("white.png", white()),
     ]
 }
