@@ -270,16 +270,17 @@ impl System {
     }
 }
 
-type BagLua =
-    Box<dyn Fn(&World, &mlua::Lua, &mut dyn FnMut(Entity, mlua::Value)) -> mlua::Result<()>>;
+type BagLua = Box<dyn Fn(&World, Entity, &mlua::Lua) -> mlua::Result<Option<mlua::Value>>>;
 type BagJson = Box<dyn Fn(&World) -> Vec<(Entity, serde_json::Value)>>;
 
 /// What scripts read: a component type published, after systems run, as a table per entity.
+/// A bag becomes a Lua table only when a script first reads it in a frame, so a large bag no
+/// script looks at costs nothing.
 pub struct Bag {
     key: String,
     type_name: &'static str,
     package: String,
-    publish_lua: BagLua,
+    read_lua: BagLua,
     publish_json: BagJson,
 }
 
@@ -300,13 +301,14 @@ impl Bag {
     pub fn to_json(&self, world: &World) -> Vec<(Entity, serde_json::Value)> {
         (self.publish_json)(world)
     }
-    pub(crate) fn publish_lua(
+    /// Entity `e`'s bag as a fresh Lua value, `None` when it has none.
+    pub(crate) fn read_lua(
         &self,
         world: &World,
+        e: Entity,
         lua: &mlua::Lua,
-        out: &mut dyn FnMut(Entity, mlua::Value),
-    ) -> mlua::Result<()> {
-        (self.publish_lua)(world, lua, out)
+    ) -> mlua::Result<Option<mlua::Value>> {
+        (self.read_lua)(world, e, lua)
     }
 }
 
@@ -581,11 +583,9 @@ impl Registry {
             key: key.to_string(),
             type_name: std::any::type_name::<T>(),
             package: self.current.clone(),
-            publish_lua: Box::new(|world, lua, out| {
-                for (entity, value) in world.entities.query::<(Entity, &T)>().iter() {
-                    out(entity, to_lua(lua, value)?);
-                }
-                Ok(())
+            read_lua: Box::new(|world, e, lua| match world.entities.get::<&T>(e) {
+                Ok(value) => to_lua(lua, &*value).map(Some),
+                Err(_) => Ok(None),
             }),
             publish_json: Box::new(|world| {
                 let mut rows: Vec<(Entity, serde_json::Value)> = world

@@ -152,7 +152,9 @@ pub(crate) fn install(
                     )));
                 }
             };
-            if let Some(bag) = bags.borrow().raw_get::<Option<Table>>(key.as_str())? {
+            // This frame's copy of a bag, made on the first read and kept for the frame.
+            let cached = bags.borrow().raw_get::<Option<Table>>(key.as_str())?;
+            if let Some(bag) = &cached {
                 let found: mlua::Value = bag.raw_get(entity_value(e))?;
                 if !found.is_nil() {
                     return Ok(found);
@@ -162,6 +164,22 @@ pub(crate) fn install(
                 .app_data_ref::<World>()
                 .ok_or_else(|| no_world("Entity.get"))?;
             let registry = lua.app_data_ref::<Rc<Registry>>();
+            if let Some(bag) = registry
+                .as_deref()
+                .and_then(|r| r.bags().iter().find(|b| b.key() == key.as_str()))
+                && let Some(value) = bag.read_lua(&world, e, lua)?
+            {
+                let table = match cached {
+                    Some(t) => t,
+                    None => {
+                        let t = lua.create_table()?;
+                        bags.borrow().raw_set(key.as_str(), &t)?;
+                        t
+                    }
+                };
+                table.raw_set(entity_value(e), &value)?;
+                return Ok(value);
+            }
             match registry.as_deref().and_then(|r| r.binding(&key)) {
                 Some(binding) => binding
                     .read_lua(&world, e, lua)

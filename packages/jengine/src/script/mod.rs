@@ -586,16 +586,12 @@ impl ScriptHost {
         }
     }
 
-    /// Publishes every registered bag, replacing last frame's.
-    pub fn publish_bags(&mut self, registry: &Registry, world: &World) -> mlua::Result<()> {
-        let bags = self.bags.borrow();
-        for bag in registry.bags() {
-            let table = self.lua.create_table()?;
-            bag.publish_lua(world, &self.lua, &mut |e, v| {
-                let _ = table.raw_set(entity_value(e), v);
-            })?;
-            bags.raw_set(bag.key(), table)?;
-        }
+    /// Publishes the bags systems just remade: last frame's copies are dropped, and each bag
+    /// is converted for scripts when one first reads it (`Entity.get`) in the coming frame.
+    /// Between this call and the next, bags change only in systems, which run after scripts,
+    /// so every read in a frame sees the world as it was published.
+    pub fn publish_bags(&mut self, _registry: &Registry, _world: &World) -> mlua::Result<()> {
+        *self.bags.borrow_mut() = self.lua.create_table()?;
         Ok(())
     }
 
