@@ -833,7 +833,13 @@ impl Package for MiauPackage {
         reg.command(
             "Miau",
             "import",
-            (entity("e"), string("text"), string("name").optional()),
+            // Up to what one paste can carry, so an oversized pack is told off by the
+            // validator, in the game, rather than refused at the call.
+            (
+                entity("e"),
+                string("text").up_to(jengine::MAX_TEXT_INPUT),
+                string("name").optional(),
+            ),
             |w, (e, text, name)| {
                 with_session(w, e, |s| {
                     s.import_text(&text, name.as_deref().unwrap_or(""))
@@ -849,7 +855,7 @@ impl Package for MiauPackage {
         reg.command(
             "Miau",
             "open_link",
-            (entity("e"), string("link")),
+            (entity("e"), string("link").up_to(jengine::MAX_TEXT_INPUT)),
             |w, (e, link)| with_session(w, e, |s| s.open_link(&link)),
         );
         reg.command(

@@ -1,9 +1,10 @@
 //! The host's own components and commands, registered like any package's.
 //!
 //! Every core scene key (`name`, `transform`, `sprite`, ...) and the commands `Entity.set`,
-//! `Text.set` and `Scene.load` come from here, through the same [`Registry`] calls a package
-//! makes, so scenes, scripts and docs read one table. The commands go through the same queue
-//! as package commands, so a script's calls apply in the order it made them, whoever owns them.
+//! `Text.set`, `Scene.load`, `Audio.*` and `Clipboard.copy` come from here, through the same
+//! [`Registry`] calls a package makes, so scenes, scripts and docs read one table. The commands
+//! go through the same queue as package commands, so a script's calls apply in the order it
+//! made them, whoever owns them.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -16,7 +17,7 @@ use crate::components::{
 use crate::convert::parse_json;
 use crate::registry::{Package, Registry};
 use crate::value::{asset, entity, number, string, table};
-use crate::world::{Entity, World};
+use crate::world::{Entity, MAX_TEXT_INPUT, World};
 
 /// A scene change asked for by `Scene.load`; the runtime performs it after the frame's systems.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -25,6 +26,12 @@ pub struct SceneRequest(pub Option<String>);
 /// The game asked to end (`Scene.quit`): the runtime finishes the frame, then the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct QuitRequest;
+
+/// Text a script put on the clipboard this frame (`Clipboard.copy`; the last call wins). The
+/// runtime takes it after the command queue and hands it to the system clipboard, or keeps it
+/// in memory where there is none.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ClipboardCopy(pub String);
 
 type SetFn = fn(&mut World, Entity, &serde_json::Value) -> Result<(), String>;
 
@@ -220,6 +227,16 @@ fn register(reg: &mut Registry) {
         world.resources.insert(SceneRequest(Some(name)));
         Ok(())
     });
+    // As long as a paste may be, so whatever the player can paste a game can copy.
+    reg.command(
+        "Clipboard",
+        "copy",
+        (string("text").up_to(MAX_TEXT_INPUT),),
+        |world, (text,)| {
+            world.resources.insert(ClipboardCopy(text));
+            Ok(())
+        },
+    );
 }
 
 fn queue_audio(world: &mut World, request: AudioRequest) {
@@ -353,6 +370,21 @@ mod tests {
         let bits = Value::Int(e.to_bits().get() as i64);
         let err = run(&mut world, "text_set", vec![bits, Value::Str("hi".into())]).unwrap_err();
         assert_eq!(err, "entity \"label\" has no text component");
+    }
+
+    #[test]
+    fn clipboard_copy_keeps_the_last_text() {
+        let mut world = World::new();
+        for text in ["first", "second"] {
+            run(&mut world, "Clipboard.copy", vec![Value::Str(text.into())]).unwrap();
+        }
+        assert_eq!(
+            world.resources.get::<ClipboardCopy>(),
+            Some(&ClipboardCopy("second".into()))
+        );
+        let reg = Registry::new();
+        let copy = reg.find_command("Clipboard.copy").unwrap();
+        assert_eq!(copy.params()[0].max_bytes, MAX_TEXT_INPUT);
     }
 
     #[test]

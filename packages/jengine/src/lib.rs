@@ -61,8 +61,8 @@ pub use crate::registry::{Package, Registry};
 pub use crate::table::{RawTable, Row, RowError, Tables};
 pub use crate::value::{Args, Value};
 pub use crate::world::{
-    Entity, Launch, Log, LogLevel, LogLine, MusicClock, Pointer, PointerEvent, PointerPhase,
-    Resources, Time, World,
+    Entity, Launch, Log, LogLevel, LogLine, MAX_TEXT_INPUT, MusicClock, Pointer, PointerEvent,
+    PointerPhase, Resources, TextInput, Time, World,
 };
 pub use hecs;
 
@@ -72,7 +72,7 @@ pub mod host {
     pub use crate::asset::{AssetNameError, check_asset_name};
     pub use crate::audio::{AudioQueue, AudioRequest, MusicOptions, SoundOptions, VolumeKind};
     pub use crate::convert::{describe_lua_error, parse_json, to_lua};
-    pub use crate::core::{QuitRequest, SceneRequest};
+    pub use crate::core::{ClipboardCopy, QuitRequest, SceneRequest};
     pub use crate::meta::{PackageMeta, coverage_problems, listed_packages, workspace_root};
     pub use crate::project::{FileError, PackageRef, Project, ProjectFile, Source, Window};
     pub use crate::registry::{

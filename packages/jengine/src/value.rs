@@ -98,6 +98,10 @@ impl Kind {
 /// script's `2^60` is not the number it looks like.
 const EXACT_FLOAT: f64 = 9_007_199_254_740_992.0;
 
+/// The longest string a command argument may be, unless its parameter says otherwise
+/// ([`Arg::up_to`]).
+pub const MAX_STRING_ARG: usize = 64 * 1024;
+
 /// One declared parameter, untyped: what signatures, docs and the call check read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Param {
@@ -107,6 +111,8 @@ pub struct Param {
     pub kind: Kind,
     /// Whether `nil` (or leaving it off) is allowed.
     pub optional: bool,
+    /// The most bytes a string given for it may take ([`MAX_STRING_ARG`] unless raised).
+    pub max_bytes: usize,
 }
 
 /// A Rust type a parameter reads into.
@@ -216,6 +222,7 @@ impl<T> Arg<T> {
                 name,
                 kind,
                 optional,
+                max_bytes: MAX_STRING_ARG,
             },
             read: PhantomData,
         }
@@ -230,7 +237,19 @@ impl<T> Arg<T> {
 impl<T: FromValue> Arg<T> {
     /// The same parameter, allowing `nil`: the handler receives `None` for it.
     pub const fn optional(self) -> Arg<Option<T>> {
-        Arg::new(self.param.name, self.param.kind, true)
+        let mut arg = Arg::new(self.param.name, self.param.kind, true);
+        arg.param.max_bytes = self.param.max_bytes;
+        arg
+    }
+}
+
+impl Arg<String> {
+    /// The same string parameter taking up to `bytes` bytes instead of [`MAX_STRING_ARG`]
+    /// (a share link for the clipboard, say). Every byte still counts against the callback's
+    /// host-copy allowance.
+    pub const fn up_to(mut self, bytes: usize) -> Arg<String> {
+        self.param.max_bytes = bytes;
+        self
     }
 }
 

@@ -19,13 +19,14 @@ pub struct World {
 }
 
 impl World {
-    /// An empty world with the host's standard resources ([`Time`], [`Log`], [`Pointer`] and
-    /// [`MusicClock`]).
+    /// An empty world with the host's standard resources ([`Time`], [`Log`], [`Pointer`],
+    /// [`TextInput`] and [`MusicClock`]).
     pub fn new() -> World {
         let mut world = World::default();
         world.resources.insert(Time::default());
         world.resources.insert(Log::default());
         world.resources.insert(Pointer::default());
+        world.resources.insert(TextInput::default());
         world.resources.insert(MusicClock::default());
         world
     }
@@ -168,8 +169,9 @@ impl Default for Time {
 pub struct Launch {
     /// The project folder (the one holding `project.jengine`).
     pub project_dir: std::path::PathBuf,
-    /// Where the player's data is kept between runs (the save folder); `None` when the run
-    /// keeps nothing (tests, headless runs without `--save-dir`).
+    /// Where the player's data is kept between runs (the folder holding `save.json`, made
+    /// when the run starts): `--save-dir`, or for a window `$XDG_DATA_HOME/jengine/<project>`.
+    /// `None` when the run keeps nothing (tests, headless runs without `--save-dir`).
     pub data_dir: Option<std::path::PathBuf>,
     /// The arguments after `--`, as given.
     pub args: Vec<String>,
@@ -221,6 +223,28 @@ impl Pointer {
             self.moved_frame = frame;
             self.events.push(e);
         }
+    }
+}
+
+/// The most bytes one text event may carry (1 MiB: a pasted share link is about 100 KB). The
+/// host refuses a longer one with a warning rather than cutting it, since half a link is
+/// worse than none.
+pub const MAX_TEXT_INPUT: usize = 1 << 20;
+
+/// Text the player typed or pasted this frame, in order: one entry per text event (a typed
+/// character, or a whole paste). Packages read it (a text field); scripts get the same events
+/// through `text(e, text)`. Each entry is at most [`MAX_TEXT_INPUT`] bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TextInput {
+    /// This frame's text events, in order.
+    pub events: Vec<String>,
+}
+
+impl TextInput {
+    /// Takes in one frame's text events (replacing the last frame's).
+    pub fn frame(&mut self, events: impl IntoIterator<Item = String>) {
+        self.events.clear();
+        self.events.extend(events);
     }
 }
 

@@ -86,6 +86,9 @@ struct ShotArgs {
     /// Build the viewport with the dev profile.
     #[arg(long)]
     dev: bool,
+    /// Arguments for the game, after `--` (scripts read them with `Game.args()`).
+    #[arg(last = true, value_name = "GAME ARGS")]
+    args: Vec<String>,
 }
 
 /// `1280x720` → (1280, 720); both sides at least 1 and at most 16384.
@@ -137,7 +140,9 @@ struct RunArgs {
     /// Seed for every random stream.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Folder for Save.get/Save.set (in memory when absent).
+    /// Folder for the player's data (Save.get/Save.set). A window keeps it in
+    /// $XDG_DATA_HOME/jengine/<project> (or ~/.local/share/jengine/<project>) when absent; a
+    /// headless run keeps it in memory.
     #[arg(long)]
     save_dir: Option<PathBuf>,
     /// Start in this scene instead of the project's start scene.
@@ -146,6 +151,9 @@ struct RunArgs {
     /// Build the viewport with the dev profile.
     #[arg(long)]
     dev: bool,
+    /// Arguments for the game, after `--` (scripts read them with `Game.args()`).
+    #[arg(last = true, value_name = "GAME ARGS")]
+    args: Vec<String>,
 }
 
 fn profile(dev: bool) -> Profile {
@@ -196,7 +204,8 @@ fn delegate(project: &Path, profile: Profile) -> ExitCode {
 }
 
 fn exec(binary: &Path) -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Everything after the subcommand goes on as given, the game's arguments after `--` too.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     match std::process::Command::new(binary).args(&args).status() {
         Ok(status) if status.success() => ExitCode::SUCCESS,
         Ok(status) => ExitCode::from(status.code().unwrap_or(1).clamp(1, 255) as u8),
@@ -320,6 +329,7 @@ fn shot(args: ShotArgs, packages: &[&dyn Package]) -> ExitCode {
     let options = Options {
         seed: args.seed,
         scene: args.scene.clone(),
+        args: args.args.clone(),
         ..Options::default()
     };
     let (mut runtime, mut input) =
@@ -345,11 +355,35 @@ fn shot(args: ShotArgs, packages: &[&dyn Package]) -> ExitCode {
     }
 }
 
+/// The player's data folder for a windowed run of `project`, said once; `None` (in memory,
+/// also said) when the project's name cannot name a folder. A project that does not load gets
+/// nothing here: starting it reports why.
+fn player_data(project: &Path) -> Option<PathBuf> {
+    let name = jengine::host::Project::load(project).ok()?.file.name;
+    match crate::data_dir::for_project(&name) {
+        Ok(dir) => {
+            eprintln!("info: the player's data is kept in {}", dir.display());
+            Some(dir)
+        }
+        Err(why) => {
+            eprintln!(
+                "warning: {why}; the player's data is kept in memory this run (give --save-dir to keep it)"
+            );
+            None
+        }
+    }
+}
+
 fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
     let windowed = !args.headless && crate::window::display_available();
+    let save_dir = match &args.save_dir {
+        Some(dir) => Some(dir.clone()),
+        None if windowed => player_data(&args.project),
+        None => None,
+    };
     let options = Options {
         seed: args.seed,
-        save_dir: args.save_dir.clone(),
+        save_dir,
         scene: args.scene.clone(),
         // Headless runs stay silent, so a replay is the same to the last sample.
         sound: if windowed {
@@ -357,6 +391,9 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
         } else {
             crate::runtime::Sound::Silent
         },
+        args: args.args.clone(),
+        // Headless runs never read or change the machine's clipboard.
+        system_clipboard: windowed,
         ..Options::default()
     };
     let (mut runtime, mut input) =
@@ -455,6 +492,38 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_after_the_double_dash_are_the_games() {
+        let parse = |line: &[&str]| Cli::try_parse_from(line).map(|cli| cli.command);
+        let run = parse(&[
+            "jengine",
+            "run",
+            "p",
+            "--headless",
+            "--",
+            "--gift",
+            "abc",
+            "--",
+        ]);
+        match run {
+            Ok(Cmd::Run(args)) => {
+                assert!(args.headless);
+                assert_eq!(args.args, ["--gift", "abc", "--"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse(&["jengine", "shot", "p", "--out", "f.png", "--", "-x"]) {
+            Ok(Cmd::Shot(args)) => assert_eq!(args.args, ["-x"]),
+            other => panic!("{other:?}"),
+        }
+        match parse(&["jengine", "run", "p"]) {
+            Ok(Cmd::Run(args)) => assert!(args.args.is_empty()),
+            other => panic!("{other:?}"),
+        }
+        // Without the `--` an unknown flag is still the tool's error, not the game's argument.
+        assert!(parse(&["jengine", "run", "p", "--gift", "abc"]).is_err());
+    }
 
     #[test]
     fn sizes_must_be_positive_and_well_formed() {

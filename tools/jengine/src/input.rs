@@ -1,7 +1,8 @@
-//! Timed input for headless runs: a JSON list of pointer and key events, each at a frame.
+//! Timed input for headless runs: a JSON list of pointer, key and text events, each at a frame.
 //!
 //! The same file replayed against the same seed gives the same session, which is how a
-//! run is compared with a replay of itself.
+//! run is compared with a replay of itself. [`PasteKeys`] is the one rule for telling a paste
+//! (Ctrl+V, Shift+Insert) in a stream of key events, in a window and headless alike.
 
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +62,72 @@ pub enum Event {
         /// Whether it went down.
         down: bool,
     },
+    /// Text the player typed or pasted: a character, or a whole paste as one event. At most
+    /// [`jengine::MAX_TEXT_INPUT`] bytes.
+    Text {
+        /// The text, as given (it may hold any character, newlines and NULs included).
+        text: String,
+    },
+}
+
+/// `Ok` when a text event of this text may reach the game; else why it is refused (it is
+/// never cut: half a share link is worse than none).
+pub fn check_text(text: &str) -> Result<(), String> {
+    if text.len() > jengine::MAX_TEXT_INPUT {
+        Err(format!(
+            "a text event of {} bytes is refused; one may be at most {} bytes",
+            text.len(),
+            jengine::MAX_TEXT_INPUT
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// What a key event is, once [`PasteKeys`] has seen it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyUse {
+    /// An ordinary key event: it goes to the scripts.
+    Deliver,
+    /// The press of a paste: the clipboard's text goes to the scripts in its place.
+    Paste,
+    /// The release of a key whose press was a paste: it goes nowhere, as its press did.
+    Drop,
+}
+
+/// Follows Ctrl and Shift through key events (by the names scripts get: `ctrl`, `shift`) and
+/// tells a paste: `v` pressed with Ctrl held, or `insert` with Shift held. The paste key itself
+/// never reaches scripts, so a recording holds the pasted text and not the keys, and a replay
+/// does not paste again.
+#[derive(Debug, Clone, Default)]
+pub struct PasteKeys {
+    ctrl: bool,
+    shift: bool,
+    /// Paste keys pressed and not yet released.
+    held: Vec<String>,
+}
+
+impl PasteKeys {
+    /// What the key event `key`/`down` is.
+    pub fn key(&mut self, key: &str, down: bool) -> KeyUse {
+        match key {
+            "ctrl" => self.ctrl = down,
+            "shift" => self.shift = down,
+            _ => {}
+        }
+        let paste = (self.ctrl && key == "v") || (self.shift && key == "insert");
+        if down && paste {
+            if !self.held.iter().any(|k| k == key) {
+                self.held.push(key.to_string());
+            }
+            return KeyUse::Paste;
+        }
+        if !down && let Some(i) = self.held.iter().position(|k| k == key) {
+            self.held.swap_remove(i);
+            return KeyUse::Drop;
+        }
+        KeyUse::Deliver
+    }
 }
 
 /// An event and the frame it arrives on (1 is the first frame).
@@ -89,10 +156,12 @@ impl InputScript {
             if e.frame == 0 {
                 return Err(format!("[{i}].frame: frames count from 1"));
             }
-            if let Event::Pointer { x, y, .. } = &e.event
-                && !(x.is_finite() && y.is_finite())
-            {
-                return Err(format!("[{i}]: pointer position must be finite"));
+            match &e.event {
+                Event::Pointer { x, y, .. } if !(x.is_finite() && y.is_finite()) => {
+                    return Err(format!("[{i}]: pointer position must be finite"));
+                }
+                Event::Text { text } => check_text(text).map_err(|e| format!("[{i}].text: {e}"))?,
+                _ => {}
             }
         }
         let mut events = events;
@@ -175,6 +244,73 @@ mod tests {
                 down: true
             }]
         );
+    }
+
+    #[test]
+    fn text_events_round_trip_as_json() {
+        let events = vec![
+            TimedEvent {
+                frame: 2,
+                event: Event::Text {
+                    text: "miau://pack?d=\u{0}\u{7}\n\t猫".into(),
+                },
+            },
+            TimedEvent {
+                frame: 1,
+                event: Event::Key {
+                    key: "a".into(),
+                    down: true,
+                },
+            },
+        ];
+        let text = serde_json::to_string(&events).unwrap();
+        assert!(text.contains(r#""type":"text","text":"#), "{text}");
+        let mut input = InputScript::parse(&text).unwrap();
+        assert_eq!(input.due(1), vec![events[1].event.clone()]);
+        assert_eq!(input.due(2), vec![events[0].event.clone()]);
+        let written = r#"[{"frame": 1, "type": "text", "text": "héllo"}]"#;
+        let mut input = InputScript::parse(written).unwrap();
+        assert_eq!(
+            input.due(1),
+            vec![Event::Text {
+                text: "héllo".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn an_oversized_text_event_is_refused_not_cut() {
+        let most = "x".repeat(jengine::MAX_TEXT_INPUT);
+        let fits = serde_json::json!([{"frame": 1, "type": "text", "text": most}]);
+        assert!(InputScript::parse(&fits.to_string()).is_ok());
+        let over = serde_json::json!([
+            {"frame": 1, "type": "key", "key": "a", "down": true},
+            {"frame": 1, "type": "text", "text": most + "y"}
+        ]);
+        let err = InputScript::parse(&over.to_string()).unwrap_err();
+        assert_eq!(
+            err,
+            "[1].text: a text event of 1048577 bytes is refused; one may be at most 1048576 bytes"
+        );
+        let err = InputScript::parse(r#"[{"frame": 1, "type": "text"}]"#).unwrap_err();
+        assert!(err.contains("text"), "{err}");
+    }
+
+    #[test]
+    fn ctrl_v_and_shift_insert_are_pastes_and_their_keys_go_nowhere() {
+        let mut keys = PasteKeys::default();
+        assert_eq!(keys.key("v", true), KeyUse::Deliver);
+        assert_eq!(keys.key("v", false), KeyUse::Deliver);
+        assert_eq!(keys.key("ctrl", true), KeyUse::Deliver);
+        assert_eq!(keys.key("v", true), KeyUse::Paste);
+        assert_eq!(keys.key("ctrl", false), KeyUse::Deliver);
+        // Released after Ctrl: still the paste's key.
+        assert_eq!(keys.key("v", false), KeyUse::Drop);
+        assert_eq!(keys.key("v", false), KeyUse::Deliver);
+        assert_eq!(keys.key("shift", true), KeyUse::Deliver);
+        assert_eq!(keys.key("insert", true), KeyUse::Paste);
+        assert_eq!(keys.key("insert", false), KeyUse::Drop);
+        assert_eq!(keys.key("c", true), KeyUse::Deliver);
     }
 
     #[test]

@@ -1,21 +1,22 @@
 //! The runtime: a project, its listed packages, the world and the scripts, stepped at 60 Hz.
 //!
 //! One frame is always the same sequence: `start` for new scripts, input events, `update`, the
-//! command queue in call order, package systems in registration order, a requested scene
-//! change, bags published, the log drained, the save written. Nothing reads a clock, so
-//! the same seed and input give the same frames.
+//! command queue in call order (a copy to the clipboard taken from it), package systems in
+//! registration order, a requested scene change, bags published, the log drained, the save
+//! written. Nothing reads a clock, so the same seed and input give the same frames.
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use jengine::host::{
-    AudioQueue, AudioRequest, Limits, Project, SaveStore, Scene, SceneRequest, ScriptHost,
-    VolumeKind,
+    AudioQueue, AudioRequest, ClipboardCopy, Limits, Project, SaveStore, Scene, SceneRequest,
+    ScriptHost, VolumeKind,
 };
 use jengine::{Entity, LogLevel, LogLine, Package, Registry, Tables, Time, World};
 
 use crate::audio::{self, Audio};
-use crate::input::{Event, InputScript};
+use crate::clipboard::Clipboard;
+use crate::input::{Event, InputScript, KeyUse, PasteKeys};
 
 /// The fixed step.
 pub const STEP: f64 = 1.0 / 60.0;
@@ -34,8 +35,12 @@ pub struct Options {
     /// Where sound goes: nowhere (the null device, so a run replays bit for bit) or the
     /// machine's sound device when there is one.
     pub sound: Sound,
-    /// The arguments after `--` on the command line, handed to packages in [`jengine::Launch`].
+    /// The arguments after `--` on the command line, handed to packages in [`jengine::Launch`]
+    /// and to scripts by `Game.args()`.
     pub args: Vec<String>,
+    /// Whether `Clipboard.copy` and a paste use the system clipboard (a window) or a string
+    /// kept in memory (headless runs and tests, so they never touch the machine's clipboard).
+    pub system_clipboard: bool,
 }
 
 /// Where a runtime's sound goes.
@@ -57,6 +62,7 @@ impl Default for Options {
             scene: None,
             sound: Sound::Silent,
             args: Vec::new(),
+            system_clipboard: false,
         }
     }
 }
@@ -76,6 +82,9 @@ pub struct Runtime {
     scene: String,
     scene_generation: u64,
     log: Vec<LogLine>,
+    clipboard: Clipboard,
+    paste_keys: PasteKeys,
+    delivered: Vec<Event>,
 }
 
 /// Keeps the linked packages that the project lists, in listing order, and reports listed
@@ -147,6 +156,13 @@ impl Runtime {
         let registry = Rc::new(registry);
         scripts.set_registry(registry.clone());
         if let Some(dir) = &options.save_dir {
+            // Made at once, so a package can write its own files under `Launch::data_dir`.
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                world.log().warn(format!(
+                    "{}: cannot make the player's data folder: {e}",
+                    dir.display()
+                ));
+            }
             let (store, warning) = SaveStore::open(&dir.join("save.json"));
             if let Some(w) = warning {
                 world.log().warn(w);
@@ -172,6 +188,13 @@ impl Runtime {
             scene: String::new(),
             scene_generation: 0,
             log: Vec::new(),
+            clipboard: if options.system_clipboard {
+                Clipboard::system()
+            } else {
+                Clipboard::memory()
+            },
+            paste_keys: PasteKeys::default(),
+            delivered: Vec::new(),
         };
         runtime.load_scene(&scene).map_err(|e| vec![e])?;
         runtime.collect_log();
@@ -250,38 +273,56 @@ impl Runtime {
             .unwrap_or_default()
     }
 
-    /// Runs one frame with these input events.
+    /// Runs one frame with these input events. A paste (Ctrl+V, Shift+Insert) becomes a text
+    /// event holding the clipboard's text, and a text event over [`jengine::MAX_TEXT_INPUT`]
+    /// bytes is refused with a warning; [`Runtime::delivered`] is what reached the scripts.
     pub fn step(&mut self, events: &[Event]) {
         let mut time = self.time();
         time.frame += 1;
         time.elapsed = time.frame as f64 * STEP;
         time.dt = STEP;
         self.world.resources.insert(time);
-        // Packages read the pointer as a resource; scripts get the same events below.
+        let events = self.prepare(events);
+        // Packages read the pointer and text as resources; scripts get the same events below.
         let pointer_events = events.iter().filter_map(|event| match event {
             Event::Pointer { phase, x, y } => Some(jengine::PointerEvent {
                 phase: phase.seam(),
                 pos: [*x as f32, *y as f32],
             }),
-            Event::Key { .. } => None,
+            _ => None,
         });
         self.world
             .resources
             .get_or_default::<jengine::Pointer>()
             .frame(time.frame, pointer_events);
+        let text_events = events.iter().filter_map(|event| match event {
+            Event::Text { text } => Some(text.clone()),
+            _ => None,
+        });
+        self.world
+            .resources
+            .get_or_default::<jengine::TextInput>()
+            .frame(text_events);
         // Scripts start first, so a scene's first frame already hands them its input.
         self.scripts.start(&mut self.world);
-        for event in events {
+        for event in &events {
             match event {
                 Event::Pointer { phase, x, y } => {
                     self.scripts
                         .pointer(&mut self.world, phase.as_str(), *x, *y)
                 }
                 Event::Key { key, down } => self.scripts.key(&mut self.world, key, *down),
+                Event::Text { text } => self.scripts.text(&mut self.world, text),
             }
         }
+        self.delivered = events;
         self.scripts.update(&mut self.world, STEP);
         self.scripts.apply_queue(&self.registry, &mut self.world);
+        if let Some(ClipboardCopy(text)) = self.world.resources.remove::<ClipboardCopy>()
+            && let Some(said) = self.clipboard.copy(text)
+        {
+            self.world.log().warn_once(said);
+        }
         self.play_sound();
         for system in self.registry.systems() {
             system.run(&mut self.world, STEP);
@@ -303,6 +344,55 @@ impl Runtime {
             self.world.log().warn(e);
         }
         self.collect_log();
+    }
+
+    /// The events as they reach scripts: a paste's key press replaced by the clipboard's
+    /// text (and its release dropped), an oversized text event refused.
+    fn prepare(&mut self, events: &[Event]) -> Vec<Event> {
+        let mut out = Vec::with_capacity(events.len());
+        for event in events {
+            let text = match event {
+                Event::Key { key, down } => match self.paste_keys.key(key, *down) {
+                    KeyUse::Deliver => {
+                        out.push(event.clone());
+                        continue;
+                    }
+                    KeyUse::Drop => continue,
+                    KeyUse::Paste => {
+                        let (text, said) = self.clipboard.paste();
+                        if let Some(said) = said {
+                            self.world.log().warn_once(said);
+                        }
+                        match text {
+                            Some(text) if !text.is_empty() => text,
+                            _ => continue,
+                        }
+                    }
+                },
+                Event::Text { text } => text.clone(),
+                Event::Pointer { .. } => {
+                    out.push(event.clone());
+                    continue;
+                }
+            };
+            match crate::input::check_text(&text) {
+                Ok(()) => out.push(Event::Text { text }),
+                Err(e) => self.world.log().warn(e),
+            }
+        }
+        out
+    }
+
+    /// The events that reached the scripts on the last frame, as [`Runtime::step`] turned
+    /// them (a paste is its text): what a window records, so a replay sees the same.
+    pub fn delivered(&self) -> &[Event] {
+        &self.delivered
+    }
+
+    /// The text last put on the clipboard by `Clipboard.copy`, kept whether or not a system
+    /// clipboard took it too.
+    pub fn clipboard(&self) -> Option<&str> {
+        self.clipboard.copied()
     }
 
     /// This frame's `Audio.*` requests, in call order, then one step of the mixer; the music

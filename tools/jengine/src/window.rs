@@ -1,10 +1,11 @@
 //! The window: the rendered frame in a real, resizable window, with pointer and keys
-//! mapped into world coordinates and handed to scripts.
+//! mapped into world coordinates and handed to scripts, and typed characters as text.
 //!
 //! Game time advances in fixed 1/60 s steps however fast the window redraws: each redraw runs
 //! the steps real time has earned (at most a few, so a stall does not snowball), then draws.
-//! Every event is recorded with the frame it reached the scripts on, so a session played in
-//! the window can be replayed headless from its seed and that recording.
+//! Every event is recorded with the frame it reached the scripts on, a paste as the text it
+//! pasted, so a session played in the window can be replayed headless from its seed and that
+//! recording.
 
 use std::num::NonZeroU32;
 use std::path::PathBuf;
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::{Key, NamedKey};
+use winit::keyboard::{Key, ModifiersState, NamedKey};
 use winit::window::{Window, WindowId};
 
 use crate::input::{Event, InputScript, Phase, TimedEvent};
@@ -53,6 +54,7 @@ struct Session {
     recorded: Vec<TimedEvent>,
     cursor: Option<(f32, f32)>,
     pressed: bool,
+    modifiers: ModifiersState,
     clock: Instant,
     stepped: u64,
     scene_seen: u64,
@@ -81,6 +83,7 @@ pub fn play(runtime: Runtime, options: WindowOptions) -> Result<u64, String> {
         recorded: Vec::new(),
         cursor: None,
         pressed: false,
+        modifiers: ModifiersState::empty(),
         clock: Instant::now(),
         stepped: 0,
         scene_seen: u64::MAX,
@@ -123,6 +126,7 @@ pub fn key_name(key: &Key) -> Option<String> {
                 NamedKey::Tab => "tab",
                 NamedKey::Backspace => "backspace",
                 NamedKey::Delete => "delete",
+                NamedKey::Insert => "insert",
                 NamedKey::Shift => "shift",
                 NamedKey::Control => "ctrl",
                 NamedKey::Alt => "alt",
@@ -141,6 +145,17 @@ pub fn key_name(key: &Key) -> Option<String> {
         ),
         _ => None,
     }
+}
+
+/// The text a key press typed, if any: control characters (Enter, Backspace, Tab, Ctrl+C's
+/// `\u{3}`) are left to key events, and nothing is typed while Ctrl is held (a shortcut, such
+/// as the paste), except with Alt, which is AltGr on some keyboards.
+pub fn typed(text: &str, modifiers: ModifiersState) -> Option<String> {
+    if modifiers.control_key() && !modifiers.alt_key() {
+        return None;
+    }
+    let text: String = text.chars().filter(|c| !c.is_control()).collect();
+    (!text.is_empty()).then_some(text)
 }
 
 impl Session {
@@ -179,13 +194,15 @@ impl Session {
             let frame = self.runtime.frame() + 1;
             let mut events = std::mem::take(&mut self.pending);
             events.extend(self.options.input.due(frame));
+            self.runtime.step(&events);
+            // What reached the scripts, a paste as its text: a replay must not paste again.
             self.recorded.extend(
-                events
+                self.runtime
+                    .delivered()
                     .iter()
                     .cloned()
                     .map(|event| TimedEvent { frame, event }),
             );
-            self.runtime.step(&events);
             print_log(&self.runtime.take_log());
             if let Some(trace) = self.trace.as_mut()
                 && let Err(e) = trace.record(&self.runtime)
@@ -337,7 +354,12 @@ impl ApplicationHandler for Session {
                     y: wy,
                 });
             }
-            WindowEvent::KeyboardInput { event, .. } => {
+            WindowEvent::ModifiersChanged(modifiers) => self.modifiers = modifiers.state(),
+            WindowEvent::KeyboardInput {
+                event,
+                is_synthetic,
+                ..
+            } => {
                 let down = event.state == ElementState::Pressed;
                 match &event.logical_key {
                     Key::Named(NamedKey::F12) if down => self.screenshot(),
@@ -347,6 +369,15 @@ impl ApplicationHandler for Session {
                         }
                     }
                     _ => {}
+                }
+                // Held keys repeat as text, as they do in any text field. A press winit makes
+                // up for a key already held when the window gains focus typed nothing.
+                if down
+                    && !is_synthetic
+                    && let Some(text) = event.text.as_deref()
+                    && let Some(text) = typed(text, self.modifiers)
+                {
+                    self.push(Event::Text { text });
                 }
             }
             WindowEvent::RedrawRequested => {
@@ -366,5 +397,28 @@ impl ApplicationHandler for Session {
         }
         let next = self.clock + Duration::from_secs_f64((self.stepped + 1) as f64 * STEP);
         event_loop.set_control_flow(ControlFlow::WaitUntil(next));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_text_leaves_control_characters_and_shortcuts_to_keys() {
+        let none = ModifiersState::empty();
+        assert_eq!(typed("a", none).as_deref(), Some("a"));
+        assert_eq!(typed("猫", ModifiersState::SHIFT).as_deref(), Some("猫"));
+        for control in ["\r", "\u{8}", "\t", "\u{1b}", "\u{7f}", "\0"] {
+            assert_eq!(typed(control, none), None, "{control:?}");
+        }
+        assert_eq!(typed("a\0b", none).as_deref(), Some("ab"));
+        assert_eq!(typed("v", ModifiersState::CONTROL), None);
+        let alt_gr = ModifiersState::CONTROL | ModifiersState::ALT;
+        assert_eq!(typed("@", alt_gr).as_deref(), Some("@"));
+        assert_eq!(
+            key_name(&Key::Named(NamedKey::Insert)).as_deref(),
+            Some("insert")
+        );
     }
 }

@@ -402,3 +402,269 @@ fn music_plays_on_the_fixed_clock_and_a_missing_sound_is_said_once() {
     assert_eq!(said("false 1.0050"), 1, "{lines:#?}");
     assert_eq!(said("assets/audio/gone.wav"), 1, "{lines:#?}");
 }
+
+/// A copy of the fixture whose only entity runs `script` (as `probe.lua`), with a label.
+fn probe(script: &str) -> tempfile::TempDir {
+    let dir = common::copy_fixture();
+    common::write(dir.path(), "assets/scripts/probe.lua", script);
+    common::write(
+        dir.path(),
+        "assets/scenes/main.scene",
+        r#"{"version": 2, "entities": [{"name": "probe", "script": "probe.lua"}]}"#,
+    );
+    dir
+}
+
+fn infos(rt: &mut Runtime) -> Vec<String> {
+    rt.take_log()
+        .into_iter()
+        .map(|l| match l.level {
+            LogLevel::Info => l.message,
+            LogLevel::Warn => format!("warning: {}", l.message),
+        })
+        .collect()
+}
+
+fn key(frame: u64, key: &str, down: bool) -> TimedEvent {
+    TimedEvent {
+        frame,
+        event: Event::Key {
+            key: key.into(),
+            down,
+        },
+    }
+}
+
+fn text(frame: u64, text: &str) -> TimedEvent {
+    TimedEvent {
+        frame,
+        event: Event::Text { text: text.into() },
+    }
+}
+
+#[test]
+fn a_script_gets_text_events_and_the_games_arguments() {
+    let dir = probe(
+        "function start(e) Log.info('args ' .. #Game.args() .. ' ' .. table.concat(Game.args(), ' ')) end\n\
+         function text(e, t) Log.info('text ' .. t) end\n\
+         function key(e, name, down) Log.info('key ' .. name) end\n",
+    );
+    let options = Options {
+        args: vec!["--gift".into(), "abc".into()],
+        ..Options::default()
+    };
+    let mut rt = start(dir.path(), options);
+    let launch = rt.world.resources.get::<jengine::Launch>().unwrap();
+    assert_eq!(launch.args, ["--gift", "abc"]);
+    assert_eq!(launch.data_dir, None);
+    let mut input = InputScript::from_events(vec![
+        text(1, "h"),
+        key(1, "i", true),
+        text(1, "i"),
+        text(2, "miau://pack?d=xyz"),
+    ]);
+    rt.run(1, &mut input, |_| {});
+    assert_eq!(
+        rt.world
+            .resources
+            .get::<jengine::TextInput>()
+            .unwrap()
+            .events,
+        ["h", "i"]
+    );
+    rt.run(1, &mut input, |_| {});
+    assert_eq!(
+        rt.world
+            .resources
+            .get::<jengine::TextInput>()
+            .unwrap()
+            .events,
+        ["miau://pack?d=xyz"]
+    );
+    assert_eq!(
+        infos(&mut rt),
+        [
+            "assets/scripts/probe.lua:1: args 2 --gift abc",
+            "assets/scripts/probe.lua:2: text h",
+            "assets/scripts/probe.lua:3: key i",
+            "assets/scripts/probe.lua:2: text i",
+            "assets/scripts/probe.lua:2: text miau://pack?d=xyz",
+        ]
+    );
+    rt.run(1, &mut input, |_| {});
+    assert!(
+        rt.world
+            .resources
+            .get::<jengine::TextInput>()
+            .unwrap()
+            .events
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_copy_then_ctrl_v_pastes_it_back_headless_and_the_replay_does_not_paste_again() {
+    let dir = probe(
+        "function start(e) Clipboard.copy('miau://gift?d=abc') end\n\
+         function text(e, t) Log.info('text ' .. t) end\n\
+         function key(e, name, down) Log.info('key ' .. name .. ' ' .. tostring(down)) end\n",
+    );
+    let events = vec![
+        key(2, "ctrl", true),
+        key(2, "v", true),
+        key(2, "v", false),
+        key(2, "ctrl", false),
+        key(3, "shift", true),
+        key(3, "insert", true),
+        key(3, "shift", false),
+        key(3, "insert", false),
+        key(4, "v", true),
+    ];
+    let mut rt = start(dir.path(), Options::default());
+    assert_eq!(rt.clipboard(), None);
+    let mut input = InputScript::from_events(events);
+    let mut delivered = Vec::new();
+    rt.run(4, &mut input, |rt| {
+        delivered.extend(rt.delivered().iter().cloned().map(|event| TimedEvent {
+            frame: rt.frame(),
+            event,
+        }))
+    });
+    assert_eq!(rt.clipboard(), Some("miau://gift?d=abc"));
+    let seen = infos(&mut rt);
+    let at = |line: &str| format!("assets/scripts/probe.lua:{line}");
+    assert_eq!(
+        seen,
+        [
+            at("3: key ctrl true"),
+            at("2: text miau://gift?d=abc"),
+            at("3: key ctrl false"),
+            at("3: key shift true"),
+            at("2: text miau://gift?d=abc"),
+            at("3: key shift false"),
+            at("3: key v true"),
+        ]
+    );
+
+    // What reached the scripts, replayed with nothing on the clipboard, is the same session.
+    let recorded = serde_json::to_string(&delivered).unwrap();
+    assert!(recorded.contains(r#""type":"text","text":"miau://gift?d=abc""#));
+    assert!(!recorded.contains(r#""key":"insert""#), "{recorded}");
+    let dir = probe(
+        "function start(e) end\n\
+         function text(e, t) Log.info('text ' .. t) end\n\
+         function key(e, name, down) Log.info('key ' .. name .. ' ' .. tostring(down)) end\n",
+    );
+    let mut replay = start(dir.path(), Options::default());
+    replay.run(4, &mut InputScript::parse(&recorded).unwrap(), |_| {});
+    assert_eq!(infos(&mut replay), seen);
+    assert_eq!(replay.clipboard(), None);
+}
+
+#[test]
+fn a_paste_with_nothing_copied_types_nothing() {
+    let dir = probe("function text(e, t) Log.info('text ' .. t) end\n");
+    let mut rt = start(dir.path(), Options::default());
+    let mut input = InputScript::from_events(vec![key(1, "ctrl", true), key(1, "v", true)]);
+    rt.run(1, &mut input, |_| {});
+    assert!(
+        rt.delivered()
+            == [Event::Key {
+                key: "ctrl".into(),
+                down: true
+            }]
+    );
+    assert!(infos(&mut rt).is_empty());
+}
+
+#[test]
+fn hostile_text_is_refused_when_oversized_and_otherwise_arrives_byte_for_byte() {
+    let dir = probe(
+        "function text(e, t)\n\
+           Log.info(#t .. ' ' .. tostring(t:find('\\0', 1, true)) .. ' ' .. t:byte(-1))\n\
+         end\n",
+    );
+    let mut rt = start(dir.path(), Options::default());
+    let most = "x".repeat(jengine::MAX_TEXT_INPUT);
+    rt.step(&[
+        Event::Text {
+            text: most.clone() + "y",
+        },
+        Event::Text {
+            text: "nul\0bell\u{7}esc\u{1b}del\u{7f}\r\n".into(),
+        },
+        Event::Text { text: most },
+    ]);
+    assert_eq!(rt.delivered().len(), 2);
+    assert_eq!(
+        infos(&mut rt),
+        [
+            "warning: a text event of 1048577 bytes is refused; one may be at most 1048576 bytes",
+            "assets/scripts/probe.lua:2: 19 4 10",
+            "assets/scripts/probe.lua:2: 1048576 nil 120",
+        ]
+    );
+    // A paste of more than the cap is refused the same way.
+    let dir = probe(
+        "function start(e) Clipboard.copy(string.rep('z', 1024 * 1024)) end\n\
+         function text(e, t) Log.info('pasted ' .. #t) end\n",
+    );
+    let mut rt = start(dir.path(), Options::default());
+    let mut input = InputScript::from_events(vec![key(2, "ctrl", true), key(2, "v", true)]);
+    rt.run(2, &mut input, |_| {});
+    assert_eq!(
+        infos(&mut rt),
+        ["assets/scripts/probe.lua:2: pasted 1048576"]
+    );
+}
+
+#[test]
+fn ten_thousand_copies_a_frame_hit_the_command_cap_and_change_nothing() {
+    let dir = probe(
+        "local n = 0\n\
+         function update(e)\n\
+           n = n + 1\n\
+           if n == 1 then Clipboard.copy('kept') end\n\
+           if n == 2 then for i = 1, 10001 do Clipboard.copy('flood ' .. i) end end\n\
+           if n == 3 then for i = 1, 10000 do Clipboard.copy('last ' .. i) end end\n\
+         end\n",
+    );
+    let mut rt = start(dir.path(), Options::default());
+    rt.run(2, &mut InputScript::default(), |_| {});
+    assert_eq!(rt.clipboard(), Some("kept"));
+    let w = warnings(&mut rt);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("stopped: the callback queued more than 10000 commands"),
+        "{}",
+        w[0]
+    );
+    // The stopped update() is switched off for the scene: the third frame copies nothing.
+    rt.run(1, &mut InputScript::default(), |_| {});
+    assert_eq!(rt.clipboard(), Some("kept"));
+}
+
+#[test]
+fn the_system_clipboard_falls_back_to_memory_without_a_display() {
+    // Only where there is no display (CI, a server): elsewhere this would change the desktop's
+    // clipboard, and the window test covers the real one under Xvfb.
+    if jengine_tool::window::display_available() {
+        return;
+    }
+    let dir = probe(
+        "local n = 0\nfunction update(e) n = n + 1 if n <= 2 then Clipboard.copy('copy ' .. n) end end\n",
+    );
+    let options = Options {
+        system_clipboard: true,
+        ..Options::default()
+    };
+    let mut rt = start(dir.path(), options);
+    rt.run(3, &mut InputScript::default(), |_| {});
+    assert_eq!(rt.clipboard(), Some("copy 2"));
+    // Said once, though two copies were made; the run went on.
+    assert_eq!(
+        warnings(&mut rt),
+        ["no system clipboard here (no display): Clipboard.copy keeps its text in memory"]
+    );
+    assert_eq!(rt.frame(), 3);
+}

@@ -1,6 +1,7 @@
 //! The fixture in a real window under Xvfb: the frame is on screen (a real screenshot of the
-//! display), a real click reaches the script at its world position, and the recorded session
-//! replays headless to the same frames.
+//! display), a real click reaches the script at its world position, typed keys arrive as text,
+//! a copy goes to the X clipboard and Ctrl+V pastes it back, the player's data lands in the
+//! per-project folder, and the recorded session replays headless to the same frames.
 //!
 //! A machine that cannot start a virtual display skips the test and says why; with
 //! `JENGINE_REQUIRE_XVFB=1` (set by `.ci/run`) that is a failure instead.
@@ -131,6 +132,9 @@ fn xdotool(display: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
+/// How long the window runs: long enough for the clicks and keys, at 60 frames a second.
+const FRAMES: u64 = 360;
+
 #[test]
 fn the_window_shows_the_frame_takes_a_click_and_replays_headless() {
     let Some((_xvfb, display)) = virtual_display() else {
@@ -144,14 +148,17 @@ fn the_window_shows_the_frame_takes_a_click_and_replays_headless() {
     let out = tempfile::tempdir().unwrap();
     let record = out.path().join("record.json");
     let trace = out.path().join("window.jsonl");
+    let data_home = out.path().join("data");
     let mut game = Kill(
         Command::new(&viewport.binary)
-            .args(["run", fixture.to_str().unwrap(), "--frames", "240"])
+            .args(["run", fixture.to_str().unwrap(), "--frames"])
+            .arg(FRAMES.to_string())
             .arg("--record")
             .arg(&record)
             .arg("--trace")
             .arg(&trace)
             .env("DISPLAY", &display)
+            .env("XDG_DATA_HOME", &data_home)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -167,6 +174,14 @@ fn the_window_shows_the_frame_takes_a_click_and_replays_headless() {
     // The window is 640x360 showing 16x9 world units: pixel (480, 180) is world (4, 0).
     xdotool(&display, &["mousemove", "--window", &window, "480", "180"]);
     xdotool(&display, &["click", "1"]);
+    // Xvfb has no window manager to give the window focus, so the test does. `c` copies
+    // "count 7" to the X clipboard; Ctrl+V pastes it back as one text event.
+    xdotool(&display, &["windowfocus", "--sync", &window]);
+    std::thread::sleep(Duration::from_millis(200));
+    xdotool(&display, &["type", "hi"]);
+    xdotool(&display, &["key", "c"]);
+    std::thread::sleep(Duration::from_millis(200));
+    xdotool(&display, &["key", "ctrl+v"]);
     std::thread::sleep(Duration::from_millis(500));
     let shot = out.path().join("screen.png");
     let status = Command::new("import")
@@ -196,6 +211,17 @@ fn the_window_shows_the_frame_takes_a_click_and_replays_headless() {
         .read_to_string(&mut stderr)
         .unwrap();
     assert!(status.success(), "{stderr}");
+    for typed in ["typed h\n", "typed i\n", "typed c\n", "typed count 7\n"] {
+        assert!(stderr.contains(typed), "{typed:?} not in {stderr}");
+    }
+    // A windowed run without --save-dir keeps the player's data in the project's folder.
+    let data = data_home.join("jengine/counter-fixture");
+    assert!(
+        stderr.contains(&format!("the player's data is kept in {}", data.display())),
+        "{stderr}"
+    );
+    let saved = std::fs::read_to_string(data.join("save.json")).unwrap();
+    assert!(saved.contains("\"count_at_3\": 3"), "{saved}");
 
     // The screenshot of the display shows the window's clear colour and its box.
     if let Ok(keep) = std::env::var("JENGINE_KEEP_SCREENSHOT") {
@@ -224,14 +250,17 @@ fn the_window_shows_the_frame_takes_a_click_and_replays_headless() {
     );
 
     // The click reached the script at world x = 4, and the session replays headless.
+    // The recording holds the paste as its text, not the keys, so the replay does not paste.
     let recorded = std::fs::read_to_string(&record).unwrap();
     assert!(recorded.contains("\"press\""), "{recorded}");
+    assert!(recorded.contains("\"text\": \"count 7\""), "{recorded}");
+    assert!(!recorded.contains("\"key\": \"v\""), "{recorded}");
     let window_lines: Vec<String> = std::fs::read_to_string(&trace)
         .unwrap()
         .lines()
         .map(String::from)
         .collect();
-    assert_eq!(window_lines.len(), 240);
+    assert_eq!(window_lines.len() as u64, FRAMES);
     let mut rt = jengine_tool::Runtime::new(
         &fixture,
         &[&jengine_counter::CounterPackage],
@@ -240,7 +269,7 @@ fn the_window_shows_the_frame_takes_a_click_and_replays_headless() {
     .unwrap();
     let mut input = jengine_tool::input::InputScript::parse(&recorded).unwrap();
     let mut replay = Vec::new();
-    rt.run(240, &mut input, |rt| {
+    rt.run(FRAMES, &mut input, |rt| {
         replay.push(jengine_tool::trace::line(rt))
     });
     assert_eq!(window_lines, replay);

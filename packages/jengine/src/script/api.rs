@@ -1,5 +1,5 @@
 //! The core API scripts call directly: `Entity.find/get`, `Data.table`, `Save.get/set`,
-//! `Log.info/warn`.
+//! `Audio.clock`, `Game.args`, `Log.info/warn`.
 //!
 //! These read (or, for `Save` and `Log`, write host-side state) at once instead of queueing.
 //! Each starts by raising a pending stop, and every byte it copies out of Lua is spent from
@@ -291,6 +291,25 @@ pub(crate) fn install(
         })?,
     )?;
     g.raw_set("Audio", audio)?;
+
+    let game = lua.create_table()?;
+    game.raw_set(
+        "args",
+        lua.create_function(|lua, ()| {
+            guard(lua)?;
+            let world = lua
+                .app_data_ref::<World>()
+                .ok_or_else(|| no_world("Game.args"))?;
+            // A fresh table each call: what one script does to it no other script sees.
+            let args = world
+                .resources
+                .get::<crate::Launch>()
+                .map(|launch| launch.args.as_slice())
+                .unwrap_or_default();
+            lua.create_sequence_from(args.iter().map(String::as_str))
+        })?,
+    )?;
+    g.raw_set("Game", game)?;
 
     let log = lua.create_table()?;
     for (name, warn) in [("info", false), ("warn", true)] {

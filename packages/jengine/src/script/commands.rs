@@ -17,8 +17,7 @@ use super::{caller, lua_err};
 use crate::registry::Registry;
 use crate::value::{self, Args, Param};
 
-/// The longest string a command argument may be.
-pub const MAX_STRING_ARG: usize = 64 * 1024;
+pub use crate::value::MAX_STRING_ARG;
 
 /// A command call waiting for the end of the scripts' turn.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,11 +54,13 @@ pub(crate) fn install(
             gd.check()?;
             let mut values = Vec::with_capacity(args.len());
             for (i, v) in args.into_iter().enumerate() {
+                // Measured before it is copied: the copy is what the limit protects.
+                let most = params.get(i).map_or(MAX_STRING_ARG, |p| p.max_bytes);
                 if let mlua::Value::String(s) = &v
-                    && s.as_bytes().len() > MAX_STRING_ARG
+                    && s.as_bytes().len() > most
                 {
                     return Err(lua_err(format!(
-                        "{}{name}: {} is a string of {} bytes; a command takes at most {MAX_STRING_ARG}",
+                        "{}{name}: {} is a string of {} bytes; it may be at most {most}",
                         caller(lua),
                         describe_arg(&params, i),
                         s.as_bytes().len()

@@ -193,6 +193,7 @@ struct Instance {
     update: Option<Function>,
     pointer: Option<Function>,
     key: Option<Function>,
+    text: Option<Function>,
     stop: Option<Function>,
     started: bool,
     off: bool,
@@ -431,6 +432,7 @@ impl ScriptHost {
             update: get("update"),
             pointer: get("pointer"),
             key: get("key"),
+            text: get("text"),
             stop: get("stop"),
             started: false,
             off: false,
@@ -498,6 +500,32 @@ impl ScriptHost {
         });
     }
 
+    /// Calls `text(e, text)` on every started script: typed characters or a whole paste, as
+    /// one string. The string is made once and shared by every script (Lua strings cannot be
+    /// changed), so a long paste is copied into Lua once.
+    pub fn text(&mut self, world: &mut World, text: &str) {
+        if !self.instances.iter().any(|i| i.text.is_some()) {
+            return;
+        }
+        let text = match self.lua.create_string(text) {
+            Ok(s) => s,
+            Err(e) => {
+                world.log().warn(format!(
+                    "a text event of {} bytes did not reach the scripts: {}",
+                    text.len(),
+                    describe_lua_error(&e)
+                ));
+                return;
+            }
+        };
+        self.each(world, |inst| match &inst.text {
+            Some(f) if inst.started => {
+                vec![("text", f.clone(), CallArgs::Text(text.clone()))]
+            }
+            _ => Vec::new(),
+        });
+    }
+
     fn each(
         &mut self,
         world: &mut World,
@@ -515,6 +543,7 @@ impl ScriptHost {
                     CallArgs::Update(dt) => f.call::<()>((e, *dt)),
                     CallArgs::Pointer(phase, x, y) => f.call::<()>((e, &**phase, *x, *y)),
                     CallArgs::Key(name, down) => f.call::<()>((e, &**name, *down)),
+                    CallArgs::Text(text) => f.call::<()>((e, text)),
                 });
                 if let Err(err) = result {
                     let err = self.failure(err, &inst.file, callback, mark);
@@ -614,6 +643,7 @@ enum CallArgs {
     Update(f64),
     Pointer(Rc<str>, f64, f64),
     Key(Rc<str>, bool),
+    Text(mlua::LuaString),
 }
 
 #[cfg(test)]

@@ -355,7 +355,7 @@ fn huge_strings_for_the_host_are_refused_and_the_process_lives() {
     );
     assert!(
         infos.contains(
-            "bad.lua:5: Text.set: argument 2 (text) is a string of 10485760 bytes; a command takes at most 65536"
+            "bad.lua:5: Text.set: argument 2 (text) is a string of 10485760 bytes; it may be at most 65536"
         ),
         "{infos}"
     );
@@ -849,4 +849,108 @@ fn audio_calls_are_checked_at_the_call_and_queued_in_order() {
     );
     assert!(bad[1].contains("unknown field `colour`"), "{}", bad[1]);
     assert!(bad[2].contains("\"loud\" is not a volume"), "{}", bad[2]);
+}
+
+#[test]
+fn game_args_are_a_fresh_copy_a_script_cannot_spoil_for_others() {
+    let mut p = Probe::with(
+        "function update(e)\n\
+           local a = Game.args()\n\
+           a[1] = 'spoiled' a[3] = 'extra' table.remove(a, 2)\n\
+           Log.info(tostring(Game.args() == Game.args()) .. ' ' .. #Game.args())\n\
+           Log.info(select(2, pcall(function() Game.args = function() return {'fake'} end end)))\n\
+         end\n",
+        "function update(e) Log.info(table.concat(Game.args(), '|')) end\n",
+        limits(),
+    );
+    p.world.resources.insert(crate::Launch {
+        args: vec!["--gift".into(), "abc".into()],
+        ..crate::Launch::default()
+    });
+    p.run(2);
+    assert_eq!(
+        p.infos,
+        [
+            "assets/scripts/bad.lua:4: false 2",
+            "assets/scripts/bad.lua:5: assets/scripts/bad.lua:5: Game is read-only: a script cannot change Game.args",
+            "assets/scripts/good.lua:1: --gift|abc",
+            "assets/scripts/bad.lua:4: false 2",
+            "assets/scripts/bad.lua:5: assets/scripts/bad.lua:5: Game is read-only: a script cannot change Game.args",
+            "assets/scripts/good.lua:1: --gift|abc",
+        ],
+        "{:#?}",
+        p.warnings
+    );
+    // With no Launch (a host run outside the runtime) the list is empty, not an error.
+    p.world.resources.remove::<crate::Launch>();
+    p.infos.clear();
+    p.run(1);
+    assert_eq!(p.infos[2], "assets/scripts/good.lua:1: ");
+}
+
+#[test]
+fn text_reaches_every_started_script_byte_for_byte() {
+    let show = "function text(e, t)\n\
+                  local bytes = {}\n\
+                  for i = 1, math.min(#t, 8) do bytes[#bytes + 1] = t:byte(i) end\n\
+                  Log.info(#t .. ' ' .. table.concat(bytes, ','))\n\
+                end\n";
+    let mut p = Probe::with(show, show, limits());
+    // Not started yet: nothing is called.
+    p.host.text(&mut p.world, "early");
+    p.run(1);
+    p.infos.clear();
+    p.host.text(&mut p.world, "a\0b\u{7}\r\n猫");
+    p.host.text(&mut p.world, "");
+    p.run(1);
+    assert_eq!(
+        p.infos,
+        [
+            "assets/scripts/bad.lua:4: 9 97,0,98,7,13,10,231,140",
+            "assets/scripts/good.lua:4: 9 97,0,98,7,13,10,231,140",
+            "assets/scripts/bad.lua:4: 0 ",
+            "assets/scripts/good.lua:4: 0 ",
+        ]
+    );
+    assert!(p.warnings.is_empty(), "{:#?}", p.warnings);
+}
+
+#[test]
+fn clipboard_copies_are_capped_and_counted_like_any_command() {
+    let roomy = Limits {
+        memory: 64 << 20,
+        ..limits()
+    };
+    let mut p = Probe::with(
+        "function update(e)\n\
+           Clipboard.copy(string.rep('x', 1024 * 1024))\n\
+           Log.info(select(2, pcall(Clipboard.copy, string.rep('x', 1024 * 1024 + 1))))\n\
+           Log.info(select(2, pcall(Clipboard.copy, {})))\n\
+           Clipboard.copy('last')\n\
+         end\n",
+        GOOD,
+        roomy,
+    );
+    p.run(1);
+    assert_eq!(
+        p.infos,
+        [
+            "assets/scripts/bad.lua:3: Clipboard.copy: argument 1 (text) is a string of 1048577 bytes; it may be at most 1048576",
+            "assets/scripts/bad.lua:4: Clipboard.copy: argument 1 (text) must be a string, got table",
+        ]
+    );
+    assert_eq!(
+        p.world.resources.get::<crate::core::ClipboardCopy>(),
+        Some(&crate::core::ClipboardCopy("last".into()))
+    );
+
+    let mut p =
+        Probe::new("function update(e)\n  for i = 1, 10001 do Clipboard.copy('x' .. i) end\nend\n");
+    p.run(2);
+    p.stopped(
+        "update",
+        "stopped: the callback queued more than 10000 commands",
+    );
+    assert!(!p.world.resources.contains::<crate::core::ClipboardCopy>());
+    p.good_ran(2);
 }
