@@ -202,3 +202,257 @@ fn the_title_and_index_look_right() {
     golden(&rt, "miau_title");
     play_proof("core", 0, true);
 }
+
+const HELLO: &str = r#"// A small pack, as a player would paste it.
+module.exports = {
+  manifest: { id: 'hello-miau', name: 'Hello Miau', version: '1.0.0' },
+  palette: { MIAU: { glyph: '🐈', faces: 'left' }, FLAG: '🚩', SHUT: '🚪' },
+  levels: [{
+    id: 'intro', title: 'Hello', width: 6, height: 4,
+    objects: [
+      { kind: 'word', text: 'MIAU', x: 0, y: 0 }, { kind: 'word', text: 'IS', x: 1, y: 0 },
+      { kind: 'word', text: 'YOU', x: 2, y: 0 }, { kind: 'word', text: 'FLAG', x: 0, y: 3 },
+      { kind: 'word', text: 'IS', x: 1, y: 3 }, { kind: 'word', text: 'WIN', x: 2, y: 3 },
+      { kind: 'word', text: 'SHUT', x: 5, y: 0 },
+      { kind: 'object', noun: 'MIAU', x: 1, y: 1 }, { kind: 'object', noun: 'FLAG', x: 4, y: 1 },
+    ],
+  }],
+};
+"#;
+
+const BROKEN: &str = r#"{ "manifest": { "id": "Bad Id", "name": "", "version": "one" },
+  "levels": [{ "id": "a", "width": 3, "height": 3, "objects": [
+    { "kind": "word", "text": "CAT", "x": 9, "y": 0 }, { "kind": "thing", "x": 0, "y": 0 } ] }] }"#;
+
+fn key(rt: &mut Runtime, name: &str) {
+    for down in [true, false] {
+        rt.step(&[Event::Key {
+            key: name.into(),
+            down,
+        }]);
+    }
+    for _ in 0..3 {
+        rt.step(&[]);
+    }
+}
+
+fn paste(rt: &mut Runtime, text: &str) {
+    rt.step(&[Event::Text { text: text.into() }]);
+    for _ in 0..4 {
+        rt.step(&[]);
+    }
+}
+
+fn settle(rt: &mut Runtime, frames: usize) {
+    for _ in 0..frames {
+        rt.step(&[]);
+    }
+}
+
+fn catalog_ids(rt: &Runtime) -> Vec<String> {
+    bag(rt)["catalog"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// From the title to the Workshop (the middle button).
+fn to_workshop(rt: &mut Runtime) {
+    settle(rt, 3);
+    key(rt, "right");
+    key(rt, "enter");
+    settle(rt, 3);
+    assert_eq!(rt.scene(), "workshop");
+}
+
+fn with_data(dir: &Path) -> Options {
+    Options {
+        save_dir: Some(dir.to_path_buf()),
+        ..Options::default()
+    }
+}
+
+#[test]
+fn a_bad_pack_pasted_in_the_workshop_shows_every_error_with_its_path() {
+    let mut rt = runtime(Options::default());
+    to_workshop(&mut rt);
+    paste(&mut rt, BROKEN);
+    assert_eq!(rt.scene(), "workshop", "a bad pack does not leave the Workshop");
+    let report = text(&rt, "report");
+    for path in [
+        "manifest.id",
+        "manifest.name",
+        "manifest.version",
+        "levels[0].objects[0].x",
+        "levels[0].objects[1].kind",
+    ] {
+        assert!(report.contains(path), "{path} missing from the report:\n{report}");
+    }
+    assert!(text(&rt, "message").contains("problems; nothing was changed"));
+    assert_eq!(catalog_ids(&rt).len(), 4);
+    golden(&rt, "miau_workshop_errors");
+}
+
+#[test]
+fn a_pack_is_imported_kept_played_exported_shared_and_removed() {
+    let data = tempfile::tempdir().unwrap();
+    let mut rt = runtime(with_data(data.path()));
+    to_workshop(&mut rt);
+    paste(&mut rt, HELLO);
+    assert_eq!(rt.scene(), "gift", "a good pack is previewed");
+    settle(&mut rt, 2);
+    assert_eq!(text(&rt, "name"), "Hello Miau");
+    assert!(text(&rt, "glyphs").contains('🐈'));
+    assert!(text(&rt, "notes").contains("SHUT"), "{}", text(&rt, "notes"));
+    assert_eq!(catalog_ids(&rt).len(), 4, "the preview installed nothing");
+    golden(&rt, "miau_gift");
+    key(&mut rt, "enter");
+    settle(&mut rt, 3);
+    assert_eq!(rt.scene(), "play");
+    assert_eq!(bag(&rt)["playing"]["pack"], "hello-miau");
+    // Kept as data in the player's folder, and there after a restart.
+    assert!(data.path().join("miau/packs/hello-miau.json").is_file());
+    let again = runtime(with_data(data.path()));
+    let mut again = again;
+    settle(&mut again, 2);
+    assert!(catalog_ids(&again).contains(&"hello-miau".to_string()));
+    drop(again);
+    // Win it: right three times walks the cat onto the flag.
+    for _ in 0..3 {
+        key(&mut rt, "right");
+    }
+    assert_eq!(bag(&rt)["won"], true);
+    // Back to the Workshop by way of INDEX.
+    key(&mut rt, "escape");
+    key(&mut rt, "w");
+    assert_eq!(rt.scene(), "workshop");
+    key(&mut rt, "tab");
+    for _ in 0..4 {
+        key(&mut rt, "down");
+    }
+    key(&mut rt, "e");
+    let exported = data.path().join("miau/exports/hello-miau.cjs");
+    assert!(exported.is_file(), "{}", text(&rt, "message"));
+    key(&mut rt, "s");
+    let link = rt.clipboard().expect("the link was copied").to_string();
+    assert!(link.starts_with("miau://play#pack=1."), "{link}");
+    key(&mut rt, "x");
+    assert!(text(&rt, "message").contains("Press X again"));
+    key(&mut rt, "x");
+    assert!(!catalog_ids(&rt).contains(&"hello-miau".to_string()));
+    assert!(!data.path().join("miau/packs/hello-miau.json").exists());
+    // The export is a pack file the Workshop reads back by its path.
+    key(&mut rt, "tab");
+    for c in exported.display().to_string().chars() {
+        rt.step(&[Event::Text { text: c.to_string() }]);
+    }
+    key(&mut rt, "enter");
+    settle(&mut rt, 2);
+    assert_eq!(rt.scene(), "gift");
+    key(&mut rt, "escape");
+    settle(&mut rt, 2);
+    assert_eq!(rt.scene(), "workshop");
+    assert!(!catalog_ids(&rt).contains(&"hello-miau".to_string()), "left, not kept");
+}
+
+fn hello_link() -> String {
+    let checked = jengine_miau::source::load(HELLO, jengine_miau::source::SourceKind::CommonJs, "h.cjs")
+        .expect("loads");
+    jengine_miau::share::pack_link(&checked.pack, jengine_miau::share::DEFAULT_LINK_BASE)
+        .expect("link")
+}
+
+#[test]
+fn a_gift_link_at_launch_is_previewed_and_kept() {
+    let options = Options {
+        args: vec!["--gift".into(), hello_link()],
+        ..Options::default()
+    };
+    let mut rt = runtime(options);
+    settle(&mut rt, 4);
+    assert_eq!(rt.scene(), "gift");
+    settle(&mut rt, 2);
+    assert!(text(&rt, "meta").contains("from a share link"), "{}", text(&rt, "meta"));
+    key(&mut rt, "enter");
+    settle(&mut rt, 3);
+    assert_eq!(rt.scene(), "play");
+    assert_eq!(bag(&rt)["playing"]["pack"], "hello-miau");
+    // Back on the title, the gift does not open again.
+    key(&mut rt, "escape");
+    key(&mut rt, "escape");
+    settle(&mut rt, 4);
+    assert_eq!(rt.scene(), "title");
+}
+
+#[test]
+fn a_gift_left_changes_nothing() {
+    let options = Options {
+        args: vec!["--gift".into(), hello_link()],
+        ..Options::default()
+    };
+    let mut rt = runtime(options);
+    settle(&mut rt, 6);
+    assert_eq!(rt.scene(), "gift");
+    key(&mut rt, "escape");
+    settle(&mut rt, 3);
+    assert_eq!(rt.scene(), "title");
+    assert_eq!(catalog_ids(&rt).len(), 4);
+    assert!(bag(&rt)["pending"].is_null());
+}
+
+#[test]
+fn a_gift_pasted_on_the_title_opens_and_a_bad_one_is_said() {
+    let mut rt = runtime(Options::default());
+    settle(&mut rt, 3);
+    paste(&mut rt, "miau://play#pack=1.not-a-pack");
+    assert_eq!(rt.scene(), "title");
+    assert!(text(&rt, "status").contains("share link"), "{}", text(&rt, "status"));
+    paste(&mut rt, &hello_link());
+    settle(&mut rt, 2);
+    assert_eq!(rt.scene(), "gift");
+}
+
+#[test]
+fn progress_is_kept_between_runs() {
+    let data = tempfile::tempdir().unwrap();
+    let mut rt = runtime(with_data(data.path()));
+    settle(&mut rt, 3);
+    key(&mut rt, "enter"); // Play
+    key(&mut rt, "right");
+    key(&mut rt, "enter"); // First steps
+    for _ in 0..4 {
+        key(&mut rt, "right");
+    }
+    assert_eq!(bag(&rt)["won"], true);
+    drop(rt);
+    let mut rt = runtime(with_data(data.path()));
+    settle(&mut rt, 3);
+    assert_eq!(bag(&rt)["catalog"][0]["levels"][0]["solved"], true);
+    key(&mut rt, "enter");
+    settle(&mut rt, 2);
+    assert!(text(&rt, "pack_1").contains("1/3"), "{}", text(&rt, "pack_1"));
+}
+
+#[test]
+fn undo_and_restart_through_the_keys() {
+    let mut rt = runtime(Options::default());
+    settle(&mut rt, 3);
+    key(&mut rt, "enter");
+    key(&mut rt, "right");
+    key(&mut rt, "enter");
+    key(&mut rt, "right");
+    key(&mut rt, "d");
+    assert_eq!(bag(&rt)["moves"], 2);
+    key(&mut rt, "z");
+    assert_eq!(bag(&rt)["moves"], 1);
+    key(&mut rt, "r");
+    assert_eq!(bag(&rt)["moves"], 0);
+    // A swipe to the right moves too.
+    let at = |x: f64, phase| Event::Pointer { phase, x, y: 0.0 };
+    rt.step(&[at(-2.0, jengine_tool::input::Phase::Press)]);
+    rt.step(&[at(0.0, jengine_tool::input::Phase::Release)]);
+    settle(&mut rt, 2);
+    assert_eq!(bag(&rt)["moves"], 1);
+}

@@ -130,7 +130,7 @@ local function draw(bag)
     shown[#shown + 1] = "Not loaded: " .. b.path .. ": " .. b.message
   end
   s:block("message", screen.wrap(message, 60), 2.45)
-  s:block("report", screen.wrap(table.concat(shown, "\n"), 66), 1.85)
+  s:block("report", screen.wrap(table.concat(shown, "\n"), 64), 1.85)
 end
 
 function update(e, dt)
