@@ -310,10 +310,12 @@ fn relayout(world: &mut World, run: &mut Run, game: &MiauGame, board: &BoardBag,
         }
         _ => run.board = Some(world.spawn((BulkEntity, at, board_sprite))),
     }
-    if board.pieces.is_empty() && bag.playing.is_none() {
-        if let Some(e) = run.board.take() {
-            let _ = world.entities.despawn(e);
-        }
+    // No level: no board under nothing.
+    if board.pieces.is_empty()
+        && bag.playing.is_none()
+        && let Some(e) = run.board.take()
+    {
+        let _ = world.entities.despawn(e);
     }
 
     // Sentence bars: a glowing strip under each sentence across, beside each one down.

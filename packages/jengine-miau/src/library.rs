@@ -76,6 +76,10 @@ pub enum ExportFormat {
     Json,
 }
 
+/// What [`Library::scan`] finds: every pack with its summary, and the installed files that did
+/// not load (by id, with why).
+pub type Scan = (Vec<(PackSummary, Pack)>, Vec<(String, PackError)>);
+
 /// A library folder of installed packs, plus the packs that ship with the game: the built-in
 /// core pack and any a game adds with [`Library::with_shipped`]. Shipped packs are listed first
 /// and can be neither replaced nor removed.
@@ -161,7 +165,7 @@ impl Library {
 
     /// Every pack in the catalog with its summary, in [`Library::list`] order, and the
     /// installed files that did not load (by id, with why), so a game can say so.
-    pub fn scan(&self) -> (Vec<(PackSummary, Pack)>, Vec<(String, PackError)>) {
+    pub fn scan(&self) -> Scan {
         let mut packs: Vec<(PackSummary, Pack)> = self
             .shipped
             .iter()

@@ -117,6 +117,9 @@ pub struct Outcome {
     pub link: Option<String>,
 }
 
+/// An outcome that failed, boxed (it is large and travels in `Err`).
+type Failure = Box<Outcome>;
+
 /// One catalog level.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CatalogLevel {
@@ -330,27 +333,27 @@ impl Session {
             .collect();
     }
 
-    fn say(&mut self, op: &str, result: Result<Outcome, Outcome>) {
+    fn say(&mut self, op: &str, result: Result<Outcome, Failure>) {
         let serial = self.outcome.as_ref().map_or(0, |o| o.serial) + 1;
         let mut outcome = match result {
             Ok(o) => Outcome { ok: true, ..o },
-            Err(o) => Outcome { ok: false, ..o },
+            Err(o) => Outcome { ok: false, ..*o },
         };
         outcome.serial = serial;
         outcome.op = op.to_string();
         self.outcome = Some(outcome);
     }
 
-    fn failure(message: impl Into<String>) -> Outcome {
-        Outcome {
+    fn failure(message: impl Into<String>) -> Failure {
+        Box::new(Outcome {
             message: message.into(),
             ..Outcome::default()
-        }
+        })
     }
 
-    fn pack_failure(error: PackError) -> Outcome {
+    fn pack_failure(error: PackError) -> Failure {
         match error {
-            PackError::Invalid(problems) => Outcome {
+            PackError::Invalid(problems) => Box::new(Outcome {
                 message: format!(
                     "The pack has {} problem{}; nothing was changed.",
                     problems.len(),
@@ -358,7 +361,7 @@ impl Session {
                 ),
                 errors: problems,
                 ..Outcome::default()
-            },
+            }),
             other => Session::failure(other.to_string()),
         }
     }
@@ -370,7 +373,7 @@ impl Session {
         self.say("play", result);
     }
 
-    fn start(&mut self, pack_id: &str, level: &str) -> Result<Outcome, Outcome> {
+    fn start(&mut self, pack_id: &str, level: &str) -> Result<Outcome, Failure> {
         let pack = self.library.pack(pack_id).map_err(Session::pack_failure)?;
         let index = if level.is_empty() {
             let solved = self.progress.solved.get(pack_id);
@@ -559,7 +562,7 @@ impl Session {
         self.say("keep", result);
     }
 
-    fn install(&mut self, mode: Option<InstallMode>) -> Result<Outcome, Outcome> {
+    fn install(&mut self, mode: Option<InstallMode>) -> Result<Outcome, Failure> {
         let pending = self
             .pending
             .as_ref()

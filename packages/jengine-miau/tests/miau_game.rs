@@ -279,7 +279,11 @@ fn a_bad_pack_pasted_in_the_workshop_shows_every_error_with_its_path() {
     let mut rt = runtime(Options::default());
     to_workshop(&mut rt);
     paste(&mut rt, BROKEN);
-    assert_eq!(rt.scene(), "workshop", "a bad pack does not leave the Workshop");
+    assert_eq!(
+        rt.scene(),
+        "workshop",
+        "a bad pack does not leave the Workshop"
+    );
     let report = text(&rt, "report");
     for path in [
         "manifest.id",
@@ -288,7 +292,10 @@ fn a_bad_pack_pasted_in_the_workshop_shows_every_error_with_its_path() {
         "levels[0].objects[0].x",
         "levels[0].objects[1].kind",
     ] {
-        assert!(report.contains(path), "{path} missing from the report:\n{report}");
+        assert!(
+            report.contains(path),
+            "{path} missing from the report:\n{report}"
+        );
     }
     assert!(text(&rt, "message").contains("problems; nothing was changed"));
     assert_eq!(catalog_ids(&rt).len(), 4);
@@ -305,7 +312,11 @@ fn a_pack_is_imported_kept_played_exported_shared_and_removed() {
     settle(&mut rt, 2);
     assert_eq!(text(&rt, "name"), "Hello Miau");
     assert!(text(&rt, "glyphs").contains('🐈'));
-    assert!(text(&rt, "notes").contains("SHUT"), "{}", text(&rt, "notes"));
+    assert!(
+        text(&rt, "notes").contains("SHUT"),
+        "{}",
+        text(&rt, "notes")
+    );
     assert_eq!(catalog_ids(&rt).len(), 4, "the preview installed nothing");
     golden(&rt, "miau_gift");
     key(&mut rt, "enter");
@@ -346,7 +357,9 @@ fn a_pack_is_imported_kept_played_exported_shared_and_removed() {
     // The export is a pack file the Workshop reads back by its path.
     key(&mut rt, "tab");
     for c in exported.display().to_string().chars() {
-        rt.step(&[Event::Text { text: c.to_string() }]);
+        rt.step(&[Event::Text {
+            text: c.to_string(),
+        }]);
     }
     key(&mut rt, "enter");
     settle(&mut rt, 2);
@@ -354,12 +367,16 @@ fn a_pack_is_imported_kept_played_exported_shared_and_removed() {
     key(&mut rt, "escape");
     settle(&mut rt, 2);
     assert_eq!(rt.scene(), "workshop");
-    assert!(!catalog_ids(&rt).contains(&"hello-miau".to_string()), "left, not kept");
+    assert!(
+        !catalog_ids(&rt).contains(&"hello-miau".to_string()),
+        "left, not kept"
+    );
 }
 
 fn hello_link() -> String {
-    let checked = jengine_miau::source::load(HELLO, jengine_miau::source::SourceKind::CommonJs, "h.cjs")
-        .expect("loads");
+    let checked =
+        jengine_miau::source::load(HELLO, jengine_miau::source::SourceKind::CommonJs, "h.cjs")
+            .expect("loads");
     jengine_miau::share::pack_link(&checked.pack, jengine_miau::share::DEFAULT_LINK_BASE)
         .expect("link")
 }
@@ -374,7 +391,11 @@ fn a_gift_link_at_launch_is_previewed_and_kept() {
     settle(&mut rt, 4);
     assert_eq!(rt.scene(), "gift");
     settle(&mut rt, 2);
-    assert!(text(&rt, "meta").contains("from a share link"), "{}", text(&rt, "meta"));
+    assert!(
+        text(&rt, "meta").contains("from a share link"),
+        "{}",
+        text(&rt, "meta")
+    );
     key(&mut rt, "enter");
     settle(&mut rt, 3);
     assert_eq!(rt.scene(), "play");
@@ -408,7 +429,11 @@ fn a_gift_pasted_on_the_title_opens_and_a_bad_one_is_said() {
     settle(&mut rt, 3);
     paste(&mut rt, "miau://play#pack=1.not-a-pack");
     assert_eq!(rt.scene(), "title");
-    assert!(text(&rt, "status").contains("share link"), "{}", text(&rt, "status"));
+    assert!(
+        text(&rt, "status").contains("share link"),
+        "{}",
+        text(&rt, "status")
+    );
     paste(&mut rt, &hello_link());
     settle(&mut rt, 2);
     assert_eq!(rt.scene(), "gift");
@@ -432,7 +457,11 @@ fn progress_is_kept_between_runs() {
     assert_eq!(bag(&rt)["catalog"][0]["levels"][0]["solved"], true);
     key(&mut rt, "enter");
     settle(&mut rt, 2);
-    assert!(text(&rt, "pack_1").contains("1/3"), "{}", text(&rt, "pack_1"));
+    assert!(
+        text(&rt, "pack_1").contains("1/3"),
+        "{}",
+        text(&rt, "pack_1")
+    );
 }
 
 #[test]

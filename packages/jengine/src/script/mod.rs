@@ -616,9 +616,9 @@ impl ScriptHost {
     }
 
     /// Publishes the bags systems just remade: last frame's copies are dropped, and each bag
-    /// is converted for scripts when one first reads it (`Entity.get`) in the coming frame.
-    /// Between this call and the next, bags change only in systems, which run after scripts,
-    /// so every read in a frame sees the world as it was published.
+    /// is converted for a script when it first reads it (`Entity.get`) in a callback, kept for
+    /// the rest of that callback. Between this call and the next, bags change only in systems,
+    /// which run after scripts, so every read in a frame sees the world as it was published.
     pub fn publish_bags(&mut self, _registry: &Registry, _world: &World) -> mlua::Result<()> {
         *self.bags.borrow_mut() = self.lua.create_table()?;
         Ok(())
@@ -629,6 +629,11 @@ impl ScriptHost {
     fn with_world<R>(&self, world: &mut World, f: impl FnOnce() -> R) -> R {
         self.lua.set_app_data(std::mem::take(world));
         self.guard.reset();
+        // Each callback reads bags into copies of its own, so a script that scribbles on a
+        // bag spoils only what it sees itself.
+        if let Ok(fresh) = self.lua.create_table() {
+            *self.bags.borrow_mut() = fresh;
+        }
         let result = f();
         *world = self
             .lua

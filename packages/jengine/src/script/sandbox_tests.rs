@@ -11,6 +11,13 @@ use crate::value::{entity, integer};
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Kicks(i64);
 
+/// A bag with a table in it, for scripts to try to spoil.
+#[derive(Debug, Default, serde::Serialize)]
+struct Tally {
+    count: i64,
+    cells: Vec<i64>,
+}
+
 struct Bouncer;
 impl crate::Package for Bouncer {
     fn name(&self) -> &'static str {
@@ -18,6 +25,7 @@ impl crate::Package for Bouncer {
     }
     fn register(&self, reg: &mut Registry) {
         reg.component::<Kicks>("kicks");
+        reg.bag::<Tally>("tally");
         reg.command("Bouncer", "kick", (entity("e"),), |world, (e,)| {
             let mut k = world
                 .entities
@@ -451,6 +459,49 @@ fn scripts_cannot_change_what_other_scripts_see() {
         p.infos
     );
     p.good_ran(2);
+}
+
+#[test]
+fn a_bag_spoiled_by_one_script_is_whole_for_the_next() {
+    let bad = "function update(e)\n\
+        local t = Entity.get(Entity.find('good'), 'tally')\n\
+        t.count = 999; t.cells[1] = -1; t.cells = nil\n\
+        Log.info('bad sees ' .. Entity.get(Entity.find('good'), 'tally').count)\n\
+      end\n";
+    let good = "function update(e)\n\
+        local t = Entity.get(e, 'tally')\n\
+        Log.info('good sees ' .. t.count .. ' ' .. t.cells[1] .. ' ' .. #t.cells)\n\
+      end\n";
+    let mut p = Probe::with(bad, good, limits());
+    let good_entity = p.good;
+    p.world
+        .entities
+        .insert_one(
+            good_entity,
+            Tally {
+                count: 3,
+                cells: vec![7, 8],
+            },
+        )
+        .unwrap();
+    p.host.publish_bags(&p.registry, &p.world).unwrap();
+    p.run(2);
+    // The spoiler sees its own scribbles for the rest of its callback, nobody else does.
+    assert!(
+        p.infos.iter().any(|i| i.ends_with("bad sees 999")),
+        "{:#?}",
+        p.infos
+    );
+    assert_eq!(
+        p.infos
+            .iter()
+            .filter(|i| i.ends_with("good sees 3 7 2"))
+            .count(),
+        2,
+        "{:#?}",
+        p.infos
+    );
+    assert!(p.warnings.is_empty(), "{:#?}", p.warnings);
 }
 
 #[test]
