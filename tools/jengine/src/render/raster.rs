@@ -469,6 +469,49 @@ pub(crate) fn fill_mask(
     }
 }
 
+/// Blends a premultiplied RGBA8 image (a colour glyph) with its top-left pixel at (`left`,
+/// `top`), every channel faded by `alpha / 255`. Parts off the canvas are skipped.
+pub(crate) fn fill_image(
+    canvas: &mut Canvas,
+    rgba: &[u8],
+    image_width: usize,
+    left: i64,
+    top: i64,
+    alpha: u32,
+) {
+    if image_width == 0 || alpha == 0 {
+        return;
+    }
+    let alpha = alpha.min(255);
+    for (iy, image_row) in rgba.chunks_exact(image_width * 4).enumerate() {
+        let y = top + iy as i64;
+        if y < 0 || y >= canvas.height as i64 {
+            continue;
+        }
+        let ix0 = (-left).clamp(0, image_width as i64) as usize;
+        let ix1 = (canvas.width as i64 - left).clamp(0, image_width as i64) as usize;
+        if ix0 >= ix1 {
+            continue;
+        }
+        let x0 = (left + ix0 as i64) as usize;
+        let row = y as usize * canvas.width;
+        let (pixels, _) =
+            canvas.px[(row + x0) * 4..(row + x0 + ix1 - ix0) * 4].as_chunks_mut::<4>();
+        let (texels, _) = image_row[ix0 * 4..ix1 * 4].as_chunks::<4>();
+        for (p, t) in pixels.iter_mut().zip(texels) {
+            let src = u32::from_le_bytes(*t);
+            blend(
+                p,
+                if alpha == 255 {
+                    src
+                } else {
+                    scale_packed(src, alpha)
+                },
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -605,6 +648,30 @@ mod tests {
             .map(|(i, _)| i)
             .collect();
         assert_eq!(red, vec![8, 9, 12, 13]);
+    }
+
+    #[test]
+    fn images_clip_at_the_canvas_edges_and_fade_by_alpha() {
+        let mut px = vec![0u8; 4 * 4 * 4];
+        let mut canvas = Canvas {
+            px: &mut px,
+            width: 4,
+            height: 4,
+        };
+        let image: Vec<u8> = [[200, 0, 0, 200]; 9].concat();
+        fill_image(&mut canvas, &image, 3, -1, 2, 255);
+        fill_image(&mut canvas, &image, 3, 3, -2, 128);
+        fill_image(&mut canvas, &image, 3, 10, 10, 255);
+        let drawn: Vec<(usize, u8)> = px
+            .chunks(4)
+            .enumerate()
+            .filter(|(_, p)| p[3] != 0)
+            .map(|(i, p)| (i, p[0]))
+            .collect();
+        assert_eq!(
+            drawn,
+            vec![(3, 100), (8, 200), (9, 200), (12, 200), (13, 200)]
+        );
     }
 
     #[test]
