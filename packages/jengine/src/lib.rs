@@ -62,8 +62,7 @@ pub use crate::table::{RawTable, Row, RowError, Tables};
 pub use crate::value::{Args, Value};
 pub use crate::world::{
     Entity, Launch, Log, LogLevel, LogLine, MusicClock, Pointer, PointerEvent, PointerPhase,
-    Resources,
-    Time, World,
+    Resources, Time, World,
 };
 pub use hecs;
 
