@@ -488,16 +488,27 @@ impl<'a> Painter<'a> for Layers<'_, 'a> {
         let (Some(shader), Some((layer, _))) = (shader, self.layers.last_mut()) else {
             return;
         };
-        let Some(rect) = Rect::from_xywh(0.0, 0.0, layer.width() as f32, layer.height() as f32)
-        else {
-            return;
-        };
         let paint = Paint {
             shader,
             anti_alias: true,
             ..Paint::default()
         };
-        layer.fill_rect(rect, &paint, Transform::identity(), self.clips.last());
+        let clip = self.clips.last();
+        // Version 0 layers paint the outline just given; version 1 paints fill the clips
+        // around them (push_clip took the outline).
+        if let Some(path) = self.path.take() {
+            layer.fill_path(
+                &path,
+                &paint,
+                FillRule::Winding,
+                Transform::identity(),
+                clip,
+            );
+        } else if let Some(rect) =
+            Rect::from_xywh(0.0, 0.0, layer.width() as f32, layer.height() as f32)
+        {
+            layer.fill_rect(rect, &paint, Transform::identity(), clip);
+        }
     }
 
     fn push_clip(&mut self) {

@@ -152,8 +152,9 @@ impl Fonts {
         } else {
             [JAPANESE, EMOJI]
         };
+        let named = (line > EMOJI).then_some(line);
         let mut found = None;
-        for font in std::iter::once(line).chain(bundled) {
+        for font in named.into_iter().chain(bundled) {
             if let Some((id, advance)) = self.fonts[font].glyph(ch) {
                 let advance = advance * self.fonts[line].em / self.fonts[font].em;
                 found = Some(Glyph { font, id, advance });
@@ -600,6 +601,9 @@ pub(crate) fn draw_text(
     // Through a transform, colour images are made at the size the transform shows them (at most
     // the largest cached size) and drawn through it.
     let det = (to_screen.xx * to_screen.yy - to_screen.xy * to_screen.yx).abs();
+    if !det.is_finite() {
+        return;
+    }
     let turned_line_px = (text.size * det.sqrt()).min(MAX_CACHED_LINE_PX);
     let smallest = if upright { line_px } else { turned_line_px };
     if !(smallest * 16.0 >= 0.5) {
@@ -745,7 +749,14 @@ fn draw_color_turned(
         origin[0] + bitmap.left as f32 * per_px,
         origin[1] - bitmap.top as f32 * per_px,
     ];
-    let transform = placed_transform(to_screen, corner, per_px, -1.0);
+    let mut transform = placed_transform(to_screen, corner, per_px, -1.0);
+    // A mirror image at one image pixel per screen pixel lands on whole pixels, as upright
+    // images do, rather than being blurred across two.
+    let unit = |v: f32| (v.abs() - 1.0).abs() < 1e-3;
+    if transform.kx == 0.0 && transform.ky == 0.0 && unit(transform.sx) && unit(transform.sy) {
+        transform.tx = transform.tx.round();
+        transform.ty = transform.ty.round();
+    }
     let (w, h) = (bitmap.pixmap.width() as f32, bitmap.pixmap.height() as f32);
     if drawable(&transform, [0.0, 0.0, w, h], [canvas.width, canvas.height]) {
         color_glyph::draw_transformed(canvas, bitmap, transform, alpha);
@@ -877,5 +888,329 @@ mod tests {
         assert_eq!(fonts.font_for("bad.ttf", &mut w), 0);
         assert_eq!(w.pending.len(), 1);
         assert!(w.pending[0].contains("\"bad.ttf\""), "{:?}", w.pending);
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Colour glyphs and the fallback fonts.
+
+    /// Draws `text` centred on a `side` x `side` canvas at one pixel per world unit; returns
+    /// the premultiplied pixels.
+    fn draw(
+        fonts: &mut Fonts,
+        text: &Text,
+        t: Transform2D,
+        side: u32,
+        w: &mut Warnings,
+    ) -> Vec<u8> {
+        let camera = jengine::Camera2D {
+            size: [side as f32, side as f32],
+            ..jengine::Camera2D::default()
+        };
+        let view = View::new(camera, side, side);
+        let mut px = vec![0u8; (side * side * 4) as usize];
+        let mut canvas = Canvas {
+            px: &mut px,
+            width: side as usize,
+            height: side as usize,
+        };
+        draw_text(&mut canvas, &view, &t, text, fonts, w, "test");
+        px
+    }
+
+    fn text(s: &str, size: f32) -> Text {
+        Text {
+            text: s.into(),
+            size,
+            ..Text::default()
+        }
+    }
+
+    fn flipped() -> Transform2D {
+        Transform2D {
+            scale: [-1.0, 1.0],
+            ..Transform2D::default()
+        }
+    }
+
+    /// Opaque pixels whose channels differ by more than 60: colour, not grey.
+    fn colourful(px: &[u8]) -> usize {
+        px.chunks(4)
+            .filter(|p| {
+                p[3] > 200 && p[..3].iter().max().unwrap() - p[..3].iter().min().unwrap() > 60
+            })
+            .count()
+    }
+
+    fn golden_fonts() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fonts")
+    }
+
+    #[test]
+    fn a_known_emoji_draws_in_its_own_colours_faded_by_the_text_alpha() {
+        let mut fonts = Fonts::new(Path::new("/nonexistent"));
+        let mut w = Warnings::default();
+        let cat = draw(
+            &mut fonts,
+            &text("🐈", 48.0),
+            Transform2D::default(),
+            96,
+            &mut w,
+        );
+        assert!(
+            colourful(&cat) > 300,
+            "{} colourful pixels",
+            colourful(&cat)
+        );
+        // Orange: more red than blue wherever it is coloured.
+        let (r, b) = cat
+            .chunks(4)
+            .fold((0u64, 0u64), |(r, b), p| (r + p[0] as u64, b + p[2] as u64));
+        assert!(r > b * 2, "red {r} blue {b}");
+        // The text's colour does not tint it; its alpha fades it.
+        let dark = Text {
+            color: jengine::Color([0.0, 0.0, 0.0, 1.0]),
+            ..text("🐈", 48.0)
+        };
+        assert_eq!(
+            draw(&mut fonts, &dark, Transform2D::default(), 96, &mut w),
+            cat
+        );
+        let faded = Text {
+            color: jengine::Color([1.0, 1.0, 1.0, 0.5]),
+            ..text("🐈", 48.0)
+        };
+        let faded = draw(&mut fonts, &faded, Transform2D::default(), 96, &mut w);
+        let most = |px: &[u8]| px.chunks(4).map(|p| p[3]).max().unwrap();
+        assert_eq!(most(&cat), 255);
+        assert!((most(&faded) as i32 - 128).abs() <= 1, "{}", most(&faded));
+        // Plain text stays grey.
+        let kana = draw(
+            &mut fonts,
+            &text("ねこ", 48.0),
+            Transform2D::default(),
+            96,
+            &mut w,
+        );
+        assert!(kana.chunks(4).any(|p| p[3] > 200) && colourful(&kana) == 0);
+        assert!(w.pending.is_empty(), "{:?}", w.pending);
+        assert_eq!(fonts.colors.len(), 1, "one image for the cat at one size");
+    }
+
+    #[test]
+    fn a_flipped_emoji_is_the_mirror_image_within_a_pixel() {
+        let mut fonts = Fonts::new(Path::new("/nonexistent"));
+        let mut w = Warnings::default();
+        let side = 96usize;
+        let cat = draw(
+            &mut fonts,
+            &text("🐈", 48.0),
+            Transform2D::default(),
+            96,
+            &mut w,
+        );
+        let tac = draw(&mut fonts, &text("🐈", 48.0), flipped(), 96, &mut w);
+        assert_ne!(cat, tac, "the cat faces the other way");
+        let at = |px: &[u8], x: usize, y: usize| -> [u8; 4] {
+            let i = (y * side + x) * 4;
+            [px[i], px[i + 1], px[i + 2], px[i + 3]]
+        };
+        let mut worst = 0;
+        for y in 0..side {
+            for x in 1..side - 1 {
+                let here = at(&tac, x, y);
+                let nearest = (side - 2 - x..=side - x)
+                    .map(|mx| {
+                        let there = at(&cat, mx, y);
+                        (0..4).map(|c| here[c].abs_diff(there[c])).max().unwrap()
+                    })
+                    .min()
+                    .unwrap();
+                worst = worst.max(nearest);
+            }
+        }
+        assert!(
+            worst <= 8,
+            "worst difference from the mirrored pixel or a neighbour: {worst}"
+        );
+        assert!((colourful(&cat) as i64 - colourful(&tac) as i64).abs() < 30);
+    }
+
+    #[test]
+    fn variation_selectors_and_joiners_draw_nothing() {
+        let mut fonts = Fonts::new(Path::new("/nonexistent"));
+        let mut w = Warnings::default();
+        let lines = layout(
+            &mut fonts,
+            0,
+            "\u{FE0F}\u{200D}\u{FE0E}\u{FEFF}",
+            None,
+            &mut w,
+        );
+        assert!(lines[0].0.is_empty() && lines[0].1 == 0.0);
+        let one = layout(&mut fonts, 0, "🐈", None, &mut w)[0].1;
+        assert_eq!(layout(&mut fonts, 0, "🐈\u{FE0F}", None, &mut w)[0].1, one);
+        let joined = layout(&mut fonts, 0, "🐈\u{200D}⬛", None, &mut w);
+        assert_eq!(joined[0].0.len(), 2);
+        let blank = draw(
+            &mut fonts,
+            &text("\u{FE0F}\u{200D}", 48.0),
+            Transform2D::default(),
+            64,
+            &mut w,
+        );
+        assert!(blank.iter().all(|&b| b == 0));
+        assert!(w.pending.is_empty(), "{:?}", w.pending);
+    }
+
+    #[test]
+    fn a_character_comes_from_the_named_font_then_japanese_then_emoji() {
+        let mut fonts = Fonts::new(&golden_fonts());
+        let mut w = Warnings::default();
+        let shapes = fonts.font_for("Shapes.ttf", &mut w);
+        assert!(shapes > EMOJI);
+        let mut from =
+            |fonts: &mut Fonts, line, ch, emoji| fonts.glyph(line, ch, emoji, &mut w).font;
+        assert_eq!(from(&mut fonts, shapes, 'A', false), shapes);
+        assert_eq!(from(&mut fonts, shapes, 'C', false), JAPANESE);
+        assert_eq!(from(&mut fonts, shapes, 'あ', false), JAPANESE);
+        assert_eq!(from(&mut fonts, shapes, '🐈', true), EMOJI);
+        assert_eq!(from(&mut fonts, JAPANESE, '🐈', true), EMOJI);
+        // Both bundled fonts have ▶: text by default, emoji when U+FE0F asks.
+        assert_eq!(from(&mut fonts, JAPANESE, '▶', false), JAPANESE);
+        assert_eq!(from(&mut fonts, JAPANESE, '▶', true), EMOJI);
+        let lines = layout(&mut fonts, JAPANESE, "▶\u{FE0F}▶\u{FE0E}▶", None, &mut w);
+        let fonts_used: Vec<FontId> = lines[0].0.iter().map(|p| p.font).collect();
+        assert_eq!(fonts_used, [EMOJI, JAPANESE, JAPANESE]);
+        // ⚡ is emoji by default; a named font that has a character keeps it.
+        assert!(emoji_by_default('⚡') && !emoji_by_default('▶') && !emoji_by_default('A'));
+        // The emoji's advance (2550 of 2048 units per em) in the line font's units (1000 per em).
+        let advance = fonts.glyph(JAPANESE, '🐈', true, &mut w).advance;
+        assert!(
+            (advance - 2550.0 * 1000.0 / 2048.0).abs() < 0.01,
+            "{advance}"
+        );
+        assert!(w.pending.is_empty(), "{:?}", w.pending);
+    }
+
+    #[test]
+    fn huge_hostile_and_endless_emoji_are_bounded() {
+        let mut fonts = Fonts::new(Path::new("/nonexistent"));
+        let mut w = Warnings::default();
+        // 10,000 pixels tall: drawn through the transform from an image of the largest cached
+        // size, not one 10,000 pixels tall.
+        let huge = draw(
+            &mut fonts,
+            &text("🐈", 10_000.0),
+            Transform2D::default(),
+            64,
+            &mut w,
+        );
+        assert!(huge.chunks(4).any(|p| p[3] > 0));
+        assert!(
+            fonts.color_bytes < 4 * 1024 * 1024,
+            "{} bytes",
+            fonts.color_bytes
+        );
+        // Far past what anyone can read: skipped.
+        let skipped = draw(
+            &mut fonts,
+            &text("🐈", 100_000.0),
+            Transform2D::default(),
+            64,
+            &mut w,
+        );
+        assert!(skipped.iter().all(|&b| b == 0));
+        // Negative, zero and non-finite scales draw nothing or something, never panic.
+        for scale in [
+            [-3.0, -3.0],
+            [0.0, 1.0],
+            [f32::NAN, 1.0],
+            [1.0, f32::INFINITY],
+            [1e30, 1e-30],
+        ] {
+            let t = Transform2D {
+                scale,
+                ..Transform2D::default()
+            };
+            draw(&mut fonts, &text("🐈🚩", 24.0), t, 64, &mut w);
+        }
+        // 100,000 emoji: one cached image, drawn where they reach the canvas.
+        let endless = "🐈".repeat(100_000);
+        let lines = draw(
+            &mut fonts,
+            &text(&endless, 24.0),
+            Transform2D::default(),
+            64,
+            &mut w,
+        );
+        assert!(colourful(&lines) > 100);
+        let cat = fonts.glyph(0, '🐈', true, &mut w).id;
+        assert!(fonts.colors.keys().filter(|k| k.1 == cat).count() <= 4);
+        assert!(w.pending.is_empty(), "{:?}", w.pending);
+    }
+
+    #[test]
+    fn a_malformed_png_in_a_font_is_said_once_and_draws_nothing() {
+        let face = ttf_parser::Face::parse(BUNDLED_EMOJI, 0).unwrap();
+        let cat = face.glyph_index('🐈').unwrap();
+        let png = face.glyph_raster_image(cat, u16::MAX).unwrap().data;
+        let at = png.as_ptr() as usize - BUNDLED_EMOJI.as_ptr() as usize;
+        let mut broken = BUNDLED_EMOJI.to_vec();
+        // Keep the signature and header size, scramble everything after.
+        for (i, b) in broken[at + 24..at + png.len()].iter_mut().enumerate() {
+            *b = (i * 7) as u8;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("broken.ttf"), &broken).unwrap();
+        let mut fonts = Fonts::new(dir.path());
+        let mut w = Warnings::default();
+        let cats = Text {
+            font: "broken.ttf".into(),
+            ..text("🐈🐈", 32.0)
+        };
+        for t in [Transform2D::default(), flipped(), Transform2D::default()] {
+            let px = draw(&mut fonts, &cats, t, 96, &mut w);
+            assert!(px.iter().all(|&b| b == 0));
+        }
+        assert_eq!(w.pending.len(), 1, "{:?}", w.pending);
+        assert!(
+            w.pending[0].starts_with("font \"broken.ttf\": the colour bitmap of glyph"),
+            "{:?}",
+            w.pending
+        );
+        // Its other glyphs still draw.
+        let flag = Text {
+            font: "broken.ttf".into(),
+            ..text("🚩", 32.0)
+        };
+        assert!(colourful(&draw(&mut fonts, &flag, Transform2D::default(), 96, &mut w)) > 50);
+    }
+
+    #[test]
+    fn colr_layers_and_gradients_are_painted() {
+        // Layers.ttf (tools/fonts/test_font.py): "A" is a red square under a blue one, "B" a
+        // square shading from red on the left to blue on the right.
+        let mut fonts = Fonts::new(&golden_fonts());
+        let mut w = Warnings::default();
+        let font = |s: &str| Text {
+            font: "Layers.ttf".into(),
+            ..text(s, 80.0)
+        };
+        let pixel = |px: &[u8], x: usize, y: usize| {
+            let i = (y * 96 + x) * 4;
+            [px[i], px[i + 1], px[i + 2], px[i + 3]]
+        };
+        // 80 px a line of 1000 units: the squares span 56 px from x = 16 + 8, baseline at 64.
+        let a = draw(&mut fonts, &font("A"), Transform2D::default(), 96, &mut w);
+        assert_eq!(pixel(&a, 30, 40), [255, 0, 0, 255], "the red layer");
+        assert_eq!(pixel(&a, 52, 36), [0, 0, 255, 255], "the blue layer on top");
+        let b = draw(&mut fonts, &font("B"), Transform2D::default(), 96, &mut w);
+        let (left, right) = (pixel(&b, 28, 40), pixel(&b, 74, 40));
+        assert!(left[0] > 200 && left[2] < 60, "{left:?}");
+        assert!(right[2] > 200 && right[0] < 60, "{right:?}");
+        let mirrored = draw(&mut fonts, &font("B"), flipped(), 96, &mut w);
+        let (left, right) = (pixel(&mirrored, 22, 40), pixel(&mirrored, 68, 40));
+        assert!(left[2] > 200 && right[0] > 200, "{left:?} {right:?}");
+        assert!(w.pending.is_empty(), "{:?}", w.pending);
     }
 }
