@@ -143,8 +143,11 @@ impl ColorBitmap {
 fn span(lo: f32, hi: f32) -> Option<(i64, usize, f32)> {
     let first = lo.floor();
     let len = hi.ceil() - first;
-    (lo.is_finite() && hi.is_finite() && len >= 1.0 && len <= MAX_IMAGE_SIDE)
-        .then(|| (first as i64, len as usize, lo - first))
+    (lo.is_finite() && hi.is_finite() && (1.0..=MAX_IMAGE_SIDE).contains(&len)).then_some((
+        first as i64,
+        len as usize,
+        lo - first,
+    ))
 }
 
 /// The strike's picture scaled to `em_px` pixels per em, placed on the pixel grid.
@@ -445,7 +448,7 @@ fn blend_mode(mode: CompositeMode) -> BlendMode {
 fn linear_end(p0: Point, p1: Point, p2: Point) -> Point {
     let normal = Point::from_xy(p2.y - p0.y, p0.x - p2.x);
     let length = normal.x * normal.x + normal.y * normal.y;
-    if !(length > 0.0) {
+    if length.is_nan() || length == 0.0 {
         return p1;
     }
     let along = ((p1.x - p0.x) * normal.x + (p1.y - p0.y) * normal.y) / length;
