@@ -996,7 +996,7 @@ mod any_world {
 
     fn text() -> impl Strategy<Value = Text> {
         (
-            "[a-zA-Z ことば言葉\n\t\u{1F600}]{0,24}",
+            "[a-zA-Z ことば言葉\n\t\u{1F600}🐈🚩▶\u{FE0F}\u{200D}]{0,24}",
             prop::sample::select(vec!["", "fake.ttf", "missing.otf"]),
             number(),
             color(),
