@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Builds the tiny TrueType (glyf) font the renderer's tests load by name.
+"""Builds the tiny TrueType (glyf) fonts the renderer's tests load by name.
 
-Three glyphs: .notdef, "A" (a square with a square hole, drawn with quadratic curves on its
-outer corners) and "B" (a triangle). Its line metrics are round numbers so tests can reason
-about placement. Output: tools/jengine/tests/golden/fonts/Shapes.ttf. Needs fonttools.
+Shapes.ttf has three glyphs: .notdef, "A" (a square with a square hole, drawn with quadratic
+curves on its outer corners) and "B" (a triangle). Layers.ttf draws in colour (COLR and CPAL):
+"A" is a red square under a smaller blue one (COLR version 0 layers), "B" a square filled with
+a linear gradient from red on the left to blue on the right (a version 1 paint). Their line
+metrics are round numbers so tests can reason about placement. Output:
+tools/jengine/tests/golden/fonts/. Needs fonttools.
 """
 
 import pathlib
@@ -11,7 +14,9 @@ import pathlib
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 
-OUT = pathlib.Path(__file__).resolve().parents[2] / "tools/jengine/tests/golden/fonts/Shapes.ttf"
+FONTS = pathlib.Path(__file__).resolve().parents[2] / "tools/jengine/tests/golden/fonts"
+OUT = FONTS / "Shapes.ttf"
+OUT_LAYERS = FONTS / "Layers.ttf"
 
 
 def glyph(draw):
@@ -48,6 +53,62 @@ def triangle(pen):
     pen.closePath()
 
 
+def box(left, bottom, right, top):
+    def draw(pen):
+        pen.moveTo((left, bottom))
+        pen.lineTo((left, top))
+        pen.lineTo((right, top))
+        pen.lineTo((right, bottom))
+        pen.closePath()
+
+    return draw
+
+
+def layers():
+    fb = FontBuilder(1000, isTTF=True)
+    order = [".notdef", "A", "B", "big", "small"]
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap({ord("A"): "A", ord("B"): "B"})
+    fb.setupGlyf(
+        {
+            ".notdef": glyph(notdef),
+            "A": glyph(box(100, 0, 800, 700)),
+            "B": glyph(box(100, 0, 800, 700)),
+            "big": glyph(box(100, 0, 800, 700)),
+            "small": glyph(box(300, 200, 600, 500)),
+        }
+    )
+    fb.setupHorizontalMetrics({name: (900, 100) for name in order})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Layers", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, sTypoLineGap=0, usWinAscent=800, usWinDescent=200)
+    fb.setupPost()
+    fb.setupCPAL([[(1.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 1.0)]])
+    gradient = {
+        "Format": 10,  # PaintGlyph
+        "Glyph": "big",
+        "Paint": {
+            "Format": 4,  # PaintLinearGradient
+            "ColorLine": {
+                "Extend": "pad",
+                "ColorStop": [
+                    {"StopOffset": 0.0, "PaletteIndex": 0, "Alpha": 1.0},
+                    {"StopOffset": 1.0, "PaletteIndex": 1, "Alpha": 1.0},
+                ],
+            },
+            "x0": 100,
+            "y0": 0,
+            "x1": 800,
+            "y1": 0,
+            "x2": 100,
+            "y2": 700,
+        },
+    }
+    fb.setupCOLR({"A": [("big", 0), ("small", 1)], "B": gradient})
+    fb.save(str(OUT_LAYERS))
+    print(f"{OUT_LAYERS}: {OUT_LAYERS.stat().st_size} bytes")
+
+
 def main():
     fb = FontBuilder(1000, isTTF=True)
     order = [".notdef", "A", "B"]
@@ -62,6 +123,7 @@ def main():
     OUT.parent.mkdir(parents=True, exist_ok=True)
     fb.save(str(OUT))
     print(f"{OUT}: {OUT.stat().st_size} bytes")
+    layers()
 
 
 if __name__ == "__main__":

@@ -160,6 +160,65 @@ fn render(assets: &Path, world: &World, width: u32, height: u32) -> (Frame, Vec<
     (frame, renderer.take_warnings())
 }
 
+/// Colour emoji from the bundled font: a pack's palette in a row, the cat at four sizes and
+/// flipped, a turned bee, a faded flower, and Japanese with emoji on one line.
+fn emoji_world() -> World {
+    let mut world = World::new();
+    camera(&mut world, "#2a3040");
+    label(
+        &mut world,
+        0.0,
+        3.6,
+        "🐈🚩🪨🧱💧🌸🐝🔑🚪⭐🌳",
+        0.8,
+        Align::Center,
+    );
+    for (x, size) in [(-7.4, 0.4), (-6.4, 0.8), (-4.6, 1.6), (-1.4, 3.2)] {
+        label(&mut world, x, 0.6, "🐈", size, Align::Center);
+    }
+    world.spawn((
+        Transform2D {
+            scale: [-1.0, 1.0],
+            ..at(1.6, 0.6)
+        },
+        Text {
+            text: "🐈".into(),
+            size: 3.2,
+            ..Text::default()
+        },
+    ));
+    world.spawn((
+        Transform2D {
+            rot: 0.4,
+            ..at(4.4, 1.0)
+        },
+        Text {
+            text: "🐝".into(),
+            size: 1.6,
+            ..Text::default()
+        },
+    ));
+    world.spawn((
+        at(6.6, 1.0),
+        Text {
+            text: "🌸".into(),
+            size: 1.6,
+            color: Color([1.0, 1.0, 1.0, 0.4]),
+            ..Text::default()
+        },
+    ));
+    label(
+        &mut world,
+        0.0,
+        -2.4,
+        "ねこ🐈が旗🚩へ Cat ❤️ ⭐ Key🔑",
+        0.9,
+        Align::Center,
+    );
+    label(&mut world, 0.0, -3.7, "☀️ ☀︎ 🐈‍⬛ ✨ ♥", 0.6, Align::Center);
+    world
+}
+
 fn sprites_world() -> World {
     let mut world = World::new();
     camera(&mut world, "#20242c");
@@ -435,6 +494,14 @@ fn text_golden() {
 }
 
 #[test]
+fn emoji_golden() {
+    let dir = assets();
+    let (frame, warnings) = render(dir.path(), &emoji_world(), 640, 360);
+    check_golden("emoji", &frame);
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+#[test]
 fn corridor_golden() {
     let dir = assets();
     let (frame, warnings) = render(dir.path(), &corridor_world(), 480, 270);
@@ -586,13 +653,19 @@ fn a_truetype_font_draws_its_quadratic_outlines_upright_and_rotated() {
     assert_eq!(turned.pixel(216, 114), white, "the ring of A");
     assert_eq!(turned.pixel(196, 98), black, "the hole of A");
     assert_eq!(turned.pixel(124, 82), white, "inside B");
-    // "C" is not in the font: its notdef box is drawn and named once.
-    let (_, warnings) = render(dir.path(), &world(0.0, "CC"), 320, 180);
+    // "C" is not in the font: it comes from the bundled font, unsaid.
+    let (fallback, warnings) = render(dir.path(), &world(0.0, "CC"), 320, 180);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(fallback.rgba.chunks(4).filter(|p| p[0] > 200).count() > 100);
+    // A character no font has: its notdef box is drawn and named once.
+    let (boxes, warnings) = render(dir.path(), &world(0.0, "\u{E000}\u{E000}"), 320, 180);
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
-        warnings[0].contains("font \"Shapes.ttf\" has no glyph for 'C'"),
+        warnings[0]
+            .contains("font \"Shapes.ttf\" nor any bundled font has a glyph for '\\u{e000}'"),
         "{warnings:?}"
     );
+    assert!(boxes.rgba.chunks(4).filter(|p| p[0] > 200).count() > 100);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -923,7 +996,7 @@ mod any_world {
 
     fn text() -> impl Strategy<Value = Text> {
         (
-            "[a-zA-Z ことば言葉\n\t\u{1F600}]{0,24}",
+            "[a-zA-Z ことば言葉\n\t\u{1F600}🐈🚩▶\u{FE0F}\u{200D}]{0,24}",
             prop::sample::select(vec!["", "fake.ttf", "missing.otf"]),
             number(),
             color(),

@@ -5,6 +5,7 @@
 //! described once through [`Renderer::take_warnings`].
 
 mod camera;
+mod color_glyph;
 mod frame;
 mod mesh;
 mod raster;

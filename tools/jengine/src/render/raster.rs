@@ -469,6 +469,64 @@ pub(crate) fn fill_mask(
     }
 }
 
+/// Blends a premultiplied RGBA8 image (a colour glyph) with its top-left pixel at (`left`,
+/// `top`), every channel faded by `alpha / 255`, mirrored left to right and top to bottom as
+/// `mirror` says. Parts off the canvas are skipped.
+pub(crate) fn fill_image(
+    canvas: &mut Canvas,
+    rgba: &[u8],
+    image_width: usize,
+    [left, top]: [i64; 2],
+    alpha: u32,
+    mirror: [bool; 2],
+) {
+    if image_width == 0 || alpha == 0 {
+        return;
+    }
+    let alpha = alpha.min(255);
+    let (texels, _) = rgba.as_chunks::<4>();
+    let rows = texels.len() / image_width;
+    let ix0 = (-left).clamp(0, image_width as i64) as usize;
+    let ix1 = (canvas.width as i64 - left).clamp(0, image_width as i64) as usize;
+    if ix0 >= ix1 {
+        return;
+    }
+    let x0 = (left + ix0 as i64) as usize;
+    for iy in 0..rows {
+        let y = top + iy as i64;
+        if y < 0 || y >= canvas.height as i64 {
+            continue;
+        }
+        let source_row = if mirror[1] { rows - 1 - iy } else { iy };
+        let row = &texels[source_row * image_width..(source_row + 1) * image_width];
+        let at = y as usize * canvas.width + x0;
+        let (pixels, _) = canvas.px[at * 4..(at + ix1 - ix0) * 4].as_chunks_mut::<4>();
+        let put = |p: &mut [u8; 4], t: &[u8; 4]| {
+            let src = u32::from_le_bytes(*t);
+            blend(
+                p,
+                if alpha == 255 {
+                    src
+                } else {
+                    scale_packed(src, alpha)
+                },
+            );
+        };
+        if mirror[0] {
+            let source = &row[image_width - ix1..image_width - ix0];
+            pixels
+                .iter_mut()
+                .zip(source.iter().rev())
+                .for_each(|(p, t)| put(p, t));
+        } else {
+            pixels
+                .iter_mut()
+                .zip(&row[ix0..ix1])
+                .for_each(|(p, t)| put(p, t));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -605,6 +663,54 @@ mod tests {
             .map(|(i, _)| i)
             .collect();
         assert_eq!(red, vec![8, 9, 12, 13]);
+    }
+
+    #[test]
+    fn images_clip_at_the_canvas_edges_fade_by_alpha_and_mirror() {
+        let mut px = vec![0u8; 4 * 4 * 4];
+        let mut canvas = Canvas {
+            px: &mut px,
+            width: 4,
+            height: 4,
+        };
+        let image: Vec<u8> = [[200, 0, 0, 200]; 9].concat();
+        fill_image(&mut canvas, &image, 3, [-1, 2], 255, [false; 2]);
+        fill_image(&mut canvas, &image, 3, [3, -2], 128, [false; 2]);
+        fill_image(&mut canvas, &image, 3, [10, 10], 255, [false; 2]);
+        let drawn: Vec<(usize, u8)> = px
+            .chunks(4)
+            .enumerate()
+            .filter(|(_, p)| p[3] != 0)
+            .map(|(i, p)| (i, p[0]))
+            .collect();
+        assert_eq!(
+            drawn,
+            vec![(3, 100), (8, 200), (9, 200), (12, 200), (13, 200)]
+        );
+        // A 2x2 image of four reds, mirrored each way.
+        let image: Vec<u8> = [
+            [10, 0, 0, 255],
+            [20, 0, 0, 255],
+            [30, 0, 0, 255],
+            [40, 0, 0, 255],
+        ]
+        .concat();
+        for (mirror, want) in [
+            ([false, false], [10, 20, 30, 40]),
+            ([true, false], [20, 10, 40, 30]),
+            ([false, true], [30, 40, 10, 20]),
+            ([true, true], [40, 30, 20, 10]),
+        ] {
+            let mut px = vec![0u8; 2 * 2 * 4];
+            let mut canvas = Canvas {
+                px: &mut px,
+                width: 2,
+                height: 2,
+            };
+            fill_image(&mut canvas, &image, 2, [0, 0], 255, mirror);
+            let reds: Vec<u8> = px.chunks(4).map(|p| p[0]).collect();
+            assert_eq!(reds, want, "{mirror:?}");
+        }
     }
 
     #[test]
