@@ -203,6 +203,33 @@ fn the_title_and_index_look_right() {
     play_proof("core", 0, true);
 }
 
+/// A Clockwork level mid-play (emoji, a flipped cat, sentence bars across and down, the rules
+/// beside the board), then its win bursting.
+#[test]
+fn a_level_mid_play_and_its_win_look_right() {
+    let actions = route("clockwork", 0);
+    let mut rt = runtime(Options::default());
+    settle(&mut rt, 3);
+    key(&mut rt, "enter");
+    key(&mut rt, "down");
+    key(&mut rt, "right");
+    key(&mut rt, "enter");
+    settle(&mut rt, 3);
+    let (last, before) = actions.split_last().expect("a route");
+    for &a in &before[..2.min(before.len())] {
+        key(&mut rt, key_of(a));
+    }
+    settle(&mut rt, 20);
+    golden(&rt, "miau_play");
+    for &a in &before[2.min(before.len())..] {
+        key(&mut rt, key_of(a));
+    }
+    key(&mut rt, key_of(*last));
+    assert_eq!(bag(&rt)["won"], true);
+    settle(&mut rt, 8);
+    golden(&rt, "miau_won");
+}
+
 const HELLO: &str = r#"// A small pack, as a player would paste it.
 module.exports = {
   manifest: { id: 'hello-miau', name: 'Hello Miau', version: '1.0.0' },
