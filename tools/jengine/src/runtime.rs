@@ -389,6 +389,11 @@ impl Runtime {
         &self.delivered
     }
 
+    /// A value scripts saved with `Save.set(key, ...)`, as JSON; `None` when there is none.
+    pub fn saved(&self, key: &str) -> Option<serde_json::Value> {
+        self.scripts.saved(key)
+    }
+
     /// The text last put on the clipboard by `Clipboard.copy`, kept whether or not a system
     /// clipboard took it too.
     pub fn clipboard(&self) -> Option<&str> {

@@ -330,6 +330,11 @@ impl ScriptHost {
         *self.save.borrow_mut() = store;
     }
 
+    /// A value scripts saved with `Save.set`, as JSON (for tests and tools that look in).
+    pub fn saved(&self, key: &str) -> Option<serde_json::Value> {
+        self.save.borrow().get(key).cloned()
+    }
+
     /// Writes the save store if it changed.
     pub fn flush_save(&self) -> Result<(), String> {
         self.save.borrow_mut().flush()

@@ -1,0 +1,594 @@
+//! Seven Stairs (`projects/rpg-classics`) on the crawl, the other way round: the game keeps its
+//! party and fights in menus (Lua), and the package walks, remembers and announces. Here: the
+//! levels load with every fight reachable, the game's plain rules pass their Lua tests, and the
+//! whole game is played from the title to the ending by an input file.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use jengine_crawler::Tables;
+
+fn project() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/rpg-classics")
+}
+
+fn read(name: &str) -> String {
+    let path = project().join("data").join(format!("{name}.json"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn the_stairs_load_as_three_floors_with_no_party_to_hurt() {
+    let tables = Tables::from_json(&read("stairs_levels"), "[]", "[]")
+        .unwrap_or_else(|e| panic!("the levels: {e}"));
+    let game = jengine_crawler::Crawl::new(tables, 1);
+    assert_eq!(game.state().levels, 3);
+    assert!(game.state().party.is_empty());
+}
+
+/// A plain Lua 5.4 state with the game's `import` (modules under `assets/scripts/`, each run
+/// once) and `read(name)` (a data table as Lua tables).
+fn lua() -> mlua::Lua {
+    use mlua::LuaSerdeExt;
+    let lua = mlua::Lua::new();
+    let modules: std::rc::Rc<std::cell::RefCell<HashMap<String, mlua::Value>>> = Default::default();
+    let import = lua
+        .create_function(move |lua, name: String| {
+            if let Some(v) = modules.borrow().get(&name) {
+                return Ok(v.clone());
+            }
+            let path = project().join("assets/scripts").join(&name);
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| mlua::Error::runtime(format!("{}: {e}", path.display())))?;
+            let value: mlua::Value = lua.load(&text).set_name(name.as_str()).eval()?;
+            modules.borrow_mut().insert(name, value.clone());
+            Ok(value)
+        })
+        .unwrap();
+    lua.globals().set("import", import).unwrap();
+    let read = lua
+        .create_function(|lua, name: String| {
+            let value: serde_json::Value = serde_json::from_str(&read(&name))
+                .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            lua.to_value(&value)
+        })
+        .unwrap();
+    lua.globals().set("read", read).unwrap();
+    lua
+}
+
+#[test]
+fn the_games_rules_pass_their_lua_tests() {
+    let lua = lua();
+    let path = project().join("tests/rules_test.lua");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let tests: mlua::Table = lua.load(&text).set_name("rules_test.lua").eval().unwrap();
+    let mut names: Vec<String> = tests
+        .pairs::<String, mlua::Function>()
+        .map(|p| p.unwrap().0)
+        .collect();
+    names.sort();
+    assert!(names.len() >= 10, "{names:?}");
+    let mut failed = Vec::new();
+    for name in &names {
+        let f: mlua::Function = tests.get(name.as_str()).unwrap();
+        if let Err(e) = f.call::<()>(()) {
+            failed.push(format!("{name}: {e}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
+use std::collections::VecDeque;
+
+use jengine_crawler::CrawlerPackage;
+use jengine_tool::input::{Event, InputScript};
+use jengine_tool::{Options, Runtime};
+
+/// Frames per key press: down, up, and two for the command's answer to reach the scripts.
+const EVERY: u64 = 4;
+
+/// The floors as drawn in `data/stairs_levels.json`.
+fn floors() -> Vec<Vec<Vec<u8>>> {
+    let levels: serde_json::Value = serde_json::from_str(&read("stairs_levels")).unwrap();
+    levels
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            l["map"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap().as_bytes().to_vec())
+                .collect()
+        })
+        .collect()
+}
+
+const FACINGS: [(&str, (i32, i32)); 4] = [
+    ("north", (0, -1)),
+    ("east", (1, 0)),
+    ("south", (0, 1)),
+    ("west", (-1, 0)),
+];
+
+fn facing_index(name: &str) -> usize {
+    FACINGS.iter().position(|(n, _)| *n == name).unwrap()
+}
+
+/// What the player means to do next on a floor.
+#[derive(Clone, Copy, Debug)]
+enum Goal {
+    /// Stand here, facing this way (`None`: any), then press Space.
+    Use((i32, i32), Option<&'static str>),
+    /// Step onto this cell (a fixed fight waits there).
+    StepOn((i32, i32)),
+}
+
+/// A player at the keyboard: presses keys, reads the screen's state, and keeps every press
+/// so the game can be replayed from an input file.
+struct Player {
+    rt: Runtime,
+    keys: Vec<(u64, &'static str)>,
+    floors: Vec<Vec<Vec<u8>>>,
+    /// Run from the next random fight.
+    run_next: bool,
+    fights: usize,
+    fled: usize,
+    shots: Vec<&'static str>,
+    bless: bool,
+}
+
+impl Player {
+    fn new(options: Options) -> Player {
+        let rt = Runtime::new(&project(), &[&CrawlerPackage], options)
+            .unwrap_or_else(|p| panic!("{p:#?}"));
+        Player {
+            rt,
+            keys: Vec::new(),
+            floors: floors(),
+            run_next: false,
+            fights: 0,
+            fled: 0,
+            shots: Vec::new(),
+            bless: false,
+        }
+    }
+
+    fn idle(&mut self, frames: u64) {
+        for _ in 0..frames {
+            self.rt.step(&[]);
+        }
+    }
+
+    fn press(&mut self, key: &'static str) {
+        self.keys.push((self.rt.frame(), key));
+        for down in [true, false] {
+            self.rt.step(&[Event::Key {
+                key: key.into(),
+                down,
+            }]);
+        }
+        self.idle(EVERY - 2);
+    }
+
+    fn presses(&mut self, keys: &[&'static str]) {
+        for k in keys {
+            self.press(k);
+        }
+    }
+
+    fn crawl(&self) -> serde_json::Value {
+        self.rt.bags()["crawl"]["CrawlState"].clone()
+    }
+
+    fn live(&self) -> serde_json::Value {
+        self.rt.saved("stairs_live").unwrap_or_default()
+    }
+
+    fn shot(&mut self, name: &'static str) {
+        if std::env::var_os("DEV_NO_SHOTS").is_some() {
+            return;
+        }
+        if !self.shots.contains(&name) {
+            self.shots.push(name);
+            golden(&self.rt, name);
+        }
+    }
+
+    fn at(&self) -> (usize, (i32, i32), usize) {
+        let s = self.crawl();
+        (
+            s["level"].as_u64().unwrap() as usize,
+            (
+                s["x"].as_i64().unwrap() as i32,
+                s["y"].as_i64().unwrap() as i32,
+            ),
+            facing_index(s["facing"].as_str().unwrap()),
+        )
+    }
+
+    /// Fights whatever waits: everyone does the sensible thing, round after round (or the
+    /// party runs, once, when asked to).
+    fn fight(&mut self) {
+        let random = self.crawl()["encounter"]["fixed"].is_null();
+        let run = self.run_next && random;
+        for round in 0..200 {
+            if self.rt.scene() != "crawl" || self.crawl()["encounter"].is_null() {
+                if run {
+                    self.fled += 1;
+                    self.run_next = false;
+                } else {
+                    self.fights += 1;
+                }
+                // After a fight, the priests and the potions patch the party up.
+                if self.rt.scene() == "crawl" {
+                    self.press("h");
+                }
+                return;
+            }
+            if round == 1 && !run {
+                self.shot("stairs_combat");
+            }
+            self.press(if run { "r" } else { "f" });
+            if self.rt.scene() != "crawl" {
+                continue;
+            }
+            let living = self.live()["party"]
+                .as_array()
+                .map(|p| p.iter().filter(|m| m["status"] != "dead").count())
+                .unwrap_or(0);
+            assert!(
+                living > 0,
+                "the party fell: {}\n{}",
+                self.log(),
+                self.live()["party"]
+            );
+        }
+        let warnings: Vec<String> = self.rt.take_log().into_iter().map(|l| l.message).collect();
+        panic!(
+            "a fight that never ends: {}\n{warnings:#?}\n{}",
+            self.log(),
+            self.live()["party"]
+        );
+    }
+
+    fn log(&self) -> String {
+        (1..=8)
+            .map(|i| text(&self.rt, &format!("line_{i}")))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    /// The first step of a shortest way from `from` to `to` on floor `level`, through doors,
+    /// never over a fixed fight's cell unless it is the goal.
+    fn first_step(&self, level: usize, from: (i32, i32), to: (i32, i32)) -> Option<(i32, i32)> {
+        let map = &self.floors[level];
+        let won = self.crawl()["save"]["floors"][level]["won"].clone();
+        let fights: Vec<(i32, i32)> = fixed_fights(level)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !won.as_array().is_some_and(|w| w.contains(&(*i).into())))
+            .map(|(_, at)| at)
+            .collect();
+        let open = |x: i32, y: i32| {
+            let c = map
+                .get(y as usize)
+                .and_then(|r| r.get(x as usize))
+                .copied()
+                .unwrap_or(b'#');
+            let blocked = matches!(c, b'#' | b'C' | b'O');
+            !blocked && ((x, y) == to || !fights.contains(&(x, y)))
+        };
+        let mut came = HashMap::new();
+        let mut queue = VecDeque::from([from]);
+        came.insert(from, from);
+        while let Some(at) = queue.pop_front() {
+            if at == to {
+                let mut step = at;
+                while came[&step] != from {
+                    step = came[&step];
+                }
+                return Some(step);
+            }
+            for (_, (dx, dy)) in FACINGS {
+                let next = (at.0 + dx, at.1 + dy);
+                if open(next.0, next.1) && !came.contains_key(&next) {
+                    came.insert(next, at);
+                    queue.push_back(next);
+                }
+            }
+        }
+        None
+    }
+
+    fn turn_to(&mut self, want: usize) {
+        loop {
+            let (_, _, facing) = self.at();
+            if facing == want {
+                return;
+            }
+            let key = if (want + 4 - facing) % 4 == 3 {
+                "left"
+            } else {
+                "right"
+            };
+            self.press(key);
+        }
+    }
+
+    /// Walks to `to` on the floor the party is on, fighting what comes.
+    fn walk_to(&mut self, to: (i32, i32)) {
+        for _ in 0..400 {
+            if self.rt.scene() != "crawl" {
+                return;
+            }
+            if !self.crawl()["encounter"].is_null() {
+                self.fight();
+                continue;
+            }
+            let (level, at, _) = self.at();
+            if at == to {
+                return;
+            }
+            let next = self
+                .first_step(level, at, to)
+                .unwrap_or_else(|| panic!("no way from {at:?} to {to:?} on floor {level}"));
+            let dir = FACINGS
+                .iter()
+                .position(|(_, d)| (at.0 + d.0, at.1 + d.1) == next)
+                .unwrap();
+            self.turn_to(dir);
+            if self.crawl()["use_does"] == "open" {
+                self.press("space");
+            }
+            self.press("up");
+            if !self.crawl()["encounter"].is_null() {
+                self.fight();
+            }
+        }
+        panic!("never reached {to:?}: {}", self.log());
+    }
+
+    fn reach(&mut self, goal: Goal) {
+        match goal {
+            Goal::StepOn(cell) => {
+                self.walk_to(cell);
+                if !self.crawl()["encounter"].is_null() {
+                    self.fight();
+                }
+            }
+            Goal::Use(cell, face) => {
+                self.walk_to(cell);
+                if let Some(f) = face {
+                    self.turn_to(facing_index(f));
+                }
+                self.press("space");
+            }
+        }
+    }
+}
+
+/// The fixed fights of a floor that are still there, from the levels table.
+fn fixed_fights(level: usize) -> Vec<(i32, i32)> {
+    let levels: serde_json::Value = serde_json::from_str(&read("stairs_levels")).unwrap();
+    levels[level]["encounters"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|e| {
+                    (
+                        e["at"][0].as_i64().unwrap() as i32,
+                        e["at"][1].as_i64().unwrap() as i32,
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn text(rt: &Runtime, name: &str) -> String {
+    let e = rt.find(name).unwrap_or_else(|| panic!("no entity {name}"));
+    rt.world
+        .entities
+        .get::<&jengine::Text>(e)
+        .unwrap()
+        .text
+        .clone()
+}
+
+fn golden(rt: &Runtime, name: &str) {
+    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
+    renderer.preload(&rt.world);
+    let frame = renderer.render(&rt.world, 1280, 720);
+    let warnings = renderer.take_warnings();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, &frame) {
+        panic!("{e}");
+    }
+}
+
+/// From the title: a party of six formed at the tavern, down the stairs.
+fn form_party_and_go_down(p: &mut Player) {
+    p.idle(5);
+    p.press("enter"); // New game
+    p.idle(2);
+    assert_eq!(p.rt.scene(), "town");
+    p.shot("stairs_town");
+    p.press("enter"); // the tavern
+    p.presses(&[
+        "enter", "enter", "down", "enter", "down", "enter", "down", "enter", "enter",
+    ]);
+    assert_eq!(
+        p.live()["party"].as_array().unwrap().len(),
+        6,
+        "{}",
+        p.live()
+    );
+    p.shot("stairs_tavern");
+    p.press("escape");
+    p.presses(&["down", "down", "down", "down", "enter"]); // down the stairs
+    p.idle(2);
+    assert_eq!(p.rt.scene(), "crawl");
+}
+
+/// The whole game as a player plays it, from the title to the ending.
+fn play_through(p: &mut Player, until_inn: bool) {
+    form_party_and_go_down(p);
+    // The cellar: both chests, a look at the map, the kobolds at the stair, down.
+    p.reach(Goal::Use((11, 1), Some("east")));
+    p.reach(Goal::Use((6, 5), Some("south")));
+    p.press("m");
+    p.idle(2);
+    p.shot("stairs_automap");
+    p.press("m");
+    p.walk_to((13, 6));
+    p.turn_to(facing_index("south"));
+    p.idle(2);
+    p.shot("stairs_corridor");
+    p.reach(Goal::StepOn((13, 8)));
+    p.reach(Goal::Use((13, 9), None));
+    assert_eq!(p.at().0, 1, "down to the second floor");
+    // The drowned hall: run from the first random fight, take both chests and the skeletons.
+    p.run_next = true;
+    p.reach(Goal::Use((13, 2), Some("north")));
+    p.reach(Goal::StepOn((5, 9)));
+    p.reach(Goal::Use((1, 8), Some("north")));
+    p.reach(Goal::Use((1, 1), None));
+    assert_eq!(p.at().0, 2, "down to the third floor");
+    // Up again, all the way to the town, to rest.
+    p.reach(Goal::Use((1, 1), None));
+    assert_eq!(p.at().0, 1);
+    p.reach(Goal::Use((13, 9), None));
+    assert_eq!(p.at().0, 0);
+    p.reach(Goal::Use((1, 1), None));
+    p.idle(2);
+    assert_eq!(p.rt.scene(), "town", "the top stair leads out");
+    p.presses(&["down", "enter", "enter"]); // the inn: rest (and save)
+    assert!(p.rt.saved("stairs_slot").is_some(), "the inn saved");
+    if until_inn {
+        return;
+    }
+    p.press("escape");
+    p.presses(&["down", "down", "down", "down", "enter"]);
+    p.idle(2);
+    assert_eq!(p.rt.scene(), "crawl");
+    // Down the remembered floors to the lich.
+    p.reach(Goal::Use((13, 9), None));
+    p.reach(Goal::Use((1, 1), None));
+    assert_eq!(p.at().0, 2);
+    p.reach(Goal::Use((2, 7), Some("west")));
+    p.reach(Goal::StepOn((13, 9)));
+    p.idle(3);
+}
+
+fn input_json(keys: &[(u64, &str)]) -> String {
+    let mut lines = Vec::new();
+    for (f, key) in keys {
+        lines.push(format!(
+            r#"  {{ "frame": {f}, "type": "key", "key": "{key}", "down": true }}"#
+        ));
+        lines.push(format!(
+            r#"  {{ "frame": {}, "type": "key", "key": "{key}", "down": false }}"#,
+            f + 1
+        ));
+    }
+    format!("[\n{}\n]\n", lines.join(",\n"))
+}
+
+fn input_path() -> PathBuf {
+    project().join("tests/inputs/stairs_playthrough.json")
+}
+
+/// The player forms a party, goes down three floors (a fixed fight and random ones won, one
+/// run from), comes back up to rest at the inn, goes down again and wins the goal. What it
+/// pressed is the committed input file (`STAIRS_WRITE_INPUT=1` rewrites it).
+#[test]
+fn a_player_goes_down_and_up_and_down_and_wins() {
+    let mut p = Player::new(Options::default());
+    play_through(&mut p, false);
+    assert_eq!(p.rt.scene(), "ending", "{}", p.log());
+    assert!(p.fights >= 3, "fights won: {}", p.fights);
+    assert_eq!(p.fled, 1, "one fight run from");
+    let json = input_json(&p.keys);
+    if std::env::var_os("STAIRS_WRITE_INPUT").is_some() {
+        std::fs::write(input_path(), &json).unwrap();
+    }
+    let kept = std::fs::read_to_string(input_path()).unwrap_or_default();
+    assert!(
+        kept == json,
+        "{} is not what the player pressed; run with STAIRS_WRITE_INPUT=1",
+        input_path().display()
+    );
+}
+
+/// The committed input file plays the game from the title to the ending.
+#[test]
+fn the_input_file_plays_from_the_title_to_the_ending() {
+    let text_in = std::fs::read_to_string(input_path()).unwrap();
+    let mut input = InputScript::parse(&text_in).unwrap();
+    let mut rt = Runtime::new(&project(), &[&CrawlerPackage], Options::default())
+        .unwrap_or_else(|p| panic!("{p:#?}"));
+    let last = input_json_last_frame(&text_in) + 20;
+    for _ in 0..last {
+        let frame = rt.frame();
+        let events: Vec<Event> = input.due(frame);
+        rt.step(&events);
+    }
+    assert_eq!(rt.scene(), "ending");
+    assert!(text(&rt, "story").contains("The lich falls"));
+    golden(&rt, "stairs_ending");
+}
+
+fn input_json_last_frame(json: &str) -> u64 {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["frame"].as_u64())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Saved at the inn, loaded from the title: the floors are as they were (chests emptied, fights
+/// won, the map remembered).
+#[test]
+fn a_game_saved_at_the_inn_loads_with_its_floors() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = || Options {
+        save_dir: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    let mut p = Player::new(options());
+    play_through(&mut p, true);
+    let slot = p.rt.saved("stairs_slot").unwrap();
+    p.rt.finish();
+    drop(p);
+    let mut q = Player::new(options());
+    q.idle(5);
+    q.press("enter"); // Continue is focused when there is a save
+    q.idle(2);
+    assert_eq!(q.rt.scene(), "town");
+    assert_eq!(q.live()["party"], slot["party"]);
+    q.presses(&["down", "down", "down", "down", "enter"]);
+    q.idle(3);
+    assert_eq!(q.rt.scene(), "crawl");
+    let s = q.crawl();
+    assert_eq!(
+        (s["level"].clone(), s["x"].clone(), s["y"].clone()),
+        (0.into(), 1.into(), 1.into())
+    );
+    assert_eq!(
+        s["save"]["floors"], slot["crawl"]["floors"],
+        "the floors as they were"
+    );
+    assert_eq!(
+        s["save"]["seen"], slot["crawl"]["seen"],
+        "the map as it was"
+    );
+    let map = q.rt.bags()["crawl"]["CrawlMap"]["rows"].clone();
+    assert!(map[1].as_str().unwrap().contains("<"), "{map}");
+}

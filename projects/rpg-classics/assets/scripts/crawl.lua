@@ -1,0 +1,602 @@
+-- Down the stairs: the package walks the party, remembers every floor and announces what
+-- happens; this script keeps the party, hands out loot, springs traps and fights in menus.
+-- Walking: arrows or WASD (Q/E step aside), Space uses what is ahead or the stairs underfoot,
+-- M shows the map. In a fight each member chooses from the menu in turn (F lets everyone do
+-- the sensible thing, R runs), and the round is told line by line.
+
+local menu = import("ui/menu.lua")
+local strip = import("ui/strip.lua")
+local data = import("rules/data.lua")
+local dice = import("rules/dice.lua")
+local party_rules = import("rules/party.lua")
+local combat = import("rules/combat.lua")
+local state = import("game/state.lua")
+
+local MONSTERS = { m_rat = 0, m_kobold = 1, m_bat = 2, m_slime = 3, m_skeleton = 4, m_ghoul = 5, m_orc = 6, m_lich = 7 }
+local TEXT = { 0.86, 0.89, 0.95, 1 }
+local GOLD = { 0.95, 0.8, 0.45, 1 }
+local RED = { 0.95, 0.45, 0.4, 1 }
+local LINES = 8
+
+local m = menu.new("menu", 7)
+local t, live, game
+local mode = "walk"
+local log = {}
+local last_tick
+local fight, actions, chooser, stage
+local flash = 0
+local map_shown = {}
+local use_label
+
+local function say(s, colour)
+  log[#log + 1] = { s, colour or TEXT }
+  while #log > 40 do table.remove(log, 1) end
+end
+
+local function keep()
+  state.keep(live)
+end
+
+local function hurt_flash()
+  flash = 0.45
+end
+
+-- Trap names from the levels table, and what they do.
+local TRAPS = {
+  ["a poison needle"] = function()
+    local list = {}
+    for i, p in ipairs(live.party) do if party_rules.alive(p) then list[#list + 1] = i end end
+    if #list == 0 then return end
+    local p = live.party[dice.pick(live.rng, list)]
+    party_rules.hurt(p, dice.int(live.rng, 1, 3))
+    if party_rules.alive(p) then p.status = "poisoned" end
+    say(p.name .. " is pricked by a poison needle!", RED)
+  end,
+  ["a spray of needles"] = function()
+    for _, p in ipairs(live.party) do
+      if party_rules.alive(p) then party_rules.hurt(p, dice.int(live.rng, 1, 3)) end
+    end
+    say("A spray of needles stings the whole party!", RED)
+  end,
+  ["a gout of flame"] = function()
+    for i = 1, party_rules.FRONT do
+      local p = live.party[i]
+      if p and party_rules.alive(p) then party_rules.hurt(p, dice.int(live.rng, 2, 6)) end
+    end
+    say("A gout of flame scorches the front rank!", RED)
+  end,
+}
+
+local walk_menu, fight_menu, end_fight
+
+local function game_over()
+  mode = "over"
+  say("The whole party has fallen. The stairs keep them.", RED)
+  m:set({ { label = "Back to the title (the inn's save is kept)", on = function()
+    Save.set(state.LIVE, nil)
+    Scene.load("title")
+  end } })
+end
+
+local function start_fight(ev)
+  fight = combat.new(live.rng, t.groups, ev.group)
+  mode = "fight"
+  actions = {}
+  chooser = nil
+  local first = fight.groups[1]
+  if ev.text ~= nil and ev.text ~= "" then
+    say(ev.text, GOLD)
+  else
+    say(string.format("%s attack%s!", combat.label(first), combat.alive_in(first) == 1 and "s" or ""), GOLD)
+  end
+  fight_menu()
+end
+
+local function on_event(ev)
+  local kind = ev.event
+  if kind == "level" then
+    say(string.format("Floor %d: %s.", ev.level + 1, ev.name), GOLD)
+    if ev.level > live.deepest then live.deepest = ev.level end
+  elseif kind == "door" then say("The door opens.")
+  elseif kind == "unlocked" then say("The key turns; the door opens.")
+  elseif kind == "locked" then say("Locked, and no key.")
+  elseif kind == "lever" then say("The lever moves with a clank.")
+  elseif kind == "empty" then say("The chest is empty.")
+  elseif kind == "loot" then
+    local n = tonumber(ev.value)
+    if ev.what == "gold" then
+      live.gold = live.gold + (n or 0)
+      say(string.format("The chest holds %d gold.", n or 0), GOLD)
+    elseif ev.what == "item" then
+      state.give(live, ev.value)
+      say("The chest holds a " .. ev.value .. ".", GOLD)
+    elseif ev.what == "key" then
+      say("The chest holds a key.", GOLD)
+    else
+      say("The chest holds " .. ev.what .. " " .. ev.value .. ".", GOLD)
+    end
+  elseif kind == "pit" then
+    for _, p in ipairs(live.party) do
+      if party_rules.alive(p) then party_rules.hurt(p, dice.int(live.rng, 1, 4)) end
+    end
+    hurt_flash()
+    say("The floor gives way: the party falls!", RED)
+  elseif kind == "trap" then
+    hurt_flash()
+    local spring = TRAPS[ev.name]
+    if spring then spring() else say("A trap: " .. ev.name .. ".", RED) end
+  elseif kind == "encounter" then
+    start_fight(ev)
+  elseif kind == "exit" then
+    live.crawl = Entity.get(game, "CrawlState").save
+    keep()
+    Scene.load("town")
+  elseif kind == "escaped" then
+    live.won = true
+    live.crawl = nil
+    keep()
+    Scene.load("ending")
+  end
+end
+
+-- The menu of a walk: every move as a choice, for the pointer.
+walk_menu = function()
+  local items = {
+    { label = "Forward (Up)", on = function() Crawler.walk(game, 0, 1) end },
+    { label = "Turn left (Left)", on = function() Crawler.turn(game, -1) end },
+    { label = "Turn right (Right)", on = function() Crawler.turn(game, 1) end },
+    { label = "Step back (Down)", on = function() Crawler.walk(game, 0, -1) end },
+    { label = "Use (Space)" .. (use_label and (": " .. use_label) or ""), on = function() Crawler.use(game) end },
+    { label = "Map (M)", on = function()
+      mode = mode == "map" and "walk" or "map"
+    end },
+    { label = "Camp (C)", on = function() mode = "camp"; camp_menu() end },
+  }
+  m:set(items, true)
+end
+
+-- The camp: between fights a priest may heal and anyone may drink a potion.
+local camp_menu
+local function most_hurt()
+  local worst, at = 1.01, nil
+  for i, q in ipairs(live.party) do
+    if party_rules.alive(q) and q.hp / q.max_hp < worst then worst, at = q.hp / q.max_hp, i end
+  end
+  return at, worst
+end
+
+-- Priests heal the most hurt while they have the points and someone is below four fifths;
+-- then potions for anyone below two fifths. Returns what was done.
+local function patch_up()
+  local done = 0
+  for _ = 1, 24 do
+    local hurt, how = most_hurt()
+    if hurt == nil then break end
+    local target = live.party[hurt]
+    local healed = false
+    if how < 0.8 then
+      for _, p in ipairs(live.party) do
+        if not healed and party_rules.able(p) then
+          for _, s in ipairs(party_rules.spells(p, t.classes, t.spells)) do
+            if not healed and s.heal and p.sp >= s.cost then
+              p.sp = p.sp - s.cost
+              local n = dice.range(live.rng, s.heal)
+              target.hp = math.min(target.max_hp, target.hp + n)
+              say(string.format("%s heals %s for %d.", p.name, target.name, n))
+              healed = true
+            end
+          end
+        end
+      end
+    end
+    if not healed and how < 0.4 and state.take(live, "healing potion") then
+      local n = dice.range(live.rng, t.items["healing potion"].heal)
+      target.hp = math.min(target.max_hp, target.hp + n)
+      say(string.format("%s drinks a healing potion: %d.", target.name, n))
+      healed = true
+    end
+    if not healed then break end
+    done = done + 1
+  end
+  for _, q in ipairs(live.party) do
+    if q.status == "poisoned" and state.take(live, "antidote") then
+      q.status = "ok"
+      say(q.name .. " takes an antidote.")
+      done = done + 1
+    end
+  end
+  if done == 0 then say("Nothing more the camp can do.") end
+  keep()
+  return done
+end
+
+camp_menu = function()
+  local items = { { label = "Patch everyone up (H)", on = function() patch_up(); camp_menu() end } }
+  local hurt, how = most_hurt()
+  local target = hurt and live.party[hurt]
+  for _, p in ipairs(live.party) do
+    if party_rules.able(p) then
+      for _, s in ipairs(party_rules.spells(p, t.classes, t.spells)) do
+        if s.heal then
+          items[#items + 1] = {
+            label = string.format("%s casts %s on %s (%d SP)", p.name, s.name, target and target.name or "nobody", s.cost),
+            off = (p.sp < s.cost and "Not enough spell points.") or ((target == nil or how >= 1) and "Nobody is hurt.") or nil,
+            on = function()
+              p.sp = p.sp - s.cost
+              local n = dice.range(live.rng, s.heal)
+              target.hp = math.min(target.max_hp, target.hp + n)
+              say(string.format("%s heals %s for %d.", p.name, target.name, n))
+              keep()
+              camp_menu()
+            end,
+          }
+        end
+      end
+    end
+  end
+  local poisoned
+  for _, q in ipairs(live.party) do if q.status == "poisoned" then poisoned = q end end
+  if (live.pack["healing potion"] or 0) > 0 then
+    items[#items + 1] = {
+      label = string.format("Give %s a healing potion (%d left)", target and target.name or "nobody", live.pack["healing potion"]),
+      off = (target == nil or how >= 1) and "Nobody is hurt." or nil,
+      on = function()
+        state.take(live, "healing potion")
+        local n = dice.range(live.rng, t.items["healing potion"].heal)
+        target.hp = math.min(target.max_hp, target.hp + n)
+        say(string.format("%s drinks a healing potion: %d.", target.name, n))
+        keep()
+        camp_menu()
+      end,
+    }
+  end
+  if poisoned and (live.pack["antidote"] or 0) > 0 then
+    items[#items + 1] = { label = "Give " .. poisoned.name .. " an antidote", on = function()
+      state.take(live, "antidote")
+      poisoned.status = "ok"
+      say(poisoned.name .. " is cured.")
+      keep()
+      camp_menu()
+    end }
+  end
+  items[#items + 1] = { label = "Break camp", on = function() mode = "walk"; walk_menu() end }
+  m:set(items, true)
+end
+
+local function next_chooser(from)
+  for i = from, #live.party do
+    if party_rules.able(live.party[i]) then return i end
+  end
+  return nil
+end
+
+local function resolve()
+  local said, outcome = combat.round(live.rng, fight, live.party, actions, t,
+    { take = function(id) return state.take(live, id) end })
+  for _, s in ipairs(said) do
+    say(s, (s:find("falls") or s:find("hits")) and RED or TEXT)
+    if s:find(" hits ") or s:find(" takes ") then hurt_flash() end
+  end
+  actions = {}
+  chooser = nil
+  keep()
+  if outcome == "won" then
+    end_fight(true)
+  elseif outcome == "lost" then
+    game_over()
+  else
+    fight_menu()
+  end
+end
+
+local function choose(action)
+  actions[chooser] = action
+  local nxt = next_chooser(chooser + 1)
+  if nxt == nil then resolve() else chooser = nxt; stage = "action"; fight_menu() end
+end
+
+local function auto_round()
+  for i, p in ipairs(live.party) do
+    if party_rules.able(p) and actions[i] == nil then
+      actions[i] = combat.suggest(fight, live.party, i, t)
+    end
+  end
+  resolve()
+end
+
+local function run()
+  local ok, said, outcome = combat.run(live.rng, fight, live.party, t)
+  for _, s in ipairs(said) do say(s, s:find("falls") and RED or TEXT) end
+  keep()
+  if ok then
+    live.fights.fled = live.fights.fled + 1
+    end_fight(false)
+  elseif outcome == "lost" then
+    game_over()
+  else
+    actions = {}
+    chooser = nil
+    fight_menu()
+  end
+end
+
+end_fight = function(won)
+  if won then
+    local xp, gold = fight.xp or 0, fight.gold or 0
+    live.gold = live.gold + gold
+    live.fights.won = live.fights.won + 1
+    say(string.format("Victory! %d experience and %d gold.", xp, gold), GOLD)
+    for _, s in ipairs(party_rules.gain(live.rng, live.party, xp, t.classes)) do say(s, GOLD) end
+  end
+  Crawler.resolve(game, won)
+  fight = nil
+  mode = "walk"
+  keep()
+  walk_menu()
+end
+
+local function group_targets(member, slot, reach_only)
+  local items = {}
+  for _, g in ipairs(combat.standing(fight)) do
+    if not reach_only or combat.can_strike(member, slot, g, t.items) then
+      items[#items + 1] = g
+    end
+  end
+  return items
+end
+
+fight_menu = function()
+  if chooser == nil then chooser = next_chooser(1) end
+  if chooser == nil then resolve() return end
+  local p = live.party[chooser]
+  local items = {}
+  if stage == "spell" then
+    for _, s in ipairs(party_rules.spells(p, t.classes, t.spells)) do
+      items[#items + 1] = { label = string.format("%s (%d SP)", s.name, s.cost),
+        off = p.sp < s.cost and "Not enough spell points." or nil, on = function()
+          if s.target == "member" then
+            stage = { spell = s }
+            fight_menu()
+          else
+            local groups = group_targets(p, chooser, false)
+            if #groups == 1 then choose({ kind = "spell", spell = s.id, group = groups[1].range })
+            else stage = { spell = s, groups = groups }; fight_menu() end
+          end
+        end }
+    end
+  elseif stage == "item" then
+    local ids = {}
+    for id in pairs(live.pack) do if t.items[id] and t.items[id].kind == "potion" then ids[#ids + 1] = id end end
+    table.sort(ids)
+    for _, id in ipairs(ids) do
+      items[#items + 1] = { label = string.format("%s (%d)", id, live.pack[id]), on = function()
+        stage = { item = id }
+        fight_menu()
+      end }
+    end
+  elseif type(stage) == "table" and (stage.item or (stage.spell and stage.spell.target == "member")) then
+    for i, q in ipairs(live.party) do
+      items[#items + 1] = { label = string.format("%s (HP %d/%d)", q.name, q.hp, q.max_hp),
+        off = (not party_rules.alive(q) and not (stage.spell and stage.spell.cures)) and (q.name .. " is dead.") or nil,
+        on = function()
+          if stage.item then choose({ kind = "item", item = stage.item, member = i })
+          else choose({ kind = "spell", spell = stage.spell.id, member = i }) end
+        end }
+    end
+  elseif type(stage) == "table" and stage.groups then
+    for _, g in ipairs(stage.groups) do
+      items[#items + 1] = { label = combat.label(g), on = function()
+        if stage.spell then choose({ kind = "spell", spell = stage.spell.id, group = g.range })
+        else choose({ kind = "fight", group = g.range }) end
+      end }
+    end
+  else
+    stage = "action"
+    local reach = group_targets(p, chooser, true)
+    local spells = party_rules.spells(p, t.classes, t.spells)
+    local potions = false
+    for id in pairs(live.pack) do if t.items[id] and t.items[id].kind == "potion" then potions = true end end
+    items = {
+      { label = "Fight", off = #reach == 0 and (p.name .. "'s weapon cannot reach a foe from there.") or nil, on = function()
+        if #reach == 1 then choose({ kind = "fight", group = reach[1].range })
+        else stage = { groups = reach }; fight_menu() end
+      end },
+      { label = "Parry", on = function() choose({ kind = "parry" }) end },
+      { label = "Spell", off = #spells == 0 and (p.name .. " knows no spells.") or nil, on = function()
+        stage = "spell"; fight_menu()
+      end },
+      { label = "Item", off = (not potions) and "Nothing in the pack to use." or nil, on = function()
+        stage = "item"; fight_menu()
+      end },
+      { label = "Run (the whole party)", on = run },
+      { label = "Everyone does the sensible thing (F)", on = auto_round },
+    }
+  end
+  if stage ~= "action" then
+    items[#items + 1] = { label = "Back", on = function() stage = "action"; fight_menu() end }
+  end
+  m:set(items)
+end
+
+function start(e)
+  game = e
+  local problems
+  t, problems = data.load(Data.table)
+  live = state.load()
+  if live == nil or #problems > 0 then
+    Scene.load("title")
+    return
+  end
+  if live.crawl ~= nil then
+    Crawler.load(e, live.crawl)
+    say("Down the stairs again. Every floor is as the party left it.")
+  else
+    say("The party goes down the first stair.", GOLD)
+  end
+  walk_menu()
+end
+
+local FACING_ARROW = { north = "▲", east = "▶", south = "▼", west = "◀" }
+local MAP_COLOURS = {
+  ["#"] = { 0.2, 0.24, 0.32, 1 }, ["."] = { 0.78, 0.76, 0.68, 1 }, ["+"] = { 0.55, 0.38, 0.2, 1 },
+  ["="] = { 0.7, 0.5, 0.15, 1 }, ["A"] = { 0.6, 0.6, 0.55, 1 }, ["L"] = { 0.5, 0.5, 0.6, 1 },
+  ["C"] = { 0.9, 0.7, 0.2, 1 }, ["O"] = { 0.1, 0.1, 0.1, 1 }, [">"] = { 0.3, 0.55, 0.9, 1 },
+  ["<"] = { 0.45, 0.8, 0.95, 1 }, ["E"] = { 0.85, 0.25, 0.2, 1 }, ["^"] = { 0.78, 0.76, 0.68, 1 },
+}
+
+local function draw_map(st)
+  local shown = mode == "map"
+  menu.tint("map_back", shown and { 1, 1, 1, 1 } or { 1, 1, 1, 0 })
+  local map = Entity.get(game, "CrawlMap")
+  local rows = map and map.rows or {}
+  for y = 0, 10 do
+    local row = rows[y + 1] or ""
+    for x = 0, 14 do
+      local c = row:sub(x + 1, x + 1)
+      local colour = shown and MAP_COLOURS[c] or nil
+      local key = (colour and c or "-")
+      local name = "map_" .. x .. "_" .. y
+      if map_shown[name] ~= key then
+        map_shown[name] = key
+        Entity.set(Entity.find(name), "sprite", { tint = colour or { 0, 0, 0, 0 } })
+      end
+    end
+  end
+  if shown then
+    local e = Entity.find("map_" .. st.x .. "_" .. st.y)
+    local pos = e and Entity.get(e, "transform").pos
+    if pos then
+      Entity.set(Entity.find("map_arrow"), "transform", { pos = { pos[1], pos[2] } })
+    end
+  end
+  menu.text("map_arrow", shown and (FACING_ARROW[st.facing] or "●") or "")
+end
+
+local function draw_side(st)
+  local lines = {}
+  if mode == "fight" and fight then
+    menu.text("side_title", string.format("FIGHT, round %d", fight.round + 1))
+    for _, g in ipairs(combat.standing(fight)) do
+      lines[#lines + 1] = { string.format("%s  (%s)", combat.label(g), g.range == 1 and "near" or (g.range .. " away")), GOLD }
+    end
+    local p = chooser and live.party[chooser]
+    lines[#lines + 1] = { p and ("What does " .. p.name .. " do?") or "", { 0.55, 0.75, 1.0, 1 } }
+  else
+    menu.text("side_title", st.level_name)
+  end
+  local room = LINES - #lines
+  for i = math.max(1, #log - room + 1), #log do lines[#lines + 1] = log[i] end
+  for i = 1, LINES do
+    local l = lines[i]
+    menu.text("line_" .. i, l and l[1] or "")
+    menu.colour("line_" .. i, l and l[2] or TEXT)
+  end
+  local art
+  if mode == "fight" and fight then
+    local near = combat.standing(fight)[1]
+    art = near and MONSTERS[near.art]
+  end
+  if art then
+    menu.put("foe_art", "sprite", { region = { art * 256, 0, 256, 256 }, tint = { 1, 1, 1, 1 }, __k = tostring(art) }, "art")
+  else
+    menu.put("foe_art", "sprite", { tint = { 1, 1, 1, 0 }, __k = "none" }, "art")
+  end
+end
+
+function update(e, dt)
+  if live == nil then return end
+  local st = Entity.get(e, "CrawlState")
+  if st == nil then return end
+  local events = Entity.get(e, "CrawlEvents")
+  for _, ev in ipairs(events and events.events or {}) do
+    on_event(ev)
+    if live == nil then return end
+  end
+  if st.tick ~= last_tick then
+    if last_tick ~= nil and mode ~= "fight" then
+      -- Poison works on the party as it walks, never quite to death.
+      if st.tick % 4 == 0 then
+        for _, p in ipairs(live.party) do
+          if p.status == "poisoned" and p.hp > 1 then p.hp = p.hp - 1 end
+        end
+      end
+    end
+    last_tick = st.tick
+    if mode ~= "fight" then
+      live.crawl = st.save
+      keep()
+    end
+    if party_rules.living(live.party) == 0 and mode ~= "over" then game_over() end
+  end
+  if mode == "walk" and (st.use_does ~= use_label or m.items[7] == nil) then
+    use_label = st.use_does
+    walk_menu()
+  end
+  menu.text("where", string.format("%s  ·  facing %s", st.level_name, st.facing))
+  if mode == "fight" then
+    menu.text("help", "Up/Down choose   Enter select   F everyone does the sensible thing   R run")
+  elseif mode == "map" then
+    menu.text("help", "The map of this floor: M or Esc closes it")
+  elseif mode == "over" then
+    menu.text("help", "Enter: back to the title")
+  elseif mode == "camp" then
+    menu.text("help", "The camp: Up/Down choose   Enter select   C or Esc breaks camp")
+  else
+    menu.text("help", "Arrows/WASD walk and turn   Q/E step aside   Space use   M map   C camp   H patch up")
+  end
+  draw_side(st)
+  draw_map(st)
+  strip.draw(live.party, t.classes, mode == "fight" and chooser or nil)
+  if flash > 0 then flash = math.max(0, flash - dt * 1.5) end
+  menu.tint("flash", { 1, 0.3, 0.1, flash })
+end
+
+local WALK = {
+  up = function() Crawler.walk(game, 0, 1) end, w = function() Crawler.walk(game, 0, 1) end,
+  down = function() Crawler.walk(game, 0, -1) end, s = function() Crawler.walk(game, 0, -1) end,
+  left = function() Crawler.turn(game, -1) end, a = function() Crawler.turn(game, -1) end,
+  right = function() Crawler.turn(game, 1) end, d = function() Crawler.turn(game, 1) end,
+  q = function() Crawler.walk(game, -1, 0) end, e = function() Crawler.walk(game, 1, 0) end,
+  space = function() Crawler.use(game) end, enter = function() Crawler.use(game) end,
+}
+
+function key(e, name, down)
+  if not down or live == nil then return end
+  if mode == "map" then
+    if name == "m" or name == "escape" then mode = "walk" end
+    return
+  end
+  if mode == "fight" then
+    if name == "f" then auto_round() return end
+    if name == "r" then run() return end
+    if name == "escape" and stage ~= "action" then stage = "action"; fight_menu() return end
+    local why = m:key(name)
+    if why then say(why, RED) end
+    return
+  end
+  if mode == "over" then
+    m:key(name)
+    return
+  end
+  if mode == "camp" then
+    if name == "escape" or name == "c" then mode = "walk"; walk_menu() return end
+    if name == "h" then patch_up(); camp_menu() return end
+    local why = m:key(name)
+    if why then say(why, RED) end
+    return
+  end
+  if name == "m" then mode = "map" return end
+  if name == "c" then mode = "camp"; m.focus = 1; camp_menu() return end
+  if name == "h" then patch_up() return end
+  local act = WALK[name]
+  if act then act() end
+end
+
+function pointer(e, phase, x, y)
+  if live == nil or mode == "map" then
+    if phase == "release" and mode == "map" then mode = "walk" end
+    return
+  end
+  local why = m:pointer(phase, x, y)
+  if why then say(why, RED) end
+end

@@ -1,0 +1,52 @@
+-- The title: the stair into the dark behind the name, New game, Continue (the inn's save)
+-- and Quit. The game's data tables are checked here first; if any is broken the problems are
+-- listed, each with its file and row, and only Quit is offered.
+
+local menu = import("ui/menu.lua")
+local data = import("rules/data.lua")
+local state = import("game/state.lua")
+
+local m = menu.new("menu", 3)
+local said
+
+function start(e)
+  local _, problems = data.load(Data.table)
+  local broken = #problems > 0 and "The game's data has problems (listed below)." or nil
+  if broken then
+    local shown = {}
+    for i = 1, math.min(#problems, 8) do shown[i] = problems[i] end
+    if #problems > 8 then shown[#shown + 1] = string.format("... and %d more", #problems - 8) end
+    menu.text("problems", table.concat(shown, "\n"))
+  end
+  local slot = state.slot()
+  m:set({
+    { label = "New game", off = broken, on = function()
+      state.keep(state.new(7))
+      Scene.load("town")
+    end },
+    { label = "Continue", off = broken or (slot == nil and "Nothing is saved yet: the inn keeps your game." or nil),
+      on = function()
+        state.keep(slot)
+        Scene.load("town")
+      end },
+    { label = "Quit", on = function() Scene.quit() end },
+  })
+  if slot ~= nil and not broken then m.focus = 2; m:draw() end
+end
+
+local function answer(why)
+  if why then
+    said = why
+    menu.text("subtitle", why)
+  end
+end
+
+function key(e, name, down)
+  if not down then return end
+  if name == "escape" then Scene.quit() return end
+  answer(m:key(name))
+end
+
+function pointer(e, phase, x, y)
+  answer(m:pointer(phase, x, y))
+end
