@@ -592,3 +592,65 @@ fn a_game_saved_at_the_inn_loads_with_its_floors() {
     let map = q.rt.bags()["crawl"]["CrawlMap"]["rows"].clone();
     assert!(map[1].as_str().unwrap().contains("<"), "{map}");
 }
+
+/// A copy of the game whose items table is broken: the title lists the problems with file and
+/// row, and New game stays shut.
+#[test]
+fn broken_data_is_listed_on_the_title_and_nothing_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("stairs");
+    let copy = |from: &Path, to: &Path| {
+        std::fs::create_dir_all(to).unwrap();
+        for f in std::fs::read_dir(from).unwrap() {
+            let f = f.unwrap();
+            if f.path().is_file() {
+                std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+            }
+        }
+    };
+    for sub in [
+        "data",
+        "assets/scenes",
+        "assets/scripts",
+        "assets/scripts/ui",
+        "assets/scripts/rules",
+        "assets/scripts/game",
+        "assets/textures",
+    ] {
+        copy(&project().join(sub), &root.join(sub));
+    }
+    let crawler = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = serde_json::json!({
+        "name": "stairs-copy", "version": "0.1.0", "start_scene": "title",
+        "window": { "width": 1280, "height": 720, "title": "copy" },
+        "packages": [{ "name": "jengine-crawler", "source": { "type": "path", "path": crawler } }]
+    });
+    std::fs::write(root.join("project.jengine"), manifest.to_string()).unwrap();
+    let items = read("stairs_items").replace(r#""damage": [
+   3,
+   8
+  ]"#, r#""damage": [8, 3]"#);
+    assert!(items.contains("[8, 3]"), "the table was broken");
+    std::fs::write(root.join("data/stairs_items.json"), items).unwrap();
+    let mut rt = Runtime::new(&root, &[&CrawlerPackage], Options::default())
+        .unwrap_or_else(|p| panic!("{p:#?}"));
+    for _ in 0..5 {
+        rt.step(&[]);
+    }
+    let problems = text(&rt, "problems");
+    assert!(
+        problems.contains("data/stairs_items.json row 1 (long sword): damage must be [min, max]"),
+        "{problems}"
+    );
+    for down in [true, false] {
+        rt.step(&[Event::Key {
+            key: "enter".into(),
+            down,
+        }]);
+    }
+    for _ in 0..3 {
+        rt.step(&[]);
+    }
+    assert_eq!(rt.scene(), "title", "New game does not start on broken data");
+    assert!(text(&rt, "subtitle").contains("problems"));
+}
