@@ -137,7 +137,6 @@ struct Player {
     fights: usize,
     fled: usize,
     shots: Vec<&'static str>,
-    bless: bool,
 }
 
 impl Player {
@@ -152,7 +151,6 @@ impl Player {
             fights: 0,
             fled: 0,
             shots: Vec::new(),
-            bless: false,
         }
     }
 
@@ -626,10 +624,13 @@ fn broken_data_is_listed_on_the_title_and_nothing_starts() {
         "packages": [{ "name": "jengine-crawler", "source": { "type": "path", "path": crawler } }]
     });
     std::fs::write(root.join("project.jengine"), manifest.to_string()).unwrap();
-    let items = read("stairs_items").replace(r#""damage": [
+    let items = read("stairs_items").replace(
+        r#""damage": [
    3,
    8
-  ]"#, r#""damage": [8, 3]"#);
+  ]"#,
+        r#""damage": [8, 3]"#,
+    );
     assert!(items.contains("[8, 3]"), "the table was broken");
     std::fs::write(root.join("data/stairs_items.json"), items).unwrap();
     let mut rt = Runtime::new(&root, &[&CrawlerPackage], Options::default())
@@ -651,6 +652,10 @@ fn broken_data_is_listed_on_the_title_and_nothing_starts() {
     for _ in 0..3 {
         rt.step(&[]);
     }
-    assert_eq!(rt.scene(), "title", "New game does not start on broken data");
+    assert_eq!(
+        rt.scene(),
+        "title",
+        "New game does not start on broken data"
+    );
     assert!(text(&rt, "subtitle").contains("problems"));
 }
