@@ -1,6 +1,9 @@
 //! Umber Warren's art: the crawler sheet, the creatures and the HUD, painted by code.
 //!
-//! Every texture is signed-distance shapes, seeded integer-hash noise and pixel-art grids,
+//! The sheet, the shared creatures and the HUD's sliced pieces are [`crawler_art`]'s, painted
+//! in Umber Warren's [`LOOK`]: warm umber stone lit by a torch, bold lines, brass fittings.
+//! The fire beetle, the warren chief, the compass and the icons are this game's own. Every
+//! texture is signed-distance shapes, seeded integer-hash noise and pixel-art grids,
 //! evaluated at pixel centres with only correctly rounded float arithmetic and encoded with
 //! fixed settings ([`encode`]), so any machine writes the bytes committed under
 //! `projects/arcade-classics/assets/textures/`. [`preview`] lays them out to look at together.
@@ -8,26 +11,84 @@
 pub use jengine_paint::{encode, noise, paint};
 pub mod monsters;
 pub mod preview;
-pub mod sheet;
 pub mod ui;
 
 use std::path::{Path, PathBuf};
 
-use paint::Image;
+use crawler_art::{Hud, Look, Masonry, Palette, hud, sheet};
+use paint::{Image, Rgba, rgb};
 
 pub use jengine_paint::generator::{self, ArtError, Written};
+
+/// The joints between stones: near black-brown.
+pub const MORTAR: Rgba = rgb(38, 24, 14);
+/// Umber and ochre wall blocks.
+pub const STONE: Rgba = rgb(150, 104, 62);
+/// Iron bands, plates and blades.
+pub const IRON: Rgba = rgb(70, 66, 64);
+/// Rings, locks, guards, inlays.
+pub const BRASS: Rgba = rgb(214, 168, 72);
+/// Coins and arrows.
+pub const GOLD: Rgba = rgb(250, 206, 84);
+/// Holes and clear texels.
+pub const VOID: Rgba = rgb(8, 5, 3);
+
+/// Umber Warren's look: warm umber and ochre stone lit by a torch from the upper left, bold
+/// dark lines, brass fittings, parchment for the map.
+pub const LOOK: Look = Look {
+    palette: Palette {
+        mortar: MORTAR,
+        stone: STONE,
+        flag: rgb(118, 86, 56),
+        vault: rgb(92, 64, 42),
+        wood: rgb(122, 72, 36),
+        wood_dark: rgb(64, 36, 18),
+        iron: IRON,
+        fitting: BRASS,
+        gold: GOLD,
+        void: VOID,
+        shaft: rgb(60, 38, 22),
+        knob: [rgb(160, 40, 24), rgb(90, 20, 12)],
+        blood: rgb(120, 16, 10),
+        shield: rgb(150, 30, 22),
+        glow: rgb(255, 140, 40),
+        ink: rgb(20, 10, 6),
+    },
+    masonry: Masonry {
+        block: [128.0, 64.0],
+        vault_block: [64.0, 32.0],
+        joint: 2.5,
+        jitter: 3.0,
+        rough: 3.0,
+        corner: 5.0,
+        bevel: 0.28,
+        speckle: 0.0,
+    },
+    line: 1.0,
+    hud: Hud {
+        panel_size: 256,
+        panel: rgb(70, 48, 30),
+        inlay: BRASS,
+        inlay_width: 3.0,
+        frame_depth: 12.0,
+        lip: BRASS,
+        button: rgb(120, 84, 50),
+        paper: [rgb(226, 200, 150), rgb(120, 80, 40)],
+        white_size: 8,
+    },
+};
 
 /// Every texture as `(file name, image)`.
 pub fn textures() -> Vec<(&'static str, Image)> {
     let mut all = vec![
-        ("crawler.png", sheet::crawler()),
+        ("crawler.png", sheet::crawler(&LOOK)),
         ("monsters.png", monsters::sheet()),
-        ("panel.png", ui::panel()),
-        ("frame.png", ui::frame()),
-        ("button.png", ui::button()),
-        ("parchment.png", ui::parchment()),
+        ("panel.png", hud::panel(&LOOK)),
+        ("frame.png", hud::frame(&LOOK)),
+        ("button.png", hud::button(&LOOK)),
+        ("parchment.png", hud::parchment(&LOOK)),
         ("compass.png", ui::compass()),
-        ("white.png", ui::white()),
+        ("white.png", hud::white(&LOOK)),
     ];
     all.extend(ui::icons());
     all

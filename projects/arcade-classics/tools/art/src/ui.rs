@@ -1,114 +1,13 @@
-//! The HUD's pieces: a carved stone panel and the view window's frame (both nine-sliced), a
-//! button, a parchment sheet for the automap, a compass dial, and chunky icons. The icons are
+//! Umber Warren's own HUD pieces: a compass dial and chunky icons (the panel, frame, button,
+//! parchment and white come from [`crawler_art::hud`] in Umber Warren's look). The icons are
 //! drawn as 16x16 pixel art from character grids and blown up 4x with hard edges, which is
 //! the look the HUD wants and keeps every icon exactly the same on every machine.
 
-use crate::noise::{fbm, hash};
-use crate::paint::{
-    Image, Rgba, RoundedBox, coverage, light, mix_rgba, outline, polygon, radius, rgb, shade,
-    smoothstep, with_alpha,
+use crate::{BRASS, GOLD, MORTAR};
+use jengine_paint::noise::fbm;
+use jengine_paint::paint::{
+    Image, Rgba, coverage, light, mix_rgba, outline, polygon, radius, rgb, shade,
 };
-use crate::sheet::{BRASS, GOLD, MORTAR, STONE, VOID};
-
-/// A carved stone panel with a brass inlay, 256x256, nine-slice `[24, 24, 24, 24]`: big
-/// enough that the HUD's tall panel is drawn near 1:1 rather than from blown-up texels.
-pub fn panel() -> Image {
-    let mut img = Image::new(256, 256);
-    let outer = RoundedBox::new([1.0, 1.0, 255.0, 255.0], 8.0);
-    img.layer(|x, y| {
-        let d = outer.distance(x, y);
-        let n = outer.normal(x, y);
-        // The middle (24..232) is one flat colour so slicing it never shows seams.
-        let flat = (24.0..232.0).contains(&x) && (24.0..232.0).contains(&y);
-        let grain = if flat {
-            0.0
-        } else {
-            fbm(x, y, 8.0, 201) * 0.25
-        };
-        let mut c = shade(rgb(70, 48, 30), 1.0 + grain);
-        c = light(
-            c,
-            smoothstep(-8.0, 0.0, d) * -(n[0] * 0.6 + n[1] * 0.8) * 0.35,
-        );
-        let inlay = RoundedBox::new([10.0, 10.0, 246.0, 246.0], 4.0).distance(x, y);
-        c = mix_rgba(c, BRASS, outline(inlay, 3.0));
-        c = mix_rgba(c, shade(MORTAR, 0.6), outline(d, 2.5));
-        with_alpha(c, coverage(d))
-    });
-    img
-}
-
-/// The frame around the crawl view: a dressed-stone border 12 texels deep with a brass lip,
-/// clear in the middle, 256x256, nine-slice `[16, 16, 16, 16]`. Laid over a view about 7
-/// units tall the border comes out about a third of a unit.
-pub fn frame() -> Image {
-    let mut img = Image::new(256, 256);
-    let outer = RoundedBox::new([0.0, 0.0, 256.0, 256.0], 4.0);
-    let inner = RoundedBox::new([12.0, 12.0, 244.0, 244.0], 2.0);
-    img.layer(|x, y| {
-        let di = inner.distance(x, y);
-        if di < -1.0 {
-            return [VOID[0], VOID[1], VOID[2], 0.0];
-        }
-        let d = outer.distance(x, y);
-        // Blocks along the border: seams every 32 texels across the band.
-        let along = if (12.0..244.0).contains(&x) { x } else { y };
-        let seam = ((along / 16.0 - (along / 16.0).floor()) - 0.5).abs() * 16.0 - 7.0;
-        let tone = 0.95 + hash((along / 16.0) as i64, (x < y) as i64, 211) * 0.2;
-        let mut c = shade(STONE, tone + fbm(x, y, 6.0, 213) * 0.3);
-        let n = outer.normal(x, y);
-        c = light(
-            c,
-            smoothstep(-4.0, 0.0, d) * -(n[0] * 0.6 + n[1] * 0.8) * 0.3,
-        );
-        c = mix_rgba(c, MORTAR, coverage(-seam) * smoothstep(2.0, 6.0, -d) * 0.9);
-        // A brass lip around the window and a shadow it throws inward.
-        c = mix_rgba(c, BRASS, outline(di - 2.0, 2.0));
-        c = mix_rgba(c, shade(MORTAR, 0.5), outline(di, 2.0));
-        c = mix_rgba(c, shade(MORTAR, 0.5), outline(d, 2.0));
-        with_alpha(c, coverage(d) * coverage(-di))
-    });
-    img
-}
-
-/// A button face, 64x64, nine-slice `[16, 16, 16, 16]`: lit stone with a brass edge.
-/// The game tints it lighter on hover and darker while pressed.
-pub fn button() -> Image {
-    let mut img = Image::new(64, 64);
-    let outer = RoundedBox::new([1.0, 1.0, 63.0, 63.0], 8.0);
-    img.layer(|x, y| {
-        let d = outer.distance(x, y);
-        let n = outer.normal(x, y);
-        let mut c = shade(rgb(120, 84, 50), 1.0 + smoothstep(60.0, 4.0, y) * 0.2);
-        c = light(
-            c,
-            smoothstep(-6.0, 0.0, d) * -(n[0] * 0.6 + n[1] * 0.8) * 0.4,
-        );
-        c = mix_rgba(c, BRASS, outline(d + 3.0, 2.0));
-        c = mix_rgba(c, shade(MORTAR, 0.5), outline(d, 2.0));
-        with_alpha(c, coverage(d))
-    });
-    img
-}
-
-/// Parchment for the automap, 256x256, nine-slice `[24, 24, 24, 24]`: warm paper, foxed at
-/// the edges, a darker ruled border.
-pub fn parchment() -> Image {
-    let mut img = Image::new(256, 256);
-    let outer = RoundedBox::new([2.0, 2.0, 254.0, 254.0], 10.0);
-    img.layer(|x, y| {
-        let d = outer.distance(x, y) + fbm(x, y, 10.0, 221) * 4.0;
-        let edge = smoothstep(-24.0, 0.0, d);
-        let mut c = shade(rgb(226, 200, 150), 1.0 - edge * 0.35);
-        if !(24.0..232.0).contains(&x) || !(24.0..232.0).contains(&y) {
-            c = shade(c, 1.0 + fbm(x, y, 14.0, 223) * 0.15);
-        }
-        let rule = RoundedBox::new([14.0, 14.0, 242.0, 242.0], 4.0).distance(x, y);
-        c = mix_rgba(c, rgb(120, 80, 40), outline(rule, 1.5) * 0.8);
-        with_alpha(c, coverage(d))
-    });
-    img
-}
 
 /// A compass dial, 128x128: a brass ring with the cardinal ticks, the north pointer red.
 /// The game rotates nothing: it writes the facing's letter over the middle.
@@ -117,7 +16,7 @@ pub fn compass() -> Image {
     let centre = [64.0, 64.0];
     img.layer(|x, y| {
         let r = radius(x, y, centre);
-        let mut c = [VOID[0], VOID[1], VOID[2], 0.0];
+        let mut c = crawler_art::sheet::clear(&crate::LOOK);
         c = mix_rgba(
             c,
             shade(rgb(40, 28, 18), 1.0 + fbm(x, y, 8.0, 231) * 0.3),
@@ -143,13 +42,6 @@ pub fn compass() -> Image {
         }
         c
     });
-    img
-}
-
-/// White, 8x8: a tint gives any colour (bars, shades, the automap's cells).
-pub fn white() -> Image {
-    let mut img = Image::new(8, 8);
-    img.layer(|_, _| [1.0, 1.0, 1.0, 1.0]);
     img
 }
 
@@ -405,13 +297,6 @@ fn mirrored(img: &Image) -> Image {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_frame_is_clear_in_the_middle_and_solid_at_its_edge() {
-        let f = frame();
-        assert_eq!(f.get(128, 128)[3], 0.0);
-        assert_eq!(f.get(10, 128)[3], 1.0);
-    }
 
     #[test]
     fn turning_an_arrow_four_times_gives_it_back() {

@@ -1,11 +1,12 @@
 //! The crawler sheet (`crawler.png`): sixteen 256x256 regions in a 4x4 grid, in the order the
-//! crawl package reads them. Every region is painted on its own canvas from a few helpers
-//! (coursed stone, planks, iron) that share one torch-lit umber palette, then copied into place.
+//! crawl package reads them. Every region is painted on its own canvas from a few painters
+//! (coursed stone, planks, iron) in one game's [`Look`], then copied into place.
 //! Faces that fill a wall (wall, doors, lever) are opaque; things that stand in a cell or lie in
 //! its floor are clear outside their shape, so the floor and walls behind show through.
 
-use crate::noise::{fbm, hash};
-use crate::paint::{
+use crate::look::Look;
+use jengine_paint::noise::{fbm, hash, value};
+use jengine_paint::paint::{
     Image, Rgba, RoundedBox, coverage, ellipse, light, mix, mix_rgba, outline, polygon, radius,
     rgb, segment, shade, smoothstep, with_alpha,
 };
@@ -17,17 +18,6 @@ pub const REGION: u32 = 256;
 /// list, so the art and the package's defaults cannot disagree.
 pub use jengine_crawler::draw::FACES as NAMES;
 
-pub const MORTAR: Rgba = rgb(38, 24, 14);
-pub const STONE: Rgba = rgb(150, 104, 62);
-pub const FLAG: Rgba = rgb(118, 86, 56);
-pub const VAULT: Rgba = rgb(92, 64, 42);
-pub const WOOD: Rgba = rgb(122, 72, 36);
-pub const WOOD_DARK: Rgba = rgb(64, 36, 18);
-pub const IRON: Rgba = rgb(70, 66, 64);
-pub const BRASS: Rgba = rgb(214, 168, 72);
-pub const GOLD: Rgba = rgb(250, 206, 84);
-pub const VOID: Rgba = rgb(8, 5, 3);
-
 /// Region `i`'s rectangle `[x, y, w, h]` in the sheet.
 pub fn region(i: usize) -> [u32; 4] {
     [
@@ -38,31 +28,36 @@ pub fn region(i: usize) -> [u32; 4] {
     ]
 }
 
-/// The whole sheet.
-pub fn crawler() -> Image {
+/// The whole sheet in `look`.
+pub fn crawler(look: &Look) -> Image {
     let mut sheet = Image::new(4 * REGION, 4 * REGION);
-    let painters: [fn() -> Image; 16] = [
+    let painters: [fn(&Look) -> Image; 16] = [
         wall,
         floor,
         ceiling,
         door,
         locked,
-        || lever(false),
-        || lever(true),
+        |l| lever(l, false),
+        |l| lever(l, true),
         arch,
-        || chest(false),
-        || chest(true),
+        |l| chest(l, false),
+        |l| chest(l, true),
         pit,
-        || stairs(true),
-        || stairs(false),
+        |l| stairs(l, true),
+        |l| stairs(l, false),
         trap,
-        monster,
+        crate::creatures::hooded,
         encounter,
     ];
     for (i, paint) in painters.iter().enumerate() {
-        blit(&mut sheet, &paint(), region(i)[0], region(i)[1]);
+        blit(&mut sheet, &paint(look), region(i)[0], region(i)[1]);
     }
     sheet
+}
+
+/// A clear texel in the look's void colour (so a clear edge fades towards it, not white).
+pub fn clear(look: &Look) -> Rgba {
+    with_alpha(look.palette.void, 0.0)
 }
 
 /// Copies `src` into `dst` with its top-left at `(x0, y0)`.
@@ -78,21 +73,29 @@ pub fn blit(dst: &mut Image, src: &Image, x0: u32, y0: u32) {
     }
 }
 
-/// Coursed stone: blocks `bw` x `bh` in running bond, each its own tone, bevelled so the
-/// torch (up and to the left) lights their top edges, with grain from noise.
-fn stone(x: f64, y: f64, bw: f64, bh: f64, base: Rgba, seed: u64) -> Rgba {
+/// Coursed stone: `block`-sized blocks in running bond, each its own tone, bevelled so the
+/// light (up and to the left) catches their top edges, with grain from noise and, in a
+/// granite look, crystals.
+pub fn stone(look: &Look, x: f64, y: f64, block: [f64; 2], base: Rgba, seed: u64) -> Rgba {
+    let m = &look.masonry;
+    let [bw, bh] = block;
     let row = (y / bh).floor();
     let offset = if (row as i64) % 2 == 0 { 0.0 } else { bw / 2.0 };
     let col = ((x + offset) / bw).floor();
     let (lx, ly) = (x + offset - col * bw, y - row * bh);
     let (ci, ri) = (col as i64, row as i64);
     // Jitter each block's corners a little so the courses are not ruled.
-    let j = |k: i64| (hash(ci, ri * 7 + k, seed) - 0.5) * 3.0;
+    let j = |k: i64| (hash(ci, ri * 7 + k, seed) - 0.5) * m.jitter;
     let block = RoundedBox::new(
-        [2.5 + j(1), 2.5 + j(2), bw - 2.5 + j(3), bh - 2.5 + j(4)],
-        5.0,
+        [
+            m.joint + j(1),
+            m.joint + j(2),
+            bw - m.joint + j(3),
+            bh - m.joint + j(4),
+        ],
+        m.corner,
     );
-    let d = block.distance(lx, ly) + fbm(x, y, 9.0, seed + 11) * 3.0;
+    let d = block.distance(lx, ly) + fbm(x, y, 9.0, seed + 11) * m.rough;
     let tone = 0.78 + hash(ci, ri, seed) * 0.34;
     let grain = fbm(x, y, 22.0, seed + 3) * 0.35 + fbm(x, y, 4.0, seed + 5) * 0.22;
     let mut c = shade(base, tone + grain);
@@ -100,22 +103,38 @@ fn stone(x: f64, y: f64, bw: f64, bh: f64, base: Rgba, seed: u64) -> Rgba {
     let n = block.normal(lx, ly);
     let rim = smoothstep(-7.0, 0.0, d);
     let facing = -(n[0] * 0.6 + n[1] * 0.8);
-    c = light(c, rim * facing * 0.28);
+    c = light(c, rim * facing * m.bevel);
     // Pits and chips.
     if hash((x / 3.0) as i64, (y / 3.0) as i64, seed + 9) > 0.985 {
         c = shade(c, 0.7);
     }
-    let mortar = shade(MORTAR, 1.0 + fbm(x, y, 6.0, seed + 13) * 0.5);
+    c = granite(look, c, x, y, seed);
+    let mortar = shade(look.palette.mortar, 1.0 + fbm(x, y, 6.0, seed + 13) * 0.5);
     mix_rgba(mortar, c, coverage(d))
 }
 
-fn wall() -> Image {
+/// Granite's crystals over a stone colour: dark and light specks a texel or two across and a
+/// fine salt of single texels. A look without speckle leaves the colour as it is.
+pub(crate) fn granite(look: &Look, c: Rgba, x: f64, y: f64, seed: u64) -> Rgba {
+    let amount = look.masonry.speckle;
+    if amount <= 0.0 {
+        return c;
+    }
+    let salt = hash(x as i64, y as i64, seed + 15) - 0.5;
+    let dark = smoothstep(0.74, 0.84, value(x, y, 2.3, seed + 17));
+    let pale = smoothstep(0.78, 0.88, value(x, y, 1.9, seed + 19));
+    let c = light(c, salt * amount * 0.12 + pale * amount * 0.22);
+    shade(c, 1.0 - dark * amount * 0.3)
+}
+
+fn wall(look: &Look) -> Image {
     let mut img = Image::new(REGION, REGION);
-    img.layer(|x, y| stone(x, y, 128.0, 64.0, STONE, 1));
+    img.layer(|x, y| stone(look, x, y, look.masonry.block, look.palette.stone, 1));
     img
 }
 
-fn floor() -> Image {
+fn floor(look: &Look) -> Image {
+    let p = &look.palette;
     let mut img = Image::new(REGION, REGION);
     // Big irregular flagstones: a 2x2 grid of slabs with one split, worn smooth in the middle.
     img.layer(|x, y| {
@@ -133,54 +152,57 @@ fn floor() -> Image {
             .fold((0, f64::INFINITY), |a, b| if b.1 < a.1 { b } else { a });
         let tone = 0.85 + hash(k as i64, 0, 23) * 0.25;
         let grain = fbm(x, y, 30.0, 25) * 0.3 + fbm(x, y, 5.0, 27) * 0.18;
-        let mut c = shade(FLAG, tone + grain);
+        let mut c = shade(p.flag, tone + grain);
         let n = slabs[k].normal(x, y);
         c = light(
             c,
             smoothstep(-8.0, 0.0, d) * -(n[0] * 0.6 + n[1] * 0.8) * 0.2,
         );
-        mix_rgba(shade(MORTAR, 0.9), c, coverage(d))
+        c = granite(look, c, x, y, 25);
+        mix_rgba(shade(p.mortar, 0.9), c, coverage(d))
     });
     img
 }
 
-fn ceiling() -> Image {
+fn ceiling(look: &Look) -> Image {
+    let p = &look.palette;
     let mut img = Image::new(REGION, REGION);
     // Narrow courses of a barrel vault crossed by one heavy rib, darker than the walls.
     img.layer(|x, y| {
-        let mut c = stone(x, y, 64.0, 32.0, VAULT, 31);
+        let mut c = stone(look, x, y, look.masonry.vault_block, p.vault, 31);
         let rib = (y - 128.0).abs() - 18.0;
         let across = 1.0 - smoothstep(-18.0, 0.0, rib) * ((y - 128.0) / 18.0).abs();
         let rib_c = shade(
-            light(VAULT, 0.12),
+            light(p.vault, 0.12),
             0.9 + across * 0.25 + fbm(x, y, 8.0, 33) * 0.3,
         );
         // The rib is built of short voussoirs: a seam every 32 texels along it.
         let seam = ((x / 32.0 - (x / 32.0).floor()) - 0.5).abs() * 32.0 - 15.0;
-        let rib_c = mix_rgba(rib_c, shade(MORTAR, 0.9), coverage(-seam) * 0.9);
+        let rib_c = mix_rgba(rib_c, shade(p.mortar, 0.9), coverage(-seam) * 0.9);
         c = mix_rgba(c, rib_c, coverage(rib));
-        c = mix_rgba(c, shade(MORTAR, 0.8), outline(rib, 2.0) * 0.9);
+        c = mix_rgba(c, shade(p.mortar, 0.8), outline(rib, 2.0 * look.line) * 0.9);
         c
     });
     img
 }
 
 /// Wooden planks filling `rect`, running up and down, with their grain and dark seams.
-fn planks(x: f64, y: f64, rect: [f64; 4], seed: u64) -> Rgba {
+pub fn planks(look: &Look, x: f64, y: f64, rect: [f64; 4], seed: u64) -> Rgba {
     let width = (rect[2] - rect[0]) / 5.0;
     let k = ((x - rect[0]) / width).floor();
     let lx = x - rect[0] - k * width;
     let tone = 0.85 + hash(k as i64, 0, seed) * 0.25;
     let grain = fbm(x * 4.0, y * 0.3, 10.0, seed + k as u64) * 0.5;
-    let c = shade(WOOD, tone + grain);
+    let c = shade(look.palette.wood, tone + grain);
     // A dark seam where two planks meet.
     let seam = (lx.min(width - lx)) - 1.2;
-    mix_rgba(WOOD_DARK, c, smoothstep(-1.0, 1.5, seam))
+    mix_rgba(look.palette.wood_dark, c, smoothstep(-1.0, 1.5, seam))
 }
 
 /// A stone doorway with something in it: the wall around, a dressed frame, and `inside`
 /// painting the opening (`None` for a clear opening).
-fn doorway(inside: Option<&dyn Fn(f64, f64) -> Rgba>) -> Image {
+fn doorway(look: &Look, inside: Option<&dyn Fn(f64, f64) -> Rgba>) -> Image {
+    let p = &look.palette;
     let mut img = Image::new(REGION, REGION);
     let opening = |x: f64, y: f64| {
         // A round-headed opening: a box with a half-disc on top.
@@ -190,7 +212,7 @@ fn doorway(inside: Option<&dyn Fn(f64, f64) -> Rgba>) -> Image {
     };
     img.layer(|x, y| {
         let d = opening(x, y);
-        let wall = stone(x, y, 128.0, 64.0, STONE, 1);
+        let wall = stone(look, x, y, look.masonry.block, p.stone, 1);
         // Dressed voussoirs and jambs around the opening, lighter than the wall.
         let frame = d - 16.0;
         let mut c = wall;
@@ -204,16 +226,17 @@ fn doorway(inside: Option<&dyn Fn(f64, f64) -> Rgba>) -> Image {
                 ((s - s.floor()) - 0.5).abs() * 24.0 - 11.0
             };
             let tone = 1.08 + fbm(x, y, 10.0, 41) * 0.3;
-            let mut f = shade(light(STONE, 0.08), tone);
+            let mut f = shade(light(p.stone, 0.08), tone);
             f = light(f, smoothstep(-4.0, 16.0, -d) * -0.25);
-            f = mix_rgba(f, MORTAR, coverage(-ang_seam) * 0.8);
+            f = granite(look, f, x, y, 41);
+            f = mix_rgba(f, p.mortar, coverage(-ang_seam) * 0.8);
             c = mix_rgba(c, f, coverage(frame));
-            c = mix_rgba(c, MORTAR, outline(frame, 2.0));
+            c = mix_rgba(c, p.mortar, outline(frame, 2.0 * look.line));
         }
         if d < 1.0 {
             let fill = match inside {
                 Some(paint) => paint(x, y),
-                None => [VOID[0], VOID[1], VOID[2], 0.0],
+                None => clear(look),
             };
             // Blend towards the fill, alpha included, so a clear opening is clear.
             c = mix_rgba(c, fill, coverage(d));
@@ -223,8 +246,9 @@ fn doorway(inside: Option<&dyn Fn(f64, f64) -> Rgba>) -> Image {
     img
 }
 
-fn door_leaf(x: f64, y: f64, bands: bool) -> Rgba {
-    let mut c = planks(x, y, [58.0, 0.0, 198.0, 256.0], 51);
+fn door_leaf(look: &Look, x: f64, y: f64, bands: bool) -> Rgba {
+    let iron = look.palette.iron;
+    let mut c = planks(look, x, y, [58.0, 0.0, 198.0, 256.0], 51);
     // Shadow inside the frame.
     let head = radius(x, y, [128.0, 92.0]) - 70.0;
     let edge = (x - 58.0)
@@ -239,40 +263,46 @@ fn door_leaf(x: f64, y: f64, bands: bool) -> Rgba {
         }
         let d = (y - by).abs() - band_w / 2.0;
         let metal = shade(
-            IRON,
+            iron,
             1.0 + fbm(x, y, 6.0, 53) * 0.5 + smoothstep(band_w, -band_w, y - by) * 0.25,
         );
         c = mix_rgba(c, metal, coverage(d));
         // Rivets.
         for rx in [72.0, 100.0, 128.0, 156.0, 184.0] {
             let r = radius(x, y, [rx, *by]) - if bands { 3.5 } else { 2.5 };
-            c = mix_rgba(c, light(IRON, 0.35), coverage(r));
+            c = mix_rgba(c, light(iron, 0.35), coverage(r));
         }
     }
     c
 }
 
-fn door() -> Image {
+fn door(look: &Look) -> Image {
+    let fitting = look.palette.fitting;
     let leaf = |x: f64, y: f64| {
-        let mut c = door_leaf(x, y, false);
+        let mut c = door_leaf(look, x, y, false);
         // A ring pull.
         let ring = outline(radius(x, y, [176.0, 168.0]) - 10.0, 4.0);
-        c = mix_rgba(c, shade(BRASS, 0.8), ring);
-        c = mix_rgba(c, BRASS, coverage(radius(x, y, [176.0, 157.0]) - 4.0));
+        c = mix_rgba(c, shade(fitting, 0.8), ring);
+        c = mix_rgba(c, fitting, coverage(radius(x, y, [176.0, 157.0]) - 4.0));
         c
     };
-    doorway(Some(&leaf))
+    doorway(look, Some(&leaf))
 }
 
-fn locked() -> Image {
+fn locked(look: &Look) -> Image {
+    let p = &look.palette;
     let leaf = |x: f64, y: f64| {
-        let mut c = door_leaf(x, y, true);
+        let mut c = door_leaf(look, x, y, true);
         // A lock plate with a keyhole.
         let plate = RoundedBox::new([150.0, 160.0, 190.0, 204.0], 5.0);
         let pd = plate.distance(x, y);
-        let metal = shade(IRON, 1.15 + fbm(x, y, 5.0, 57) * 0.4);
+        let metal = shade(p.iron, 1.15 + fbm(x, y, 5.0, 57) * 0.4);
         c = mix_rgba(c, metal, coverage(pd));
-        c = mix_rgba(c, light(IRON, 0.3), outline(pd + 1.0, 1.5) * 0.7);
+        c = mix_rgba(
+            c,
+            light(p.iron, 0.3),
+            outline(pd + 1.0, 1.5 * look.line) * 0.7,
+        );
         let hole = (radius(x, y, [170.0, 176.0]) - 5.0).min(polygon(
             x,
             y,
@@ -283,14 +313,15 @@ fn locked() -> Image {
                 [163.0, 194.0],
             ],
         ));
-        c = mix_rgba(c, VOID, coverage(hole));
+        c = mix_rgba(c, p.void, coverage(hole));
         c
     };
-    doorway(Some(&leaf))
+    doorway(look, Some(&leaf))
 }
 
-fn lever(pulled: bool) -> Image {
-    let mut img = wall();
+fn lever(look: &Look, pulled: bool) -> Image {
+    let p = &look.palette;
+    let mut img = wall(look);
     let plate = RoundedBox::new([98.0, 80.0, 158.0, 176.0], 8.0);
     let pivot = [128.0, 128.0];
     let tip = if pulled {
@@ -303,17 +334,17 @@ fn lever(pulled: bool) -> Image {
         let mut c = [0.0; 4];
         // Soft shadow of the plate on the wall.
         let sh = plate.shift(5.0, 7.0).distance(x, y);
-        c = mix_rgba(c, with_alpha(MORTAR, 0.6), coverage(sh / 6.0));
-        let metal = shade(IRON, 1.2 + fbm(x, y, 6.0, 61) * 0.4);
+        c = mix_rgba(c, with_alpha(p.mortar, 0.6), coverage(sh / 6.0));
+        let metal = shade(p.iron, 1.2 + fbm(x, y, 6.0, 61) * 0.4);
         let lit = light(
             metal,
             smoothstep(0.0, -10.0, pd) * -(plate.normal(x, y)[1]) * 0.3,
         );
         c = mix_rgba(c, lit, coverage(pd));
-        c = mix_rgba(c, shade(MORTAR, 0.7), outline(pd, 2.0));
+        c = mix_rgba(c, shade(p.mortar, 0.7), outline(pd, 2.0 * look.line));
         // The slot the handle swings in.
         let slot = RoundedBox::new([123.0, 92.0, 133.0, 164.0], 5.0).distance(x, y);
-        c = mix_rgba(c, VOID, coverage(slot));
+        c = mix_rgba(c, p.void, coverage(slot));
         // The handle and its knob.
         let h = segment(x, y, pivot, tip) - 6.0;
         let hs = segment(
@@ -322,37 +353,36 @@ fn lever(pulled: bool) -> Image {
             [pivot[0] + 4.0, pivot[1] + 5.0],
             [tip[0] + 4.0, tip[1] + 5.0],
         ) - 6.0;
-        c = mix_rgba(c, with_alpha(VOID, 0.5), coverage(hs / 2.0));
-        c = mix_rgba(c, light(IRON, 0.25), coverage(h));
+        c = mix_rgba(c, with_alpha(p.void, 0.5), coverage(hs / 2.0));
+        c = mix_rgba(c, light(p.iron, 0.25), coverage(h));
         let knob = radius(x, y, tip) - 13.0;
         let kd = radius(x, y, [tip[0] - 4.0, tip[1] - 4.0]);
-        let kc = light(
-            shade(rgb(160, 40, 24), 1.0),
-            smoothstep(12.0, 0.0, kd) * 0.35,
-        );
+        let kc = light(shade(p.knob[0], 1.0), smoothstep(12.0, 0.0, kd) * 0.35);
         c = mix_rgba(c, kc, coverage(knob));
-        c = mix_rgba(c, shade(rgb(90, 20, 12), 0.8), outline(knob, 2.0));
-        c = mix_rgba(c, light(IRON, 0.4), coverage(radius(x, y, pivot) - 7.0));
+        c = mix_rgba(c, shade(p.knob[1], 0.8), outline(knob, 2.0 * look.line));
+        c = mix_rgba(c, light(p.iron, 0.4), coverage(radius(x, y, pivot) - 7.0));
         c
     });
     img
 }
 
-fn arch() -> Image {
-    doorway(None)
+fn arch(look: &Look) -> Image {
+    doorway(look, None)
 }
 
 /// A wooden chest standing on the floor, its front facing the party.
-fn chest(open: bool) -> Image {
+fn chest(look: &Look, open: bool) -> Image {
+    let p = &look.palette;
+    let w = look.line;
     let mut img = Image::new(REGION, REGION);
     img.layer(|x, y| {
-        let mut c: Rgba = [VOID[0], VOID[1], VOID[2], 0.0];
+        let mut c = clear(look);
         // Shadow on the floor.
         let sh = ellipse(x, y, [128.0, 246.0], [120.0, 12.0]);
-        c = mix_rgba(c, with_alpha(VOID, 0.55), coverage(sh / 6.0));
+        c = mix_rgba(c, with_alpha(p.void, 0.55), coverage(sh / 6.0));
         let body = RoundedBox::new([24.0, 132.0, 232.0, 246.0], 6.0);
         let bd = body.distance(x, y);
-        let mut b = planks(y, x, [132.0, 0.0, 246.0, 256.0], 71);
+        let mut b = planks(look, y, x, [132.0, 0.0, 246.0, 256.0], 71);
         b = light(
             b,
             smoothstep(-10.0, 0.0, bd) * -(body.normal(x, y)[1]) * 0.25,
@@ -360,29 +390,29 @@ fn chest(open: bool) -> Image {
         // Iron corners and a band.
         let corners = (x - 24.0).min(232.0 - x) - 16.0;
         let band = (y - 180.0).abs() - 6.0;
-        let metal = shade(IRON, 1.2 + fbm(x, y, 5.0, 73) * 0.4);
+        let metal = shade(p.iron, 1.2 + fbm(x, y, 5.0, 73) * 0.4);
         b = mix_rgba(b, metal, coverage(corners.min(band)).max(0.0));
         c = mix_rgba(c, b, coverage(bd));
-        c = mix_rgba(c, shade(WOOD_DARK, 0.6), outline(bd, 2.5));
+        c = mix_rgba(c, shade(p.wood_dark, 0.6), outline(bd, 2.5 * w));
         if open {
             // The lid thrown back (a dark slab seen edge-on above) and gold heaped inside.
             let inside = RoundedBox::new([36.0, 120.0, 220.0, 144.0], 4.0).distance(x, y);
-            c = mix_rgba(c, shade(WOOD_DARK, 0.5), coverage(inside));
+            c = mix_rgba(c, shade(p.wood_dark, 0.5), coverage(inside));
             let heap = ellipse(x, y, [128.0, 136.0], [84.0, 22.0]);
             let coin = hash((x / 7.0) as i64, (y / 5.0) as i64, 77);
             let g = light(
-                GOLD,
+                p.gold,
                 (coin - 0.5) * 0.5 + smoothstep(22.0, 0.0, radius(x, y, [110.0, 124.0])) * 0.4,
             );
             c = mix_rgba(c, g, coverage(heap.max(y - 140.0)));
             let lid = RoundedBox::new([24.0, 40.0, 232.0, 126.0], 10.0);
             let ld = lid.distance(x, y);
-            let mut l = planks(y, x, [40.0, 0.0, 126.0, 256.0], 79);
+            let mut l = planks(look, y, x, [40.0, 0.0, 126.0, 256.0], 79);
             l = shade(l, 0.7);
             let lb = (x - 128.0).abs() - 8.0;
             l = mix_rgba(l, metal, coverage(lb));
             c = mix_rgba(c, l, coverage(ld));
-            c = mix_rgba(c, shade(WOOD_DARK, 0.6), outline(ld, 2.5));
+            c = mix_rgba(c, shade(p.wood_dark, 0.6), outline(ld, 2.5 * w));
             // A glint.
             let glint = segment(x, y, [96.0, 130.0], [104.0, 130.0]).min(segment(
                 x,
@@ -396,20 +426,24 @@ fn chest(open: bool) -> Image {
             let lid = RoundedBox::new([24.0, 84.0, 232.0, 136.0], 22.0)
                 .distance(x, y)
                 .max(y - 136.0);
-            let mut l = planks(y, x, [84.0, 0.0, 136.0, 256.0], 79);
+            let mut l = planks(look, y, x, [84.0, 0.0, 136.0, 256.0], 79);
             l = light(l, smoothstep(136.0, 90.0, y) * 0.18);
             let lb = ((x - 70.0).abs() - 7.0).min((x - 186.0).abs() - 7.0);
             l = mix_rgba(l, metal, coverage(lb));
             c = mix_rgba(c, l, coverage(lid));
-            c = mix_rgba(c, shade(WOOD_DARK, 0.6), outline(lid, 2.5));
+            c = mix_rgba(c, shade(p.wood_dark, 0.6), outline(lid, 2.5 * w));
             c = mix_rgba(
                 c,
-                shade(WOOD_DARK, 0.6),
-                outline(y - 136.0, 3.0) * coverage(bd),
+                shade(p.wood_dark, 0.6),
+                outline(y - 136.0, 3.0 * w) * coverage(bd),
             );
             let plate = RoundedBox::new([114.0, 128.0, 142.0, 160.0], 4.0).distance(x, y);
-            c = mix_rgba(c, BRASS, coverage(plate));
-            c = mix_rgba(c, VOID, coverage(ellipse(x, y, [128.0, 144.0], [3.0, 6.0])));
+            c = mix_rgba(c, p.fitting, coverage(plate));
+            c = mix_rgba(
+                c,
+                p.void,
+                coverage(ellipse(x, y, [128.0, 144.0], [3.0, 6.0])),
+            );
         }
         c
     });
@@ -417,24 +451,25 @@ fn chest(open: bool) -> Image {
 }
 
 /// Something lying in the floor: drawn over the floor in the floor's exact shape (top edge far).
-fn pit() -> Image {
+fn pit(look: &Look) -> Image {
+    let p = &look.palette;
     let mut img = Image::new(REGION, REGION);
     img.layer(|x, y| {
         let hole = RoundedBox::new([40.0, 40.0, 216.0, 216.0], 40.0);
         let d = hole.distance(x, y) + fbm(x, y, 14.0, 81) * 10.0;
-        let mut c: Rgba = [VOID[0], VOID[1], VOID[2], 0.0];
+        let mut c = clear(look);
         // A ring of broken stones around the rim.
         let rim = d - 16.0;
-        let rock = shade(FLAG, 0.75 + fbm(x, y, 8.0, 83) * 0.5);
+        let rock = shade(p.flag, 0.75 + fbm(x, y, 8.0, 83) * 0.5);
         c = mix_rgba(c, rock, coverage(rim) * 0.9);
-        c = mix_rgba(c, shade(MORTAR, 0.8), outline(rim, 2.0));
+        c = mix_rgba(c, shade(p.mortar, 0.8), outline(rim, 2.0 * look.line));
         // Darkness deepening inward; the far wall of the shaft catches a little light.
         let depth = smoothstep(0.0, -50.0, d);
-        let wall = shade(rgb(60, 38, 22), 1.0 - depth + fbm(x, y, 6.0, 85) * 0.3);
+        let wall = shade(p.shaft, 1.0 - depth + fbm(x, y, 6.0, 85) * 0.3);
         let inner = if y > 128.0 {
-            mix_rgba(wall, VOID, depth)
+            mix_rgba(wall, p.void, depth)
         } else {
-            mix_rgba(shade(wall, 0.6), VOID, depth)
+            mix_rgba(shade(wall, 0.6), p.void, depth)
         };
         c = mix_rgba(c, inner, coverage(d));
         c
@@ -444,24 +479,25 @@ fn pit() -> Image {
 
 /// Stairs cut in the floor: going down they darken away, going up they lighten with an
 /// arrow of light at their head.
-fn stairs(down: bool) -> Image {
+fn stairs(look: &Look, down: bool) -> Image {
+    let p = &look.palette;
     let mut img = Image::new(REGION, REGION);
     img.layer(|x, y| {
         let well = RoundedBox::new([36.0, 24.0, 220.0, 232.0], 6.0);
         let d = well.distance(x, y);
-        let mut c: Rgba = [VOID[0], VOID[1], VOID[2], 0.0];
+        let mut c = clear(look);
         let rim = d - 10.0;
         c = mix_rgba(
             c,
-            shade(light(FLAG, 0.1), 0.95 + fbm(x, y, 6.0, 91) * 0.3),
+            shade(light(p.flag, 0.1), 0.95 + fbm(x, y, 6.0, 91) * 0.3),
             coverage(rim),
         );
-        c = mix_rgba(c, shade(MORTAR, 0.8), outline(rim, 2.0));
+        c = mix_rgba(c, shade(p.mortar, 0.8), outline(rim, 2.0 * look.line));
         // Six treads; tread 0 at the near (bottom) edge.
         let t = ((232.0 - y) / (208.0 / 6.0)).floor().clamp(0.0, 5.0);
         let ly = (232.0 - y) - t * (208.0 / 6.0);
         let lit = if down { 1.0 - t / 6.5 } else { 0.45 + t / 10.0 };
-        let mut s = shade(STONE, lit * (0.95 + fbm(x, y, 7.0, 93) * 0.3));
+        let mut s = shade(p.stone, lit * (0.95 + fbm(x, y, 7.0, 93) * 0.3));
         // The nose of each tread is lit, the riser below it in shadow.
         s = light(s, smoothstep(24.0, 34.0, ly) * 0.25);
         s = shade(s, 0.6 + 0.4 * smoothstep(0.0, 8.0, ly));
@@ -481,7 +517,7 @@ fn stairs(down: bool) -> Image {
                     [88.0, 110.0],
                 ],
             );
-            c = mix_rgba(c, with_alpha(light(GOLD, 0.3), 0.75), coverage(arrow));
+            c = mix_rgba(c, with_alpha(light(p.gold, 0.3), 0.75), coverage(arrow));
         } else {
             let arrow = polygon(
                 x,
@@ -496,7 +532,7 @@ fn stairs(down: bool) -> Image {
                     [88.0, 140.0],
                 ],
             );
-            c = mix_rgba(c, with_alpha(shade(GOLD, 0.8), 0.55), coverage(arrow));
+            c = mix_rgba(c, with_alpha(shade(p.gold, 0.8), 0.55), coverage(arrow));
         }
         c
     });
@@ -504,14 +540,15 @@ fn stairs(down: bool) -> Image {
 }
 
 /// A sprung trap: a tipped plate with iron spikes through it.
-fn trap() -> Image {
+fn trap(look: &Look) -> Image {
+    let p = &look.palette;
     let mut img = Image::new(REGION, REGION);
     img.layer(|x, y| {
-        let mut c: Rgba = [VOID[0], VOID[1], VOID[2], 0.0];
+        let mut c = clear(look);
         let plate = RoundedBox::new([52.0, 52.0, 204.0, 204.0], 6.0);
         let pd = plate.distance(x, y);
-        c = mix_rgba(c, VOID, coverage(pd + 2.0));
-        c = mix_rgba(c, shade(MORTAR, 0.8), outline(pd, 4.0));
+        c = mix_rgba(c, p.void, coverage(pd + 2.0));
+        c = mix_rgba(c, shade(p.mortar, 0.8), outline(pd, 4.0 * look.line));
         // Spikes in a 4x4 grid, each a lit cone seen from above.
         for i in 0..4 {
             for j in 0..4 {
@@ -519,11 +556,11 @@ fn trap() -> Image {
                 let r = radius(x, y, centre);
                 let d = r - 12.0;
                 let lit = 1.0 - clamp(((x - centre[0]) + (y - centre[1])) / 24.0);
-                let spike = light(IRON, lit * 0.45 + smoothstep(4.0, 0.0, r) * 0.4);
+                let spike = light(p.iron, lit * 0.45 + smoothstep(4.0, 0.0, r) * 0.4);
                 c = mix_rgba(c, spike, coverage(d));
                 let blood = hash(i, j, 97) > 0.7;
                 if blood {
-                    c = mix_rgba(c, rgb(120, 16, 10), coverage(r - 4.0));
+                    c = mix_rgba(c, p.blood, coverage(r - 4.0));
                 }
             }
         }
@@ -536,29 +573,21 @@ fn clamp(v: f64) -> f64 {
     v.clamp(-1.0, 1.0)
 }
 
-/// The generic monster: a hooded shape with burning eyes and claws, readable in silhouette.
-fn monster() -> Image {
-    crate::monsters::hooded()
-}
-
 /// A fixed fight not yet won: crossed swords over a shield, clear around.
-fn encounter() -> Image {
+fn encounter(look: &Look) -> Image {
+    let p = &look.palette;
     let mut img = Image::new(REGION, REGION);
     img.layer(|x, y| {
-        let mut c: Rgba = [VOID[0], VOID[1], VOID[2], 0.0];
+        let mut c = clear(look);
         let glow = radius(x, y, [128.0, 128.0]);
-        c = mix_rgba(
-            c,
-            with_alpha(rgb(255, 140, 40), 0.5),
-            smoothstep(120.0, 40.0, glow),
-        );
+        c = mix_rgba(c, with_alpha(p.glow, 0.5), smoothstep(120.0, 40.0, glow));
         for (a, b) in [
             ([40.0, 40.0], [216.0, 216.0]),
             ([216.0, 40.0], [40.0, 216.0]),
         ] {
             let blade = segment(x, y, a, [mix(a[0], b[0], 0.72), mix(a[1], b[1], 0.72)]) - 8.0;
-            let edge = light(IRON, 0.55 + smoothstep(8.0, -8.0, blade) * 0.2);
-            c = mix_rgba(c, shade(MORTAR, 0.5), coverage(blade - 2.5));
+            let edge = light(p.iron, 0.55 + smoothstep(8.0, -8.0, blade) * 0.2);
+            c = mix_rgba(c, shade(p.mortar, 0.5), coverage(blade - 2.5 * look.line));
             c = mix_rgba(c, edge, coverage(blade));
             let guard_c = [mix(a[0], b[0], 0.72), mix(a[1], b[1], 0.72)];
             let (dx, dy) = ((b[0] - a[0]) * 0.12, (b[1] - a[1]) * 0.12);
@@ -568,10 +597,10 @@ fn encounter() -> Image {
                 [guard_c[0] - dy, guard_c[1] + dx],
                 [guard_c[0] + dy, guard_c[1] - dx],
             ) - 7.0;
-            c = mix_rgba(c, BRASS, coverage(guard));
+            c = mix_rgba(c, p.fitting, coverage(guard));
             let grip = segment(x, y, guard_c, b) - 6.0;
-            c = mix_rgba(c, WOOD_DARK, coverage(grip));
-            c = mix_rgba(c, BRASS, coverage(radius(x, y, b) - 9.0));
+            c = mix_rgba(c, p.wood_dark, coverage(grip));
+            c = mix_rgba(c, p.fitting, coverage(radius(x, y, b) - 9.0));
         }
         let shield = polygon(
             x,
@@ -585,12 +614,12 @@ fn encounter() -> Image {
             ],
         ) - 4.0;
         let sc = shade(
-            rgb(150, 30, 22),
+            p.shield,
             1.0 + fbm(x, y, 10.0, 99) * 0.3 + smoothstep(190.0, 84.0, y) * 0.2,
         );
-        c = mix_rgba(c, shade(MORTAR, 0.5), coverage(shield - 3.0));
+        c = mix_rgba(c, shade(p.mortar, 0.5), coverage(shield - 3.0 * look.line));
         c = mix_rgba(c, sc, coverage(shield));
-        c = mix_rgba(c, BRASS, outline(shield + 5.0, 4.0));
+        c = mix_rgba(c, p.fitting, outline(shield + 5.0, 4.0 * look.line));
         c
     });
     img
@@ -599,6 +628,7 @@ fn encounter() -> Image {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::look::plain::LOOK;
 
     #[test]
     fn regions_are_the_grid_in_the_packages_order() {
@@ -607,5 +637,39 @@ mod tests {
         assert_eq!(region(15), [768, 768, 256, 256]);
         assert_eq!(NAMES[11], "down");
         assert_eq!(NAMES[14], "monster");
+    }
+
+    #[test]
+    fn wall_faces_are_opaque_and_things_are_clear_outside_their_shape() {
+        let sheet = crawler(&LOOK);
+        let alpha = |i: usize, x: u32, y: u32| {
+            let [x0, y0, _, _] = region(i);
+            sheet.get((x0 + x) as i64, (y0 + y) as i64)[3]
+        };
+        for (i, name) in NAMES.iter().enumerate() {
+            let corner = alpha(i, 2, 2);
+            if i <= 7 {
+                assert_eq!(corner, 1.0, "{name} fills its wall");
+            } else {
+                assert_eq!(corner, 0.0, "{name} is clear around it");
+            }
+        }
+        assert_eq!(alpha(7, 128, 200), 0.0, "the arch's opening is clear");
+        assert_eq!(alpha(3, 128, 200), 1.0, "the door fills its opening");
+    }
+
+    #[test]
+    fn a_look_without_speckle_leaves_the_stone_as_it_is() {
+        let c = [0.3, 0.4, 0.5, 1.0];
+        assert_eq!(granite(&LOOK, c, 10.5, 20.5, 1), c);
+        let speckled = Look {
+            masonry: crate::Masonry {
+                speckle: 1.0,
+                ..LOOK.masonry
+            },
+            ..LOOK
+        };
+        let changed = (0..64).any(|k| granite(&speckled, c, k as f64 + 0.5, 3.5, 1) != c);
+        assert!(changed);
     }
 }
