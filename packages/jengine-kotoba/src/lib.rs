@@ -16,6 +16,8 @@
 //! - [`puzzle`]: one player against the clock on a [`Stage`]; [`autoplay`] lets the bot play it.
 //! - [`battle`]: two [`Fighter`]s on one board in real time; [`Battle::apply`] takes a [`Move`].
 //! - [`bot`]: every legal move for a hand, and one picked by [`Skill`].
+//! - [`net`]: a battle over the network: the messages a room and its players share, and a
+//!   player's [`net::Mirror`] of the room's battle, predicted and corrected.
 //! - [`content`]: stage and [`Rival`] tables, checked row by row, and the shipped ones.
 //! - [`session`]: a game at one table: the choice, the cursor, pause, demo and the bag.
 //! - `draw`: the board and hands on screen, and pointer hits; [`waves`]: the sea behind it.
@@ -43,6 +45,7 @@ pub mod content;
 pub mod dict;
 pub mod draw;
 pub mod kana;
+pub mod net;
 pub mod play;
 pub mod puzzle;
 pub mod session;
