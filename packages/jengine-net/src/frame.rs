@@ -90,8 +90,11 @@ impl Codec {
 
     /// One frame: the version byte, then `payload` in postcard.
     pub fn encode<T: Serialize + ?Sized>(&self, payload: &T) -> Result<Vec<u8>, FrameError> {
+        // Room for a typical frame up front, so a small one is built without reallocating.
+        let mut bytes = Vec::with_capacity(self.max_frame.min(256));
+        bytes.push(self.version);
         let out = Bounded {
-            bytes: vec![self.version],
+            bytes,
             size: 1,
             limit: self.max_frame,
         };
@@ -159,7 +162,11 @@ impl postcard::ser_flavors::Flavor for Bounded {
     }
 
     fn try_push(&mut self, data: u8) -> postcard::Result<()> {
-        self.try_extend(&[data])
+        self.size += 1;
+        if self.size <= self.limit {
+            self.bytes.push(data);
+        }
+        Ok(())
     }
 
     fn finalize(self) -> postcard::Result<Bounded> {
