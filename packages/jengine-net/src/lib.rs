@@ -68,12 +68,14 @@ mod frame;
 mod limit;
 mod ping;
 mod server;
+mod value;
 
 pub use client::{Client, ClientConfig, ConnectError, Event, Reconnect, SendError, State};
 pub use close::CloseReason;
 pub use frame::{Codec, DEFAULT_MAX_FRAME, FrameError};
 pub use limit::RateLimit;
 pub use server::{AcceptError, Connection, Sender, Server, ServerConfig, serve};
+pub use value::{MAX_DEPTH, MAX_NODES, Value, ValueError};
 
 /// tungstenite's settings for a frame size limit: nothing larger is read (the check is on the
 /// frame header, before the payload is buffered), and the write buffer is bounded so a peer
