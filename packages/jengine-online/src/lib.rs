@@ -28,7 +28,7 @@ pub const MAX_FRAMES_PER_FRAME: usize = 256;
 
 /// The `online` scene component: the server a script means to connect to, and whether to
 /// try again when a connection is lost.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Online {
     /// `ws://host:port/path` (the server's address, from settings); `Online.connect` may give
@@ -36,15 +36,6 @@ pub struct Online {
     pub url: String,
     /// Times to reconnect after a lost connection (0: never).
     pub reconnect: u32,
-}
-
-impl Default for Online {
-    fn default() -> Online {
-        Online {
-            url: String::new(),
-            reconnect: 0,
-        }
-    }
 }
 
 impl Online {
