@@ -9,7 +9,7 @@ use jengine::{Align, BulkEntity, Color, Entity, Sprite, Text, Time, Transform2D,
 use crate::Table;
 use crate::board::{Cell, Pos};
 use crate::dict::Dict;
-use crate::session::{Mode, Session, SessionError, YOU};
+use crate::session::{Mode, Session, SessionError};
 use crate::waves::WaveContext;
 
 /// How far a pointer must move between press and release to count as a drag, as a share of a
@@ -86,15 +86,16 @@ impl Layout {
             table.board_centre[0] - (w as f32 - 1.0) / 2.0 * cell,
             table.board_centre[1] + (h as f32 - 1.0) / 2.0 * cell,
         ];
-        let rival = if matches!(session.mode, Mode::Battle(_)) && table.show_rival_hand {
-            row(
-                table.rival_hand_centre,
-                session.rival_hand().len(),
-                table.rival_tile,
-            )
-        } else {
-            Vec::new()
-        };
+        let rival =
+            if matches!(session.mode, Mode::Battle(_) | Mode::Online(_)) && table.show_rival_hand {
+                row(
+                    table.rival_hand_centre,
+                    session.rival_hand().len(),
+                    table.rival_tile,
+                )
+            } else {
+                Vec::new()
+            };
         Layout {
             cell,
             size: (w, h),
@@ -141,7 +142,7 @@ impl Layout {
             cell: self.cell,
             board_centre: table_centre(self),
             hands: self.hand_centres,
-            you: (!session.demo).then_some(YOU),
+            you: (!session.demo).then_some(session.you()),
             tried: [tried, None],
             ..WaveContext::default()
         }

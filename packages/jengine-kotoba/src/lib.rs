@@ -373,6 +373,13 @@ impl Package for KotobaPackage {
             },
         );
 
+        reg.command(
+            "Kotoba",
+            "online",
+            (entity("e"), integer("conn")),
+            |w, (e, conn)| online(w, e, conn),
+        );
+
         reg.system("play", play);
         reg.system("draw", draw::system);
         reg.system("sea", waves::system);
@@ -478,9 +485,100 @@ fn pointer(world: &mut World, e: Entity, touch: draw::Touch, at: [f32; 2]) -> Re
     })
 }
 
+/// This package with the two it stands on (`jengine-online`, `jengine-net`): what a build
+/// that plays Kotodama links, in the order a project lists them.
+pub fn packages() -> [&'static dyn Package; 3] {
+    [
+        &KotobaPackage,
+        &jengine_online::OnlinePackage,
+        &jengine_net::NetPackage,
+    ]
+}
+
+/// The connection entity (an `online` component) a table plays its room's battles through.
+pub struct OnlineTable {
+    conn: Entity,
+}
+
+/// `Kotoba.online(e, conn)`: play the battles of the room behind connection entity `conn`
+/// (`-1` stops: the table clears).
+fn online(world: &mut World, e: Entity, conn: i64) -> Result<(), String> {
+    if world.entities.get::<&Table>(e).is_err() {
+        return Err(format!("entity {} has no kotoba_table", world.describe(e)));
+    }
+    if conn == -1 {
+        let _ = world.entities.remove_one::<OnlineTable>(e);
+        return at_table(world, e, |s, _, _| {
+            s.stop();
+            Ok(())
+        });
+    }
+    // Scripts hold an entity as its bits in a Lua integer.
+    let conn = Entity::from_bits(conn as u64)
+        .filter(|c| world.entities.contains(*c))
+        .ok_or_else(|| format!("Kotoba.online: {conn} is not an entity (or -1 to stop)"))?;
+    if world.entities.get::<&jengine_online::Online>(conn).is_err() {
+        return Err(format!(
+            "Kotoba.online: {} has no online component",
+            world.describe(conn)
+        ));
+    }
+    world
+        .entities
+        .insert_one(e, OnlineTable { conn })
+        .map_err(|_| "the table is gone".to_string())?;
+    at_table(world, e, |s, _, _| {
+        s.stop();
+        Ok(())
+    })
+}
+
+/// Every online table's messages from its room in, and its moves out.
+fn talk(world: &mut World) {
+    let dict = Dict::japanese();
+    let tables: Vec<(Entity, Entity)> = world
+        .entities
+        .query::<(Entity, &OnlineTable)>()
+        .iter()
+        .map(|(e, o)| (e, o.conn))
+        .collect();
+    for (e, conn) in tables {
+        let frames = jengine_online::frames(world, conn);
+        let mut problems = Vec::new();
+        let outbox = {
+            let Ok(mut session) = world.entities.get::<&mut Session>(e) else {
+                continue;
+            };
+            for frame in frames {
+                // Frames the room sends that are not battle messages are the lobby's.
+                let Ok(msg) = serde_json::from_value::<net::ToClient>(frame) else {
+                    continue;
+                };
+                if let Err(why) = msg.validate() {
+                    problems.push(format!("the room sent a bad message: {why}"));
+                    continue;
+                }
+                if let Err(why) = session.receive(dict, msg) {
+                    problems.push(format!("the room's message did not fit: {why}"));
+                }
+            }
+            session.take_outbox()
+        };
+        for msg in outbox {
+            if let Ok(frame) = serde_json::to_value(&msg) {
+                let _ = jengine_online::send_frame(world, conn, frame);
+            }
+        }
+        for p in problems {
+            world.log().warn_once(p);
+        }
+    }
+}
+
 /// The frame's play: every table's clock and bots, its events turned into waves on every sea,
 /// and its bag.
 fn play(world: &mut World, dt: f64) {
+    talk(world);
     let dict = Dict::japanese();
     let tables: Vec<Entity> = world
         .entities

@@ -13,6 +13,7 @@ use crate::bot::Skill;
 use crate::content::{self, Rival};
 use crate::dict::Dict;
 use crate::kana::{Kana, TileStats};
+use crate::net::{Gone, Mirror, ToClient, ToServer};
 use crate::play::{Ending, Event, Failure, MadeWord, Refusal};
 use crate::puzzle::{Puzzle, Stage, State};
 
@@ -28,6 +29,32 @@ pub enum Mode {
     Puzzle(Box<PuzzleGame>),
     /// A battle (or a demo of two bots).
     Battle(Box<BattleGame>),
+    /// A battle against another player, through a room.
+    Online(Box<OnlineGame>),
+}
+
+/// A battle through a room: the player's mirror of it and what to send the room.
+#[derive(Clone, Debug)]
+pub struct OnlineGame {
+    /// The room's battle, with the player's moves in flight on top.
+    pub mirror: Mirror,
+    /// Messages for the room, taken by the package each frame.
+    pub outbox: Vec<ToServer>,
+    /// Who has asked for a rematch, by seat.
+    pub again: [bool; 2],
+    /// How the other player left, if they did.
+    pub left: Option<Gone>,
+}
+
+impl PartialEq for OnlineGame {
+    fn eq(&self, other: &OnlineGame) -> bool {
+        self.mirror.seat() == other.mirror.seat()
+            && self.mirror.battle() == other.mirror.battle()
+            && self.mirror.pending() == other.mirror.pending()
+            && self.outbox == other.outbox
+            && self.again == other.again
+            && self.left == other.left
+    }
 }
 
 /// A puzzle with the stage it came from.
@@ -252,6 +279,15 @@ impl Session {
             Mode::None => &[],
             Mode::Puzzle(g) => g.puzzle.hand(),
             Mode::Battle(g) => g.battle.fighters()[YOU].hand(),
+            Mode::Online(g) => g.mirror.hand(),
+        }
+    }
+
+    /// Which fighter the player is: player 0 at a table, their seat in a room.
+    pub fn you(&self) -> usize {
+        match &self.mode {
+            Mode::Online(g) => g.mirror.seat(),
+            _ => YOU,
         }
     }
 
@@ -259,6 +295,7 @@ impl Session {
     pub fn rival_hand(&self) -> &[Kana] {
         match &self.mode {
             Mode::Battle(g) => g.battle.fighters()[1].hand(),
+            Mode::Online(g) => g.mirror.fighters()[1 - g.mirror.seat()].hand(),
             _ => &[],
         }
     }
@@ -269,6 +306,7 @@ impl Session {
             Mode::None => None,
             Mode::Puzzle(g) => Some(g.puzzle.board()),
             Mode::Battle(g) => Some(g.battle.board()),
+            Mode::Online(g) => Some(g.mirror.board()),
         }
     }
 
@@ -334,6 +372,10 @@ impl Session {
                 .battle
                 .apply(dict, YOU, Move::Turn { slot })
                 .map_err(SessionError::Refused)?,
+            // Turning is the player's own business: never sent.
+            Mode::Online(g) => {
+                g.mirror.turn(dict, slot).map_err(SessionError::Refused)?;
+            }
             Mode::None => return Err(SessionError::NothingPlaying),
         }
         self.collect();
@@ -347,6 +389,7 @@ impl Session {
         let result = match &mut self.mode {
             Mode::Puzzle(g) => g.puzzle.swap(slot).map(|_| ()),
             Mode::Battle(g) => g.battle.apply(dict, YOU, Move::Swap { slot }),
+            Mode::Online(g) => g.send(dict, Move::Swap { slot }),
             Mode::None => return Err(SessionError::NothingPlaying),
         };
         self.hint = None;
@@ -363,6 +406,7 @@ impl Session {
         let result = match &mut self.mode {
             Mode::Puzzle(g) => g.puzzle.place(dict, slot, pos).map(|_| ()),
             Mode::Battle(g) => g.battle.apply(dict, YOU, Move::Place { slot, pos, face }),
+            Mode::Online(g) => g.send(dict, Move::Place { slot, pos, face }),
             Mode::None => return Err(SessionError::NothingPlaying),
         };
         if result.is_ok() {
@@ -433,6 +477,7 @@ impl Session {
         match &mut self.mode {
             Mode::None => {}
             Mode::Puzzle(g) => g.puzzle.update(dt),
+            Mode::Online(g) => g.mirror.update(dict, dt),
             Mode::Battle(g) => {
                 g.battle.update(dict, dt);
                 if g.battle.winner().is_some() {
@@ -466,13 +511,77 @@ impl Session {
             Mode::None => Vec::new(),
             Mode::Puzzle(g) => g.puzzle.take_events(),
             Mode::Battle(g) => g.battle.take_events(),
+            // The room's events arrive as messages (see `receive`).
+            Mode::Online(_) => Vec::new(),
         };
-        for e in &events {
+        self.record(&events);
+        self.events.extend(events);
+    }
+
+    fn record(&mut self, events: &[Event]) {
+        for e in events {
             if let Event::Placed { player, words, .. } = e {
                 self.made.extend(words.iter().map(|w| (w.clone(), *player)));
             }
         }
-        self.events.extend(events);
+    }
+
+    /// Takes a message from the room: a start builds the mirror (a new battle), a state is the
+    /// room's word on it, events are what happened there. A message that does not fit the
+    /// battle changes nothing and says why.
+    pub fn receive(&mut self, dict: &Dict, msg: ToClient) -> Result<(), String> {
+        match msg {
+            ToClient::Start(start) => {
+                let mirror = Mirror::new(dict, &start).map_err(|e| e.to_string())?;
+                self.reset(
+                    Mode::Online(Box::new(OnlineGame {
+                        mirror,
+                        outbox: Vec::new(),
+                        again: [false; 2],
+                        left: None,
+                    })),
+                    false,
+                );
+                Ok(())
+            }
+            ToClient::State(state) => match &mut self.mode {
+                Mode::Online(g) => g
+                    .mirror
+                    .apply_state(dict, &state)
+                    .map_err(|e| e.to_string()),
+                _ => Err("a state with no battle from the room".into()),
+            },
+            ToClient::Ev { events } => {
+                if !matches!(self.mode, Mode::Online(_)) {
+                    return Err("events with no battle from the room".into());
+                }
+                self.record(&events);
+                self.events.extend(events);
+                Ok(())
+            }
+            ToClient::Again { asked } => {
+                if let Mode::Online(g) = &mut self.mode {
+                    g.again = asked;
+                }
+                Ok(())
+            }
+            ToClient::Left { why } => {
+                if let Mode::Online(g) = &mut self.mode {
+                    g.left = Some(why);
+                }
+                Ok(())
+            }
+            // The lobby's answers are the scene's business (it reads the same frames).
+            ToClient::Waiting { .. } | ToClient::Refused { .. } => Ok(()),
+        }
+    }
+
+    /// The messages for the room since the last call.
+    pub fn take_outbox(&mut self) -> Vec<ToServer> {
+        match &mut self.mode {
+            Mode::Online(g) => std::mem::take(&mut g.outbox),
+            _ => Vec::new(),
+        }
     }
 
     /// What scripts read.
@@ -482,7 +591,7 @@ impl Session {
             mode: match self.mode {
                 Mode::None => "none",
                 Mode::Puzzle(_) => "puzzle",
-                Mode::Battle(_) => "battle",
+                Mode::Battle(_) | Mode::Online(_) => "battle",
             },
             demo: self.demo,
             paused: self.paused,
@@ -529,38 +638,68 @@ impl Session {
                 bag.star_scores = Some(p.star_scores());
             }
             Mode::Battle(g) => {
-                let b = &g.battle;
-                bag.phase = match b.phase() {
-                    Phase::Countdown => "countdown",
-                    Phase::Fight => "fight",
-                    Phase::Over { .. } => "over",
-                };
-                bag.countdown = Some(b.countdown().ceil() as u32);
-                bag.time_left = Some(b.time_left());
-                bag.winner = b.winner().map(|w| w.map_or(-1, |i| i as i64 + 1));
-                bag.you = Some(YOU as i64 + 1);
+                battle_bag(&mut bag, &g.battle, YOU);
                 bag.rival = Some(g.rival.clone());
-                bag.fighters = Some(
-                    b.fighters()
-                        .iter()
-                        .map(|f| BagFighter {
-                            name: f.name.clone(),
-                            hp: f.hp,
-                            max_hp: f.max_hp,
-                            score: f.score,
-                            combo: f.combo,
-                            multiplier: f.multiplier(),
-                            combo_left: f.combo_left,
-                            stun: f.stun,
-                            words: f.words,
-                            best: f.best.as_ref().map(|w| BagWord::of(w, 0)),
-                            hand: f.hand().iter().map(|k| k.to_char().to_string()).collect(),
-                        })
-                        .collect(),
-                );
+            }
+            Mode::Online(g) => {
+                let seat = g.mirror.seat();
+                battle_bag(&mut bag, g.mirror.battle(), seat);
+                bag.online = true;
+                bag.seat = Some(seat as i64 + 1);
+                bag.pending = Some(g.mirror.pending().iter().filter(|p| p.shown).count());
+                bag.again = Some(g.again);
+                bag.left = g.left.map(|why| {
+                    match why {
+                        Gone::Quit => "quit",
+                        Gone::Lost => "lost",
+                        Gone::Removed => "removed",
+                    }
+                    .to_string()
+                });
             }
         }
         bag
+    }
+}
+
+/// The battle's part of the bag, `you` the player's fighter.
+fn battle_bag(bag: &mut KotobaBag, b: &Battle, you: usize) {
+    bag.phase = match b.phase() {
+        Phase::Countdown => "countdown",
+        Phase::Fight => "fight",
+        Phase::Over { .. } => "over",
+    };
+    bag.countdown = Some(b.countdown().ceil() as u32);
+    bag.time_left = Some(b.time_left());
+    bag.winner = b.winner().map(|w| w.map_or(-1, |i| i as i64 + 1));
+    bag.you = Some(you as i64 + 1);
+    bag.fighters = Some(
+        b.fighters()
+            .iter()
+            .map(|f| BagFighter {
+                name: f.name.clone(),
+                hp: f.hp,
+                max_hp: f.max_hp,
+                score: f.score,
+                combo: f.combo,
+                multiplier: f.multiplier(),
+                combo_left: f.combo_left,
+                stun: f.stun,
+                words: f.words,
+                best: f.best.as_ref().map(|w| BagWord::of(w, 0)),
+                hand: f.hand().iter().map(|k| k.to_char().to_string()).collect(),
+            })
+            .collect(),
+    );
+}
+
+impl OnlineGame {
+    /// Plays a placement or a swap on the mirror at once and queues it for the room.
+    fn send(&mut self, dict: &Dict, mv: Move) -> Result<(), Refusal> {
+        if let Some(msg) = self.mirror.play(dict, mv)? {
+            self.outbox.push(msg);
+        }
+        Ok(())
     }
 }
 
@@ -636,6 +775,16 @@ pub struct KotobaBag {
     pub rival: Option<String>,
     /// Battle: both fighters, the player first.
     pub fighters: Option<Vec<BagFighter>>,
+    /// Whether the table plays through a room (`Kotoba.online`).
+    pub online: bool,
+    /// Online: the player's seat, from 1.
+    pub seat: Option<i64>,
+    /// Online: the player's placements down on the board that the room has not answered.
+    pub pending: Option<usize>,
+    /// Online: who has asked for a rematch, by seat.
+    pub again: Option<[bool; 2]>,
+    /// Online: how the other player left (`quit`, `lost`, `removed`).
+    pub left: Option<String>,
 }
 
 /// A word as scripts read it.

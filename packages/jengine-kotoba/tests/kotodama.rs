@@ -7,7 +7,7 @@ use common::*;
 use std::path::{Path, PathBuf};
 
 use jengine_kotoba::bot::{best, legal_moves};
-use jengine_kotoba::{Content, Dict, KotobaPackage};
+use jengine_kotoba::{Content, Dict};
 use jengine_tool::input::{Event, Phase};
 use jengine_tool::{Options, Runtime};
 
@@ -17,7 +17,7 @@ fn start(dir: &Path, scene: &str, seed: u64) -> Runtime {
         scene: Some(scene.into()),
         ..Options::default()
     };
-    match Runtime::new(dir, &[&KotobaPackage], options) {
+    match Runtime::new(dir, &jengine_kotoba::packages(), options) {
         Ok(rt) => rt,
         Err(problems) => panic!("{problems:#?}"),
     }
@@ -131,7 +131,7 @@ fn start_with_rival(dir: &Path, rival: &str) -> Runtime {
         save_dir: Some(save),
         ..Options::default()
     };
-    Runtime::new(dir, &[&KotobaPackage], options).unwrap_or_else(|p| panic!("{p:#?}"))
+    Runtime::new(dir, &jengine_kotoba::packages(), options).unwrap_or_else(|p| panic!("{p:#?}"))
 }
 
 fn copy_project(to: &Path) {
@@ -150,13 +150,14 @@ fn copy_project(to: &Path) {
         }
     }
     copy(&project(), to);
-    let package = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let packages = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
         .canonicalize()
         .unwrap();
     let file = to.join("project.jengine");
     let text = std::fs::read_to_string(&file)
         .unwrap()
-        .replace("../../packages/jengine-kotoba", package.to_str().unwrap());
+        .replace("../../packages", packages.to_str().unwrap());
     std::fs::write(file, text).unwrap();
 }
 
@@ -342,7 +343,7 @@ fn the_scenes_look_as_they_should() {
 
 #[test]
 fn kotodama_checks_clean() {
-    let report = jengine_tool::check::check(&project(), &[&KotobaPackage]);
+    let report = jengine_tool::check::check(&project(), &jengine_kotoba::packages());
     assert!(report.ok(), "{:#?}", report.problems);
     let count = |dir: &str, ext: &str| {
         walk(&project().join(dir))
@@ -422,7 +423,7 @@ fn a_bad_stage_row_stops_the_project_with_its_file_row_and_field() {
         scene: Some("puzzle".into()),
         ..Options::default()
     };
-    let problems = match Runtime::new(dir.path(), &[&KotobaPackage], options) {
+    let problems = match Runtime::new(dir.path(), &jengine_kotoba::packages(), options) {
         Ok(_) => panic!("a bad stage row loaded"),
         Err(problems) => problems,
     };
@@ -448,7 +449,7 @@ fn a_corrupt_save_is_reported_kept_aside_and_the_game_goes_on() {
         save_dir: Some(save.path().to_path_buf()),
         ..Options::default()
     };
-    let mut rt = Runtime::new(&project(), &[&KotobaPackage], options).unwrap();
+    let mut rt = Runtime::new(&project(), &jengine_kotoba::packages(), options).unwrap();
     let said = warnings(&mut rt);
     assert!(
         said.iter()

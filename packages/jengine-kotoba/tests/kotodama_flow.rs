@@ -12,7 +12,7 @@ use common::*;
 use std::path::Path;
 
 use jengine_kotoba::bot::{best, legal_moves};
-use jengine_kotoba::{Content, Dict, KotobaPackage};
+use jengine_kotoba::{Content, Dict};
 use jengine_tool::input::{Event, InputScript, Phase, TimedEvent};
 use jengine_tool::{Options, Runtime};
 
@@ -23,7 +23,8 @@ fn start(scene: &str, seed: u64, save: &Path) -> Runtime {
         save_dir: Some(save.to_path_buf()),
         ..Options::default()
     };
-    Runtime::new(&project(), &[&KotobaPackage], options).unwrap_or_else(|p| panic!("{p:#?}"))
+    Runtime::new(&project(), &jengine_kotoba::packages(), options)
+        .unwrap_or_else(|p| panic!("{p:#?}"))
 }
 
 fn tint(rt: &Runtime, name: &str) -> [f32; 4] {

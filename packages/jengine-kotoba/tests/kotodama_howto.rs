@@ -10,7 +10,7 @@ use std::path::Path;
 
 use jengine_kotoba::bot::{LegalMove, legal_moves};
 use jengine_kotoba::content::{STAGES_TABLE, stages_from_str};
-use jengine_kotoba::{Board, Cell, Dict, Dir, Kana, KotobaPackage, Pos, Puzzle, TileStats};
+use jengine_kotoba::{Board, Cell, Dict, Dir, Kana, Pos, Puzzle, TileStats};
 use jengine_tool::input::{Event, InputScript, Phase, TimedEvent};
 use jengine_tool::{Options, Runtime};
 
@@ -20,7 +20,8 @@ fn start() -> Runtime {
         scene: Some("howto".into()),
         ..Options::default()
     };
-    Runtime::new(&project(), &[&KotobaPackage], options).unwrap_or_else(|p| panic!("{p:#?}"))
+    Runtime::new(&project(), &jengine_kotoba::packages(), options)
+        .unwrap_or_else(|p| panic!("{p:#?}"))
 }
 
 fn kana(c: char) -> Kana {

@@ -7,7 +7,7 @@ use common::*;
 
 use std::path::Path;
 
-use jengine_kotoba::{Dict, KotobaPackage};
+use jengine_kotoba::Dict;
 use jengine_tool::input::{Event, InputScript, Phase};
 use jengine_tool::{Options, Runtime};
 use serde_json::{Value, json};
@@ -25,8 +25,8 @@ fn start(scene: Option<&str>, save: Option<Value>) -> (Runtime, tempfile::TempDi
         save_dir: Some(dir.path().to_path_buf()),
         ..Options::default()
     };
-    let rt =
-        Runtime::new(&project(), &[&KotobaPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
+    let rt = Runtime::new(&project(), &jengine_kotoba::packages(), options)
+        .unwrap_or_else(|p| panic!("{p:#?}"));
     (rt, dir)
 }
 
@@ -466,7 +466,7 @@ fn the_readme_command_headless_writes_the_title_with_the_demo() {
             "--trace".into(),
             trace.clone().into_os_string(),
         ],
-        &[&jengine_kotoba::KotobaPackage],
+        &jengine_kotoba::packages(),
     );
     assert_eq!(code, std::process::ExitCode::SUCCESS);
     let frame = jengine_tool::golden::read_png(&shot).expect("a PNG of the title");
