@@ -1,5 +1,5 @@
 -- The title: two bots play on the table beside the menu, and the menu leads everywhere else.
--- Online play is not built yet, so its item says so on the status line and the title stays.
+-- Online leads to the lobby of a battle against another player through a room server.
 
 local menu = import("ui/menu.lua")
 local sound = import("flow/sound.lua")
@@ -16,9 +16,7 @@ function start(e)
   m = menu.new({
     { button = "puzzle", label = "puzzle_label", on = function() Scene.load("stages") end },
     { button = "battle", label = "battle_label", on = function() Scene.load("rivals") end },
-    { button = "online", label = "online_label", on = function()
-      Text.set(Entity.find("status"), "Online play is not available yet.")
-    end },
+    { button = "online", label = "online_label", on = function() Scene.load("online") end },
     { button = "howto", label = "howto_label", on = function() Scene.load("howto") end },
     { button = "wordbook", label = "wordbook_label", on = function() Scene.load("wordbook") end },
     { button = "settings", label = "settings_label", on = function() Scene.load("settings") end },
