@@ -528,3 +528,46 @@ fn the_music_and_sound_volumes_step_and_are_saved() {
     assert_eq!(saved["settings"], json!({"music": 0.8, "sound": 0.9}));
     assert!(warnings(&mut rt).is_empty());
 }
+
+/// The server's address is typed (or pasted) in the settings and kept; a line that is not a
+/// ws:// address is not.
+#[test]
+fn the_online_server_is_set_in_the_settings() {
+    let (mut rt, _save) = start(Some("settings"), None);
+    steps(&mut rt, 3);
+    let press = |rt: &mut Runtime, key: &str| {
+        for down in [true, false] {
+            rt.step(&[Event::Key {
+                key: key.into(),
+                down,
+            }]);
+        }
+        steps(rt, 2);
+    };
+    for _ in 0..3 {
+        press(&mut rt, "down");
+    }
+    press(&mut rt, "enter");
+    for _ in 0..20 {
+        press(&mut rt, "backspace");
+    }
+    rt.step(&[Event::Text {
+        text: "ws://rooms.example:7777/".into(),
+    }]);
+    press(&mut rt, "enter");
+    assert_eq!(rt.saved("server"), Some(json!("ws://rooms.example:7777/")));
+    assert!(text(&rt, "server_label").contains("rooms.example"));
+    press(&mut rt, "enter");
+    rt.step(&[Event::Text {
+        text: " not an address".into(),
+    }]);
+    for _ in 0..40 {
+        press(&mut rt, "backspace");
+    }
+    rt.step(&[Event::Text {
+        text: "http://x/".into(),
+    }]);
+    press(&mut rt, "enter");
+    assert_eq!(rt.saved("server"), Some(json!("ws://rooms.example:7777/")));
+    assert!(warnings(&mut rt).is_empty());
+}
