@@ -186,9 +186,6 @@ impl Player {
     }
 
     fn shot(&mut self, name: &'static str) {
-        if std::env::var_os("DEV_NO_SHOTS").is_some() {
-            return;
-        }
         if !self.shots.contains(&name) {
             self.shots.push(name);
             golden(&self.rt, name);
@@ -397,14 +394,12 @@ fn text(rt: &Runtime, name: &str) -> String {
 }
 
 fn golden(rt: &Runtime, name: &str) {
-    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
-    renderer.preload(&rt.world);
-    let frame = renderer.render(&rt.world, 1280, 720);
-    let warnings = renderer.take_warnings();
-    assert!(warnings.is_empty(), "{warnings:?}");
     let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, &frame) {
+    let assets = project().join("assets");
+    if let Err(e) =
+        jengine_tool::golden::check_world(&assets, &rt.world, (1280, 720), &goldens, &out, name)
+    {
         panic!("{e}");
     }
 }
@@ -483,20 +478,6 @@ fn play_through(p: &mut Player, until_inn: bool) {
     p.idle(3);
 }
 
-fn input_json(keys: &[(u64, &str)]) -> String {
-    let mut lines = Vec::new();
-    for (f, key) in keys {
-        lines.push(format!(
-            r#"  {{ "frame": {f}, "type": "key", "key": "{key}", "down": true }}"#
-        ));
-        lines.push(format!(
-            r#"  {{ "frame": {}, "type": "key", "key": "{key}", "down": false }}"#,
-            f + 1
-        ));
-    }
-    format!("[\n{}\n]\n", lines.join(",\n"))
-}
-
 fn input_path() -> PathBuf {
     project().join("tests/inputs/stairs_playthrough.json")
 }
@@ -511,7 +492,7 @@ fn a_player_goes_down_and_up_and_down_and_wins() {
     assert_eq!(p.rt.scene(), "ending", "{}", p.log());
     assert!(p.fights >= 3, "fights won: {}", p.fights);
     assert_eq!(p.fled, 1, "one fight run from");
-    let json = input_json(&p.keys);
+    let json = jengine_tool::input::key_presses_json(&p.keys);
     if std::env::var_os("STAIRS_WRITE_INPUT").is_some() {
         std::fs::write(input_path(), &json).unwrap();
     }

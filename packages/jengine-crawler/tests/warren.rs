@@ -216,22 +216,11 @@ const FIRST_ACT: u64 = 40;
 const EVERY: u64 = 4;
 
 fn input_json(acts: &[Act]) -> String {
-    let mut lines = vec![
-        r#"  { "frame": 10, "type": "key", "key": "enter", "down": true }"#.to_string(),
-        r#"  { "frame": 11, "type": "key", "key": "enter", "down": false }"#.to_string(),
-    ];
+    let mut keys = vec![(10, "enter")];
     for (i, act) in acts.iter().enumerate() {
-        let frame = FIRST_ACT + i as u64 * EVERY;
-        let key = act.key();
-        lines.push(format!(
-            r#"  {{ "frame": {frame}, "type": "key", "key": "{key}", "down": true }}"#
-        ));
-        lines.push(format!(
-            r#"  {{ "frame": {}, "type": "key", "key": "{key}", "down": false }}"#,
-            frame + 1
-        ));
+        keys.push((FIRST_ACT + i as u64 * EVERY, act.key()));
     }
-    format!("[\n{}\n]\n", lines.join(",\n"))
+    jengine_tool::input::key_presses_json(&keys)
 }
 
 fn input_path() -> PathBuf {
@@ -272,14 +261,12 @@ fn the_escape_input_file_is_the_route() {
 }
 
 fn golden(rt: &Runtime, name: &str) {
-    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
-    renderer.preload(&rt.world);
-    let frame = renderer.render(&rt.world, 1280, 720);
-    let warnings = renderer.take_warnings();
-    assert!(warnings.is_empty(), "{warnings:?}");
     let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, &frame) {
+    let assets = project().join("assets");
+    if let Err(e) =
+        jengine_tool::golden::check_world(&assets, &rt.world, (1280, 720), &goldens, &out, name)
+    {
         panic!("{e}");
     }
 }

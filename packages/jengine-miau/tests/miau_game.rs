@@ -87,17 +87,7 @@ fn input_json(pack_id: &str, level: usize, route: &[Action]) -> String {
     for &a in route {
         press(&mut frame, key_of(a), EVERY);
     }
-    let mut lines = Vec::new();
-    for (f, key) in keys {
-        lines.push(format!(
-            r#"  {{ "frame": {f}, "type": "key", "key": "{key}", "down": true }}"#
-        ));
-        lines.push(format!(
-            r#"  {{ "frame": {}, "type": "key", "key": "{key}", "down": false }}"#,
-            f + 1
-        ));
-    }
-    format!("[\n{}\n]\n", lines.join(",\n"))
+    jengine_tool::input::key_presses_json(&keys)
 }
 
 fn input_path(pack_id: &str, level: usize) -> PathBuf {
@@ -128,14 +118,12 @@ fn text(rt: &Runtime, name: &str) -> String {
 }
 
 fn golden(rt: &Runtime, name: &str) {
-    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
-    renderer.preload(&rt.world);
-    let frame = renderer.render(&rt.world, 1280, 720);
-    let warnings = renderer.take_warnings();
-    assert!(warnings.is_empty(), "{warnings:?}");
     let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, &frame) {
+    let assets = project().join("assets");
+    if let Err(e) =
+        jengine_tool::golden::check_world(&assets, &rt.world, (1280, 720), &goldens, &out, name)
+    {
         panic!("{e}");
     }
 }

@@ -26,6 +26,27 @@ pub fn read_png(path: &Path) -> Option<Frame> {
     })
 }
 
+/// Renders `world` at `size` with a project's `assets` (textures and fonts preloaded as a
+/// window would), refuses a frame the renderer had to warn about (a missing texture, a glyph no
+/// font has), and checks it with [`check`].
+pub fn check_world(
+    assets: &Path,
+    world: &jengine::World,
+    size: (u32, u32),
+    goldens: &Path,
+    out: &Path,
+    name: &str,
+) -> Result<(), String> {
+    let mut renderer = crate::render::Renderer::new(assets);
+    renderer.preload(world);
+    let frame = renderer.render(world, size.0, size.1);
+    let warnings = renderer.take_warnings();
+    if !warnings.is_empty() {
+        return Err(format!("{name}: the renderer warned: {warnings:?}"));
+    }
+    check(goldens, out, name, &frame)
+}
+
 /// Compares `frame` with `<goldens>/<name>.png`; on a difference writes `<name>.actual.png`
 /// and `<name>.diff.png` into `out` and says where. With `JENGINE_BLESS` set, rewrites the
 /// golden instead.

@@ -147,6 +147,24 @@ pub struct InputScript {
     next: usize,
 }
 
+/// Key presses as the text of an input file, one event a line: each `(frame, key)` goes down
+/// on `frame` and comes up on the next. Tests that play a game write their presses with it, so
+/// the committed file is exactly what they pressed.
+pub fn key_presses_json<K: AsRef<str>>(keys: &[(u64, K)]) -> String {
+    let mut lines = Vec::with_capacity(keys.len() * 2);
+    for (frame, key) in keys {
+        let key = serde_json::to_string(key.as_ref()).unwrap_or_default();
+        lines.push(format!(
+            r#"  {{ "frame": {frame}, "type": "key", "key": {key}, "down": true }}"#
+        ));
+        lines.push(format!(
+            r#"  {{ "frame": {}, "type": "key", "key": {key}, "down": false }}"#,
+            frame + 1
+        ));
+    }
+    format!("[\n{}\n]\n", lines.join(",\n"))
+}
+
 impl InputScript {
     /// Parses an input file; every problem names the event's index and field.
     pub fn parse(text: &str) -> Result<InputScript, String> {
