@@ -230,6 +230,11 @@ impl<Out, In> Connection<Out, In> {
         self.sender.close(why);
     }
 
+    /// Closes the connection for this reason. See [`Sender::close_with`].
+    pub fn close_with(&self, reason: CloseReason) {
+        self.sender.close_with(reason);
+    }
+
     /// The client's address.
     pub fn peer(&self) -> SocketAddr {
         self.sender.link.peer
@@ -277,6 +282,14 @@ impl<Out> Sender<Out> {
     /// Closes the connection with code 1000 and these words.
     pub fn close(&self, why: &str) {
         self.link.close(CloseReason::Normal(why.to_string()));
+    }
+
+    /// Closes the connection for this reason: its code and words go in the close frame, for a
+    /// frame the transport took but the code above it cannot use (a [`CloseReason::Garbage`]
+    /// for a message of the wrong shape, say). As with the transport's own closes, frames still
+    /// queued go out first only for `Normal` and `GoingAway`. The first reason recorded wins.
+    pub fn close_with(&self, reason: CloseReason) {
+        self.link.close(reason);
     }
 
     /// Why the connection closed, once it has begun to.

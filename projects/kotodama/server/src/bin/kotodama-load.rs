@@ -1,0 +1,448 @@
+//! `kotodama-load`: many players from one process, playing real battles through the real
+//! protocol, and what the room server's answers cost them.
+//!
+//! Each simulated player is a task on one tokio runtime with its own WebSocket (no thread
+//! each), so one process holds thousands. A player says `Hello`, queues, and once matched
+//! plays at its rate: a legal placement from its hand when the board offers one (the bot's
+//! `legal_moves`), now and then a tile on any free cell beside a kana (which the room may
+//! refuse), a swap when nothing fits. After a battle both ask for another; a player left alone
+//! queues again.
+//!
+//! Move-to-ack latency is measured per move, from sending `Play` number n to the first `State`
+//! whose `acked` is n or more.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use futures_util::{SinkExt, StreamExt};
+use jengine_kotoba::battle::{Move, Phase};
+use jengine_kotoba::board::{Board, Pos};
+use jengine_kotoba::bot::legal_moves;
+use jengine_kotoba::dict::Dict;
+use jengine_kotoba::kana::TileStats;
+use jengine_kotoba::net::{State, ToClient, ToServer, VERSION};
+use jengine_net::{Codec, Value};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg32;
+use tokio_tungstenite::tungstenite::Message;
+
+/// Simulated players for Kotodama's room server.
+#[derive(Parser, Debug, Clone)]
+#[command(version)]
+struct Args {
+    /// The server's WebSocket URL.
+    #[arg(long, default_value = "ws://127.0.0.1:7777/")]
+    url: String,
+    /// Simulated players, each on a connection of its own.
+    #[arg(long, default_value_t = 100)]
+    clients: usize,
+    /// Seconds to measure once every player has connected.
+    #[arg(long, default_value_t = 30)]
+    seconds: u64,
+    /// Moves a second each player sends while a battle is on.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// New connections a second while ramping up.
+    #[arg(long, default_value_t = 500)]
+    ramp: usize,
+    /// Seconds between progress lines on stderr (0: none).
+    #[arg(long, default_value_t = 5)]
+    report: u64,
+    /// The seed of the players' choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    workers: usize,
+}
+
+/// What all the players count together.
+#[derive(Default)]
+struct Stats {
+    held: AtomicUsize,
+    peak: AtomicUsize,
+    connected: AtomicUsize,
+    sent: AtomicU64,
+    acked: AtomicU64,
+    matches: AtomicU64,
+    /// Whether the measured window is open.
+    measuring: AtomicBool,
+    /// Latencies in the measured window, in microseconds.
+    window: Mutex<Vec<u32>>,
+    /// Latencies since the last progress line.
+    recent: Mutex<Vec<u32>>,
+    errors: Mutex<BTreeMap<String, u64>>,
+}
+
+impl Stats {
+    fn error(&self, what: String) {
+        *lock(&self.errors).entry(what).or_default() += 1;
+    }
+
+    fn latency(&self, took: Duration) {
+        let micros = u32::try_from(took.as_micros()).unwrap_or(u32::MAX);
+        self.acked.fetch_add(1, Ordering::Relaxed);
+        lock(&self.recent).push(micros);
+        if self.measuring.load(Ordering::Relaxed) {
+            let mut window = lock(&self.window);
+            if window.len() < 20_000_000 {
+                window.push(micros);
+            }
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The p-th quantile of sorted microseconds, in milliseconds.
+fn quantile(sorted: &[u32], p: f64) -> f64 {
+    match sorted.len() {
+        0 => f64::NAN,
+        n => sorted[((n - 1) as f64 * p).round() as usize] as f64 / 1000.0,
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if args.clients == 0 || args.rate <= 0.0 || args.ramp == 0 {
+        eprintln!("kotodama-load: --clients, --rate and --ramp must be more than 0");
+        return ExitCode::FAILURE;
+    }
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if args.workers > 0 {
+        builder.worker_threads(args.workers);
+    }
+    let rt = match builder.enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("kotodama-load: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let stats = Arc::new(Stats::default());
+    rt.block_on(drive(args.clone(), Arc::clone(&stats)));
+    let mut window = lock(&stats.window).clone();
+    window.sort_unstable();
+    let errors = lock(&stats.errors).clone();
+    println!("clients        {}", args.clients);
+    println!(
+        "held           {} at the end, {} at most, {} connected in all",
+        stats.held.load(Ordering::Relaxed),
+        stats.peak.load(Ordering::Relaxed),
+        stats.connected.load(Ordering::Relaxed)
+    );
+    println!(
+        "moves          {} sent, {} acked ({} in the measured {} s: {:.0} moves/s)",
+        stats.sent.load(Ordering::Relaxed),
+        stats.acked.load(Ordering::Relaxed),
+        window.len(),
+        args.seconds,
+        window.len() as f64 / args.seconds as f64
+    );
+    println!(
+        "move-to-ack    p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        quantile(&window, 0.5),
+        quantile(&window, 0.9),
+        quantile(&window, 0.99),
+        quantile(&window, 1.0)
+    );
+    println!(
+        "matches        {} started",
+        stats.matches.load(Ordering::Relaxed)
+    );
+    let total: u64 = errors.values().sum();
+    println!("errors         {total}");
+    for (what, n) in &errors {
+        println!("  {n:>6}  {what}");
+    }
+    ExitCode::SUCCESS
+}
+
+async fn drive(args: Args, stats: Arc<Stats>) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let reporter = tokio::spawn(report(args.report, Arc::clone(&stats), Arc::clone(&stop)));
+    let mut players = Vec::with_capacity(args.clients);
+    let gap = Duration::from_secs(1) / args.ramp as u32;
+    let mut next = tokio::time::Instant::now();
+    for i in 0..args.clients {
+        tokio::time::sleep_until(next).await;
+        next += gap;
+        players.push(tokio::spawn(play(
+            i,
+            args.clone(),
+            Arc::clone(&stats),
+            Arc::clone(&stop),
+        )));
+    }
+    // Let the last ones find their matches before measuring.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    eprintln!(
+        "kotodama-load: {} held; measuring for {} s",
+        stats.held.load(Ordering::Relaxed),
+        args.seconds
+    );
+    stats.measuring.store(true, Ordering::Relaxed);
+    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    stats.measuring.store(false, Ordering::Relaxed);
+    stop.store(true, Ordering::Relaxed);
+    for p in players {
+        let _ = tokio::time::timeout(Duration::from_secs(5), p).await;
+    }
+    reporter.abort();
+}
+
+async fn report(every: u64, stats: Arc<Stats>, stop: Arc<AtomicBool>) {
+    if every == 0 {
+        return;
+    }
+    let mut last = (Instant::now(), 0u64);
+    while !stop.load(Ordering::Relaxed) {
+        tokio::time::sleep(Duration::from_secs(every)).await;
+        let mut recent = std::mem::take(&mut *lock(&stats.recent));
+        recent.sort_unstable();
+        let acked = stats.acked.load(Ordering::Relaxed);
+        let rate = (acked - last.1) as f64 / last.0.elapsed().as_secs_f64();
+        last = (Instant::now(), acked);
+        let errors: u64 = lock(&stats.errors).values().sum();
+        eprintln!(
+            "kotodama-load: held {}  moves/s {rate:.0}  p50 {:.2} ms  p99 {:.2} ms  errors {errors}",
+            stats.held.load(Ordering::Relaxed),
+            quantile(&recent, 0.5),
+            quantile(&recent, 0.99),
+        );
+    }
+}
+
+/// One simulated player's side of a battle.
+struct Seat {
+    seat: usize,
+    next: u32,
+    /// Moves sent and not yet answered: (number, when sent).
+    pending: VecDeque<(u32, Instant)>,
+    /// The latest state, read only when a move is chosen.
+    state: Option<Value>,
+    over: bool,
+}
+
+/// Whether a frame is the message `kind` (its one key, in serde's JSON shape).
+fn kind(v: &Value) -> Option<&str> {
+    match v {
+        Value::Map(entries) if entries.len() == 1 => Some(entries[0].0.as_str()),
+        _ => None,
+    }
+}
+
+fn body(v: &Value) -> Option<&Value> {
+    match v {
+        Value::Map(entries) if entries.len() == 1 => Some(&entries[0].1),
+        _ => None,
+    }
+}
+
+fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
+    match v {
+        Value::Map(entries) => entries.iter().find(|(k, _)| k == name).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+/// A state's `acked`, read without building the whole state.
+fn acked(state: &Value) -> Option<u32> {
+    match field(body(state)?, "acked")? {
+        Value::Int(n) => u32::try_from(*n).ok(),
+        _ => None,
+    }
+}
+
+/// Whether an `Ev` frame holds the battle's end.
+fn has_over(ev: &Value) -> bool {
+    let Some(Value::List(events)) = body(ev).and_then(|b| field(b, "events")) else {
+        return false;
+    };
+    events.iter().any(|e| kind(e) == Some("Over"))
+}
+
+/// A move for `seat` in `state`: mostly a legal placement, sometimes a tile on any free cell
+/// next to a kana, a swap when nothing else fits.
+fn choose(
+    state: &State,
+    seat: usize,
+    dict: &Dict,
+    stats: &TileStats,
+    rng: &mut Pcg32,
+) -> Option<Move> {
+    if state.phase != Phase::Fight || state.fighters[seat].stun > 0.0 {
+        return None;
+    }
+    let board = Board::from_rows(&state.board).ok()?;
+    let hand = &state.fighters[seat].hand;
+    if hand.is_empty() {
+        return None;
+    }
+    if rng.random_bool(0.8) {
+        let moves = legal_moves(&board, dict, stats, hand);
+        if !moves.is_empty() {
+            let m = moves[rng.random_range(0..moves.len())];
+            return Some(Move::Place {
+                slot: m.slot,
+                pos: m.pos,
+                face: m.face,
+            });
+        }
+    }
+    let open: Vec<Pos> = board.open_cells().collect();
+    if open.is_empty() || rng.random_bool(0.1) {
+        return Some(Move::Swap {
+            slot: rng.random_range(0..hand.len()),
+        });
+    }
+    let slot = rng.random_range(0..hand.len());
+    Some(Move::Place {
+        slot,
+        pos: open[rng.random_range(0..open.len())],
+        face: hand[slot],
+    })
+}
+
+async fn play(i: usize, args: Args, stats: Arc<Stats>, stop: Arc<AtomicBool>) {
+    let codec = Codec::new(1);
+    let dict = Dict::japanese();
+    let tiles = TileStats::from_dict(dict);
+    let mut rng = Pcg32::seed_from_u64(args.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let connect = tokio_tungstenite::connect_async(args.url.as_str());
+    let ws = match tokio::time::timeout(Duration::from_secs(10), connect).await {
+        Ok(Ok((ws, _))) => ws,
+        Ok(Err(e)) => return stats.error(format!("connect: {e}")),
+        Err(_) => return stats.error("connect: no handshake within 10 s".into()),
+    };
+    stats.connected.fetch_add(1, Ordering::Relaxed);
+    let held = stats.held.fetch_add(1, Ordering::Relaxed) + 1;
+    stats.peak.fetch_max(held, Ordering::Relaxed);
+    let (mut sink, mut stream) = ws.split();
+    let frame = |msg: &ToServer| -> Message {
+        let bytes = Value::of(msg)
+            .ok()
+            .and_then(|v| codec.encode(&v).ok())
+            .unwrap_or_default();
+        Message::Binary(bytes.into())
+    };
+    let hello = ToServer::Hello {
+        version: VERSION,
+        name: format!("load{i}"),
+    };
+    let mut ok =
+        sink.send(frame(&hello)).await.is_ok() && sink.send(frame(&ToServer::Queue)).await.is_ok();
+    let mut battle: Option<Seat> = None;
+    let mut again_at: Option<Instant> = None;
+    let period = Duration::from_secs_f64(1.0 / args.rate);
+    let mut beat = tokio::time::interval_at(
+        tokio::time::Instant::now() + period.mul_f64(rng.random::<f64>()),
+        period,
+    );
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut check_stop = tokio::time::interval(Duration::from_millis(250));
+    while ok {
+        tokio::select! {
+            message = stream.next() => {
+                let bytes = match message {
+                    Some(Ok(Message::Binary(bytes))) => bytes,
+                    Some(Ok(Message::Close(frame))) => {
+                        let why = frame.map_or("no reason".to_string(), |f| format!("{} {}", u16::from(f.code), f.reason));
+                        stats.error(format!("closed by the server: {why}"));
+                        break;
+                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => { stats.error(format!("read: {e}")); break; }
+                    None => { stats.error("read: the connection ended".into()); break; }
+                };
+                let Ok(value) = codec.decode::<Value>(&bytes) else {
+                    stats.error("a frame that does not decode".into());
+                    break;
+                };
+                match kind(&value) {
+                    Some("State") => {
+                        if let (Some(b), Some(n)) = (battle.as_mut(), acked(&value)) {
+                            let now = Instant::now();
+                            while b.pending.front().is_some_and(|&(m, _)| m <= n) {
+                                if let Some((_, sent)) = b.pending.pop_front() {
+                                    stats.latency(now - sent);
+                                }
+                            }
+                            b.state = Some(value);
+                        }
+                    }
+                    Some("Start") => {
+                        let Ok(ToClient::Start(start)) = value.read::<ToClient>() else {
+                            stats.error("a Start that does not read".into());
+                            break;
+                        };
+                        if start.seat == 0 {
+                            stats.matches.fetch_add(1, Ordering::Relaxed);
+                        }
+                        battle = Some(Seat { seat: start.seat, next: 1, pending: VecDeque::new(), state: None, over: false });
+                    }
+                    Some("Ev") => {
+                        if has_over(&value) && let Some(b) = battle.as_mut() && !b.over {
+                            b.over = true;
+                            again_at = Some(Instant::now() + Duration::from_millis(rng.random_range(200..1000)));
+                        }
+                    }
+                    Some("Left") => {
+                        battle = None;
+                        again_at = None;
+                        ok = sink.send(frame(&ToServer::Queue)).await.is_ok();
+                    }
+                    Some("Refused") => {
+                        let why = body(&value).and_then(|b| field(b, "why")).map_or("?".into(), |w| format!("{:?}", w.to_json()));
+                        stats.error(format!("refused: {why}"));
+                    }
+                    Some("Waiting" | "Again") => {}
+                    _ => stats.error("a frame that is no message of this game".into()),
+                }
+            }
+            _ = beat.tick() => {
+                if let Some(at) = again_at && Instant::now() >= at {
+                    again_at = None;
+                    ok = sink.send(frame(&ToServer::Again)).await.is_ok();
+                    continue;
+                }
+                let Some(b) = battle.as_mut() else { continue };
+                if b.over {
+                    continue;
+                }
+                let state = match b.state.as_ref().map(Value::read::<ToClient>) {
+                    None => continue,
+                    Some(Ok(ToClient::State(state))) => state,
+                    Some(_) => {
+                        stats.error("a State that does not read".into());
+                        b.state = None;
+                        continue;
+                    }
+                };
+                let Some(mv) = choose(&state, b.seat, dict, &tiles, &mut rng) else { continue };
+                let number = b.next;
+                b.next += 1;
+                b.pending.push_back((number, Instant::now()));
+                stats.sent.fetch_add(1, Ordering::Relaxed);
+                ok = sink.send(frame(&ToServer::Play { number, mv })).await.is_ok();
+            }
+            _ = check_stop.tick() => {
+                if stop.load(Ordering::Relaxed) {
+                    let _ = sink.send(frame(&ToServer::Leave)).await;
+                    let _ = sink.close().await;
+                    break;
+                }
+            }
+        }
+    }
+    if !ok {
+        stats.error("write: the connection ended".into());
+    }
+    stats.held.fetch_sub(1, Ordering::Relaxed);
+}

@@ -1,0 +1,90 @@
+//! How a server is set up: where it listens, what it allows, how its battles are played.
+//!
+//! The transport's own limits (frame size, rate, handshake and idle timeouts, queues) are its
+//! `ServerConfig`, carried whole; the rest is the room server's.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use jengine_kotoba::battle::{FighterSpec, Setup};
+use jengine_kotoba::content;
+use jengine_net::ServerConfig;
+
+/// A server's settings. `Config::default()` gives the values in the field docs: a server for
+/// this machine only, on a free port, without the HTTP endpoints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Where [`crate::spawn`] and [`crate::run`] listen for players (127.0.0.1:0, a free port).
+    pub bind: SocketAddr,
+    /// Where the health and metrics endpoints listen, over plain HTTP (`None`: nowhere).
+    pub metrics_bind: Option<SocketAddr>,
+    /// The transport's limits: frame size (64 KiB), rate (200 frames a second), handshake
+    /// (5 s) and idle (30 s) timeouts, pings, queues. Its codec must speak protocol 1.
+    pub transport: ServerConfig,
+    /// Time a new connection has to say `Hello` (5 s).
+    pub hello_timeout: Duration,
+    /// Players at once (10,000); past it a newcomer is refused as `Busy` and closed.
+    pub max_players: usize,
+    /// Rooms at once, waiting ones included (5,000); past it `Queue` and `Create` are refused
+    /// as `Busy`.
+    pub max_rooms: usize,
+    /// How often a room moves its battle's clock on and sends its state (100 ms: ten a
+    /// second). A state also goes out after every move.
+    pub tick: Duration,
+    /// Seconds of fighting in a battle (90).
+    pub battle_time: f32,
+    /// Whether a battle counts down three seconds first (yes).
+    pub countdown: bool,
+    /// The seed of the server's stream of battle seeds and room codes (0), so a run replays.
+    pub seed: u64,
+    /// How long a drain waits for the running matches to end before closing them (15 min:
+    /// ten battles).
+    pub grace: Duration,
+    /// The send buffer of each player's socket in bytes (`None`: the system's, which grows
+    /// with need). Small values keep memory per player down and find a player who stopped
+    /// reading sooner. Applied by [`crate::spawn`] and [`crate::run`], which bind the socket.
+    pub send_buffer: Option<u32>,
+    /// Worker threads of the runtime [`crate::spawn`] and [`crate::run`] build (0: one per
+    /// core).
+    pub workers: usize,
+    /// Whether to write one line on stderr when a match starts and one when it ends (yes).
+    pub log_matches: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            bind: SocketAddr::from(([127, 0, 0, 1], 0)),
+            metrics_bind: None,
+            transport: ServerConfig::default(),
+            hello_timeout: Duration::from_secs(5),
+            max_players: 10_000,
+            max_rooms: 5_000,
+            tick: Duration::from_millis(100),
+            battle_time: content::BATTLE_TIME,
+            countdown: true,
+            seed: 0,
+            grace: Duration::from_secs(15 * 60),
+            send_buffer: None,
+            workers: 0,
+            log_matches: true,
+        }
+    }
+}
+
+impl Config {
+    /// The battle a room sets up for these two players: the built-in battle board, each with
+    /// the player's life and hand, no bots, this config's time and countdown.
+    pub fn setup(&self, names: [&str; 2], seed: u64) -> Setup {
+        Setup {
+            board: content::battle_board(),
+            fighters: names.map(|name| FighterSpec {
+                bot: None,
+                ..content::player(name)
+            }),
+            time: self.battle_time,
+            seed,
+            countdown: self.countdown,
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! One player's connection, from `Hello` to goodbye: the lobby's requests, then the moves and
+//! rematches of the room they sit in, and the room told when they go, however they go.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use jengine_kotoba::net::{Gone, Rejection, ToClient, ToServer, VERSION};
+use jengine_net::{CloseReason, Connection, Value};
+
+use crate::lobby::{self, Placed};
+use crate::room::{self, Seat};
+use crate::server::Shared;
+use crate::wire;
+
+/// Serves one connection until it ends.
+pub(crate) async fn player(mut conn: Connection<Value, Value>, shared: Arc<Shared>) {
+    let Some(_admitted) = shared.admit() else {
+        shared.refused_busy();
+        refuse(&conn, Rejection::Busy, busy_words(&shared));
+        return;
+    };
+    let Some(name) = hello(&mut conn, &shared).await else {
+        return;
+    };
+    let mut me = Player {
+        seat: Seat {
+            name,
+            out: conn.sender(),
+        },
+        room: None,
+    };
+    loop {
+        let frame = match conn.recv().await {
+            Ok(frame) => frame,
+            Err(reason) => return me.leave(&shared, wire::gone(&reason)),
+        };
+        let heard = Instant::now();
+        let msg = match wire::read(&frame) {
+            Ok(msg) => msg,
+            Err(reason) => {
+                shared
+                    .counters
+                    .removed
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                conn.close_with(reason);
+                return me.leave(&shared, Gone::Removed);
+            }
+        };
+        if let Err(why) = me.hear(&shared, msg, heard) {
+            if why == Rejection::Busy {
+                shared.refused_busy();
+            }
+            wire::send(&me.seat.out, &ToClient::Refused { why });
+        }
+    }
+}
+
+/// Waits for the first message, which must be a `Hello` of this version with a fair name.
+/// Anything else is refused and the connection closed, saying why.
+async fn hello(conn: &mut Connection<Value, Value>, shared: &Shared) -> Option<String> {
+    let wait = shared.config.hello_timeout;
+    let frame = match tokio::time::timeout(wait, conn.recv()).await {
+        Err(_) => {
+            conn.close(&format!("no Hello within {} ms", wait.as_millis()));
+            return None;
+        }
+        Ok(Err(_)) => return None,
+        Ok(Ok(frame)) => frame,
+    };
+    // The version is looked at before the rest is checked: a player of another version may
+    // disagree about everything else.
+    let msg = match frame.read::<ToServer>() {
+        Ok(msg) => msg,
+        Err(e) => {
+            conn.close_with(CloseReason::Garbage(format!(
+                "not a message of this game: {e}"
+            )));
+            return None;
+        }
+    };
+    match msg {
+        ToServer::Hello { version, .. } if version != VERSION => {
+            let words = format!(
+                "protocol mismatch: the server speaks version {VERSION} of the messages, the client {version}"
+            );
+            refuse(conn, Rejection::Version { server: VERSION }, &words);
+            None
+        }
+        ToServer::Hello { name, .. } => match msg_valid(&name) {
+            Ok(()) => Some(name),
+            Err(words) => {
+                refuse(conn, Rejection::Name, &words);
+                None
+            }
+        },
+        _ => {
+            refuse(conn, Rejection::NotNow, "the first message must be Hello");
+            None
+        }
+    }
+}
+
+/// Whether a `Hello`'s name passes its caps; the words say why not.
+fn msg_valid(name: &str) -> Result<(), String> {
+    ToServer::Hello {
+        version: VERSION,
+        name: name.to_string(),
+    }
+    .validate()
+    .map_err(|e| format!("invalid name: {e}"))
+}
+
+fn busy_words(shared: &Shared) -> &'static str {
+    if shared.draining() {
+        "the server is draining: it takes no new players"
+    } else {
+        "the server is full"
+    }
+}
+
+/// Sends `Refused` and closes (1000) with these words; the refusal goes out first.
+fn refuse(conn: &Connection<Value, Value>, why: Rejection, words: &str) {
+    wire::send(&conn.sender(), &ToClient::Refused { why });
+    conn.close(words);
+}
+
+/// A player past `Hello`, and the room they sit in.
+struct Player {
+    seat: Seat,
+    room: Option<Placed>,
+}
+
+impl Player {
+    /// One message from the player. An error is the refusal to send back.
+    fn hear(
+        &mut self,
+        shared: &Arc<Shared>,
+        msg: ToServer,
+        heard: Instant,
+    ) -> Result<(), Rejection> {
+        match msg {
+            ToServer::Hello { .. } => Err(Rejection::NotNow),
+            ToServer::Queue => self.seek(shared, |me| lobby::queue(shared, me)),
+            ToServer::Create => self.seek(shared, |me| lobby::create(shared, me)),
+            ToServer::Join { code } => self.seek(shared, |me| lobby::join(shared, me, &code)),
+            ToServer::Play { number, mv } => {
+                let (room, seat) = self.room.as_ref().ok_or(Rejection::NotNow)?;
+                room::lock(room).play(shared, *seat, number, mv, heard)
+            }
+            ToServer::Again => {
+                let (room, seat) = self.room.as_ref().ok_or(Rejection::NotNow)?;
+                room::lock(room).again(shared, room, *seat)
+            }
+            ToServer::Leave => {
+                self.leave(shared, Gone::Quit);
+                Ok(())
+            }
+        }
+    }
+
+    /// Goes to the lobby for a room: refused while a match is being played, or while the
+    /// server drains; a room the player waits in or has finished in is left first.
+    fn seek(
+        &mut self,
+        shared: &Arc<Shared>,
+        find: impl FnOnce(Seat) -> Result<Placed, Rejection>,
+    ) -> Result<(), Rejection> {
+        if let Some((room, _)) = &self.room
+            && room::lock(room).playing()
+        {
+            return Err(Rejection::NotNow);
+        }
+        if shared.draining() {
+            return Err(Rejection::Busy);
+        }
+        self.leave(shared, Gone::Quit);
+        self.room = Some(find(self.seat.clone())?);
+        Ok(())
+    }
+
+    /// Leaves the room, if in one; the other player is told `why`.
+    fn leave(&mut self, shared: &Shared, why: Gone) {
+        let Some((room, seat)) = self.room.take() else {
+            return;
+        };
+        let (closed, code) = {
+            let mut r = room::lock(&room);
+            (r.leave(shared, seat, why), r.code.clone())
+        };
+        if let (true, Some(code)) = (closed, code) {
+            lobby::forget(shared, &code);
+        }
+    }
+}

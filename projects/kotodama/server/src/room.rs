@@ -1,0 +1,338 @@
+//! A room: two seats and the battle between them. The room owns the battle and is always
+//! right; it applies moves in the order it hears them, so two players racing for one cell are
+//! settled by whose move arrived first.
+//!
+//! A room sits behind a mutex its players' tasks and its clock share. A move is applied and
+//! answered under that lock, at once, by the task that heard it; the clock (a task per match)
+//! moves time on and sends the state ten times a second.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use jengine_kotoba::battle::{Battle, Move, Phase};
+use jengine_kotoba::net::{Gone, Rejection, ToClient, events_for, start_for, state_for};
+use jengine_kotoba::play::Ending;
+use jengine_net::{Sender, Value};
+use tokio::time::MissedTickBehavior;
+
+use crate::server::Shared;
+use crate::wire;
+
+/// A room as its players and its clock hold it.
+pub(crate) type RoomRef = Arc<Mutex<Room>>;
+
+/// Locks a room; a task that panicked holding it leaves it as it was, which is still a room.
+pub(crate) fn lock(room: &RoomRef) -> MutexGuard<'_, Room> {
+    room.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A player in a seat: what to call them and where their frames go.
+#[derive(Clone)]
+pub(crate) struct Seat {
+    pub name: String,
+    pub out: Sender<Value>,
+}
+
+/// A battle in a room, from its start until the room is left or a rematch replaces it.
+struct Match {
+    /// The server's count of matches, for the log.
+    number: u64,
+    battle: Battle,
+    seed: u64,
+    /// By seat: the number of the last move answered.
+    acked: [u32; 2],
+    /// By seat: moves the battle took.
+    moves: [u32; 2],
+    started: Instant,
+    /// When the battle's clock was last moved on.
+    clock: Instant,
+    /// Over by the rules, or because a player left.
+    ended: bool,
+    /// Ended because a player left: the battle is frozen where it stood.
+    abandoned: bool,
+}
+
+/// Two seats, the match between them, and who has asked for another.
+pub(crate) struct Room {
+    pub id: u64,
+    /// The code a named room is joined by; `None` for a quick match.
+    pub code: Option<String>,
+    seats: [Option<Seat>; 2],
+    game: Option<Match>,
+    again: [bool; 2],
+    closed: bool,
+}
+
+impl Room {
+    /// A room with its first player in seat 0, waiting for a second.
+    pub fn new(id: u64, code: Option<String>, first: Seat) -> Room {
+        Room {
+            id,
+            code,
+            seats: [Some(first), None],
+            game: None,
+            again: [false; 2],
+            closed: false,
+        }
+    }
+
+    /// Whether a second player may sit down: one is waiting and nothing has been played.
+    pub fn waiting(&self) -> bool {
+        !self.closed && self.game.is_none() && self.seats[0].is_some() && self.seats[1].is_none()
+    }
+
+    /// Whether the room has been left by everyone.
+    pub fn closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Whether a match is being played: its players may not go elsewhere until it ends.
+    pub fn playing(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| !g.ended)
+    }
+
+    /// Seats the second player and starts the first match.
+    pub fn sit_and_start(&mut self, shared: &Arc<Shared>, me: &RoomRef, second: Seat) {
+        self.seats[1] = Some(second);
+        self.begin(shared, me);
+    }
+
+    /// A new battle from a new seed: every seat gets its `Start`, the opening events and a
+    /// state; the room's clock starts.
+    fn begin(&mut self, shared: &Arc<Shared>, me: &RoomRef) {
+        let [Some(a), Some(b)] = &self.seats else {
+            return;
+        };
+        let seed = shared.next_seed();
+        let setup = shared.config.setup([&a.name, &b.name], seed);
+        let Ok(battle) = Battle::new(&setup, &shared.stats) else {
+            // The setup is the server's own and always makes a battle.
+            return;
+        };
+        for (seat, player) in [a, b].into_iter().enumerate() {
+            wire::send(&player.out, &ToClient::Start(start_for(&setup, seat)));
+        }
+        let number = shared.match_started();
+        let now = Instant::now();
+        self.game = Some(Match {
+            number,
+            battle,
+            seed,
+            acked: [0; 2],
+            moves: [0; 2],
+            started: now,
+            clock: now,
+            ended: false,
+            abandoned: false,
+        });
+        self.again = [false; 2];
+        if shared.config.log_matches {
+            eprintln!(
+                "event=match_start match={number} room={} code={} seed={seed} p0={:?} p1={:?}",
+                self.id,
+                self.code.as_deref().unwrap_or("-"),
+                a.name,
+                b.name,
+            );
+        }
+        self.send_state();
+        self.send_events();
+        tokio::spawn(clock(Arc::clone(shared), Arc::clone(me), number));
+    }
+
+    /// A player's move, heard at `heard`: the clock is moved on to now, the move applied (or
+    /// refused by the rules) and answered with a state to both seats, then the events.
+    /// A number already answered is ignored.
+    pub fn play(
+        &mut self,
+        shared: &Shared,
+        seat: usize,
+        number: u32,
+        mv: Move,
+        heard: Instant,
+    ) -> Result<(), Rejection> {
+        let Some(game) = self.game.as_mut().filter(|g| !g.abandoned) else {
+            return Err(Rejection::NotNow);
+        };
+        if number <= game.acked[seat] {
+            return Ok(());
+        }
+        let now = Instant::now();
+        game.battle
+            .update(shared.dict, now.duration_since(game.clock).as_secs_f32());
+        game.clock = now;
+        game.acked[seat] = number;
+        if game.battle.apply(shared.dict, seat, mv).is_ok() {
+            game.moves[seat] += 1;
+        }
+        self.send_state();
+        shared.counters.acked(heard.elapsed());
+        self.send_events();
+        self.check_over(shared);
+        Ok(())
+    }
+
+    /// One beat of the clock: time moves on, the state and any events go out. Says whether
+    /// the clock should keep beating for match `number`.
+    fn tick(&mut self, shared: &Shared, number: u64) -> bool {
+        let Some(game) = self.game.as_mut() else {
+            return false;
+        };
+        if self.closed || game.number != number || game.ended {
+            return false;
+        }
+        let now = Instant::now();
+        game.battle
+            .update(shared.dict, now.duration_since(game.clock).as_secs_f32());
+        game.clock = now;
+        self.send_state();
+        self.send_events();
+        self.check_over(shared);
+        self.playing()
+    }
+
+    /// A player asks for a rematch once the match is over; when both have, it begins.
+    pub fn again(
+        &mut self,
+        shared: &Arc<Shared>,
+        me: &RoomRef,
+        seat: usize,
+    ) -> Result<(), Rejection> {
+        let over = self.game.as_ref().is_some_and(|g| g.ended && !g.abandoned);
+        if !over || self.seats.iter().any(Option::is_none) {
+            return Err(Rejection::NotNow);
+        }
+        if shared.draining() {
+            return Err(Rejection::Busy);
+        }
+        self.again[seat] = true;
+        self.broadcast(&ToClient::Again { asked: self.again });
+        if self.again == [true; 2] {
+            self.begin(shared, me);
+        }
+        Ok(())
+    }
+
+    /// A player leaves, `why` as the other will be told. Leaving a match in play ends it: the
+    /// one who stays wins. Says whether the room is now empty (closed).
+    pub fn leave(&mut self, shared: &Shared, seat: usize, why: Gone) -> bool {
+        if self.seats[seat].take().is_none() {
+            return self.closed;
+        }
+        self.again = [false; 2];
+        let stays = 1 - seat;
+        if self.playing() {
+            let stopping = shared.stopping();
+            let winner = (!stopping && self.seats[stays].is_some()).then_some(stays);
+            let why_ended = if stopping { "shutdown" } else { "left" };
+            if let Some(game) = self.game.as_mut() {
+                game.abandoned = true;
+            }
+            self.finish(shared, winner, why_ended);
+        } else if let Some(game) = self.game.as_mut() {
+            // No rematch without both: the one who stays is told, and may only leave.
+            game.abandoned = true;
+        }
+        if let Some(other) = &self.seats[stays] {
+            wire::send(&other.out, &ToClient::Left { why });
+        }
+        if self.seats.iter().all(Option::is_none) && !self.closed {
+            self.closed = true;
+            shared.room_closed();
+        }
+        self.closed
+    }
+
+    fn check_over(&mut self, shared: &Shared) {
+        let Some(game) = &self.game else {
+            return;
+        };
+        if game.ended {
+            return;
+        }
+        if let Phase::Over { winner, why } = game.battle.phase() {
+            let why = match why {
+                Ending::Ko => "ko",
+                Ending::Time => "time",
+                Ending::Full => "full",
+            };
+            self.finish(shared, winner, why);
+        }
+    }
+
+    /// Ends the match: counted, written in the log, and a drain told if it was the last.
+    fn finish(&mut self, shared: &Shared, winner: Option<usize>, why: &str) {
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        if game.ended {
+            return;
+        }
+        game.ended = true;
+        if shared.config.log_matches {
+            let name = |seat: usize| game.battle.fighters()[seat].name.clone();
+            let winner = winner.map_or("-".to_string(), |w| format!("{:?}", name(w)));
+            eprintln!(
+                "event=match_end match={} room={} code={} seed={} p0={:?} p1={:?} winner={winner} \
+                 why={why} moves={}+{} seconds={:.1}",
+                game.number,
+                self.id,
+                self.code.as_deref().unwrap_or("-"),
+                game.seed,
+                name(0),
+                name(1),
+                game.moves[0],
+                game.moves[1],
+                game.started.elapsed().as_secs_f32(),
+            );
+        }
+        shared.match_finished();
+    }
+
+    /// The battle now to each seat, each with its own last answered move.
+    fn send_state(&self) {
+        let Some(game) = &self.game else {
+            return;
+        };
+        let mut state = state_for(&game.battle, game.acked[0]);
+        for (seat, player) in self.seats.iter().enumerate() {
+            if let Some(player) = player {
+                state.acked = game.acked[seat];
+                wire::send(&player.out, &ToClient::State(state.clone()));
+            }
+        }
+    }
+
+    /// The battle's events since the last, to both seats.
+    fn send_events(&mut self) {
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        let events = game.battle.take_events();
+        for msg in events_for(events) {
+            self.broadcast(&msg);
+        }
+    }
+
+    fn broadcast(&self, msg: &ToClient) {
+        let Some(frame) = wire::frame(msg) else {
+            return;
+        };
+        for player in self.seats.iter().flatten() {
+            let _ = player.out.send(&frame);
+        }
+    }
+}
+
+/// A match's clock: beats every `tick` until the match ends, is replaced, or the room closes.
+async fn clock(shared: Arc<Shared>, room: RoomRef, number: u64) {
+    let mut beat = tokio::time::interval(shared.config.tick);
+    beat.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    beat.tick().await; // the first beat is at once: the start sent a state already
+    loop {
+        beat.tick().await;
+        if !lock(&room).tick(&shared, number) {
+            return;
+        }
+    }
+}
