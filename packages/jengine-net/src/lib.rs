@@ -93,12 +93,18 @@ impl jengine::Package for NetPackage {
 /// tungstenite's settings for a frame size limit: nothing larger is read (the check is on the
 /// frame header, before the payload is buffered), and the write buffer is bounded so a peer
 /// that does not read pushes back instead of growing it.
+///
+/// The read buffer is one page whatever the limit: tungstenite zeroes the whole buffer before
+/// every read from the socket (a poll that finds nothing included), so a buffer the size of a
+/// 64 KiB limit cost a server most of its time at a few thousand connections, and 64 KiB of
+/// memory each. A game's frames are far smaller; a larger one is still read, in several reads.
 fn ws_config(max_frame: usize) -> tungstenite::protocol::WebSocketConfig {
     const WRITE_BUFFER: usize = 128 * 1024;
+    const READ_BUFFER: usize = 4096;
     tungstenite::protocol::WebSocketConfig::default()
         .max_message_size(Some(max_frame))
         .max_frame_size(Some(max_frame))
-        .read_buffer_size(max_frame.clamp(4096, WRITE_BUFFER))
+        .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
         .max_write_buffer_size(WRITE_BUFFER + 2 * max_frame + 1024)
 }

@@ -39,6 +39,24 @@ pub fn send(out: &Sender<Value>, msg: &ToClient) {
     }
 }
 
+/// Sets `acked` in a `State`'s frame (serde's JSON shape: `{"State": {"acked": n, ...}}`), so
+/// one frame serves both seats. Says whether the frame had the field.
+pub fn set_acked(frame: &mut Value, acked: u32) -> bool {
+    let Value::Map(outer) = frame else {
+        return false;
+    };
+    let Some((_, Value::Map(fields))) = outer.iter_mut().find(|(k, _)| k == "State") else {
+        return false;
+    };
+    match fields.iter_mut().find(|(k, _)| k == "acked") {
+        Some((_, value)) => {
+            *value = Value::Int(i64::from(acked));
+            true
+        }
+        None => false,
+    }
+}
+
 /// How a player's connection ended, in the words the other player is told.
 pub fn gone(reason: &CloseReason) -> Gone {
     match reason {
@@ -80,6 +98,24 @@ mod tests {
             why,
             "invalid message: Play.number is 0; it must be 1 or more"
         );
+    }
+
+    #[test]
+    fn a_states_frame_is_given_another_acked() {
+        use jengine_kotoba::battle::Battle;
+        use jengine_kotoba::dict::Dict;
+        use jengine_kotoba::kana::TileStats;
+        use jengine_kotoba::net::state_for;
+        let setup = crate::Config::default().setup(["あ", "い"], 9);
+        let battle = Battle::new(&setup, &TileStats::from_dict(Dict::japanese())).unwrap();
+        let mut value = frame(&ToClient::State(state_for(&battle, 0))).unwrap();
+        assert!(set_acked(&mut value, 41));
+        assert_eq!(
+            value.read::<ToClient>(),
+            Ok(ToClient::State(state_for(&battle, 41)))
+        );
+        let mut other = frame(&ToClient::Left { why: Gone::Quit }).unwrap();
+        assert!(!set_acked(&mut other, 1));
     }
 
     #[test]

@@ -28,7 +28,9 @@ use jengine_kotoba::net::{State, ToClient, ToServer, VERSION};
 use jengine_net::{Codec, Value};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
-use tokio_tungstenite::tungstenite::Message;
+use tokio::sync::watch;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 /// Simulated players for Kotodama's room server.
 #[derive(Parser, Debug, Clone)]
@@ -165,8 +167,8 @@ fn main() -> ExitCode {
 }
 
 async fn drive(args: Args, stats: Arc<Stats>) {
-    let stop = Arc::new(AtomicBool::new(false));
-    let reporter = tokio::spawn(report(args.report, Arc::clone(&stats), Arc::clone(&stop)));
+    let (stop, stopped) = watch::channel(false);
+    let reporter = tokio::spawn(report(args.report, Arc::clone(&stats)));
     let mut players = Vec::with_capacity(args.clients);
     let gap = Duration::from_secs(1) / args.ramp as u32;
     let mut next = tokio::time::Instant::now();
@@ -177,7 +179,7 @@ async fn drive(args: Args, stats: Arc<Stats>) {
             i,
             args.clone(),
             Arc::clone(&stats),
-            Arc::clone(&stop),
+            stopped.clone(),
         )));
     }
     // Let the last ones find their matches before measuring.
@@ -190,19 +192,19 @@ async fn drive(args: Args, stats: Arc<Stats>) {
     stats.measuring.store(true, Ordering::Relaxed);
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     stats.measuring.store(false, Ordering::Relaxed);
-    stop.store(true, Ordering::Relaxed);
+    stop.send_replace(true);
     for p in players {
         let _ = tokio::time::timeout(Duration::from_secs(5), p).await;
     }
     reporter.abort();
 }
 
-async fn report(every: u64, stats: Arc<Stats>, stop: Arc<AtomicBool>) {
+async fn report(every: u64, stats: Arc<Stats>) {
     if every == 0 {
         return;
     }
     let mut last = (Instant::now(), 0u64);
-    while !stop.load(Ordering::Relaxed) {
+    loop {
         tokio::time::sleep(Duration::from_secs(every)).await;
         let mut recent = std::mem::take(&mut *lock(&stats.recent));
         recent.sort_unstable();
@@ -225,8 +227,8 @@ struct Seat {
     next: u32,
     /// Moves sent and not yet answered: (number, when sent).
     pending: VecDeque<(u32, Instant)>,
-    /// The latest state, read only when a move is chosen.
-    state: Option<Value>,
+    /// The latest state's frame, decoded only when a move is chosen.
+    state: Option<Bytes>,
     over: bool,
 }
 
@@ -252,12 +254,30 @@ fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
     }
 }
 
-/// A state's `acked`, read without building the whole state.
-fn acked(state: &Value) -> Option<u32> {
-    match field(body(state)?, "acked")? {
-        Value::Int(n) => u32::try_from(*n).ok(),
-        _ => None,
+/// A `State` frame's `acked`, read from the frame's first bytes without decoding the rest;
+/// `None` for any other frame. Ten states a second to each of thousands of players are most
+/// of what the tool reads, and it needs only this number of most of them.
+///
+/// The frame is `Codec::new(1)` around a `Value`: version 1, a map (variant 6) of one entry,
+/// the key "State", a map of the state's fields with `acked` first (the fields are in name
+/// order, which is also their declaration order), an `Int` (variant 2), zigzag LEB128.
+fn state_acked(frame: &[u8]) -> Option<u32> {
+    fn varint(bytes: &[u8]) -> Option<(u64, &[u8])> {
+        let mut n = 0u64;
+        for (i, &b) in bytes.iter().enumerate().take(10) {
+            n |= u64::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                return Some((n, &bytes[i + 1..]));
+            }
+        }
+        None
     }
+    let rest = frame.strip_prefix(b"\x01\x06\x01\x05State\x06")?;
+    let (_, rest) = varint(rest)?;
+    let rest = rest.strip_prefix(b"\x05acked\x02")?;
+    let (zigzag, _) = varint(rest)?;
+    let n = (zigzag >> 1) as i64 ^ -((zigzag & 1) as i64);
+    u32::try_from(n).ok()
 }
 
 /// Whether an `Ev` frame holds the battle's end.
@@ -310,12 +330,16 @@ fn choose(
     })
 }
 
-async fn play(i: usize, args: Args, stats: Arc<Stats>, stop: Arc<AtomicBool>) {
+async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver<bool>) {
     let codec = Codec::new(1);
     let dict = Dict::japanese();
     let tiles = TileStats::from_dict(dict);
     let mut rng = Pcg32::seed_from_u64(args.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let connect = tokio_tungstenite::connect_async(args.url.as_str());
+    // tungstenite zeroes its whole read buffer before each read: keep it at a page (see
+    // jengine-net's `ws_config`), not the default 128 KiB.
+    let ws_config = WebSocketConfig::default().read_buffer_size(4096);
+    let connect =
+        tokio_tungstenite::connect_async_with_config(args.url.as_str(), Some(ws_config), true);
     let ws = match tokio::time::timeout(Duration::from_secs(10), connect).await {
         Ok(Ok((ws, _))) => ws,
         Ok(Err(e)) => return stats.error(format!("connect: {e}")),
@@ -346,7 +370,6 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, stop: Arc<AtomicBool>) {
         period,
     );
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut check_stop = tokio::time::interval(Duration::from_millis(250));
     while ok {
         tokio::select! {
             message = stream.next() => {
@@ -361,22 +384,23 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, stop: Arc<AtomicBool>) {
                     Some(Err(e)) => { stats.error(format!("read: {e}")); break; }
                     None => { stats.error("read: the connection ended".into()); break; }
                 };
+                if let Some(n) = state_acked(&bytes) {
+                    if let Some(b) = battle.as_mut() {
+                        let now = Instant::now();
+                        while b.pending.front().is_some_and(|&(m, _)| m <= n) {
+                            if let Some((_, sent)) = b.pending.pop_front() {
+                                stats.latency(now - sent);
+                            }
+                        }
+                        b.state = Some(bytes);
+                    }
+                    continue;
+                }
                 let Ok(value) = codec.decode::<Value>(&bytes) else {
                     stats.error("a frame that does not decode".into());
                     break;
                 };
                 match kind(&value) {
-                    Some("State") => {
-                        if let (Some(b), Some(n)) = (battle.as_mut(), acked(&value)) {
-                            let now = Instant::now();
-                            while b.pending.front().is_some_and(|&(m, _)| m <= n) {
-                                if let Some((_, sent)) = b.pending.pop_front() {
-                                    stats.latency(now - sent);
-                                }
-                            }
-                            b.state = Some(value);
-                        }
-                    }
                     Some("Start") => {
                         let Ok(ToClient::Start(start)) = value.read::<ToClient>() else {
                             stats.error("a Start that does not read".into());
@@ -416,7 +440,8 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, stop: Arc<AtomicBool>) {
                 if b.over {
                     continue;
                 }
-                let state = match b.state.as_ref().map(Value::read::<ToClient>) {
+                let read = |bytes: &Bytes| codec.decode::<Value>(bytes).map_err(|e| e.to_string())?.read::<ToClient>();
+                let state = match b.state.as_ref().map(read) {
                     None => continue,
                     Some(Ok(ToClient::State(state))) => state,
                     Some(_) => {
@@ -432,12 +457,10 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, stop: Arc<AtomicBool>) {
                 stats.sent.fetch_add(1, Ordering::Relaxed);
                 ok = sink.send(frame(&ToServer::Play { number, mv })).await.is_ok();
             }
-            _ = check_stop.tick() => {
-                if stop.load(Ordering::Relaxed) {
-                    let _ = sink.send(frame(&ToServer::Leave)).await;
-                    let _ = sink.close().await;
-                    break;
-                }
+            _ = stop.changed() => {
+                let _ = sink.send(frame(&ToServer::Leave)).await;
+                let _ = sink.close().await;
+                break;
             }
         }
     }
@@ -445,4 +468,31 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, stop: Arc<AtomicBool>) {
         stats.error("write: the connection ended".into());
     }
     stats.held.fetch_sub(1, Ordering::Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jengine_kotoba::battle::Battle;
+    use jengine_kotoba::net::state_for;
+    use kotodama_server::Config;
+
+    #[test]
+    fn a_states_acked_is_read_from_its_first_bytes() {
+        let dict = Dict::japanese();
+        let setup = Config::default().setup(["あ", "い"], 3);
+        let battle = Battle::new(&setup, &TileStats::from_dict(dict)).unwrap();
+        let codec = Codec::new(1);
+        for acked in [0, 1, 63, 64, 300, u32::MAX] {
+            let msg = ToClient::State(state_for(&battle, acked));
+            let frame = codec.encode(&Value::of(&msg).unwrap()).unwrap();
+            assert_eq!(state_acked(&frame), Some(acked));
+        }
+        let other = ToClient::Again {
+            asked: [true, false],
+        };
+        let frame = codec.encode(&Value::of(&other).unwrap()).unwrap();
+        assert_eq!(state_acked(&frame), None);
+        assert_eq!(state_acked(&[]), None);
+    }
 }
