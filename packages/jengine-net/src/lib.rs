@@ -69,6 +69,7 @@ mod limit;
 mod ping;
 mod server;
 mod value;
+mod value_ser;
 
 pub use client::{Client, ClientConfig, ConnectError, Event, Reconnect, SendError, State};
 pub use close::CloseReason;

@@ -518,10 +518,18 @@ async fn write(
             },
             _ = ping.tick() => Message::Ping(link.rtt.ping(Instant::now().into_std()).into()),
         };
+        // Frames queued together (a state and the events after it) go out in one write.
+        let batch = async {
+            sink.feed(message).await?;
+            while let Ok(frame) = out_rx.try_recv() {
+                sink.feed(Message::Binary(frame.into())).await?;
+            }
+            sink.flush().await
+        };
         let sent = tokio::select! {
             biased;
             _ = raised(&mut closing_flag) => break,
-            sent = sink.send(message) => sent,
+            sent = batch => sent,
         };
         if let Err(e) = sent {
             link.close(CloseReason::Lost(format!("cannot write: {e}")));

@@ -180,10 +180,10 @@ impl Value {
         }
     }
 
-    /// Any serde type (a game's typed message) as a frame.
+    /// Any serde type (a game's typed message) as a frame, in the shape `serde_json::to_value`
+    /// gives it (a struct's fields in the order the type declares them), made directly.
     pub fn of<T: Serialize>(msg: &T) -> Result<Value, ValueError> {
-        let json = serde_json::to_value(msg).map_err(|e| ValueError::Number(e.to_string()))?;
-        Value::from_json(&json)
+        crate::value_ser::to_value(msg)
     }
 
     /// The frame read as a serde type; the error says what did not fit.

@@ -19,7 +19,8 @@ pub struct Config {
     /// Where the health and metrics endpoints listen, over plain HTTP (`None`: nowhere).
     pub metrics_bind: Option<SocketAddr>,
     /// The transport's limits: frame size (64 KiB), rate (200 frames a second), handshake
-    /// (5 s) and idle (30 s) timeouts, pings, queues. Its codec must speak protocol 1.
+    /// (5 s) and idle (30 s) timeouts, pings, queues. Its codec must speak
+    /// [`crate::PROTOCOL`].
     pub transport: ServerConfig,
     /// Time a new connection has to say `Hello` (5 s).
     pub hello_timeout: Duration,

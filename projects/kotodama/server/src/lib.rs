@@ -36,6 +36,10 @@ mod room;
 mod server;
 mod wire;
 
+/// The protocol version byte of every frame (`jengine_net::Codec::new(PROTOCOL)`): the frames
+/// are `jengine_net::Value`s holding `jengine_kotoba::net` messages.
+pub const PROTOCOL: u8 = 1;
+
 pub use config::Config;
 pub use metrics::{ACK_SAMPLES, Metrics};
 pub use server::{Handle, bind, run, spawn, start};

@@ -20,7 +20,7 @@ struct Args {
     #[arg(long, default_value_t = 7777)]
     port: u16,
     /// The port of the health and metrics endpoints (plain HTTP); 0 to serve none.
-    #[arg(long, default_value_t = 9100)]
+    #[arg(long, default_value_t = 7778)]
     metrics_port: u16,
     /// The address of the health and metrics endpoints, if not --bind.
     #[arg(long)]

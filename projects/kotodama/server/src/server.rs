@@ -216,6 +216,16 @@ impl Handle {
 /// timers and I/O enabled), with the health and metrics endpoints on `config.metrics_bind`
 /// if set. Returns once it accepts; it runs until shut down or drained.
 pub fn start(listener: TcpListener, config: Config) -> io::Result<Handle> {
+    if config.transport.codec.version != crate::PROTOCOL {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the transport's codec speaks protocol {}; this server's frames are protocol {}",
+                config.transport.codec.version,
+                crate::PROTOCOL
+            ),
+        ));
+    }
     let metrics_listener = match config.metrics_bind {
         Some(addr) => {
             let std = std::net::TcpListener::bind(addr)?;

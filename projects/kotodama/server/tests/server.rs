@@ -766,3 +766,11 @@ fn a_close_code_from_the_player_reads_as_quitting() {
     .unwrap();
     assert_eq!(b.left(), Gone::Quit);
 }
+
+#[test]
+fn a_transport_of_another_protocol_is_refused_at_start() {
+    let mut cfg = config();
+    cfg.transport.codec = Codec::new(2);
+    let err = spawn(cfg).unwrap_err();
+    assert!(err.to_string().contains("protocol 2"), "{err}");
+}
