@@ -117,7 +117,8 @@ pub struct Metrics {
     pub moves_per_second: f64,
     /// Players and requests turned away because the server was full or draining.
     pub refused_busy: u64,
-    /// Connections closed for a frame that was not a message of this game, or not a valid one.
+    /// Players closed for what they sent: garbage, a frame that is no valid message of this
+    /// game, a flood, an oversized frame.
     pub removed: u64,
     /// Median time from hearing a move to queueing its answering state, over the latest
     /// [`ACK_SAMPLES`] moves (`None` before the first).
@@ -207,7 +208,7 @@ impl Metrics {
         put(
             "removed_total",
             "counter",
-            "Connections closed for a frame that was not a valid message.",
+            "Players closed for what they sent: garbage, an invalid message, a flood, an oversized frame.",
             self.removed.to_string(),
         );
         put(

@@ -32,16 +32,19 @@ pub(crate) async fn player(mut conn: Connection<Value, Value>, shared: Arc<Share
     loop {
         let frame = match conn.recv().await {
             Ok(frame) => frame,
-            Err(reason) => return me.leave(&shared, wire::gone(&reason)),
+            Err(reason) => {
+                let gone = wire::gone(&reason);
+                if gone == Gone::Removed {
+                    shared.removed();
+                }
+                return me.leave(&shared, gone);
+            }
         };
         let heard = Instant::now();
         let msg = match wire::read(&frame) {
             Ok(msg) => msg,
             Err(reason) => {
-                shared
-                    .counters
-                    .removed
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                shared.removed();
                 conn.close_with(reason);
                 return me.leave(&shared, Gone::Removed);
             }

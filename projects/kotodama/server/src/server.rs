@@ -113,6 +113,10 @@ impl Shared {
         self.match_ended.notify_one();
     }
 
+    pub fn removed(&self) {
+        self.counters.removed.fetch_add(1, Ordering::Relaxed);
+    }
+
     pub fn refused_busy(&self) {
         self.counters.refused_busy.fetch_add(1, Ordering::Relaxed);
     }
