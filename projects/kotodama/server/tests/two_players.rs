@@ -1,0 +1,153 @@
+//! Two Kotodama games, headless, play a match through a server on localhost: each connects
+//! from the online scene, asks for a quick match, and they are paired; a move made in one
+//! (a swap: the swapper is stunned) reaches the other through the room; the clocks run down
+//! alike; and when one leaves, the other is told it won by it.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use jengine_tool::input::Event;
+use jengine_tool::{Options, Runtime};
+use kotodama_server::{Config, spawn};
+
+fn project() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn game(url: &str, name: &str, dir: &Path) -> Runtime {
+    let save = serde_json::json!({ "server": url, "name": name });
+    std::fs::write(dir.join("save.json"), save.to_string()).unwrap();
+    let options = Options {
+        scene: Some("online".into()),
+        save_dir: Some(dir.to_path_buf()),
+        ..Options::default()
+    };
+    Runtime::new(&project(), &jengine_kotoba::packages(), options)
+        .unwrap_or_else(|p| panic!("{p:#?}"))
+}
+
+fn text(rt: &Runtime, name: &str) -> String {
+    let e = rt.find(name).unwrap_or_else(|| panic!("no entity {name}"));
+    rt.world
+        .entities
+        .get::<&jengine::Text>(e)
+        .unwrap()
+        .text
+        .clone()
+}
+
+fn kotoba(rt: &Runtime) -> serde_json::Value {
+    rt.bags()["table"]["kotoba"].clone()
+}
+
+fn press(rt: &mut Runtime, key: &str) {
+    for down in [true, false] {
+        rt.step(&[Event::Key {
+            key: key.into(),
+            down,
+        }]);
+    }
+}
+
+/// Steps both games (real time passing, for the network) until `done` holds.
+fn until(a: &mut Runtime, b: &mut Runtime, what: &str, done: impl Fn(&Runtime, &Runtime) -> bool) {
+    let start = Instant::now();
+    while !done(a, b) {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "waited for {what}: A says {:?}, B says {:?}",
+            text(a, "lobby_status"),
+            text(b, "lobby_status")
+        );
+        a.step(&[]);
+        b.step(&[]);
+        std::thread::sleep(Duration::from_millis(4));
+    }
+}
+
+#[test]
+fn two_games_play_a_match_through_the_server() {
+    let config = Config {
+        log_matches: false,
+        ..Config::default()
+    };
+    let (server, _thread) = spawn(config).unwrap();
+    let url = server.url();
+    let dirs = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut a = game(&url, "aoi", dirs.0.path());
+    let mut b = game(&url, "ben", dirs.1.path());
+    until(&mut a, &mut b, "both to connect", |a, b| {
+        text(a, "lobby_status").starts_with("Connected")
+            && text(b, "lobby_status").starts_with("Connected")
+    });
+    // Quick match, from both lobbies (the first button is focused).
+    press(&mut a, "enter");
+    until(&mut a, &mut b, "A to wait", |a, _| {
+        text(a, "lobby_status").starts_with("Waiting")
+    });
+    press(&mut b, "enter");
+    until(&mut a, &mut b, "the match", |a, b| {
+        kotoba(a)["online"] == true
+            && kotoba(b)["online"] == true
+            && kotoba(a)["active"] == true
+            && kotoba(b)["active"] == true
+    });
+    let (ka, kb) = (kotoba(&a), kotoba(&b));
+    assert_ne!(ka["seat"], kb["seat"], "two seats");
+    let names: Vec<String> = ka["fighters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        names.contains(&"aoi".to_string()) && names.contains(&"ben".to_string()),
+        "{names:?}"
+    );
+    until(&mut a, &mut b, "the fight", |a, b| {
+        kotoba(a)["phase"] == "fight" && kotoba(b)["phase"] == "fight"
+    });
+    // A swaps a tile: A is stunned, in A's game at once and in B's through the room.
+    let seat_a = ka["seat"].as_u64().unwrap() as usize;
+    // The room's clock rules: a tick after the fight began there too.
+    let settle = Instant::now();
+    while settle.elapsed() < Duration::from_millis(300) {
+        a.step(&[]);
+        b.step(&[]);
+        std::thread::sleep(Duration::from_millis(4));
+    }
+    press(&mut a, "1");
+    press(&mut a, "s");
+    a.step(&[]);
+    let log: Vec<String> = a.take_log().into_iter().map(|l| l.message).collect();
+    assert!(log.is_empty(), "{log:?}");
+    until(&mut a, &mut b, "B to see A stunned", |_, b| {
+        kotoba(b)["fighters"][seat_a - 1]["stun"]
+            .as_f64()
+            .unwrap_or(0.0)
+            > 0.0
+    });
+    assert!(kotoba(&a)["fighters"][seat_a - 1]["stun"].as_f64().unwrap() > 0.0);
+    // The clocks run alike (within a tick).
+    let (ta, tb) = (
+        kotoba(&a)["time_left"].as_f64().unwrap(),
+        kotoba(&b)["time_left"].as_f64().unwrap(),
+    );
+    assert!((ta - tb).abs() < 0.5, "{ta} vs {tb}");
+    assert_eq!(server.metrics().rooms, 1);
+    // B leaves: A is told, and wins by it.
+    press(&mut b, "escape");
+    until(&mut a, &mut b, "A to hear B left", |a, _| {
+        text(a, "lobby_status").contains("left the room")
+    });
+    assert_eq!(b.scene(), "title");
+    // A goes back to the lobby without a restart.
+    press(&mut a, "enter");
+    a.step(&[]);
+    assert!(
+        text(&a, "lobby_status").starts_with("Choose"),
+        "{}",
+        text(&a, "lobby_status")
+    );
+    server.shutdown();
+}
