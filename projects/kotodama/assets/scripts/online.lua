@@ -32,13 +32,18 @@ local LOBBY = { "lobby_veil", "lobby_panel", "lobby_title", "lobby_status", "lob
   "lobby_join_label", "lobby_back", "lobby_back_label", "lobby_server" }
 local home = {}
 
+-- The lobby's choices of a match show only while they can be made; Back always does.
+local CHOICES = { lobby_quick = true, lobby_quick_label = true, lobby_create = true,
+  lobby_create_label = true, lobby_join = true, lobby_join_label = true }
+
 local function show_lobby(on)
   for _, name in ipairs(LOBBY) do
     local e = Entity.find(name)
     local t = Entity.get(e, "transform")
     if home[name] == nil then home[name] = { t.pos[1], t.pos[2] } end
     local at = home[name]
-    Entity.set(e, "transform", { pos = { at[1], on and at[2] or at[2] + AWAY } })
+    local shown = on and (not CHOICES[name] or mode == "lobby")
+    Entity.set(e, "transform", { pos = { at[1], shown and at[2] or at[2] + AWAY } })
   end
 end
 
@@ -311,7 +316,8 @@ function pointer(e, phase, x, y)
   if table_e == nil then return end
   if mode == "match" then
     input:pointer(phase, x, y)
-  elseif mode == "lobby" then
+  elseif mode ~= "over" then
+    -- Only the choices on show can be hit: the others stand off the screen.
     lobby:pointer(phase, x, y)
   end
 end
