@@ -453,9 +453,11 @@ fn draw_table(table: &Table, session: &Session, t: f32) -> Picture {
             );
             at[1] += layout.hand_tile * 0.12;
         }
+        // A tile dealt for a move the room has not answered is the mirror's guess: face down.
+        let guess = session.guessed(slot);
         pic.tile(
             table,
-            (!hidden).then(|| kana.to_char()),
+            (!hidden && !guess).then(|| kana.to_char()),
             at,
             layout.hand_tile,
             tz,

@@ -283,6 +283,15 @@ impl Session {
         }
     }
 
+    /// Whether hand slot `slot` holds a tile the room has not dealt yet (online: the mirror's
+    /// guess for a move in flight, drawn face down).
+    pub fn guessed(&self, slot: usize) -> bool {
+        match &self.mode {
+            Mode::Online(g) => g.mirror.guessed(slot),
+            _ => false,
+        }
+    }
+
     /// Which fighter the player is: player 0 at a table, their seat in a room.
     pub fn you(&self) -> usize {
         match &self.mode {
@@ -696,6 +705,13 @@ fn battle_bag(bag: &mut KotobaBag, b: &Battle, you: usize) {
 impl OnlineGame {
     /// Plays a placement or a swap on the mirror at once and queues it for the room.
     fn send(&mut self, dict: &Dict, mv: Move) -> Result<(), Refusal> {
+        // A guessed tile is not the player's to play until the room deals it.
+        let slot = match mv {
+            Move::Place { slot, .. } | Move::Swap { slot } | Move::Turn { slot } => slot,
+        };
+        if self.mirror.guessed(slot) {
+            return Err(Refusal::NoTile);
+        }
         if let Some(msg) = self.mirror.play(dict, mv)? {
             self.outbox.push(msg);
         }
@@ -1181,5 +1197,74 @@ mod tests {
         assert_eq!(bag.events[0].kind, "started");
         assert_eq!(bag.events[1].n, Some(3));
         assert!(bag.stage.is_none());
+    }
+}
+
+#[cfg(test)]
+mod online_tests {
+    use super::*;
+    use crate::battle::{FighterSpec, Setup};
+    use crate::net::{start_for, state_for};
+
+    fn setup() -> Setup {
+        Setup {
+            board: content::battle_board(),
+            fighters: ["aoi", "ben"].map(|n| FighterSpec {
+                bot: None,
+                ..content::player(n)
+            }),
+            time: 60.0,
+            seed: 9,
+            countdown: false,
+        }
+    }
+
+    #[test]
+    fn a_room_battle_is_played_on_the_mirror_and_sent() {
+        let dict = Dict::japanese();
+        let stats = TileStats::from_dict(dict);
+        let mut room = Battle::new(&setup(), &stats).unwrap();
+        let mut s = Session::default();
+        s.receive(dict, ToClient::Start(start_for(&setup(), 1)))
+            .unwrap();
+        assert_eq!(s.you(), 1);
+        let bag = s.bag(dict, &[], &[]);
+        assert!(bag.online && bag.active);
+        assert_eq!((bag.mode, bag.seat), ("battle", Some(2)));
+        // A swap goes down at once, is sent, and its fresh tile is a guess until answered.
+        s.select(0).unwrap();
+        s.swap(dict).unwrap();
+        let sent = s.take_outbox();
+        assert!(
+            matches!(sent.as_slice(), [ToServer::Play { number: 1, .. }]),
+            "{sent:?}"
+        );
+        assert!(s.guessed(0));
+        s.select(0).unwrap();
+        assert_eq!(s.swap(dict), Err(SessionError::Refused(Refusal::NoTile)));
+        assert!(s.take_outbox().is_empty(), "a guessed tile is not sent");
+        // The room applies it and answers: the guess is the room's tile now.
+        let ToServer::Play { mv, .. } = sent[0] else {
+            unreachable!()
+        };
+        room.apply(dict, 1, mv).unwrap();
+        s.receive(dict, ToClient::State(state_for(&room, 1)))
+            .unwrap();
+        assert!(!s.guessed(0));
+        assert_eq!(s.hand(), room.fighters()[1].hand());
+        // Events from the room are this frame's events; a state with no battle is refused.
+        s.receive(
+            dict,
+            ToClient::Left {
+                why: crate::net::Gone::Quit,
+            },
+        )
+        .unwrap();
+        assert_eq!(s.bag(dict, &[], &[]).left.as_deref(), Some("quit"));
+        let mut idle = Session::default();
+        assert!(
+            idle.receive(dict, ToClient::State(state_for(&room, 0)))
+                .is_err()
+        );
     }
 }
