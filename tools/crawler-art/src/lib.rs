@@ -15,11 +15,13 @@
 //!
 //! ```no_run
 //! use crawler_art::{Look, sheet};
-//! # fn look() -> Look { unimplemented!() }
-//! let look: Look = look(); // a game's palette, masonry, line weight and HUD sizes
-//! let crawler = sheet::crawler(&look); // 1024x1024, in `jengine_crawler::draw::FACES` order
-//! let monster = crawler_art::creatures::hooded(&look); // the stand-in creature, 256x256
-//! assert_eq!((crawler.width, monster.width), (1024, 256));
+//!
+//! /// `look`: a game's palette, masonry, line weight and HUD sizes (its art tool's `LOOK`).
+//! fn paint(look: &Look) {
+//!     let crawler = sheet::crawler(look); // 1024x1024, in `jengine_crawler::draw::FACES` order
+//!     let monster = crawler_art::creatures::hooded(look); // the stand-in creature, 256x256
+//!     assert_eq!((crawler.width, monster.width), (1024, 256));
+//! }
 //! ```
 
 #![warn(missing_docs)]
