@@ -41,13 +41,17 @@ fn assets() -> PathBuf {
         .flat_map(|y| (0..128).map(move |x| (x, y)))
         .flat_map(|(x, y)| scale_texel(x, y))
         .collect();
+    // Tests run at once and share the folder: each writes its own file and renames it into
+    // place, so none reads a texture another is halfway through writing.
+    let own = textures.join(format!("scale.{:?}.tmp", std::thread::current().id()));
     Frame {
         width: 128,
         height: 80,
         rgba,
     }
-    .save_png(&textures.join("scale.png"))
+    .save_png(&own)
     .unwrap();
+    std::fs::rename(&own, textures.join("scale.png")).unwrap();
     dir
 }
 
