@@ -384,13 +384,8 @@ fn fixed_fights(level: usize) -> Vec<(i32, i32)> {
 }
 
 fn text(rt: &Runtime, name: &str) -> String {
-    let e = rt.find(name).unwrap_or_else(|| panic!("no entity {name}"));
-    rt.world
-        .entities
-        .get::<&jengine::Text>(e)
-        .unwrap()
-        .text
-        .clone()
+    rt.text(name)
+        .unwrap_or_else(|| panic!("no entity {name} with a text"))
 }
 
 fn golden(rt: &Runtime, name: &str) {
@@ -639,4 +634,40 @@ fn broken_data_is_listed_on_the_title_and_nothing_starts() {
         "New game does not start on broken data"
     );
     assert!(text(&rt, "subtitle").contains("problems"));
+}
+
+/// A save slot tampered with (a party member whose hit points are text, gold below zero) is
+/// said on the title, Continue stays shut, and New game still starts.
+#[test]
+fn a_tampered_save_is_said_and_nothing_loads_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let slot = serde_json::json!({
+        "version": 1, "gold": 10, "pack": {}, "rng": { "s": 5 }, "town": {}, "fights": {},
+        "party": [{ "name": "Aldric", "class": "fighter", "level": 1, "xp": 0, "hp": "lots",
+                    "max_hp": 12, "sp": 0, "max_sp": 0, "agility": 10, "strength": 12 }]
+    });
+    std::fs::write(
+        dir.path().join("save.json"),
+        serde_json::json!({ "stairs_slot": slot }).to_string(),
+    )
+    .unwrap();
+    let options = Options {
+        save_dir: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    let mut p = Player::new(options);
+    p.idle(5);
+    let said = text(&p.rt, "subtitle");
+    assert!(
+        said.contains("cannot be played") && said.contains("party member 1's hp"),
+        "{said}"
+    );
+    p.presses(&["down", "enter"]); // Continue: refused
+    assert_eq!(p.rt.scene(), "title");
+    p.presses(&["up", "enter"]); // New game
+    p.idle(2);
+    assert_eq!(p.rt.scene(), "town");
+    assert_eq!(p.live()["party"], serde_json::json!([]));
+    let warnings: Vec<String> = p.rt.take_log().into_iter().map(|l| l.message).collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
 }

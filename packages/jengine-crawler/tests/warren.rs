@@ -282,13 +282,8 @@ fn flash(rt: &Runtime) -> f32 {
 }
 
 fn text(rt: &Runtime, name: &str) -> String {
-    let e = rt.find(name).unwrap_or_else(|| panic!("no entity {name}"));
-    rt.world
-        .entities
-        .get::<&jengine::Text>(e)
-        .unwrap()
-        .text
-        .clone()
+    rt.text(name)
+        .unwrap_or_else(|| panic!("no entity {name} with a text"))
 }
 
 #[test]

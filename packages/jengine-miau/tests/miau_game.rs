@@ -108,13 +108,8 @@ fn bag(rt: &Runtime) -> serde_json::Value {
 }
 
 fn text(rt: &Runtime, name: &str) -> String {
-    let e = rt.find(name).unwrap_or_else(|| panic!("no entity {name}"));
-    rt.world
-        .entities
-        .get::<&jengine::Text>(e)
-        .unwrap()
-        .text
-        .clone()
+    rt.text(name)
+        .unwrap_or_else(|| panic!("no entity {name} with a text"))
 }
 
 fn golden(rt: &Runtime, name: &str) {

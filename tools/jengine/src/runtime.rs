@@ -525,6 +525,14 @@ impl Runtime {
     pub fn find(&self, name: &str) -> Option<Entity> {
         self.world.find(name)
     }
+
+    /// What the `text` of the entity named `name` says now (for tests and tools that read the
+    /// screen); `None` when there is no such entity or it has no text.
+    pub fn text(&self, name: &str) -> Option<String> {
+        let e = self.find(name)?;
+        let text = self.world.entities.get::<&jengine::Text>(e).ok()?;
+        Some(text.text.clone())
+    }
 }
 
 /// Prints log lines the way the tool shows them.

@@ -27,13 +27,9 @@ pub fn entity(rt: &Runtime, name: &str) -> jengine::Entity {
 
 /// What an entity's text says now.
 pub fn text(rt: &Runtime, name: &str) -> String {
-    let e = entity(rt, name);
-    rt.world
-        .entities
-        .get::<&jengine::Text>(e)
-        .unwrap()
-        .text
-        .clone()
+    entity(rt, name);
+    rt.text(name)
+        .unwrap_or_else(|| panic!("{name:?} has no text in {}", rt.scene()))
 }
 
 /// Where an entity is.

@@ -27,13 +27,8 @@ fn game(url: &str, name: &str, dir: &Path) -> Runtime {
 }
 
 fn text(rt: &Runtime, name: &str) -> String {
-    let e = rt.find(name).unwrap_or_else(|| panic!("no entity {name}"));
-    rt.world
-        .entities
-        .get::<&jengine::Text>(e)
-        .unwrap()
-        .text
-        .clone()
+    rt.text(name)
+        .unwrap_or_else(|| panic!("no entity {name} with a text"))
 }
 
 fn kotoba(rt: &Runtime) -> serde_json::Value {

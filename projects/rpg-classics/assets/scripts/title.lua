@@ -18,13 +18,15 @@ function start(e)
     if #problems > 8 then shown[#shown + 1] = string.format("... and %d more", #problems - 8) end
     menu.text("problems", table.concat(shown, "\n"))
   end
-  local slot = state.slot()
+  local slot, bad = state.slot()
+  local none = "Nothing is saved yet: the inn keeps your game."
+  if bad then none = "The saved game cannot be played (" .. bad .. "); New game starts afresh." end
   m:set({
     { label = "New game", off = broken, on = function()
       state.keep(state.new(7))
       Scene.load("town")
     end },
-    { label = "Continue", off = broken or (slot == nil and "Nothing is saved yet: the inn keeps your game." or nil),
+    { label = "Continue", off = broken or (slot == nil and none or nil),
       on = function()
         state.keep(slot)
         Scene.load("town")
@@ -32,6 +34,7 @@ function start(e)
     { label = "Quit", on = function() Scene.quit() end },
   })
   if slot ~= nil and not broken then m.focus = 2; m:draw() end
+  if bad then menu.text("subtitle", none) end
 end
 
 local function answer(why)
