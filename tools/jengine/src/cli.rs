@@ -1,4 +1,4 @@
-//! The command line: `jengine check | run | viewport-build | docs`.
+//! The command line: `jengine check | run | shot | edit | viewport-build | docs`.
 //!
 //! The `jengine` binary itself links no game package. For `check` and `run` it builds the
 //! project's viewport (see [`crate::viewport`]) and hands the same arguments to it; the
@@ -50,6 +50,9 @@ enum Cmd {
     },
     /// Run a project headless and write one frame to a PNG.
     Shot(ShotArgs),
+    /// Open the project in the editor: a page on this machine with the running game, the scene
+    /// tree, an inspector, the log and the packages.
+    Edit(EditArgs),
     /// Write docs/packages/<name>.md for every package in the workspace.
     Docs {
         /// Where the pages go.
@@ -59,6 +62,33 @@ enum Cmd {
         #[arg(long)]
         dev: bool,
     },
+}
+
+#[derive(Debug, clap::Args)]
+struct EditArgs {
+    /// The project folder.
+    project: PathBuf,
+    /// The port on 127.0.0.1 (any free one when absent).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// The scene to open (the project's start scene when absent).
+    #[arg(long)]
+    scene: Option<String>,
+    /// Print the address instead of opening the browser.
+    #[arg(long)]
+    no_open: bool,
+    /// Build the viewport (and rebuild it from the page) with the dev profile.
+    #[arg(long)]
+    dev: bool,
+    /// Seed for every random stream.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The session's token (a session restarting on a new build keeps its own).
+    #[arg(long, hide = true)]
+    token: Option<String>,
+    /// A scene's unsaved text carried over a restart.
+    #[arg(long, hide = true)]
+    unsaved: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -183,6 +213,7 @@ pub fn tool_main() -> ExitCode {
         Cmd::Check { project, dev } => delegate(project, profile(*dev)),
         Cmd::Run(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Shot(args) => delegate(&args.project, profile(args.dev)),
+        Cmd::Edit(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Docs { dev, .. } => {
             let root = viewport::workspace(Path::new("."));
             let metas = viewport::workspace_packages(&root);
@@ -264,6 +295,7 @@ where
         }
         Cmd::Run(args) => run(args, packages),
         Cmd::Shot(args) => shot(args, packages),
+        Cmd::Edit(args) => edit(args, packages),
         Cmd::ViewportBuild { .. } => {
             fail(&["this is a viewport binary; run viewport-build with the jengine tool".into()])
         }
@@ -284,6 +316,29 @@ where
                 Err(e) => fail(&[e]),
             }
         }
+    }
+}
+
+fn edit(args: EditArgs, packages: &[&dyn Package]) -> ExitCode {
+    let options = crate::edit::EditOptions {
+        project: args.project,
+        port: args.port,
+        token: args.token,
+        scene: args.scene,
+        open: !args.no_open,
+        profile: profile(args.dev),
+        unsaved: args.unsaved,
+        seed: args.seed,
+    };
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut ready = |url: &str| {
+        use std::io::Write;
+        println!("jengine edit: {url}");
+        let _ = std::io::stdout().flush();
+    };
+    match crate::edit::run(options, packages, stop, &mut ready) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(problems) => fail(&problems),
     }
 }
 

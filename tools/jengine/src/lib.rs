@@ -14,6 +14,7 @@ pub mod cli;
 pub mod clipboard;
 pub mod data_dir;
 pub mod docs;
+pub mod edit;
 pub mod golden;
 pub mod input;
 pub mod render;

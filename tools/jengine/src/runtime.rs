@@ -8,9 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use jengine::hecs;
 use jengine::host::{
-    AudioQueue, AudioRequest, ClipboardCopy, Limits, Project, SaveStore, Scene, SceneRequest,
-    ScriptHost, VolumeKind,
+    AudioQueue, AudioRequest, ClipboardCopy, Limits, Project, SaveStore, Scene, SceneError,
+    SceneRequest, ScriptHost, VolumeKind,
 };
 use jengine::{Entity, LogLevel, LogLine, Package, Registry, Tables, Time, World};
 
@@ -85,6 +86,8 @@ pub struct Runtime {
     clipboard: Clipboard,
     paste_keys: PasteKeys,
     delivered: Vec<Event>,
+    /// The entities the scene file spawned, in file order.
+    spawned: Vec<Entity>,
 }
 
 /// Keeps the linked packages that the project lists, in listing order, and reports listed
@@ -195,6 +198,7 @@ impl Runtime {
             },
             paste_keys: PasteKeys::default(),
             delivered: Vec::new(),
+            spawned: Vec::new(),
         };
         runtime.load_scene(&scene).map_err(|e| vec![e])?;
         runtime.collect_log();
@@ -209,20 +213,34 @@ impl Runtime {
         let file = format!("assets/scenes/{name}.scene");
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("{file}: cannot read scene: {e}"))?;
-        let scene = Scene::parse(&file, &text, &self.registry).map_err(|errors| {
+        self.load_scene_text(name, &text)
+    }
+
+    /// Checks `text` as the scene `name` the way a scene file is loaded (every problem, joined
+    /// by newlines), without changing anything.
+    pub fn check_scene_text(&self, name: &str, text: &str) -> Result<Scene, Vec<SceneError>> {
+        let file = format!("assets/scenes/{name}.scene");
+        let scene = Scene::parse(&file, text, &self.registry)?;
+        if let Some(tables) = self.world.resources.get::<Tables>() {
+            let problems = scene.check_tables(&self.registry, tables);
+            if !problems.is_empty() {
+                return Err(problems);
+            }
+        }
+        Ok(scene)
+    }
+
+    /// Replaces the world's entities with the scene `name` read from `text` instead of its
+    /// file (an editor's unsaved copy). A scene that fails to load changes nothing.
+    pub fn load_scene_text(&mut self, name: &str, text: &str) -> Result<(), String> {
+        jengine::host::check_asset_name(name).map_err(|e| format!("scene {e}"))?;
+        let scene = self.check_scene_text(name, text).map_err(|errors| {
             errors
                 .iter()
                 .map(|e| e.to_string())
                 .collect::<Vec<_>>()
                 .join("\n")
         })?;
-        if let Some(tables) = self.world.resources.get::<Tables>() {
-            let problems = scene.check_tables(&self.registry, tables);
-            if !problems.is_empty() {
-                let lines: Vec<String> = problems.iter().map(|e| e.to_string()).collect();
-                return Err(lines.join("\n"));
-            }
-        }
         for notice in &scene.notices {
             self.world.log().warn_once(notice.clone());
         }
@@ -238,9 +256,62 @@ impl Runtime {
         for err in self.scripts.attach(&mut self.world, &spawned) {
             self.world.log().warn(err.to_string());
         }
+        self.spawned = spawned;
         self.scene = name.to_string();
         self.scene_generation += 1;
         Ok(())
+    }
+
+    /// The entities the running scene's file spawned, in file order (an entity the game has
+    /// since despawned is still listed; `World::entities.contains` tells).
+    pub fn scene_entities(&self) -> &[Entity] {
+        &self.spawned
+    }
+
+    /// Replaces component `key` of the scene's entity `index` with `value` (as a scene file
+    /// writes it) while the game runs on. `Ok(false)` when that entity is gone.
+    pub fn set_component(
+        &mut self,
+        index: usize,
+        key: &str,
+        value: &serde_json::value::RawValue,
+    ) -> Result<bool, String> {
+        let Some(&e) = self.spawned.get(index) else {
+            return Ok(false);
+        };
+        if !self.world.entities.contains(e) {
+            return Ok(false);
+        }
+        let binding = self
+            .registry
+            .binding(key)
+            .ok_or_else(|| format!("no listed package registers {key:?}"))?;
+        let mut builder = hecs::EntityBuilder::new();
+        binding.spawn(&mut builder, value)?;
+        self.world
+            .entities
+            .insert(e, builder.build())
+            .map_err(|e| e.to_string())?;
+        self.scene_generation += 1;
+        Ok(true)
+    }
+
+    /// Reads the project's tables again; on any problem the old ones stay and every problem
+    /// is returned.
+    pub fn reload_tables(&mut self) -> Result<(), Vec<String>> {
+        let (tables, errors) = Tables::load_dir(&self.project.dir);
+        let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        problems.extend(self.registry.check_tables(&tables));
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        self.world.resources.insert(tables);
+        Ok(())
+    }
+
+    /// Forgets the script sources read so far, so the next scene load reads them again.
+    pub fn forget_scripts(&mut self) {
+        self.scripts.forget_sources();
     }
 
     /// Counts scene loads, so a renderer knows when to preload again.

@@ -493,6 +493,73 @@ pub fn build_for(
     profile: Profile,
     quiet: bool,
 ) -> Result<Viewport, ViewportError> {
+    let output = if quiet {
+        Output::Quiet
+    } else {
+        Output::Terminal
+    };
+    build_with(name, home, root, metas, profile, output)
+}
+
+/// Where a build's messages go.
+pub enum Output<'a> {
+    /// Nowhere while it goes well; cargo's errors in [`ViewportError::Build`].
+    Quiet,
+    /// To the terminal: what is built and why, and cargo's progress.
+    Terminal,
+    /// Each line to this function as it comes (what is built and why, then cargo's lines);
+    /// cargo's errors in [`ViewportError::Build`] too.
+    Lines(&'a mut dyn FnMut(&str)),
+}
+
+/// The sources a viewport is built from: when one is newer than the last build's stamp, the
+/// binary is stale.
+fn sources(crate_dir: &Path, home: &Path, root: &Path, metas: &[PackageMeta]) -> Vec<PathBuf> {
+    // The generated crate's own Cargo.lock is left out: cargo rewrites it during every build.
+    let mut sources = vec![
+        crate_dir.join("Cargo.toml"),
+        crate_dir.join("main.rs"),
+        crate_dir.join("workspace.lock"),
+        home.join("project.jengine"),
+        root.join("tools/jengine/src"),
+        root.join("tools/jengine/Cargo.toml"),
+        root.join("packages/jengine/src"),
+        root.join("packages/jengine/Cargo.toml"),
+        root.join("Cargo.toml"),
+    ];
+    sources.extend(metas.iter().map(|m| m.dir.clone()));
+    sources
+}
+
+/// Why the viewport of the project at `dir` needs building now (the project file or a
+/// listed package changed since the last build, say), or `None` when it is fresh. Writes
+/// nothing.
+pub fn stale(dir: &Path, profile: Profile) -> Result<Option<String>, Vec<String>> {
+    let project = Project::load(dir).map_err(|e| vec![e.to_string()])?;
+    let metas = jengine::host::listed_packages(&project)?;
+    let root = workspace(dir);
+    let id = crate_id(&project.file.name, dir, &root);
+    let crate_dir = root.join("target/viewport").join(&id);
+    let binary = target_dir(&root)
+        .join(profile.dir())
+        .join(format!("viewport-{id}"));
+    let stamp = crate_dir.join(format!("built-{}", profile.dir()));
+    Ok(staleness(
+        &binary,
+        &stamp,
+        &sources(&crate_dir, dir, &root, &metas),
+    ))
+}
+
+/// [`build_for`] with its messages sent where `output` says.
+pub fn build_with(
+    name: &str,
+    home: &Path,
+    root: &Path,
+    metas: &[PackageMeta],
+    profile: Profile,
+    output: Output<'_>,
+) -> Result<Viewport, ViewportError> {
     check_metas(metas)?;
     let id = crate_id(name, home, root);
     let crate_dir = root.join("target/viewport").join(&id);
@@ -521,18 +588,7 @@ pub fn build_for(
         .join(profile.dir())
         .join(format!("viewport-{id}"));
     let stamp = crate_dir.join(format!("built-{}", profile.dir()));
-    // The generated crate's own Cargo.lock is left out: cargo rewrites it during every build.
-    let mut sources = vec![
-        crate_dir.join("Cargo.toml"),
-        crate_dir.join("main.rs"),
-        seed,
-        root.join("tools/jengine/src"),
-        root.join("tools/jengine/Cargo.toml"),
-        root.join("packages/jengine/src"),
-        root.join("packages/jengine/Cargo.toml"),
-        root.join("Cargo.toml"),
-    ];
-    sources.extend(metas.iter().map(|m| m.dir.clone()));
+    let sources = sources(&crate_dir, home, root, metas);
     let Some(reason) = staleness(&binary, &stamp, &sources) else {
         return Ok(Viewport {
             crate_dir,
@@ -559,35 +615,71 @@ pub fn build_for(
         cargo: cargo.clone(),
         source,
     };
-    if quiet {
-        let output = cmd.arg("--quiet").output().map_err(spawn)?;
-        if !output.status.success() {
-            return Err(ViewportError::Build {
-                crate_dir,
-                output: String::from_utf8_lossy(&output.stderr).into_owned(),
-            });
+    let what = format!(
+        "building the viewport of {name} ({}, {}) into {}: {reason}",
+        metas
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        profile.dir(),
+        target_dir.display()
+    );
+    match output {
+        Output::Quiet => {
+            let output = cmd.arg("--quiet").output().map_err(spawn)?;
+            if !output.status.success() {
+                return Err(ViewportError::Build {
+                    crate_dir,
+                    output: String::from_utf8_lossy(&output.stderr).into_owned(),
+                });
+            }
         }
-    } else {
-        eprintln!(
-            "building the viewport of {name} ({}, {}) into {}: {reason}",
-            metas
-                .iter()
-                .map(|m| m.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-            profile.dir(),
-            target_dir.display()
-        );
-        let status = cmd
-            .stdout(Stdio::inherit())
-            .stderr(Stdio::inherit())
-            .status()
-            .map_err(spawn)?;
-        if !status.success() {
-            return Err(ViewportError::Build {
-                crate_dir,
-                output: "cargo's messages are above".into(),
-            });
+        Output::Terminal => {
+            eprintln!("{what}");
+            let status = cmd
+                .stdout(Stdio::inherit())
+                .stderr(Stdio::inherit())
+                .status()
+                .map_err(spawn)?;
+            if !status.success() {
+                return Err(ViewportError::Build {
+                    crate_dir,
+                    output: "cargo's messages are above".into(),
+                });
+            }
+        }
+        Output::Lines(each) => {
+            each(&what);
+            let mut child = cmd
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .map_err(spawn)?;
+            let mut errors = String::new();
+            if let Some(stderr) = child.stderr.take() {
+                use std::io::BufRead;
+                for line in std::io::BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { break };
+                    each(&line);
+                    // Keep what cargo says from the first error on, for the failure.
+                    if line.starts_with("error") || !errors.is_empty() {
+                        errors.push_str(&line);
+                        errors.push('\n');
+                    }
+                }
+            }
+            let status = child.wait().map_err(spawn)?;
+            if !status.success() {
+                return Err(ViewportError::Build {
+                    crate_dir,
+                    output: if errors.is_empty() {
+                        format!("cargo failed ({status})")
+                    } else {
+                        errors
+                    },
+                });
+            }
         }
     }
     let stamped = std::fs::File::create(&stamp).and_then(|f| f.set_modified(started));
@@ -609,6 +701,26 @@ pub fn build(dir: &Path, profile: Profile, quiet: bool) -> Result<Viewport, Vec<
     let root = workspace(dir);
     build_for(&project.file.name, dir, &root, &metas, profile, quiet)
         .map_err(|e| vec![e.to_string()])
+}
+
+/// [`build`] sending what it says, line by line, to `each` (an editor's progress panel).
+pub fn build_reporting(
+    dir: &Path,
+    profile: Profile,
+    each: &mut dyn FnMut(&str),
+) -> Result<Viewport, Vec<String>> {
+    let project = Project::load(dir).map_err(|e| vec![e.to_string()])?;
+    let metas = jengine::host::listed_packages(&project)?;
+    let root = workspace(dir);
+    build_with(
+        &project.file.name,
+        dir,
+        &root,
+        &metas,
+        profile,
+        Output::Lines(each),
+    )
+    .map_err(|e| vec![e.to_string()])
 }
 
 /// Every jengine package under `<root>/packages`, by name.

@@ -340,6 +340,12 @@ impl ScriptHost {
         self.save.borrow_mut().flush()
     }
 
+    /// Forgets every script source read so far: the next attach reads the files again (an
+    /// editor's hot reload).
+    pub fn forget_sources(&mut self) {
+        self.sources.clear();
+    }
+
     /// Makes the registry reachable from `Entity.get` for package components.
     pub fn set_registry(&self, registry: Rc<Registry>) {
         self.lua.set_app_data(registry);

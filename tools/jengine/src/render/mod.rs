@@ -87,6 +87,43 @@ impl Renderer {
 
     /// Draws the world into a `width` x `height` frame. Never panics on any world content.
     pub fn render(&mut self, world: &World, width: u32, height: u32) -> Frame {
+        self.render_filtered(world, width, height, None)
+    }
+
+    /// Where entity `e` shows in a `width` x `height` frame: the smallest box
+    /// `[left, top, right, bottom]` (pixels, right and bottom exclusive) holding every pixel
+    /// it draws. `None` when it draws nothing there.
+    pub fn bounds(
+        &mut self,
+        world: &World,
+        e: Entity,
+        width: u32,
+        height: u32,
+    ) -> Option<[u32; 4]> {
+        let frame = self.render_filtered(world, width, height, Some(e));
+        let (w, h) = (frame.width, frame.height);
+        let mut bounds: Option<[u32; 4]> = None;
+        for y in 0..h {
+            for x in 0..w {
+                if frame.pixel(x, y).is_some_and(|p| p[3] > 0) {
+                    let b = bounds.get_or_insert([x, y, x + 1, y + 1]);
+                    b[0] = b[0].min(x);
+                    b[1] = b[1].min(y);
+                    b[2] = b[2].max(x + 1);
+                    b[3] = b[3].max(y + 1);
+                }
+            }
+        }
+        bounds
+    }
+
+    fn render_filtered(
+        &mut self,
+        world: &World,
+        width: u32,
+        height: u32,
+        only: Option<Entity>,
+    ) -> Frame {
         let (camera, warning) = pick_camera(world);
         if let Some(w) = warning {
             self.warnings.say(w);
@@ -101,7 +138,10 @@ impl Renderer {
             ));
             return Frame::empty();
         };
-        let clear = raster::premultiplied(camera.clear.0).map(|c| c as u8);
+        let clear = match only {
+            Some(_) => [0; 4],
+            None => raster::premultiplied(camera.clear.0).map(|c| c as u8),
+        };
         for p in pixmap.data_mut().chunks_exact_mut(4) {
             p.copy_from_slice(&clear);
         }
@@ -116,7 +156,8 @@ impl Renderer {
             Option<&Text>,
         )>();
         for (e, transform, sprite, mesh, text) in query.iter() {
-            if sprite.is_none() && mesh.is_none() && text.is_none() {
+            if sprite.is_none() && mesh.is_none() && text.is_none() || only.is_some_and(|o| o != e)
+            {
                 continue;
             }
             let t = transform.copied().unwrap_or_default();

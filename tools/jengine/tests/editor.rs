@@ -1,0 +1,635 @@
+//! The editor's server, in-process on a copy of the fixture project: who may talk to it (the
+//! token, the Host, the Origin), names from the page that try to leave their folders, bad
+//! and oversized requests, edits checked by the scene loader, save, undo, and hot reload.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use jengine_tool::edit::{EditOptions, run};
+use jengine_tool::viewport::Profile;
+use serde_json::{Value, json};
+
+struct Editor {
+    port: u16,
+    token: String,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    dir: tempfile::TempDir,
+}
+
+impl Drop for Editor {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn start() -> Editor {
+    let dir = common::copy_fixture();
+    let project = dir.path().to_path_buf();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stopper = stop.clone();
+    let thread = std::thread::spawn(move || {
+        let options = EditOptions {
+            project,
+            port: 0,
+            token: None,
+            scene: None,
+            open: false,
+            profile: Profile::Dev,
+            unsaved: None,
+            seed: 1,
+        };
+        let mut ready = |url: &str| {
+            let _ = tx.send(url.to_string());
+        };
+        run(
+            options,
+            &[&jengine_counter::CounterPackage],
+            stopper,
+            &mut ready,
+        )
+        .unwrap();
+    });
+    let url = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the editor starts");
+    let rest = url.strip_prefix("http://127.0.0.1:").unwrap();
+    let (port, token) = rest.split_once("/?token=").unwrap();
+    Editor {
+        port: port.parse().unwrap(),
+        token: token.to_string(),
+        stop,
+        thread: Some(thread),
+        dir,
+    }
+}
+
+struct Answer {
+    status: u16,
+    head: String,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "{e}: {} {}",
+                self.status,
+                String::from_utf8_lossy(&self.body)
+            )
+        })
+    }
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// One raw request: every header as given, so tests can leave out or forge any of them.
+fn raw(port: u16, request: &[u8]) -> Answer {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let _ = stream.write_all(request);
+    let mut out = Vec::new();
+    let _ = stream.read_to_end(&mut out);
+    let split = out
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a response head");
+    let head = String::from_utf8_lossy(&out[..split]).into_owned();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    Answer {
+        status,
+        head,
+        body: out[split + 4..].to_vec(),
+    }
+}
+
+impl Editor {
+    fn project(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Answer {
+        let mut text = format!("{method} {path} HTTP/1.1\r\n");
+        for (k, v) in headers {
+            text.push_str(&format!("{k}: {v}\r\n"));
+        }
+        text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+        raw(self.port, text.as_bytes())
+    }
+
+    fn host(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    fn get(&self, path: &str) -> Answer {
+        let host = self.host();
+        self.request(
+            "GET",
+            path,
+            &[("Host", &host), ("X-Jengine-Token", &self.token)],
+            "",
+        )
+    }
+
+    fn post(&self, path: &str, body: Value) -> Answer {
+        let host = self.host();
+        let origin = format!("http://{host}");
+        self.request(
+            "POST",
+            path,
+            &[
+                ("Host", &host),
+                ("Origin", &origin),
+                ("X-Jengine-Token", &self.token),
+            ],
+            &body.to_string(),
+        )
+    }
+
+    fn state(&self) -> Value {
+        self.get("/api/state").json()
+    }
+
+    fn wait(&self, what: &str, mut test: impl FnMut(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let state = self.state();
+            if test(&state) {
+                return state;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "waited for {what}: {state:#}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn log_has(&self, text: &str) -> bool {
+        self.state()["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["text"].as_str().unwrap().contains(text))
+    }
+
+    fn scene_file(&self) -> PathBuf {
+        self.project().join("assets/scenes/main.scene")
+    }
+}
+
+#[test]
+fn only_this_page_with_the_token_is_answered() {
+    let ed = start();
+    let host = ed.host();
+    let origin = format!("http://{host}");
+    // The page itself and the API, with the token in the address or a header.
+    let page = ed.request(
+        "GET",
+        &format!("/?token={}", ed.token),
+        &[("Host", &host)],
+        "",
+    );
+    assert_eq!(page.status, 200);
+    assert!(page.text().contains("<canvas id=\"viewport\""));
+    assert!(page.head.contains("Content-Security-Policy"));
+    assert_eq!(ed.get("/api/state").status, 200);
+    // No token, a wrong one, one a character short.
+    let no_token = ed.request("GET", "/", &[("Host", &host)], "");
+    assert_eq!(no_token.status, 403);
+    assert!(no_token.text().contains("no token"), "{}", no_token.text());
+    let short = &ed.token[..ed.token.len() - 1];
+    for token in ["wrong", short] {
+        let a = ed.request(
+            "GET",
+            "/api/state",
+            &[("Host", &host), ("X-Jengine-Token", token)],
+            "",
+        );
+        assert_eq!(a.status, 403, "{token}");
+    }
+    // Another page in the browser, and a name that resolves here (DNS rebinding).
+    let cross = ed.request(
+        "POST",
+        "/api/control",
+        &[
+            ("Host", &host),
+            ("Origin", "http://evil.example"),
+            ("X-Jengine-Token", &ed.token),
+        ],
+        r#"{"action":"pause"}"#,
+    );
+    assert_eq!(cross.status, 403);
+    assert!(cross.text().contains("evil.example"));
+    let rebound = ed.request(
+        "GET",
+        "/api/state",
+        &[
+            ("Host", &format!("evil.example:{}", ed.port)),
+            ("X-Jengine-Token", &ed.token),
+        ],
+        "",
+    );
+    assert_eq!(rebound.status, 403);
+    let no_host = ed.request("GET", "/api/state", &[("X-Jengine-Token", &ed.token)], "");
+    assert_eq!(no_host.status, 400);
+    // The refused pause changed nothing; the same request from the page itself is answered.
+    assert_eq!(ed.state()["playing"], true);
+    let same = ed.request(
+        "POST",
+        "/api/control",
+        &[
+            ("Host", &host),
+            ("Origin", &origin),
+            ("X-Jengine-Token", &ed.token),
+        ],
+        r#"{"action":"pause"}"#,
+    );
+    assert_eq!(same.status, 200);
+    assert_eq!(ed.state()["playing"], false);
+}
+
+#[test]
+fn names_that_leave_their_folders_are_refused() {
+    let ed = start();
+    for scene in [
+        "../../../etc/passwd",
+        "/etc/passwd",
+        "a\\..\\b",
+        "C:x",
+        "..",
+        "",
+    ] {
+        let a = ed.post("/api/control", json!({ "action": "load", "scene": scene }));
+        assert_eq!(a.status, 422, "{scene:?}: {}", a.text());
+        assert!(a.json()["error"].as_str().unwrap().starts_with("scene"));
+    }
+    assert_eq!(ed.state()["scene"], "main");
+    for name in [
+        "../../project.jengine",
+        "%2e%2e/%2e%2e/project.jengine",
+        "/etc/passwd",
+        "a/../../x.png",
+    ] {
+        let a = ed.get(&format!("/api/texture?name={name}"));
+        assert_eq!(a.status, 400, "{name}: {}", a.text());
+    }
+    // A texture name that stays inside is looked for there (the fixture has none).
+    assert_eq!(ed.get("/api/texture?name=nothing.png").status, 404);
+    for path in [
+        "/docs/..%2F..%2FREADME",
+        "/docs/../../README.md",
+        "/docs/jengine-counter%2F..%2F..%2F..%2FREADME",
+        "/../../etc/passwd",
+        "/%2e%2e/%2e%2e/etc/passwd",
+    ] {
+        let a = ed.get(path);
+        assert_eq!(a.status, 404, "{path}: {}", a.text());
+    }
+    // Only listed packages have pages.
+    assert_eq!(ed.get("/docs/jengine-kotoba").status, 404);
+    assert!(ed.get("/api/entity?index=99").status == 404);
+}
+
+#[test]
+fn bad_requests_are_refused_and_change_nothing() {
+    let ed = start();
+    let before = ed.get("/api/entity?index=1").json();
+    for body in ["not json", "{}", r#"{"op":"explode"}"#, r#"{"op":"set"}"#] {
+        let host = ed.host();
+        let a = ed.request(
+            "POST",
+            "/api/edit",
+            &[("Host", &host), ("X-Jengine-Token", &ed.token)],
+            body,
+        );
+        assert_eq!(a.status, 400, "{body}: {}", a.text());
+    }
+    // A body over the limit is refused before it is read.
+    let host = ed.host();
+    let huge = format!(
+        "POST /api/edit HTTP/1.1\r\nHost: {host}\r\nX-Jengine-Token: {}\r\nContent-Length: 999999999\r\n\r\n",
+        ed.token
+    );
+    assert_eq!(raw(ed.port, huge.as_bytes()).status, 413);
+    // A head that never ends, and garbage.
+    let endless = format!(
+        "GET /api/state HTTP/1.1\r\nHost: {host}\r\nX: {}",
+        "a".repeat(40_000)
+    );
+    assert_eq!(raw(ed.port, endless.as_bytes()).status, 431);
+    assert_eq!(raw(ed.port, b"\x00\x01\x02 garbage\r\n\r\n").status, 400);
+    // A flood of input while paused stops at the queue's limit.
+    ed.post("/api/control", json!({ "action": "pause" }));
+    let events: Vec<Value> = (0..6000)
+        .map(|_| json!({ "type": "key", "key": "a", "down": true }))
+        .collect();
+    assert_eq!(
+        ed.post("/api/input", json!({ "events": events.clone() }))
+            .status,
+        200
+    );
+    assert_eq!(
+        ed.post("/api/input", json!({ "events": events })).status,
+        429
+    );
+    let huge_text = "x".repeat(jengine::MAX_TEXT_INPUT + 1);
+    assert_eq!(
+        ed.post(
+            "/api/input",
+            json!({ "events": [{ "type": "text", "text": huge_text }] })
+        )
+        .status,
+        400
+    );
+    assert_eq!(ed.get("/api/entity?index=1").json(), before);
+    assert_eq!(ed.state()["dirty"], false);
+    assert_eq!(ed.post("/api/undo", json!({})).status, 409);
+    assert_eq!(ed.get("/api/nothing").status, 405);
+    assert_eq!(ed.get("/nothing").status, 404);
+}
+
+#[test]
+fn edits_are_checked_shown_saved_and_undone() {
+    let ed = start();
+    let original = std::fs::read_to_string(ed.scene_file()).unwrap();
+    // A bad value: the loader's own error, naming the entity and key; nothing changes.
+    let bad = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "sprite", "path": ["tint"], "value": "nope" }),
+    );
+    assert_eq!(bad.status, 422);
+    let errors = bad.json()["errors"].clone();
+    assert_eq!(errors[0]["entity"], 1);
+    assert_eq!(errors[0]["key"], "sprite");
+    assert!(
+        errors[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("assets/scenes/main.scene: entity 1 (\"box\"), key \"sprite\": "),
+        "{errors}"
+    );
+    let bad_texture = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "sprite", "path": ["texture"], "value": "../x.png" }),
+    );
+    assert!(bad_texture.text().contains("leaves its folder"));
+    let unknown = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "no_such", "path": [], "value": {} }),
+    );
+    assert!(
+        unknown
+            .text()
+            .contains("no listed package registers this key")
+    );
+    assert_eq!(ed.state()["dirty"], false);
+    assert_eq!(ed.state()["can_undo"], false);
+
+    // A good one shows in the running game at once, in place (the counter keeps counting).
+    let counted = |ed: &Editor| {
+        ed.get("/api/entity?index=1").json()["components"][3]["live"]["ticks"]
+            .as_u64()
+            .unwrap()
+    };
+    let ticks = counted(&ed);
+    let good = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "sprite", "path": ["tint"], "value": "#2080ff" }),
+    );
+    assert_eq!(good.status, 200, "{}", good.text());
+    let entity = ed.get("/api/entity?index=1").json();
+    let sprite = &entity["components"][2];
+    assert_eq!(sprite["key"], "sprite");
+    assert_eq!(
+        sprite["value"],
+        json!({ "size": [2, 2], "tint": "#2080ff" })
+    );
+    let live_tint = sprite["live"]["tint"].as_array().unwrap();
+    assert!(
+        (live_tint[2].as_f64().unwrap() - 1.0).abs() < 1e-6,
+        "{sprite}"
+    );
+    assert!(counted(&ed) >= ticks, "the scene was not started over");
+    assert_eq!(ed.state()["dirty"], true);
+    // Not on disk until saved.
+    assert_eq!(std::fs::read_to_string(ed.scene_file()).unwrap(), original);
+
+    // Structural edits: add, duplicate, rename, delete.
+    let added = ed.post("/api/edit", json!({ "op": "add_entity" })).json();
+    assert_eq!(added["focus"], 3);
+    let dup = ed
+        .post("/api/edit", json!({ "op": "duplicate", "entity": 1 }))
+        .json();
+    assert_eq!(dup["focus"], 2);
+    let tree = ed.get("/api/scene").json();
+    let names: Vec<&str> = tree["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["camera", "box", "box 2", "label", "entity"]);
+    assert_eq!(
+        ed.post(
+            "/api/edit",
+            json!({ "op": "rename", "entity": 2, "name": "label" })
+        )
+        .status,
+        422,
+        "two entities may not share a name"
+    );
+    ed.post(
+        "/api/edit",
+        json!({ "op": "rename", "entity": 2, "name": "twin" }),
+    );
+    ed.post("/api/edit", json!({ "op": "delete", "entity": 4 }));
+    assert_eq!(ed.state()["entities"], 4);
+
+    // Save: the edited lines change, the rest stays as written.
+    assert_eq!(ed.post("/api/save", json!({})).status, 200);
+    let saved = std::fs::read_to_string(ed.scene_file()).unwrap();
+    let lines: Vec<&str> = saved.lines().collect();
+    let old: Vec<&str> = original.lines().collect();
+    assert_eq!(lines[..4], old[..4]);
+    assert_eq!(
+        lines[4],
+        r##"    { "name": "box", "transform": { "pos": [0, 1] }, "sprite": { "size": [2, 2], "tint": "#2080ff" }, "counter": { "count": 0, "step": 0 }, "script": "counter.lua" },"##
+    );
+    assert!(lines[5].contains("\"name\": \"twin\""));
+    assert_eq!(lines[6], old[5]);
+    assert_eq!(ed.state()["dirty"], false);
+    let leftovers: Vec<_> = std::fs::read_dir(ed.project().join("assets/scenes"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".scene"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // Undo walks back through every edit; redo forward again.
+    for _ in 0..5 {
+        assert_eq!(ed.post("/api/undo", json!({})).status, 200);
+    }
+    assert_eq!(
+        ed.get("/api/entity?index=1").json()["components"][2]["value"]["tint"],
+        "#e0a030"
+    );
+    assert_eq!(ed.state()["dirty"], true);
+    ed.post("/api/redo", json!({}));
+    assert_eq!(
+        ed.get("/api/entity?index=1").json()["components"][2]["value"]["tint"],
+        "#2080ff"
+    );
+}
+
+#[test]
+fn files_changed_on_disk_reload_in_the_running_game() {
+    let ed = start();
+    ed.wait("the first goal's log line", |s| {
+        s["log"].as_array().unwrap().iter().any(|l| {
+            l["text"]
+                .as_str()
+                .unwrap()
+                .contains("counter.lua:12: first goal")
+        })
+    });
+    let revision = ed.state()["revision"].as_u64().unwrap();
+    // The scene file edited elsewhere: read again, and the game shows it.
+    let scene = std::fs::read_to_string(ed.scene_file()).unwrap();
+    std::fs::write(
+        ed.scene_file(),
+        scene.replace("\"pos\": [0, -2]", "\"pos\": [0, -3]"),
+    )
+    .unwrap();
+    ed.wait("the scene read again", |s| {
+        s["revision"].as_u64().unwrap() > revision
+    });
+    let label = ed.get("/api/entity?index=2").json();
+    assert_eq!(label["components"][1]["value"]["pos"], json!([0, -3]));
+    assert_eq!(label["components"][1]["live"]["pos"], json!([0.0, -3.0]));
+    assert_eq!(ed.state()["dirty"], false);
+
+    // A script broken on disk: its error, with file and line, in the log; the game goes on.
+    let script = ed.project().join("assets/scripts/counter.lua");
+    let good = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, format!("{good}\nfunction broken(\n")).unwrap();
+    ed.wait("the script's error", |s| {
+        s["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["level"] == "error" && l["text"].as_str().unwrap().contains("counter.lua:"))
+    });
+    // Fixed again: it runs again.
+    std::fs::write(&script, good.replace("first goal", "goal one")).unwrap();
+    ed.wait("the script running again", |_| ed.log_has("goal one"));
+
+    // A table broken on disk is said, and the old tables stay.
+    let table = ed.project().join("data/counter_goals.json");
+    std::fs::write(&table, "[{").unwrap();
+    ed.wait("the table's problem", |s| {
+        s["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["level"] == "error" && l["text"].as_str().unwrap().contains("counter_goals"))
+    });
+
+    // Unsaved edits win over a change on disk, and say so.
+    ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "transform", "path": ["z"], "value": 2 }),
+    );
+    let scene = std::fs::read_to_string(ed.scene_file()).unwrap();
+    std::fs::write(ed.scene_file(), scene.replace("#203040", "#000000")).unwrap();
+    let state = ed.wait("the conflict", |s| !s["conflict"].is_null());
+    assert!(
+        state["conflict"]
+            .as_str()
+            .unwrap()
+            .contains("unsaved edits")
+    );
+    assert_eq!(state["dirty"], true);
+    // Revert takes the file's.
+    assert_eq!(ed.post("/api/revert", json!({})).status, 200);
+    let camera = ed.get("/api/entity?index=0").json();
+    assert_eq!(camera["components"][1]["value"]["clear"], "#000000");
+    assert_eq!(ed.state()["dirty"], false);
+}
+
+#[test]
+fn the_game_is_played_stepped_and_switched_from_the_page() {
+    let ed = start();
+    ed.post("/api/control", json!({ "action": "pause" }));
+    let frame = ed.state()["frame"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(ed.state()["frame"].as_u64().unwrap(), frame);
+    ed.post("/api/control", json!({ "action": "step" }));
+    ed.wait("one step", |s| s["frame"].as_u64().unwrap() == frame + 1);
+    // A frame is served as a PNG of the project's window size.
+    let png = ed.get("/api/frame");
+    assert_eq!(png.status, 200);
+    assert_eq!(&png.body[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(png.head.contains("X-Frame-Version"));
+    // The selected entity's box on screen: the box is 2x2 units at (0, 1), 40 px a unit.
+    let sel = ed.post("/api/select", json!({ "index": 1 })).json();
+    assert_eq!(sel["selection_box"], json!([280, 100, 360, 180]));
+    // A click on the canvas reaches the script at its world position.
+    ed.post(
+        "/api/input",
+        json!({ "events": [{ "type": "pointer", "phase": "press", "x": 320, "y": 180 }] }),
+    );
+    // Another scene, with unsaved edits guarded.
+    ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "transform", "path": ["z"], "value": 2 }),
+    );
+    let guarded = ed.post(
+        "/api/control",
+        json!({ "action": "load", "scene": "legacy" }),
+    );
+    assert_eq!(guarded.status, 409);
+    let switched = ed.post(
+        "/api/control",
+        json!({ "action": "load", "scene": "legacy", "force": true }),
+    );
+    assert_eq!(switched.status, 200, "{}", switched.text());
+    let state = ed.state();
+    assert_eq!(
+        (state["scene"].as_str(), state["doc_scene"].as_str()),
+        (Some("legacy"), Some("legacy"))
+    );
+    assert_eq!(state["dirty"], false);
+    // The packages panel: the listed package, its commands and components.
+    let registry = ed.get("/api/registry").json();
+    let counter = registry["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "jengine-counter")
+        .unwrap()
+        .clone();
+    assert_eq!(counter["components"][0]["key"], "counter");
+    assert!(
+        counter["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == "Counter.add")
+    );
+}
