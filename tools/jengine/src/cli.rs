@@ -83,6 +83,9 @@ struct EditArgs {
     /// Seed for every random stream.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Keep the game silent.
+    #[arg(long)]
+    mute: bool,
     /// The session's token (a session restarting on a new build keeps its own).
     #[arg(long, hide = true)]
     token: Option<String>,
@@ -329,6 +332,7 @@ fn edit(args: EditArgs, packages: &[&dyn Package]) -> ExitCode {
         profile: profile(args.dev),
         unsaved: args.unsaved,
         seed: args.seed,
+        sound: !args.mute,
     };
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut ready = |url: &str| {

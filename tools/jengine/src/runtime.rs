@@ -309,6 +309,11 @@ impl Runtime {
         Ok(())
     }
 
+    /// Forgets the decoded sounds, so the next play of each reads its file again.
+    pub fn forget_sounds(&mut self) {
+        self.audio.forget();
+    }
+
     /// Forgets the script sources read so far, so the next scene load reads them again.
     pub fn forget_scripts(&mut self) {
         self.scripts.forget_sources();

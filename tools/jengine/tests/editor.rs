@@ -48,6 +48,7 @@ fn start() -> Editor {
             profile: Profile::Dev,
             unsaved: None,
             seed: 1,
+            sound: false,
         };
         let mut ready = |url: &str| {
             let _ = tx.send(url.to_string());

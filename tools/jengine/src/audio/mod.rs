@@ -217,6 +217,12 @@ impl Audio {
         self.device.name()
     }
 
+    /// Forgets every decoded sound, so the next play reads its file again (an editor's hot
+    /// reload). Sounds playing now play on.
+    pub fn forget(&mut self) {
+        self.cache.clear();
+    }
+
     /// Decodes `name` now (if it never was), so its first play does not wait for it.
     pub fn preload(&mut self, name: &str) -> Result<(), AudioError> {
         self.sound(name).map(|_| ())

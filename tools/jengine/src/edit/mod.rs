@@ -44,6 +44,8 @@ pub struct EditOptions {
     pub unsaved: Option<PathBuf>,
     /// Seed for every random stream.
     pub seed: u64,
+    /// Whether the game's sound plays on the machine's device (else silently).
+    pub sound: bool,
 }
 
 /// What the editor's main loop hears about.

@@ -187,6 +187,7 @@ pub struct Session {
     token: String,
     profile: Profile,
     seed: u64,
+    sound: bool,
     tx: Sender<Msg>,
 }
 
@@ -300,6 +301,11 @@ impl Session {
         let runtime_options = Options {
             seed: options.seed,
             scene: options.scene.clone(),
+            sound: if options.sound {
+                crate::runtime::Sound::Device
+            } else {
+                crate::runtime::Sound::Silent
+            },
             ..Options::default()
         };
         let mut runtime = Runtime::new(&options.project, packages, runtime_options)?;
@@ -328,7 +334,9 @@ impl Session {
             }
             let _ = std::fs::remove_file(path);
         }
-        let project_dir = runtime.project.dir.clone();
+        // As the watcher names files: absolute, links resolved.
+        let project_dir = std::fs::canonicalize(&runtime.project.dir)
+            .unwrap_or_else(|_| runtime.project.dir.clone());
         let mut session = Session {
             runtime,
             renderer,
@@ -361,6 +369,7 @@ impl Session {
             token: token.to_string(),
             profile: options.profile,
             seed: options.seed,
+            sound: options.sound,
             tx,
         };
         session.collect_log();
@@ -1226,6 +1235,9 @@ impl Session {
         if self.profile == Profile::Dev {
             args.push("--dev".into());
         }
+        if !self.sound {
+            args.push("--mute".into());
+        }
         let mut unsaved = None;
         if self.dirty() {
             let path = std::env::temp_dir().join(format!(
@@ -1282,6 +1294,7 @@ impl Session {
     fn changed(&mut self, paths: Vec<PathBuf>) {
         let mut scenes = Vec::new();
         let (mut scripts, mut tables, mut art, mut project) = (false, false, false, false);
+        let mut sounds = false;
         for path in &paths {
             let Ok(rel) = path.strip_prefix(&self.project_dir) else {
                 continue;
@@ -1298,6 +1311,8 @@ impl Session {
                 tables = true;
             } else if rel.starts_with("assets/textures/") || rel.starts_with("assets/fonts/") {
                 art = true;
+            } else if rel.starts_with("assets/audio/") {
+                sounds = true;
             } else if rel == "project.jengine" {
                 project = true;
             }
@@ -1310,6 +1325,10 @@ impl Session {
             self.preloaded = u64::MAX;
             self.frame_dirty = true;
             self.say("info", "textures and fonts read again");
+        }
+        if sounds {
+            self.runtime.forget_sounds();
+            self.say("info", "sounds read again as they next play");
         }
         let mut reload = scripts;
         if tables {

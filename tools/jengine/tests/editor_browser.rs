@@ -1,0 +1,398 @@
+//! The editor in real headless Chromium: `jengine edit` on a copy of the fixture project whose
+//! package lives outside the workspace. Select an entity, change a field and see the frame
+//! change, save and find the edit on disk, make a bad edit and see its error beside the field,
+//! break a script and see its error in the log, touch the package's source and see the
+//! Rebuild banner, rebuild into a compiler error (the session goes on), then rebuild for real
+//! and find the session back on the new build with the scene as it was. Screenshots of the
+//! page go to `target/editor-shots/`.
+//!
+//! Without Chromium and ChromeDriver the test says it was skipped; with
+//! `JENGINE_REQUIRE_CHROMIUM=1` (set by `.ci/run`) that is a failure instead.
+
+mod common;
+#[path = "common/webdriver.rs"]
+mod webdriver;
+
+use std::io::BufRead;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use webdriver::{Browser, TAB};
+
+/// The editor's process group: the tool and the viewport binary it runs.
+struct Kill(Child);
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        for signal in ["-TERM", "-KILL"] {
+            let _ = Command::new("kill")
+                .args([signal, "--", &group])
+                .stderr(Stdio::null())
+                .status();
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(2) {
+                if let Ok(Some(_)) = self.0.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        let _ = self.0.wait();
+    }
+}
+
+const SECOND: Duration = Duration::from_secs(1);
+
+/// A folder outside any workspace, one per checkout and emptied first (so each run builds
+/// over the same viewport binary rather than leaving a new one in the target folder).
+fn home(root: &Path) -> PathBuf {
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in root.to_string_lossy().bytes() {
+        hash = (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193);
+    }
+    let home = std::env::temp_dir().join(format!("jengine-editor-{hash:08x}"));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::canonicalize(&home).unwrap()
+}
+
+/// The fixture project and its package, the package written as one outside the workspace
+/// writes it.
+fn set_up(root: &Path, home: &Path) -> PathBuf {
+    let package = home.join("counter");
+    common::write(
+        &package,
+        "Cargo.toml",
+        &format!(
+            "[package]\nname = \"edited-counter\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[package.metadata.jengine]\nentry = \"CounterPackage\"\nnamespace = \"Counter\"\ndepends = []\n\n[dependencies]\njengine = {{ path = \"{}\" }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\n",
+            root.join("packages/jengine").display()
+        ),
+    );
+    let source =
+        std::fs::read_to_string(root.join("tools/fixtures/counter-package/src/lib.rs")).unwrap();
+    // Its own name: the workspace's fixture package is in the same build graph.
+    common::write(
+        &package,
+        "src/lib.rs",
+        &source.replace("\"jengine-counter\"", "\"edited-counter\""),
+    );
+    let project = home.join("project");
+    let copy = common::copy_fixture();
+    copy_tree(copy.path(), &project);
+    let file = project.join("project.jengine");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let listed = root.join("tools/fixtures/counter-package");
+    let text = text
+        .replace(listed.to_str().unwrap(), "../counter")
+        .replace("\"jengine-counter\"", "\"edited-counter\"");
+    std::fs::write(&file, text).unwrap();
+    project
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn shot(browser: &Browser, root: &Path, name: &str) {
+    let dir = root.join("target/editor-shots");
+    std::fs::create_dir_all(&dir).unwrap();
+    browser.screenshot_png(&dir.join(name)).unwrap();
+}
+
+/// The colour of frame pixel (x, y) as the page's canvas shows it.
+fn pixel_js(x: u32, y: u32) -> String {
+    format!(
+        "(() => {{ const c = document.getElementById('viewport'); if (c.width !== 640) return null; const d = c.getContext('2d').getImageData({x}, {y}, 1, 1).data; return [d[0], d[1], d[2]]; }})()"
+    )
+}
+
+fn near(js: &str, rgb: [u8; 3]) -> String {
+    format!(
+        "(() => {{ const p = {js}; return p !== null && Math.abs(p[0] - {}) <= 3 && Math.abs(p[1] - {}) <= 3 && Math.abs(p[2] - {}) <= 3; }})()",
+        rgb[0], rgb[1], rgb[2]
+    )
+}
+
+fn session_id(browser: &Browser) -> String {
+    browser
+        .execute("return S.session;", vec![])
+        .unwrap()
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn wait_file(path: &Path, what: &str, test: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if test(&text) {
+            return text;
+        }
+        assert!(
+            start.elapsed() < 10 * SECOND,
+            "waited for {what} in {}:\n{text}",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Sets the text field `field` of component `key` in the inspector and leaves it (a change).
+/// The inspector draws itself again when the scene changes, so a field found just before that
+/// is looked up again.
+fn type_field(browser: &Browser, key: &str, field: &str, text: &str) {
+    let css =
+        format!(".component[data-key=\"{key}\"] [data-field=\"{field}\"] input[type=\"text\"]");
+    let mut last = String::new();
+    for _ in 0..5 {
+        let typed = browser.wait_for(&css, 10 * SECOND).and_then(|input| {
+            input.clear()?;
+            input.send_keys(&format!("{text}{TAB}"))
+        });
+        match typed {
+            Ok(()) => return,
+            Err(e) if e.contains("stale element") => last = e,
+            Err(e) => panic!("{e}"),
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    panic!("the field kept changing under the test: {last}");
+}
+
+#[test]
+fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
+    if let Err(why) = webdriver::available() {
+        webdriver::skip_or_fail(&format!("the editor's browser test: {why}"));
+        return;
+    }
+    let root = common::workspace();
+    let home = home(&root);
+    let project = set_up(&root, &home);
+
+    // `jengine edit` builds the project's viewport, then serves the page.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jengine"))
+        .args(["edit", "project", "--dev", "--no-open", "--mute"])
+        .current_dir(&home)
+        .process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let editor = Kill(child);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    let url = loop {
+        let line = rx
+            .recv_timeout(600 * SECOND)
+            .expect("jengine edit prints its address");
+        if let Some(url) = line.strip_prefix("jengine edit: ") {
+            break url.to_string();
+        }
+    };
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+
+    let browser = Browser::start().unwrap();
+    browser.goto(&url).unwrap();
+    browser
+        .wait_for("#tree li.entity[data-name=\"box\"]", 20 * SECOND)
+        .unwrap();
+    browser
+        .wait_until(&format!("{} !== null", pixel_js(320, 140)), 20 * SECOND)
+        .unwrap();
+    // The box is orange in the running game.
+    browser
+        .wait_until(&near(&pixel_js(320, 140), [0xe0, 0xa0, 0x30]), 10 * SECOND)
+        .unwrap();
+    shot(&browser, &root, "editor-start.png");
+
+    // Select the box: the inspector shows its components, the viewport outlines it.
+    browser
+        .find("#tree li.entity[data-name=\"box\"]")
+        .unwrap()
+        .click()
+        .unwrap();
+    browser
+        .wait_for(".component[data-key=\"counter\"]", 10 * SECOND)
+        .unwrap();
+    let owner = browser
+        .find(".component[data-key=\"counter\"] .owner")
+        .unwrap()
+        .text()
+        .unwrap();
+    assert_eq!(
+        owner, "edited-counter",
+        "a package's component names its package"
+    );
+    browser
+        .wait_until(
+            "getComputedStyle(document.getElementById('outline')).display === 'block'",
+            10 * SECOND,
+        )
+        .unwrap();
+
+    // Change the tint: the frame shows it at once.
+    type_field(&browser, "sprite", "tint", "#2080ff");
+    browser
+        .wait_until(&near(&pixel_js(320, 140), [0x20, 0x80, 0xff]), 10 * SECOND)
+        .unwrap();
+    browser
+        .wait_until(
+            "document.getElementById('dirty').classList.contains('on')",
+            5 * SECOND,
+        )
+        .unwrap();
+    shot(&browser, &root, "editor-edited.png");
+
+    // Save: the file on disk holds the edit, the other lines as they were.
+    let scene = project.join("assets/scenes/main.scene");
+    let before = std::fs::read_to_string(&scene).unwrap();
+    browser.find("#save").unwrap().click().unwrap();
+    let saved = wait_file(&scene, "the saved tint", |t| t.contains("#2080ff"));
+    let changed: Vec<(&str, &str)> = before
+        .lines()
+        .zip(saved.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!(before.lines().count(), saved.lines().count());
+    browser
+        .wait_until(
+            "!document.getElementById('dirty').classList.contains('on')",
+            5 * SECOND,
+        )
+        .unwrap();
+
+    // A bad edit: its error beside the field, and nothing changes.
+    type_field(&browser, "sprite", "texture", "../x.png");
+    let error = browser
+        .wait_for("[data-error-for=\"texture\"]", 5 * SECOND)
+        .unwrap();
+    browser
+        .wait_until(
+            "document.querySelector('[data-error-for=\"texture\"]').textContent.includes('leaves its folder')",
+            5 * SECOND,
+        )
+        .unwrap();
+    assert!(error.text().unwrap().contains("\"../x.png\""));
+    assert!(
+        !browser
+            .execute(
+                "return document.getElementById('dirty').classList.contains('on');",
+                vec![]
+            )
+            .unwrap()
+            .as_bool()
+            .unwrap()
+    );
+    assert_eq!(std::fs::read_to_string(&scene).unwrap(), saved);
+    shot(&browser, &root, "editor-bad-edit.png");
+
+    // A script broken on disk: hot reload, and its error in the log with file and line.
+    let script = project.join("assets/scripts/counter.lua");
+    let good = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, format!("{good}\nfunction broken(\n")).unwrap();
+    browser
+        .wait_until(
+            "[...document.querySelectorAll('.log-line.level-error')].some(l => l.textContent.includes('counter.lua:'))",
+            15 * SECOND,
+        )
+        .unwrap();
+    std::fs::write(&script, &good).unwrap();
+
+    // The package's source touched: the banner says so.
+    let lib = home.join("counter/src/lib.rs");
+    let source = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, format!("{source}\nfn broken( {{\n")).unwrap();
+    browser
+        .wait_until(
+            "document.getElementById('banner').classList.contains('on') && document.getElementById('banner-text').textContent.includes('lib.rs changed')",
+            20 * SECOND,
+        )
+        .unwrap();
+    shot(&browser, &root, "editor-banner.png");
+
+    // Rebuild into a compiler error: the error shows, the session goes on.
+    let first = session_id(&browser);
+    browser.find("#rebuild").unwrap().click().unwrap();
+    browser
+        .wait_until(
+            "document.getElementById('banner').classList.contains('failed')",
+            300 * SECOND,
+        )
+        .unwrap();
+    let failure = browser.find("#banner-text").unwrap().text().unwrap();
+    assert!(failure.contains("error"), "{failure}");
+    assert_eq!(session_id(&browser), first);
+    let frame_then: Value = browser.execute("return S.session;", vec![]).unwrap();
+    assert!(!frame_then.is_null());
+    shot(&browser, &root, "editor-build-failed.png");
+
+    // Fixed: Rebuild again, and the session comes back on the new build, the scene as it was.
+    std::fs::write(&lib, format!("{source}\n// touched\n")).unwrap();
+    assert_eq!(
+        browser.find("#rebuild").unwrap().text().unwrap(),
+        "Rebuild again"
+    );
+    // An edit not saved yet goes along to the new build.
+    type_field(&browser, "sprite", "tint", "#30c050");
+    browser
+        .wait_until(&near(&pixel_js(320, 140), [0x30, 0xc0, 0x50]), 10 * SECOND)
+        .unwrap();
+    browser.find("#rebuild").unwrap().click().unwrap();
+    browser
+        .wait_until(
+            &format!("S.session !== null && S.session !== {first:?} && !document.getElementById('banner').classList.contains('on')"),
+            600 * SECOND,
+        )
+        .unwrap();
+    browser
+        .wait_for("#tree li.entity[data-name=\"box\"]", 20 * SECOND)
+        .unwrap();
+    browser
+        .wait_until(&near(&pixel_js(320, 140), [0x30, 0xc0, 0x50]), 20 * SECOND)
+        .unwrap();
+    browser
+        .wait_until(
+            "document.getElementById('dirty').classList.contains('on')",
+            5 * SECOND,
+        )
+        .unwrap();
+    assert!(
+        std::fs::read_to_string(&scene).unwrap().contains("#2080ff"),
+        "the unsaved edit stays unsaved"
+    );
+    browser
+        .wait_until(
+            "[...document.querySelectorAll('.log-line')].some(l => l.textContent.includes('carried over the rebuild'))",
+            5 * SECOND,
+        )
+        .unwrap();
+    let scene_shown = browser
+        .execute(
+            "return document.getElementById('scene-select').value;",
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(scene_shown, "main");
+    shot(&browser, &root, "editor-rebuilt.png");
+    drop(browser);
+    drop(editor);
+}
