@@ -241,11 +241,18 @@ impl Json {
     /// On one line, in the scene files' style: `{ "pos": [0, 1], "z": 2 }`.
     pub fn compact(&self) -> String {
         let mut out = String::new();
-        self.write_compact(&mut out);
+        self.write_compact(&mut out, true);
         out
     }
 
-    fn write_compact(&self, out: &mut String) {
+    /// On one line, objects with (`{ "a": 1 }`) or without (`{"a": 1}`) spaces inside braces.
+    pub fn compact_spaced(&self, spaced: bool) -> String {
+        let mut out = String::new();
+        self.write_compact(&mut out, spaced);
+        out
+    }
+
+    fn write_compact(&self, out: &mut String, spaced: bool) {
         match self {
             Json::Null => out.push_str("null"),
             Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -259,22 +266,22 @@ impl Json {
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    item.write_compact(out);
+                    item.write_compact(out, spaced);
                 }
                 out.push(']');
             }
             Json::Object(fields) if fields.is_empty() => out.push_str("{}"),
             Json::Object(fields) => {
-                out.push_str("{ ");
+                out.push_str(if spaced { "{ " } else { "{" });
                 for (i, (k, v)) in fields.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
                     }
                     out.push_str(&quote(k));
                     out.push_str(": ");
-                    v.write_compact(out);
+                    v.write_compact(out, spaced);
                 }
-                out.push_str(" }");
+                out.push_str(if spaced { " }" } else { "}" });
             }
         }
     }
@@ -294,6 +301,10 @@ struct EntityDoc {
     raw: Option<String>,
     /// Whether the file wrote it over several lines (`None` for a new entity: by length).
     multiline: Option<bool>,
+    /// The space between the comma (or `[`) before it and its text, as the file had it.
+    gap: Option<String>,
+    /// The space between its text and the comma after it, as the file had it.
+    trail: Option<String>,
 }
 
 /// A scene file being edited.
@@ -306,13 +317,34 @@ pub struct SceneDoc {
     original: Option<String>,
     top_indent: String,
     entity_indent: String,
+    /// When the file's entities are written out in full (every array item on its own line,
+    /// as a JSON pretty-printer writes them), the indent of one level.
+    pretty: Option<String>,
+    /// Whether one-line objects have spaces inside their braces (`{ "a": 1 }`).
+    spaced: bool,
+    /// The file's text around the entities (`None` for a scene made here).
+    frame: Option<Frame>,
 }
 
 /// How the list of entities sits in a scene file, for reading the raw texts.
 #[derive(serde::Deserialize)]
 struct RawEntities<'a> {
     #[serde(borrow)]
-    entities: Option<Vec<&'a RawValue>>,
+    entities: Option<&'a RawValue>,
+}
+
+/// Where `part` (a slice of `whole`) starts in it.
+fn offset(whole: &str, part: &str) -> usize {
+    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
+}
+
+/// The file's text around its entities, so a save gives back every byte it did not edit:
+/// everything up to the list's `[`, from its `]` on, and the space before the `]`.
+#[derive(Debug, Clone, PartialEq)]
+struct Frame {
+    head: String,
+    foot: String,
+    closing: String,
 }
 
 impl SceneDoc {
@@ -325,6 +357,7 @@ impl SceneDoc {
         };
         let mut top = Vec::new();
         let mut entities = Vec::new();
+        let mut frame = None;
         for (key, value) in fields {
             if key == "entities" && entities.is_empty() {
                 let Json::Array(items) = value else {
@@ -335,7 +368,32 @@ impl SceneDoc {
                 };
                 let raw: RawEntities =
                     serde_json::from_str(text).map_err(|e| format!("not a valid scene: {e}"))?;
-                let raws = raw.entities.unwrap_or_default();
+                let list = raw.entities.map(RawValue::get).unwrap_or("[]");
+                let raws: Vec<&RawValue> =
+                    serde_json::from_str(list).map_err(|e| format!("not a valid scene: {e}"))?;
+                // The list's own text, entity by entity: the space after each comma (or
+                // the `[`), and before the next comma.
+                let start = offset(text, list);
+                let mut cursor = 1;
+                let mut gaps = Vec::with_capacity(raws.len());
+                let mut trails = Vec::with_capacity(raws.len());
+                for r in &raws {
+                    let at = offset(list, r.get());
+                    let between = list.get(cursor..at).unwrap_or("");
+                    match between.split_once(',') {
+                        Some((trail, gap)) => {
+                            trails.push(trail.to_string());
+                            gaps.push(gap.to_string());
+                        }
+                        None => gaps.push(between.to_string()),
+                    }
+                    cursor = at + r.get().len();
+                }
+                frame = Some(Frame {
+                    head: text[..start + 1].to_string(),
+                    foot: text[start + list.len() - 1..].to_string(),
+                    closing: list.get(cursor..list.len() - 1).unwrap_or("").to_string(),
+                });
                 entities = items
                     .into_iter()
                     .enumerate()
@@ -345,6 +403,8 @@ impl SceneDoc {
                             value,
                             multiline: raw.as_ref().map(|r| r.contains('\n')),
                             raw,
+                            gap: gaps.get(i).cloned(),
+                            trail: trails.get(i).cloned(),
                         }
                     })
                     .collect();
@@ -357,12 +417,36 @@ impl SceneDoc {
             top.push(("entities".into(), Json::Null));
         }
         let (top_indent, entity_indent) = indents(text);
+        let pretty = entities
+            .iter()
+            // Only where one component a line would not give the entity's text back.
+            .find(|e| {
+                e.multiline == Some(true)
+                    && e.raw.as_deref()
+                        != Some(entity_text(&e.value, &entity_indent, Some(true), true).as_str())
+            })
+            .and_then(|e| {
+                ["  ", " ", "    ", "\t"]
+                    .into_iter()
+                    .find(|unit| {
+                        e.raw.as_deref()
+                            == Some(pretty_text(&e.value, unit, &entity_indent).as_str())
+                    })
+                    .map(String::from)
+            });
+        let spaced = entities
+            .iter()
+            .find_map(|e| e.raw.as_deref().filter(|r| !r.contains('\n')))
+            .is_none_or(|r| r.starts_with("{ ") || r == "{}");
         Ok(SceneDoc {
             top,
             entities,
             original: Some(text.to_string()),
             top_indent,
             entity_indent,
+            pretty,
+            spaced,
+            frame,
         })
     }
 
@@ -377,6 +461,9 @@ impl SceneDoc {
             original: None,
             top_indent: "  ".into(),
             entity_indent: "    ".into(),
+            pretty: None,
+            spaced: true,
+            frame: None,
         }
     }
 
@@ -463,6 +550,8 @@ impl SceneDoc {
                 value,
                 raw: None,
                 multiline: None,
+                gap: None,
+                trail: None,
             },
         );
         at
@@ -524,6 +613,37 @@ impl SceneDoc {
             return original.clone();
         }
         let (ti, ei) = (&self.top_indent, &self.entity_indent);
+        if let Some(frame) = &self.frame {
+            let mut out = frame.head.clone();
+            let last = self.entities.len().saturating_sub(1);
+            for (i, e) in self.entities.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                match &e.gap {
+                    Some(gap) => out.push_str(gap),
+                    None => {
+                        out.push('\n');
+                        out.push_str(ei);
+                    }
+                }
+                out.push_str(&self.entity_text(e));
+                if i < last {
+                    out.push_str(e.trail.as_deref().unwrap_or(""));
+                }
+            }
+            let closing = if self.entities.is_empty() {
+                ""
+            } else if frame.closing.is_empty() {
+                // The file's list was empty: close it on a line of its own.
+                &format!("\n{ti}")
+            } else {
+                &frame.closing
+            };
+            out.push_str(closing);
+            out.push_str(&frame.foot);
+            return out;
+        }
         let mut out = String::from("{\n");
         for (n, (key, value)) in self.top.iter().enumerate() {
             out.push_str(ti);
@@ -536,10 +656,7 @@ impl SceneDoc {
                     out.push_str("[\n");
                     for (i, e) in self.entities.iter().enumerate() {
                         out.push_str(ei);
-                        match &e.raw {
-                            Some(raw) => out.push_str(raw),
-                            None => out.push_str(&entity_text(&e.value, ei, e.multiline)),
-                        }
+                        out.push_str(&self.entity_text(e));
                         if i + 1 < self.entities.len() {
                             out.push(',');
                         }
@@ -549,7 +666,7 @@ impl SceneDoc {
                     out.push(']');
                 }
             } else {
-                out.push_str(&value.compact());
+                out.push_str(&value.compact_spaced(self.spaced));
             }
             if n + 1 < self.top.len() {
                 out.push(',');
@@ -561,10 +678,22 @@ impl SceneDoc {
     }
 }
 
+impl SceneDoc {
+    /// An entity's text: as the file had it, or written in the file's style once edited.
+    fn entity_text(&self, e: &EntityDoc) -> String {
+        let ei = &self.entity_indent;
+        match (&e.raw, &self.pretty) {
+            (Some(raw), _) => raw.clone(),
+            (None, Some(unit)) if e.multiline != Some(false) => pretty_text(&e.value, unit, ei),
+            (None, _) => entity_text(&e.value, ei, e.multiline, self.spaced),
+        }
+    }
+}
+
 /// One entity: laid out as the file had it (on one line, or one component per line); a new
 /// one on one line when it fits.
-fn entity_text(value: &Json, indent: &str, multiline: Option<bool>) -> String {
-    let line = value.compact();
+fn entity_text(value: &Json, indent: &str, multiline: Option<bool>, spaced: bool) -> String {
+    let line = value.compact_spaced(spaced);
     let Json::Object(fields) = value else {
         return line;
     };
@@ -578,7 +707,7 @@ fn entity_text(value: &Json, indent: &str, multiline: Option<bool>) -> String {
         out.push_str(&inner);
         out.push_str(&quote(k));
         out.push_str(": ");
-        out.push_str(&v.compact());
+        out.push_str(&v.compact_spaced(spaced));
         if i + 1 < fields.len() {
             out.push(',');
         }
@@ -587,6 +716,29 @@ fn entity_text(value: &Json, indent: &str, multiline: Option<bool>) -> String {
     out.push_str(indent);
     out.push('}');
     out
+}
+
+/// A value written out in full, `unit` a level, its lines after the first led by `indent`.
+fn pretty_text(value: &Json, unit: &str, indent: &str) -> String {
+    use serde::Serialize;
+    let mut bytes = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(unit.as_bytes());
+    let mut ser = serde_json::Serializer::with_formatter(&mut bytes, formatter);
+    if value.serialize(&mut ser).is_err() {
+        return value.compact();
+    }
+    let text = String::from_utf8(bytes).unwrap_or_default();
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            if i == 0 {
+                line.to_string()
+            } else {
+                format!("{indent}{line}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The indentation of the file's top-level members and of its entities (two and four spaces
@@ -764,7 +916,7 @@ mod tests {
         doc.set(1, "bulk", &[], Json::Bool(true)).unwrap();
         assert_eq!(
             doc.text(),
-            "{\n \"version\": 2,\n \"entities\": [\n  {\"name\": \"a\"},\n  { \"name\": \"b\", \"bulk\": true }\n ]\n}\n"
+            "{\n \"version\": 2,\n \"entities\": [\n  {\"name\": \"a\"},\n  {\"name\": \"b\", \"bulk\": true}\n ]\n}\n"
         );
         let mut empty = SceneDoc::empty();
         assert_eq!(
@@ -791,6 +943,82 @@ mod tests {
                 .unwrap_err()
                 .starts_with("not a valid scene")
         );
+    }
+
+    #[test]
+    fn a_file_written_out_in_full_keeps_that_layout() {
+        let text = "{\n \"version\": 2,\n \"entities\": [\n  {\n   \"name\": \"a\",\n   \"transform\": {\n    \"pos\": [\n     0,\n     1.0\n    ]\n   }\n  }\n ]\n}\n";
+        let mut doc = SceneDoc::parse(text).unwrap();
+        assert_eq!(doc.pretty.as_deref(), Some(" "));
+        doc.set(
+            0,
+            "transform",
+            &[Step::Key("pos".into()), Step::Index(0)],
+            Json::Number(3.into()),
+        )
+        .unwrap();
+        assert_eq!(doc.text(), text.replace("     0,", "     3,"));
+        doc.insert(1, Json::parse(r#"{"name": "b", "bulk": true}"#).unwrap());
+        assert!(
+            doc.text()
+                .contains("  },\n  {\n   \"name\": \"b\",\n   \"bulk\": true\n  }\n ]"),
+            "{}",
+            doc.text()
+        );
+    }
+
+    /// Every entity of every game scene, written again as if edited: the same text, in the
+    /// file's own style (one line, or written out in full), numbers to the last digit. Entities
+    /// laid out by hand over several lines are only checked to read back the same.
+    #[test]
+    fn the_games_scenes_are_written_back_in_their_own_style() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects");
+        let (mut checked, mut by_hand) = (0, 0);
+        let mut differ = Vec::new();
+        for project in std::fs::read_dir(&root).unwrap().flatten() {
+            let Ok(scenes) = std::fs::read_dir(project.path().join("assets/scenes")) else {
+                continue;
+            };
+            for scene in scenes.flatten() {
+                let text = std::fs::read_to_string(scene.path()).unwrap();
+                let doc = SceneDoc::parse(&text).unwrap();
+                for i in 0..doc.len() {
+                    let mut one = doc.clone();
+                    let raw = one.entities[i].raw.clone().unwrap();
+                    let _ = one.edited(i);
+                    let written = one.text();
+                    assert_eq!(SceneDoc::parse(&written).unwrap(), {
+                        let mut back = SceneDoc::parse(&written).unwrap();
+                        back.original = None;
+                        back.original = Some(written.clone());
+                        back
+                    });
+                    let hand = raw.contains('\n') && doc.pretty.is_none();
+                    if written == text {
+                        checked += 1;
+                    } else if hand {
+                        by_hand += 1;
+                        let back = SceneDoc::parse(&written).unwrap();
+                        assert_eq!(back.entity(i), doc.entity(i));
+                    } else {
+                        if differ.is_empty() {
+                            for (a, b) in text
+                                .lines()
+                                .zip(written.lines())
+                                .filter(|(a, b)| a != b)
+                                .take(2)
+                            {
+                                eprintln!("- {a}\n+ {b}");
+                            }
+                        }
+                        differ.push(format!("{} entity {i}", scene.path().display()));
+                    }
+                }
+            }
+        }
+        assert!(checked >= 500, "{checked} entities checked");
+        assert!(by_hand < checked / 20, "{by_hand} laid out by hand");
+        assert!(differ.is_empty(), "{differ:#?}");
     }
 
     proptest! {
