@@ -396,3 +396,58 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     drop(browser);
     drop(editor);
 }
+
+/// The pictures in docs/editor.md: Kotodama's title in the editor, the logo selected, and the
+/// packages panel. Run by hand (`cargo test -p jengine-tool --test editor_browser -- --ignored`):
+/// it builds Kotodama's optimised viewport.
+#[test]
+#[ignore]
+fn the_docs_pictures_of_kotodama_in_the_editor() {
+    if let Err(why) = webdriver::available() {
+        webdriver::skip_or_fail(&format!("the editor's docs pictures: {why}"));
+        return;
+    }
+    let root = common::workspace();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jengine"))
+        .args(["edit", "projects/kotodama", "--no-open", "--mute"])
+        .current_dir(&root)
+        .process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let editor = Kill(child);
+    let url = std::io::BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|line| line.strip_prefix("jengine edit: ").map(String::from))
+        .expect("jengine edit prints its address");
+    let browser = Browser::start().unwrap();
+    browser.goto(&url).unwrap();
+    browser
+        .wait_for("#tree li.entity[data-name=\"logo\"]", 30 * SECOND)
+        .unwrap()
+        .click()
+        .unwrap();
+    browser
+        .wait_until(
+            "getComputedStyle(document.getElementById('outline')).display === 'block'",
+            10 * SECOND,
+        )
+        .unwrap();
+    // The demo battle under way behind the menu.
+    std::thread::sleep(4 * SECOND);
+    let images = root.join("docs/images");
+    std::fs::create_dir_all(&images).unwrap();
+    browser.screenshot_png(&images.join("editor.png")).unwrap();
+    browser.find("#tab-packages").unwrap().click().unwrap();
+    browser
+        .wait_for(".package[data-package=\"jengine-kotoba\"]", 10 * SECOND)
+        .unwrap();
+    browser
+        .screenshot_png(&images.join("editor-packages.png"))
+        .unwrap();
+    drop(browser);
+    drop(editor);
+}

@@ -1242,7 +1242,7 @@ impl Session {
         if self.dirty() {
             let path = std::env::temp_dir().join(format!(
                 "jengine-edit-{}-{}.scene",
-                &self.token[..8.min(self.token.len())],
+                self.session_id,
                 std::process::id()
             ));
             match std::fs::write(&path, self.doc.text()) {
