@@ -525,6 +525,42 @@ fn files_changed_on_disk_reload_in_the_running_game() {
     assert_eq!(label["components"][1]["live"]["pos"], json!([0.0, -3.0]));
     assert_eq!(ed.state()["dirty"], false);
 
+    // The scene broken on disk: the loader's words in the log, and the game keeps the scene
+    // it had (the editor shows the file as it is, to mend it).
+    let good_scene = std::fs::read_to_string(ed.scene_file()).unwrap();
+    std::fs::write(
+        ed.scene_file(),
+        good_scene.replace("\"size\": 0.8", "\"size\": \"big\""),
+    )
+    .unwrap();
+    ed.wait("the broken scene's error", |s| {
+        s["log"].as_array().unwrap().iter().any(|l| {
+            l["level"] == "error"
+                && l["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains("entity 2 (\"label\"), key \"text\"")
+        })
+    });
+    assert_eq!(ed.state()["entities"], 3);
+    let live = ed.get("/api/entity?index=2").json();
+    assert_eq!(live["components"][2]["value"]["size"], "big");
+    std::fs::write(ed.scene_file(), &good_scene).unwrap();
+    ed.wait("the mended scene", |s| {
+        s["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| {
+                l["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains("changed on disk; read again")
+            })
+            .count()
+            >= 3
+    });
+
     // A script broken on disk: its error, with file and line, in the log; the game goes on.
     let script = ed.project().join("assets/scripts/counter.lua");
     let good = std::fs::read_to_string(&script).unwrap();
