@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use jengine::hecs;
+use jengine::host::check_asset_name;
 use jengine::host::{
     AudioQueue, AudioRequest, ClipboardCopy, Limits, Project, SaveStore, Scene, SceneError,
     SceneRequest, ScriptHost, VolumeKind,
@@ -42,6 +43,10 @@ pub struct Options {
     /// Whether `Clipboard.copy` and a paste use the system clipboard (a window) or a string
     /// kept in memory (headless runs and tests, so they never touch the machine's clipboard).
     pub system_clipboard: bool,
+    /// Whether a first scene that does not load still gives a runtime (its problems in the
+    /// log, the world empty, the scene named as running) so it can be mended while running, as
+    /// the editor does; otherwise it is an error.
+    pub broken_scene_ok: bool,
 }
 
 /// Where a runtime's sound goes.
@@ -64,6 +69,7 @@ impl Default for Options {
             sound: Sound::Silent,
             args: Vec::new(),
             system_clipboard: false,
+            broken_scene_ok: false,
         }
     }
 }
@@ -200,7 +206,16 @@ impl Runtime {
             delivered: Vec::new(),
             spawned: Vec::new(),
         };
-        runtime.load_scene(&scene).map_err(|e| vec![e])?;
+        match runtime.load_scene(&scene) {
+            Ok(()) => {}
+            Err(e) if options.broken_scene_ok && check_asset_name(&scene).is_ok() => {
+                runtime.world.log().warn(format!(
+                    "scene {scene:?} does not load; nothing runs until it does:\n{e}"
+                ));
+                runtime.scene = scene;
+            }
+            Err(e) => return Err(vec![e]),
+        }
         runtime.collect_log();
         Ok(runtime)
     }

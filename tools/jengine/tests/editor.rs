@@ -33,7 +33,13 @@ impl Drop for Editor {
 }
 
 fn start() -> Editor {
+    start_with(|_| {})
+}
+
+/// The editor on a copy of the fixture that `prepare` has changed first.
+fn start_with(prepare: impl FnOnce(&Path)) -> Editor {
     let dir = common::copy_fixture();
+    prepare(dir.path());
     let project = dir.path().to_path_buf();
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = std::sync::mpsc::channel();
@@ -668,5 +674,108 @@ fn the_game_is_played_stepped_and_switched_from_the_page() {
             .unwrap()
             .iter()
             .any(|c| c["name"] == "Counter.add")
+    );
+}
+
+#[test]
+fn a_scene_that_does_not_load_opens_to_be_mended() {
+    let ed = start_with(|dir| {
+        let file = dir.join("assets/scenes/main.scene");
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(
+            &file,
+            text.replace("\"tint\": \"#e0a030\"", "\"tint\": \"orange\""),
+        )
+        .unwrap();
+    });
+    let state = ed.state();
+    assert_eq!(state["scene"], "main");
+    assert_eq!(
+        state["entities"], 0,
+        "nothing runs while the scene does not load"
+    );
+    assert!(
+        state["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["level"] == "error"
+                && l["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains("entity 1 (\"box\"), key \"sprite\"")),
+        "{state:#}"
+    );
+    // The scene's entities are there to edit; mending the bad field brings the game to life.
+    assert_eq!(
+        ed.get("/api/scene").json()["entities"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let mended = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "sprite", "path": ["tint"], "value": "#e0a030" }),
+    );
+    assert_eq!(mended.status, 200, "{}", mended.text());
+    ed.wait("the game running", |s| {
+        s["entities"] == 3 && s["frame"].as_u64().unwrap() > 1
+    });
+    assert_eq!(ed.post("/api/save", json!({})).status, 200);
+    assert!(
+        std::fs::read_to_string(ed.scene_file())
+            .unwrap()
+            .contains("#e0a030")
+    );
+}
+
+#[test]
+fn a_scene_file_that_is_not_json_is_never_overwritten() {
+    let ed = start_with(|dir| {
+        std::fs::write(
+            dir.join("assets/scenes/main.scene"),
+            "{ \"version\": 2, oops",
+        )
+        .unwrap();
+    });
+    let state = ed.state();
+    assert!(
+        state["conflict"]
+            .as_str()
+            .unwrap()
+            .contains("not a valid scene"),
+        "{state:#}"
+    );
+    // Nothing may write over the file while the editor only has a stand-in for it.
+    for (path, body) in [
+        ("/api/save", json!({})),
+        ("/api/edit", json!({ "op": "add_entity" })),
+        ("/api/undo", json!({})),
+    ] {
+        assert_eq!(ed.post(path, body).status, 409, "{path}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(ed.scene_file()).unwrap(),
+        "{ \"version\": 2, oops"
+    );
+    // Mended on disk: read, and the game runs it.
+    std::fs::copy(
+        common::fixture().join("assets/scenes/main.scene"),
+        ed.scene_file(),
+    )
+    .unwrap();
+    let state = ed.wait("the mended scene running", |s| s["entities"] == 3);
+    assert!(state["conflict"].is_null(), "{state:#}");
+    assert_eq!(
+        ed.get("/api/scene").json()["entities"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    assert_eq!(
+        ed.post("/api/edit", json!({ "op": "add_entity" })).status,
+        200
     );
 }

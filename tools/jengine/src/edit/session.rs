@@ -175,6 +175,9 @@ pub struct Session {
     building: bool,
     build_failed: Option<String>,
     conflict: Option<String>,
+    /// Why the scene shown is an empty stand-in for a file that is not a scene at all (edits
+    /// and saves are refused until the file is mended on disk).
+    stand_in: Option<String>,
     frame_dirty: bool,
     /// Counts changes of the scene being edited, so the page knows to read it again.
     revision: u64,
@@ -195,7 +198,7 @@ fn level_of(level: LogLevel, text: &str) -> &'static str {
     match level {
         LogLevel::Info => "info",
         // A script's failure names its file and line; it is an error, not a mere warning.
-        LogLevel::Warn if text.contains(".lua:") => "error",
+        LogLevel::Warn if text.contains(".lua:") || text.contains(" does not load; ") => "error",
         LogLevel::Warn => "warning",
     }
 }
@@ -306,18 +309,32 @@ impl Session {
             } else {
                 crate::runtime::Sound::Silent
             },
+            // A scene that does not load opens anyway, to be mended here.
+            broken_scene_ok: true,
             ..Options::default()
         };
         let mut runtime = Runtime::new(&options.project, packages, runtime_options)?;
         let scene = runtime.scene().to_string();
-        let (mut doc, saved_text) =
-            read_scene(&runtime.project.dir, &scene).map_err(|e| vec![e])?;
+        let mut notes = Vec::new();
+        let mut stand_in = None;
+        let (mut doc, saved_text) = match read_scene(&runtime.project.dir, &scene) {
+            Ok(read) => read,
+            Err(e) => {
+                // Not even JSON: an empty scene stands in until the file is mended on disk
+                // (the editor reads it again when it changes); nothing may overwrite it.
+                let why = format!("{e}; mend the file on disk and the editor reads it again");
+                notes.push(why.clone());
+                stand_in = Some(why);
+                let empty = SceneDoc::empty();
+                let text = empty.text();
+                (empty, text)
+            }
+        };
         let size = (
             runtime.project.file.window.width,
             runtime.project.file.window.height,
         );
         let renderer = Renderer::new(&runtime.project.dir.join("assets"));
-        let mut notes = Vec::new();
         if let Some(path) = &options.unsaved {
             // The edits that were not saved before a rebuild come back, still unsaved.
             match std::fs::read_to_string(path) {
@@ -358,6 +375,7 @@ impl Session {
             building: false,
             build_failed: None,
             conflict: None,
+            stand_in,
             frame_dirty: true,
             revision: 0,
             frames: Arc::new(Frames::new()),
@@ -374,7 +392,12 @@ impl Session {
         };
         session.collect_log();
         for note in notes {
-            session.say("info", note);
+            let level = if session.stand_in.as_ref() == Some(&note) {
+                "error"
+            } else {
+                "info"
+            };
+            session.say(level, note);
         }
         session.say(
             "info",
@@ -511,6 +534,7 @@ impl Session {
             Ok((doc, text)) => {
                 self.doc = doc;
                 self.saved_text = text;
+                self.stand_in = None;
                 self.doc_scene = running;
                 self.revision += 1;
                 self.undo.clear();
@@ -559,6 +583,16 @@ impl Session {
     }
 
     fn answer(&mut self, request: &Request) -> Response {
+        let changes_scene = matches!(
+            request.path.as_str(),
+            "/api/edit" | "/api/undo" | "/api/redo" | "/api/save"
+        );
+        if request.method == "POST"
+            && changes_scene
+            && let Some(why) = &self.stand_in
+        {
+            return Response::error(409, why);
+        }
         let answer = match (request.method.as_str(), request.path.as_str()) {
             ("GET", "/api/state") => Ok(self.state(request)),
             ("GET", "/api/scene") => Ok(self.tree()),
@@ -616,7 +650,7 @@ impl Session {
             "banner": if self.building { None } else { self.banner.clone() },
             "building": self.building,
             "build_failed": self.build_failed,
-            "conflict": self.conflict,
+            "conflict": self.conflict.clone().or_else(|| self.stand_in.clone()),
             "log": log,
             "log_seq": self.log_seq,
         }))
@@ -1067,6 +1101,7 @@ impl Session {
         self.undo.push(std::mem::replace(&mut self.doc, doc));
         self.saved_text = text;
         self.conflict = None;
+        self.stand_in = None;
         self.show_doc(None);
         self.say(
             "info",
@@ -1117,6 +1152,7 @@ impl Session {
                 self.collect_log();
                 self.doc = doc;
                 self.saved_text = text;
+                self.stand_in = None;
                 self.doc_scene = scene;
                 self.revision += 1;
                 self.undo.clear();
@@ -1368,6 +1404,9 @@ impl Session {
                 match SceneDoc::parse(&disk) {
                     Ok(doc) => {
                         self.undo.push(std::mem::replace(&mut self.doc, doc));
+                        if self.stand_in.take().is_some() {
+                            self.undo.clear();
+                        }
                         self.saved_text = disk;
                         self.revision += 1;
                         self.say(
