@@ -632,6 +632,14 @@ fn the_game_is_played_stepped_and_switched_from_the_page() {
     // The selected entity's box on screen: the box is 2x2 units at (0, 1), 40 px a unit.
     let sel = ed.post("/api/select", json!({ "index": 1 })).json();
     assert_eq!(sel["selection_box"], json!([280, 100, 360, 180]));
+    // Picking in the view: what is drawn on top there, or nothing.
+    let picked = ed.post("/api/pick", json!({ "x": 320, "y": 140 })).json();
+    assert_eq!(picked["selection"], json!({ "index": 1 }));
+    assert_eq!(picked["selection_box"], json!([280, 100, 360, 180]));
+    let nothing = ed.post("/api/pick", json!({ "x": 5, "y": 5 })).json();
+    assert!(nothing["selection"].is_null());
+    let outside = ed.post("/api/pick", json!({ "x": -5, "y": 1e9 })).json();
+    assert!(outside["selection"].is_null());
     // A click on the canvas reaches the script at its world position.
     ed.post(
         "/api/input",

@@ -223,11 +223,27 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
         .unwrap();
     shot(&browser, &root, "editor-start.png");
 
-    // Select the box: the inspector shows its components, the viewport outlines it.
+    // An entity selected in the tree shows in the inspector.
     browser
-        .find("#tree li.entity[data-name=\"box\"]")
+        .find("#tree li.entity[data-name=\"label\"]")
         .unwrap()
         .click()
+        .unwrap();
+    browser
+        .wait_for(".component[data-key=\"text\"]", 10 * SECOND)
+        .unwrap();
+    // Alt+click on the box in the view selects it: the inspector shows its components, the
+    // tree marks it, the viewport outlines it.
+    browser
+        .execute(
+            "const c = document.getElementById('viewport'); const r = c.getBoundingClientRect(); \
+             c.dispatchEvent(new PointerEvent('pointerdown', { clientX: r.left + r.width * 320 / 640, \
+             clientY: r.top + r.height * 140 / 360, altKey: true, bubbles: true }));",
+            vec![],
+        )
+        .unwrap();
+    browser
+        .wait_for("#tree li.entity.selected[data-name=\"box\"]", 10 * SECOND)
         .unwrap();
     browser
         .wait_for(".component[data-key=\"counter\"]", 10 * SECOND)

@@ -276,6 +276,13 @@ struct Inputs {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+struct Pick {
+    x: f32,
+    y: f32,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Select {
     #[serde(default)]
     index: Option<usize>,
@@ -608,6 +615,7 @@ impl Session {
             ("POST", "/api/control") => body(request).and_then(|c| self.control(c)),
             ("POST", "/api/input") => body(request).and_then(|i| self.input(i)),
             ("POST", "/api/select") => body(request).map(|s| self.select(s)),
+            ("POST", "/api/pick") => body(request).map(|p| self.pick(p)),
             ("POST", "/api/rebuild") => self.rebuild(),
             (_, path) if path.starts_with("/api/") => Err(Response::error(
                 405,
@@ -1220,7 +1228,40 @@ impl Session {
             self.renderer
                 .bounds(&self.runtime.world, e, self.size.0, self.size.1)
         });
-        ok(json!({ "ok": true, "selection_box": self.selection_box }))
+        let selection = match self.selected {
+            Some(Selected::Scene(i)) => json!({ "index": i }),
+            Some(Selected::Live(id)) => json!({ "live": id }),
+            None => serde_json::Value::Null,
+        };
+        ok(json!({ "ok": true, "selection": selection, "selection_box": self.selection_box }))
+    }
+
+    /// Selects the scene's entity drawn on top at frame pixel (x, y), if any.
+    fn pick(&mut self, pick: Pick) -> Response {
+        let (w, h) = self.size;
+        let inside = pick.x.is_finite()
+            && pick.y.is_finite()
+            && (0.0..w as f32).contains(&pick.x)
+            && (0.0..h as f32).contains(&pick.y);
+        let found = if inside && self.runtime.scene() == self.doc_scene {
+            let candidates = self.runtime.scene_entities().to_vec();
+            self.renderer
+                .pick(
+                    &self.runtime.world,
+                    &candidates,
+                    w,
+                    h,
+                    pick.x as u32,
+                    pick.y as u32,
+                )
+                .and_then(|e| candidates.iter().position(|c| *c == e))
+        } else {
+            None
+        };
+        self.select(Select {
+            index: found,
+            live: None,
+        })
     }
 
     fn rebuild(&mut self) -> Result<Response, Response> {

@@ -117,6 +117,37 @@ impl Renderer {
         bounds
     }
 
+    /// Which of `candidates` draws the pixel (x, y) of a `width` x `height` frame on top: the
+    /// one drawn last there (highest z, then latest spawned). `None` when none draws it.
+    pub fn pick(
+        &mut self,
+        world: &World,
+        candidates: &[Entity],
+        width: u32,
+        height: u32,
+        x: u32,
+        y: u32,
+    ) -> Option<Entity> {
+        let mut order: Vec<(f32, u64, Entity)> = candidates
+            .iter()
+            .filter(|e| world.entities.contains(**e))
+            .map(|e| {
+                let z = world
+                    .entities
+                    .get::<&Transform2D>(*e)
+                    .map(|t| t.z)
+                    .unwrap_or(0.0);
+                (z, world.spawn_order(*e), *e)
+            })
+            .collect();
+        order.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+        order.into_iter().map(|(_, _, e)| e).find(|e| {
+            self.render_filtered(world, width, height, Some(*e))
+                .pixel(x, y)
+                .is_some_and(|p| p[3] > 0)
+        })
+    }
+
     fn render_filtered(
         &mut self,
         world: &World,
