@@ -787,3 +787,92 @@ fn a_scene_file_that_is_not_json_is_never_overwritten() {
         200
     );
 }
+
+mod random_edits {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn op() -> impl Strategy<Value = Value> {
+        let entity = 0usize..6;
+        let key = prop_oneof![
+            Just("sprite"),
+            Just("transform"),
+            Just("text"),
+            Just("counter"),
+            Just("name"),
+            Just("script"),
+            Just("bogus"),
+        ];
+        let field = prop_oneof![
+            Just("tint"),
+            Just("pos"),
+            Just("size"),
+            Just("text"),
+            Just("count"),
+            Just("texture"),
+            Just("z"),
+        ];
+        let value = prop_oneof![
+            Just(json!(1)),
+            Just(json!(-2.5)),
+            Just(json!("#ff00ff")),
+            Just(json!("../../x.png")),
+            Just(json!([1, 2])),
+            Just(json!({})),
+            Just(json!(null)),
+            Just(json!("counter.lua")),
+            Just(json!("box")),
+        ];
+        prop_oneof![
+            (entity.clone(), key.clone(), field.clone(), value.clone()).prop_map(
+                |(e, k, f, v)| json!({ "op": "set", "entity": e, "key": k, "path": [f], "value": v })
+            ),
+            (entity.clone(), key.clone(), value).prop_map(
+                |(e, k, v)| json!({ "op": "set", "entity": e, "key": k, "path": [], "value": v })
+            ),
+            (entity.clone(), key, field).prop_map(
+                |(e, k, f)| json!({ "op": "remove", "entity": e, "key": k, "path": [f] })
+            ),
+            (0usize..6).prop_map(|e| json!({ "op": "add_entity", "at": e })),
+            entity.clone().prop_map(|e| json!({ "op": "duplicate", "entity": e })),
+            entity.clone().prop_map(|e| json!({ "op": "delete", "entity": e })),
+            entity.prop_map(|e| json!({ "op": "rename", "entity": e, "name": "box" })),
+            Just(json!({ "op": "undo" })),
+            Just(json!({ "op": "redo" })),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Whatever the page sends, in whatever order: a refused edit changes nothing, the
+        /// scene always loads, the game always runs what the editor shows, and a save writes a
+        /// file the loader takes.
+        #[test]
+        fn any_sequence_of_edits_keeps_a_scene_that_loads(ops in proptest::collection::vec(op(), 1..14)) {
+            let ed = start();
+            ed.post("/api/control", json!({ "action": "pause" }));
+            let registry = jengine::Registry::with(&[&jengine_counter::CounterPackage]);
+            for op in ops {
+                let before = ed.get("/api/scene").json()["entities"].clone();
+                let answer = match op["op"].as_str() {
+                    Some("undo") => ed.post("/api/undo", json!({})),
+                    Some("redo") => ed.post("/api/redo", json!({})),
+                    _ => ed.post("/api/edit", op.clone()),
+                };
+                prop_assert!([200, 409, 422].contains(&answer.status), "{op}: {}", answer.text());
+                let after = ed.get("/api/scene").json()["entities"].clone();
+                if answer.status != 200 {
+                    prop_assert_eq!(&before, &after, "a refused {} changed the scene", op);
+                }
+                // The running game has exactly the scene's entities.
+                let state = ed.state();
+                prop_assert_eq!(state["entities"].as_u64().unwrap() as usize, after.as_array().unwrap().len());
+            }
+            prop_assert_eq!(ed.post("/api/save", json!({})).status, 200);
+            let text = std::fs::read_to_string(ed.scene_file()).unwrap();
+            let loaded = jengine::host::Scene::parse("assets/scenes/main.scene", &text, &registry);
+            prop_assert!(loaded.is_ok(), "{:?}\n{}", loaded.err(), text);
+        }
+    }
+}
