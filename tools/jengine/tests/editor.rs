@@ -640,11 +640,38 @@ fn the_game_is_played_stepped_and_switched_from_the_page() {
     assert!(nothing["selection"].is_null());
     let outside = ed.post("/api/pick", json!({ "x": -5, "y": 1e9 })).json();
     assert!(outside["selection"].is_null());
-    // A click on the canvas reaches the script at its world position.
+    // A click on the view reaches the script at its world position (x 4 here: it adds 4), a
+    // key and typed text reach it too, all on the next frame.
+    let count = |ed: &Editor| {
+        ed.get("/api/entity?index=1").json()["components"][3]["live"]["count"]
+            .as_i64()
+            .unwrap()
+    };
+    let before = count(&ed);
     ed.post(
         "/api/input",
-        json!({ "events": [{ "type": "pointer", "phase": "press", "x": 320, "y": 180 }] }),
+        json!({ "events": [
+            { "type": "pointer", "phase": "press", "x": 480, "y": 180 },
+            { "type": "pointer", "phase": "release", "x": 480, "y": 180 },
+            { "type": "text", "text": "hi" },
+        ] }),
     );
+    assert_eq!(count(&ed), before, "nothing happens while paused");
+    ed.post("/api/control", json!({ "action": "step" }));
+    ed.wait("the click's frame", |s| {
+        s["frame"].as_u64().unwrap() == frame + 2
+    });
+    assert_eq!(count(&ed), before + 4);
+    assert!(ed.log_has("typed hi"));
+    ed.post(
+        "/api/input",
+        json!({ "events": [{ "type": "key", "key": "r", "down": true }] }),
+    );
+    ed.post("/api/control", json!({ "action": "step" }));
+    ed.wait("the key's frame", |s| {
+        s["frame"].as_u64().unwrap() == frame + 3
+    });
+    assert_eq!(count(&ed), 0);
     // Another scene, with unsaved edits guarded.
     ed.post(
         "/api/edit",

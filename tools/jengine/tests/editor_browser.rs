@@ -223,6 +223,28 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
         .unwrap();
     shot(&browser, &root, "editor-start.png");
 
+    // The view takes the keyboard when clicked: R reaches the script, which resets the count.
+    let count = |browser: &Browser| {
+        browser
+            .execute_async(
+                "const done = arguments[arguments.length - 1]; \
+                 api('/api/entity?index=1').then(r => done(r.data.components[3].live.count));",
+                vec![],
+            )
+            .unwrap()
+            .as_i64()
+            .unwrap()
+    };
+    assert!(count(&browser) > 0, "the script counted on start");
+    let view = browser.find("#viewport").unwrap();
+    view.click().unwrap();
+    view.send_keys("r").unwrap();
+    let start = Instant::now();
+    while count(&browser) != 0 {
+        assert!(start.elapsed() < 10 * SECOND, "R never reached the game");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
     // An entity selected in the tree shows in the inspector.
     browser
         .find("#tree li.entity[data-name=\"label\"]")
