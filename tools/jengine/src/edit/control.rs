@@ -65,17 +65,7 @@ impl Session {
             }
             "restart" => {
                 self.playing = true;
-                if self.runtime.scene() == self.doc_scene {
-                    self.show_doc(None);
-                } else {
-                    let scene = self.runtime.scene().to_string();
-                    if let Err(e) = self.runtime.load_scene(&scene) {
-                        self.say("error", e.clone());
-                        return Err(Response::error(422, e));
-                    }
-                    self.collect_log();
-                }
-                self.frame_dirty = true;
+                self.restart_scene().map_err(|e| Response::error(422, e))?;
             }
             "load" => {
                 let scene = control
@@ -301,5 +291,89 @@ impl Session {
             let _ = std::fs::remove_file(path);
         }
         self.building = false;
+        // `finish` stopped the scripts; this session goes on, so its scene starts again.
+        // A failure is in the log already.
+        let _ = self.restart_scene();
+    }
+
+    /// Loads the running scene again: from the editor's copy when it is the one being edited.
+    pub(super) fn restart_scene(&mut self) -> Result<(), String> {
+        if self.runtime.scene() == self.doc_scene {
+            self.show_doc(None);
+            return Ok(());
+        }
+        let scene = self.runtime.scene().to_string();
+        let loaded = self.runtime.load_scene(&scene);
+        self.collect_log();
+        self.frame_dirty = true;
+        if let Err(e) = &loaded {
+            self.say("error", e.clone());
+        }
+        loaded
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::EditOptions;
+
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            let target = to.join(entry.file_name());
+            if entry.path().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_new_build_that_cannot_start_leaves_the_session_playing() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let dir = tempfile::tempdir().unwrap();
+        copy(&fixtures.join("counter-project"), dir.path());
+        let file = dir.path().join("project.jengine");
+        let package = fixtures.join("counter-package");
+        let text = std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("../counter-package", package.to_str().unwrap());
+        std::fs::write(&file, text).unwrap();
+        let options = EditOptions {
+            project: dir.path().to_path_buf(),
+            port: 0,
+            token: None,
+            scene: None,
+            open: false,
+            profile: Profile::Dev,
+            unsaved: None,
+            seed: 1,
+            sound: false,
+        };
+        let (tx, _rx) = std::sync::mpsc::channel();
+        let packages: [&dyn jengine::Package; 1] = [&jengine_counter::CounterPackage];
+        let mut session = Session::start(&options, &packages, 1, "token", tx).unwrap();
+        session.tick();
+        let starts = |s: &Session| {
+            s.log
+                .iter()
+                .filter(|l| l.text.contains("first goal"))
+                .count()
+        };
+        assert_eq!(starts(&session), 1);
+        // A path that cannot exist: the exec fails and returns.
+        session.restart_on(Path::new("/nonexistent/jengine-viewport-that-is-not-there"));
+        assert!(
+            session
+                .log
+                .iter()
+                .any(|l| l.level == "error" && l.text.contains("this session goes on"))
+        );
+        // The scripts stopped for the restart run again.
+        session.tick();
+        assert_eq!(starts(&session), 2);
+        assert!(!session.building);
     }
 }

@@ -30,10 +30,10 @@ pub(super) const LIVE_LISTED: usize = 200;
 pub(super) const UNDO_KEPT: usize = 200;
 #[derive(Debug, Clone, serde::Serialize)]
 pub(super) struct LogEntry {
-    seq: u64,
-    level: &'static str,
-    source: &'static str,
-    text: String,
+    pub(super) seq: u64,
+    pub(super) level: &'static str,
+    pub(super) source: &'static str,
+    pub(super) text: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
