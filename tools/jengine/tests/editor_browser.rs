@@ -431,6 +431,51 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
         .unwrap();
     assert_eq!(scene_shown, "main");
     shot(&browser, &root, "editor-rebuilt.png");
+
+    // Saved, then another scene opened: a rebuild comes back in that scene.
+    browser.find("#save").unwrap().click().unwrap();
+    wait_file(&scene, "the saved tint", |t| t.contains("#30c050"));
+    browser
+        .wait_until(
+            "!document.getElementById('dirty').classList.contains('on')",
+            5 * SECOND,
+        )
+        .unwrap();
+    browser
+        .find("#scene-select option[value=\"legacy\"]")
+        .unwrap()
+        .click()
+        .unwrap();
+    browser
+        .wait_for("#tree li.entity[data-name=\"label\"]", 10 * SECOND)
+        .unwrap();
+    browser
+        .wait_until("S.docScene === 'legacy'", 10 * SECOND)
+        .unwrap();
+    let second = session_id(&browser);
+    std::fs::write(&lib, format!("{source}\n// touched again\n")).unwrap();
+    browser
+        .wait_until(
+            "document.getElementById('banner').classList.contains('on')",
+            20 * SECOND,
+        )
+        .unwrap();
+    browser.find("#rebuild").unwrap().click().unwrap();
+    browser
+        .wait_until(
+            &format!("S.session !== null && S.session !== {second:?} && S.docScene === 'legacy'"),
+            600 * SECOND,
+        )
+        .unwrap();
+    assert_eq!(
+        browser
+            .execute(
+                "return document.getElementById('scene-select').value;",
+                vec![]
+            )
+            .unwrap(),
+        "legacy"
+    );
     drop(browser);
     drop(editor);
 }
