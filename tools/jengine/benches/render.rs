@@ -122,6 +122,11 @@ fn bench(c: &mut Criterion) {
     c.bench_function("render 1280x720: 1000 sprites, 300 glyphs, 64 quads", |b| {
         b.iter(|| renderer.render(&world, 1280, 720))
     });
+    let frame = renderer.render(&world, 1280, 720);
+    c.bench_function(
+        "encode a 1280x720 frame as PNG, fastest (the editor's view)",
+        |b| b.iter(|| frame.png_fast().unwrap().len()),
+    );
     let board = emoji_board();
     renderer.render(&board, 1280, 720);
     assert!(renderer.take_warnings().is_empty());

@@ -75,19 +75,10 @@ impl Frames {
         let Some(frame) = frame else {
             return Response::error(503, "no frame yet");
         };
-        let mut png = Vec::with_capacity(frame.rgba.len() / 4);
-        let encoded = {
-            let mut encoder = png::Encoder::new(&mut png, frame.width, frame.height);
-            encoder.set_color(png::ColorType::Rgba);
-            encoder.set_depth(png::BitDepth::Eight);
-            encoder.set_compression(png::Compression::Fastest);
-            encoder
-                .write_header()
-                .and_then(|mut w| w.write_image_data(&frame.rgba))
+        let png = match frame.png_fast() {
+            Ok(png) => png,
+            Err(e) => return Response::error(500, format!("cannot encode the frame: {e}")),
         };
-        if let Err(e) = encoded {
-            return Response::error(500, format!("cannot encode the frame: {e}"));
-        }
         Response {
             status: 200,
             content_type: "image/png",

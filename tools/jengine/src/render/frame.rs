@@ -51,6 +51,24 @@ impl Frame {
         writer.finish().map_err(io::Error::other)
     }
 
+    /// The frame as an RGBA PNG in memory, compressed as lightly as PNG allows: for sending
+    /// every frame (the editor's live view), not for keeping.
+    pub fn png_fast(&self) -> io::Result<Vec<u8>> {
+        let mut png = Vec::with_capacity(self.rgba.len() / 4);
+        {
+            let mut encoder = png::Encoder::new(&mut png, self.width, self.height);
+            encoder.set_color(png::ColorType::Rgba);
+            encoder.set_depth(png::BitDepth::Eight);
+            encoder.set_compression(png::Compression::Fastest);
+            let mut writer = encoder.write_header().map_err(io::Error::other)?;
+            writer
+                .write_image_data(&self.rgba)
+                .map_err(io::Error::other)?;
+            writer.finish().map_err(io::Error::other)?;
+        }
+        Ok(png)
+    }
+
     /// One `0x00RRGGBB` word per pixel (for softbuffer), composited over black.
     pub fn to_0rgb(&self) -> Vec<u32> {
         self.rgba
