@@ -171,6 +171,40 @@ fn type_field(browser: &Browser, key: &str, field: &str, text: &str) {
     panic!("the field kept changing under the test: {last}");
 }
 
+/// Starts `jengine edit` with `args` from `dir` (its own process group, silent, no browser of
+/// its own): the process and the page's address once it prints it.
+fn edit(dir: &Path, args: &[&str]) -> (Kill, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jengine"))
+        .arg("edit")
+        .args(args)
+        .args(["--no-open", "--mute"])
+        .current_dir(dir)
+        .process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let editor = Kill(child);
+    // Read on a thread: a first build may take minutes, and the wait has a limit.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    let url = loop {
+        let line = rx
+            .recv_timeout(900 * SECOND)
+            .expect("jengine edit prints its address");
+        if let Some(url) = line.strip_prefix("jengine edit: ") {
+            break url.to_string();
+        }
+    };
+    (editor, url)
+}
+
 #[test]
 fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     if let Err(why) = webdriver::available() {
@@ -182,31 +216,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     let project = set_up(&root, &home);
 
     // `jengine edit` builds the project's viewport, then serves the page.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jengine"))
-        .args(["edit", "project", "--dev", "--no-open", "--mute"])
-        .current_dir(&home)
-        .process_group(0)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let editor = Kill(child);
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            let _ = tx.send(line);
-        }
-    });
-    let url = loop {
-        let line = rx
-            .recv_timeout(600 * SECOND)
-            .expect("jengine edit prints its address");
-        if let Some(url) = line.strip_prefix("jengine edit: ") {
-            break url.to_string();
-        }
-    };
+    let (editor, url) = edit(&home, &["project", "--dev"]);
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
 
     let browser = Browser::start().unwrap();
@@ -491,21 +501,7 @@ fn the_docs_pictures_of_kotodama_in_the_editor() {
         return;
     }
     let root = common::workspace();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jengine"))
-        .args(["edit", "projects/kotodama", "--no-open", "--mute"])
-        .current_dir(&root)
-        .process_group(0)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let editor = Kill(child);
-    let url = std::io::BufReader::new(stdout)
-        .lines()
-        .map_while(Result::ok)
-        .find_map(|line| line.strip_prefix("jengine edit: ").map(String::from))
-        .expect("jengine edit prints its address");
+    let (editor, url) = edit(&root, &["projects/kotodama"]);
     let browser = Browser::start().unwrap();
     browser.goto(&url).unwrap();
     browser
