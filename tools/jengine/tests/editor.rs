@@ -672,6 +672,51 @@ fn the_game_is_played_stepped_and_switched_from_the_page() {
         s["frame"].as_u64().unwrap() == frame + 3
     });
     assert_eq!(count(&ed), 0);
+    // Dragging the box 40 px right and 20 px up moves it 1 and 0.5 units, in place, live; the
+    // whole drag is one undo step.
+    for (to, done) in [
+        ([330.0, 135.0], false),
+        ([350.0, 125.0], false),
+        ([360.0, 120.0], true),
+    ] {
+        let moved = ed.post(
+            "/api/drag",
+            json!({ "entity": 1, "from": [320, 140], "to": to, "done": done }),
+        );
+        assert_eq!(moved.status, 200, "{}", moved.text());
+    }
+    let boxed = ed.get("/api/entity?index=1").json();
+    assert_eq!(boxed["components"][1]["value"]["pos"], json!([1, 1.5]));
+    assert_eq!(boxed["components"][1]["live"]["pos"], json!([1.0, 1.5]));
+    assert_eq!(ed.post("/api/undo", json!({})).status, 200);
+    assert_eq!(
+        ed.get("/api/entity?index=1").json()["components"][1]["value"]["pos"],
+        json!([0, 1])
+    );
+    assert_eq!(
+        ed.post("/api/undo", json!({})).status,
+        409,
+        "one step for the drag"
+    );
+    assert_eq!(
+        ed.post(
+            "/api/drag",
+            json!({ "entity": 9, "from": [0, 0], "to": [1, 1] })
+        )
+        .status,
+        404
+    );
+    assert_eq!(
+        ed.request(
+            "POST",
+            "/api/drag",
+            &[("Host", &ed.host()), ("X-Jengine-Token", &ed.token)],
+            r#"{"entity": 1, "from": [0, 0], "to": [1e39, 0]}"#,
+        )
+        .status,
+        400,
+        "a point that is no number"
+    );
     // Another scene, with unsaved edits guarded.
     ed.post(
         "/api/edit",

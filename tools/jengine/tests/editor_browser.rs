@@ -277,18 +277,38 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     browser
         .wait_for("#tree li.entity.selected[data-name=\"box\"]", 10 * SECOND)
         .unwrap();
+    // Dragged on from there, one unit right, and let go: the box moves; Undo puts it back.
+    browser
+        .execute(
+            "const c = document.getElementById('viewport'); const r = c.getBoundingClientRect(); \
+             const at = x => ({ clientX: r.left + r.width * x / 640, clientY: r.top + r.height * 140 / 360, bubbles: true }); \
+             c.dispatchEvent(new PointerEvent('pointermove', at(340))); \
+             c.dispatchEvent(new PointerEvent('pointermove', at(360))); \
+             c.dispatchEvent(new PointerEvent('pointerup', at(360)));",
+            vec![],
+        )
+        .unwrap();
+    browser
+        .wait_until(&near(&pixel_js(390, 140), [0xe0, 0xa0, 0x30]), 10 * SECOND)
+        .unwrap();
+    browser
+        .wait_until("!document.getElementById('undo').disabled", 5 * SECOND)
+        .unwrap();
+    browser.find("#undo").unwrap().click().unwrap();
+    browser
+        .wait_until(&near(&pixel_js(290, 140), [0xe0, 0xa0, 0x30]), 10 * SECOND)
+        .unwrap();
     browser
         .wait_for(".component[data-key=\"counter\"]", 10 * SECOND)
         .unwrap();
-    let owner = browser
-        .find(".component[data-key=\"counter\"] .owner")
-        .unwrap()
-        .text()
+    // A package's component names its package (read in one go: the inspector may be drawing
+    // itself again after the undo).
+    browser
+        .wait_until(
+            "document.querySelector('.component[data-key=\"counter\"] .owner')?.textContent === 'edited-counter'",
+            10 * SECOND,
+        )
         .unwrap();
-    assert_eq!(
-        owner, "edited-counter",
-        "a package's component names its package"
-    );
     browser
         .wait_until(
             "getComputedStyle(document.getElementById('outline')).display === 'block'",
@@ -330,16 +350,12 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
 
     // A bad edit: its error beside the field, and nothing changes.
     type_field(&browser, "sprite", "texture", "../x.png");
-    let error = browser
-        .wait_for("[data-error-for=\"texture\"]", 5 * SECOND)
-        .unwrap();
     browser
         .wait_until(
-            "document.querySelector('[data-error-for=\"texture\"]').textContent.includes('leaves its folder')",
+            "(document.querySelector('[data-error-for=\"texture\"]')?.textContent ?? '').includes('\"../x.png\" leaves its folder')",
             5 * SECOND,
         )
         .unwrap();
-    assert!(error.text().unwrap().contains("\"../x.png\""));
     assert!(
         !browser
             .execute(

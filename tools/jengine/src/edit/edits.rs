@@ -4,9 +4,41 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use super::doc::{Json, Step};
+use super::doc::{Json, SceneDoc, Step};
 use super::http::Response;
 use super::session::{Selected, Session, UNDO_KEPT, ok, read_scene};
+use crate::render::screen_to_world;
+
+/// A drag of an entity in the view, from where the pointer went down to where it is now
+/// (frame pixels); `done` when the pointer comes up.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Drag {
+    entity: usize,
+    from: [f32; 2],
+    to: [f32; 2],
+    #[serde(default)]
+    done: bool,
+}
+
+/// A drag under way: the scene before it (one undo step for the whole drag) and where the
+/// entity stood.
+#[derive(Debug, Clone)]
+pub(super) struct Dragging {
+    entity: usize,
+    before: SceneDoc,
+    base: [f64; 2],
+}
+
+/// A position as a scene file is pleased to hold it: to the thousandth.
+fn tidy(v: f64) -> Json {
+    let v = (v * 1000.0).round() / 1000.0;
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        Json::Number((v as i64).into())
+    } else {
+        serde_json::Number::from_f64(v).map_or(Json::Null, Json::Number)
+    }
+}
 
 /// An edit the page asks for.
 #[derive(Debug, Deserialize)]
@@ -181,6 +213,83 @@ impl Session {
             self.say("error", e);
         }
         self.collect_log();
+    }
+
+    /// Moves an entity by a drag in the view: its `transform.pos` follows the pointer in world
+    /// units, checked and shown in place as any edit; the whole drag is one undo step.
+    pub(super) fn drag(&mut self, drag: Drag) -> Result<Response, Response> {
+        let finite = drag.from.iter().chain(&drag.to).all(|v| v.is_finite());
+        if !finite {
+            return Err(Response::error(400, "a drag's points are numbers"));
+        }
+        let start = match &self.dragging {
+            Some(d) if d.entity == drag.entity => d.clone(),
+            _ => {
+                let entity = self.doc.entity(drag.entity).ok_or_else(|| {
+                    Response::error(404, format!("the scene has no entity {}", drag.entity))
+                })?;
+                let pos = entity
+                    .get("transform")
+                    .and_then(|t| t.get("pos"))
+                    .map(Json::to_value)
+                    .and_then(|v| serde_json::from_value::<[f64; 2]>(v).ok())
+                    .unwrap_or([0.0, 0.0]);
+                let started = Dragging {
+                    entity: drag.entity,
+                    before: self.doc.clone(),
+                    base: pos,
+                };
+                self.dragging = Some(started.clone());
+                started
+            }
+        };
+        let (w, h) = self.size;
+        let world = &self.runtime.world;
+        let [fx, fy] = screen_to_world(world, w, h, drag.from[0], drag.from[1]);
+        let [tx, ty] = screen_to_world(world, w, h, drag.to[0], drag.to[1]);
+        let pos = Json::Array(vec![
+            tidy(start.base[0] + f64::from(tx - fx)),
+            tidy(start.base[1] + f64::from(ty - fy)),
+        ]);
+        let mut candidate = start.before.clone();
+        let path = [Step::Key("pos".into())];
+        let checked = candidate
+            .set(drag.entity, "transform", &path, pos)
+            .map_err(|e| Response::error(422, e))
+            .and_then(|()| {
+                self.runtime
+                    .check_scene_text(&self.doc_scene, &candidate.text())
+                    .map_err(|errors| {
+                        let first = errors.first().map(|e| e.to_string()).unwrap_or_default();
+                        Response::error(422, first)
+                    })
+            });
+        if let Err(refusal) = checked {
+            self.dragging = None;
+            return Err(refusal);
+        }
+        self.doc = candidate;
+        self.show_doc(Some((drag.entity, "transform".into())));
+        self.selected = Some(Selected::Scene(drag.entity));
+        if drag.done {
+            self.end_drag();
+        }
+        Ok(ok(json!({ "ok": true, "dirty": self.dirty() })))
+    }
+
+    /// Ends a drag under way (the pointer came up, or the page did something else): what it
+    /// moved becomes one undo step.
+    pub(super) fn end_drag(&mut self) {
+        let Some(drag) = self.dragging.take() else {
+            return;
+        };
+        if self.doc != drag.before {
+            self.undo.push(drag.before);
+            if self.undo.len() > UNDO_KEPT {
+                self.undo.remove(0);
+            }
+            self.redo.clear();
+        }
     }
 
     pub(super) fn undo_redo(&mut self, undo: bool) -> Response {

@@ -67,6 +67,8 @@ pub struct Session {
     /// Why the scene shown is an empty stand-in for a file that is not a scene at all (edits
     /// and saves are refused until the file is mended on disk).
     pub(super) stand_in: Option<String>,
+    /// A drag of an entity in the view, while the pointer is down.
+    pub(super) dragging: Option<super::edits::Dragging>,
     pub(super) frame_dirty: bool,
     /// Counts changes of the scene being edited, so the page knows to read it again.
     pub(super) revision: u64,
@@ -194,6 +196,7 @@ impl Session {
             build_failed: None,
             conflict: None,
             stand_in,
+            dragging: None,
             frame_dirty: true,
             revision: 0,
             frames: Arc::new(Frames::new()),
@@ -403,13 +406,16 @@ impl Session {
     pub(super) fn answer(&mut self, request: &Request) -> Response {
         let changes_scene = matches!(
             request.path.as_str(),
-            "/api/edit" | "/api/undo" | "/api/redo" | "/api/save"
+            "/api/edit" | "/api/undo" | "/api/redo" | "/api/save" | "/api/drag"
         );
         if request.method == "POST"
             && changes_scene
             && let Some(why) = &self.stand_in
         {
             return Response::error(409, why);
+        }
+        if request.method == "POST" && request.path != "/api/drag" {
+            self.end_drag();
         }
         let answer = match (request.method.as_str(), request.path.as_str()) {
             ("GET", "/api/state") => Ok(self.state(request)),
@@ -427,6 +433,7 @@ impl Session {
             ("POST", "/api/input") => body(request).and_then(|i| self.input(i)),
             ("POST", "/api/select") => body(request).map(|s| self.select(s)),
             ("POST", "/api/pick") => body(request).map(|p| self.pick(p)),
+            ("POST", "/api/drag") => body(request).and_then(|d| self.drag(d)),
             ("POST", "/api/rebuild") => self.rebuild(),
             (_, path) if path.starts_with("/api/") => Err(Response::error(
                 405,
