@@ -14,7 +14,7 @@ mod control;
 mod doc;
 mod edits;
 mod frames;
-pub mod http;
+mod http;
 mod markdown;
 mod reload;
 mod session;
