@@ -111,7 +111,7 @@ fn events(rt: &Runtime) -> Vec<String> {
 fn logged(rt: &mut Runtime, level: LogLevel) -> Vec<String> {
     rt.take_log()
         .into_iter()
-        .filter(|l| l.level == level)
+        .filter(|l| l.level >= level)
         .map(|l| l.message)
         .collect()
 }

@@ -271,7 +271,7 @@ fn replay(file: &str) {
     let warnings: Vec<String> = rt
         .take_log()
         .into_iter()
-        .filter(|l| l.level == jengine::LogLevel::Warn)
+        .filter(|l| l.level >= jengine::LogLevel::Warn)
         .map(|l| l.message)
         .collect();
     assert!(warnings.is_empty(), "{warnings:#?}");
@@ -382,7 +382,7 @@ fn a_wrong_move_is_explained_and_the_step_waits() {
     let warnings: Vec<String> =
         r.rt.take_log()
             .into_iter()
-            .filter(|l| l.level == jengine::LogLevel::Warn)
+            .filter(|l| l.level >= jengine::LogLevel::Warn)
             .map(|l| l.message)
             .collect();
     assert_eq!(warnings.len(), 1, "{warnings:#?}");

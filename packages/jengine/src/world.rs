@@ -267,6 +267,9 @@ pub enum LogLevel {
     Info,
     /// Something went wrong; the game goes on.
     Warn,
+    /// A part of the game stopped: a script that failed to compile or whose callback failed,
+    /// a scene that does not load. The rest goes on.
+    Error,
 }
 
 /// One line written to the [`Log`].
@@ -331,7 +334,22 @@ impl Log {
     /// Writes a warning only the first time this exact message is given (among the last
     /// [`WARN_ONCE_MEMORY`] distinct ones).
     pub fn warn_once(&mut self, message: impl Into<String>) {
-        let message = cut(message.into());
+        self.push_once(LogLevel::Warn, message.into());
+    }
+
+    /// Writes an error: a part of the game stopped.
+    pub fn error(&mut self, message: impl Into<String>) {
+        self.push(LogLevel::Error, message.into());
+    }
+
+    /// Writes an error only the first time this exact message is given (as
+    /// [`Log::warn_once`]).
+    pub fn error_once(&mut self, message: impl Into<String>) {
+        self.push_once(LogLevel::Error, message.into());
+    }
+
+    fn push_once(&mut self, level: LogLevel, message: String) {
+        let message = cut(message);
         if self.said.contains(&message) {
             return;
         }
@@ -342,7 +360,7 @@ impl Log {
         }
         self.said.insert(message.clone());
         self.said_order.push_back(message.clone());
-        self.push(LogLevel::Warn, message);
+        self.push(level, message);
     }
 
     /// Takes the lines written since the last drain.

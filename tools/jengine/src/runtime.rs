@@ -209,7 +209,7 @@ impl Runtime {
         match runtime.load_scene(&scene) {
             Ok(()) => {}
             Err(e) if options.broken_scene_ok && check_asset_name(&scene).is_ok() => {
-                runtime.world.log().warn(format!(
+                runtime.world.log().error(format!(
                     "scene {scene:?} does not load; nothing runs until it does:\n{e}"
                 ));
                 runtime.scene = scene;
@@ -269,7 +269,7 @@ impl Runtime {
         }
         let spawned = scene.spawn(&mut self.world);
         for err in self.scripts.attach(&mut self.world, &spawned) {
-            self.world.log().warn(err.to_string());
+            self.world.log().error(err.to_string());
         }
         self.spawned = spawned;
         self.scene = name.to_string();
@@ -632,6 +632,7 @@ pub fn print_log(lines: &[LogLine]) {
         match line.level {
             LogLevel::Info => eprintln!("info: {}", line.message),
             LogLevel::Warn => eprintln!("warning: {}", line.message),
+            LogLevel::Error => eprintln!("error: {}", line.message),
         }
     }
 }

@@ -26,7 +26,7 @@ fn count(rt: &Runtime) -> i64 {
 fn warnings(rt: &mut Runtime) -> Vec<String> {
     rt.take_log()
         .into_iter()
-        .filter(|l| l.level == LogLevel::Warn)
+        .filter(|l| l.level >= LogLevel::Warn)
         .map(|l| l.message)
         .collect()
 }
@@ -421,6 +421,7 @@ fn infos(rt: &mut Runtime) -> Vec<String> {
         .map(|l| match l.level {
             LogLevel::Info => l.message,
             LogLevel::Warn => format!("warning: {}", l.message),
+            LogLevel::Error => format!("error: {}", l.message),
         })
         .collect()
 }

@@ -46,7 +46,7 @@ pub fn centre(rt: &Runtime, name: &str) -> [f32; 2] {
 pub fn warnings(rt: &mut Runtime) -> Vec<String> {
     rt.take_log()
         .into_iter()
-        .filter(|l| l.level == jengine::LogLevel::Warn)
+        .filter(|l| l.level >= jengine::LogLevel::Warn)
         .map(|l| l.message)
         .collect()
 }

@@ -569,7 +569,7 @@ impl ScriptHost {
         self.instances = instances;
         let log = world.log();
         for e in errors {
-            log.warn_once(e.to_string());
+            log.error_once(e.to_string());
         }
     }
 

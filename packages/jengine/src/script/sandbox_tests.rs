@@ -118,7 +118,8 @@ impl Probe {
         self.host.apply_queue(&self.registry, &mut self.world);
         for line in self.world.log().drain() {
             match line.level {
-                crate::LogLevel::Warn => self.warnings.push(line.message),
+                // What went wrong, whether the game went on (warnings) or a part stopped.
+                crate::LogLevel::Warn | crate::LogLevel::Error => self.warnings.push(line.message),
                 crate::LogLevel::Info => self.infos.push(line.message),
             }
         }

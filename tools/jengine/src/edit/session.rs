@@ -57,7 +57,6 @@ pub struct Session {
     pub(super) steps: u32,
     pub(super) events: Vec<Event>,
     pub(super) selected: Option<Selected>,
-    pub(super) selection_box: Option<[u32; 4]>,
     pub(super) log: VecDeque<LogEntry>,
     pub(super) log_seq: u64,
     pub(super) banner: Option<String>,
@@ -85,12 +84,11 @@ pub struct Session {
     pub(super) tx: Sender<Msg>,
 }
 
-pub(super) fn level_of(level: LogLevel, text: &str) -> &'static str {
+pub(super) fn level_of(level: LogLevel) -> &'static str {
     match level {
         LogLevel::Info => "info",
-        // A script's failure names its file and line; it is an error, not a mere warning.
-        LogLevel::Warn if text.contains(".lua:") || text.contains(" does not load; ") => "error",
         LogLevel::Warn => "warning",
+        LogLevel::Error => "error",
     }
 }
 
@@ -135,7 +133,8 @@ impl Session {
         };
         let mut runtime = Runtime::new(&options.project, packages, runtime_options)?;
         let scene = runtime.scene().to_string();
-        let mut notes = Vec::new();
+        // What the log says first: (level, text).
+        let mut notes: Vec<(&'static str, String)> = Vec::new();
         let mut stand_in = None;
         let (mut doc, saved_text) = match read_scene(&runtime.project.dir, &scene) {
             Ok(read) => read,
@@ -143,7 +142,7 @@ impl Session {
                 // Not even JSON: an empty scene stands in until the file is mended on disk
                 // (the editor reads it again when it changes); nothing may overwrite it.
                 let why = format!("{e}; mend the file on disk and the editor reads it again");
-                notes.push(why.clone());
+                notes.push(("error", why.clone()));
                 stand_in = Some(why);
                 let empty = SceneDoc::empty();
                 let text = empty.text();
@@ -157,17 +156,31 @@ impl Session {
         let renderer = Renderer::new(&runtime.project.dir.join("assets"));
         if let Some(path) = &options.unsaved {
             // The edits that were not saved before a rebuild come back, still unsaved.
-            match std::fs::read_to_string(path) {
-                Ok(text) => match SceneDoc::parse(&text) {
-                    Ok(kept) => {
-                        if runtime.load_scene_text(&scene, &text).is_ok() {
-                            doc = kept;
-                            notes.push("your unsaved edits were carried over the rebuild".into());
-                        }
+            // They are kept even when the new build does not load them (a component its
+            // packages no longer have, say): the game shows the file's scene, the editor the
+            // edits, to mend and save.
+            let read = std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|text| SceneDoc::parse(&text).map(|kept| (text, kept)));
+            match read {
+                Ok((text, kept)) => {
+                    doc = kept;
+                    match runtime.load_scene_text(&scene, &text) {
+                        Ok(()) => notes.push((
+                            "info",
+                            "your unsaved edits were carried over the rebuild".into(),
+                        )),
+                        Err(e) => notes.push((
+                            "error",
+                            format!(
+                                "your unsaved edits were carried over the rebuild, but the new build does not load them; the game shows the saved scene:\n{e}"
+                            ),
+                        )),
                     }
-                    Err(e) => notes.push(format!("the unsaved edits could not be read: {e}")),
-                },
-                Err(e) => notes.push(format!("the unsaved edits could not be read: {e}")),
+                }
+                Err(e) => {
+                    notes.push(("error", format!("the unsaved edits could not be read: {e}")))
+                }
             }
             let _ = std::fs::remove_file(path);
         }
@@ -188,7 +201,6 @@ impl Session {
             steps: 0,
             events: Vec::new(),
             selected: None,
-            selection_box: None,
             log: VecDeque::new(),
             log_seq: 0,
             banner: None,
@@ -212,12 +224,7 @@ impl Session {
             tx,
         };
         session.collect_log();
-        for note in notes {
-            let level = if session.stand_in.as_ref() == Some(&note) {
-                "error"
-            } else {
-                "info"
-            };
+        for (level, note) in notes {
             session.say(level, note);
         }
         session.say(
@@ -254,7 +261,7 @@ impl Session {
 
     pub(super) fn collect_log(&mut self) {
         for line in self.runtime.take_log() {
-            let level = level_of(line.level, &line.message);
+            let level = level_of(line.level);
             self.push_log(level, "game", line.message);
         }
     }
@@ -309,10 +316,6 @@ impl Session {
         let frame = self
             .renderer
             .render(&self.runtime.world, self.size.0, self.size.1);
-        self.selection_box = self.selected_entity().and_then(|e| {
-            self.renderer
-                .bounds(&self.runtime.world, e, self.size.0, self.size.1)
-        });
         for w in self.renderer.take_warnings() {
             self.push_log("warning", "game", w);
         }
@@ -444,11 +447,20 @@ impl Session {
         answer.unwrap_or_else(|refusal| refusal)
     }
 
-    pub(super) fn state(&self, request: &Request) -> Response {
+    /// Where the selected entity shows in the frame. Worked out when asked (the page asks a
+    /// few times a second), not with every frame: it draws the entity once more on its own.
+    pub(super) fn selection_box(&mut self) -> Option<[u32; 4]> {
+        let e = self.selected_entity()?;
+        self.renderer
+            .bounds(&self.runtime.world, e, self.size.0, self.size.1)
+    }
+
+    pub(super) fn state(&mut self, request: &Request) -> Response {
         let since: u64 = request
             .param("since")
             .and_then(|v| v.parse().ok())
             .unwrap_or(0);
+        let selection_box = self.selection_box();
         let log: Vec<&LogEntry> = self.log.iter().filter(|l| l.seq > since).collect();
         let selection = match self.selected {
             Some(Selected::Scene(i)) => json!({ "index": i }),
@@ -472,7 +484,7 @@ impl Session {
             "frame_ms": (self.frame_ms * 100.0).round() / 100.0,
             "size": [self.size.0, self.size.1],
             "selection": selection,
-            "selection_box": self.selection_box,
+            "selection_box": selection_box,
             "banner": if self.building { None } else { self.banner.clone() },
             "building": self.building,
             "build_failed": self.build_failed,
