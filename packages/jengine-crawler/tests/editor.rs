@@ -6,26 +6,17 @@ use std::path::Path;
 
 use jengine::Package;
 use jengine_tool::edit::{EditOptions, open_every_scene};
-use jengine_tool::viewport::Profile;
 
 fn packages() -> Vec<&'static dyn Package> {
     vec![&jengine_crawler::CrawlerPackage]
 }
 
 fn options(project: &str) -> EditOptions {
-    EditOptions {
-        project: Path::new(env!("CARGO_MANIFEST_DIR"))
+    EditOptions::new(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../projects")
             .join(project),
-        port: 0,
-        token: None,
-        scene: None,
-        open: false,
-        profile: Profile::Dev,
-        unsaved: None,
-        seed: 1,
-        sound: false,
-    }
+    )
 }
 
 #[test]

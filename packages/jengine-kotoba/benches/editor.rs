@@ -8,24 +8,14 @@ use std::path::Path;
 use criterion::{Criterion, criterion_group, criterion_main};
 use jengine::Package;
 use jengine_tool::edit::{Background, EditOptions};
-use jengine_tool::viewport::Profile;
 
 fn packages() -> Vec<&'static dyn Package> {
     jengine_kotoba::packages().to_vec()
 }
 
 fn editor(c: &mut Criterion) {
-    let options = EditOptions {
-        project: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama"),
-        port: 0,
-        token: None,
-        scene: None,
-        open: false,
-        profile: Profile::Release,
-        unsaved: None,
-        seed: 1,
-        sound: false,
-    };
+    let options =
+        EditOptions::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama"));
     let editor = Background::start(options, packages).expect("the editor starts");
     let (_, tree) = editor.get("/api/scene");
     let logo = tree["entities"]

@@ -6,24 +6,13 @@ use std::path::Path;
 
 use jengine::Package;
 use jengine_tool::edit::{Background, EditOptions, open_every_scene};
-use jengine_tool::viewport::Profile;
 
 fn packages() -> Vec<&'static dyn Package> {
     jengine_kotoba::packages().to_vec()
 }
 
 fn options() -> EditOptions {
-    EditOptions {
-        project: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama"),
-        port: 0,
-        token: None,
-        scene: None,
-        open: false,
-        profile: Profile::Dev,
-        unsaved: None,
-        seed: 1,
-        sound: false,
-    }
+    EditOptions::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama"))
 }
 
 #[test]

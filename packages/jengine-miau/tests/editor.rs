@@ -6,7 +6,6 @@ use std::path::Path;
 
 use jengine::Package;
 use jengine_tool::edit::{EditOptions, open_every_scene};
-use jengine_tool::viewport::Profile;
 
 fn packages() -> Vec<&'static dyn Package> {
     vec![&jengine_miau::MiauPackage]
@@ -14,17 +13,8 @@ fn packages() -> Vec<&'static dyn Package> {
 
 #[test]
 fn every_scene_of_miau_opens_in_the_editor() {
-    let options = EditOptions {
-        project: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/miau"),
-        port: 0,
-        token: None,
-        scene: None,
-        open: false,
-        profile: Profile::Dev,
-        unsaved: None,
-        seed: 1,
-        sound: false,
-    };
+    let options =
+        EditOptions::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/miau"));
     let probe = ("title", "text", "text", serde_json::json!("Miau!"));
     match open_every_scene(options, packages, probe) {
         Ok(scenes) => assert_eq!(scenes, 5),

@@ -7,76 +7,37 @@ mod common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use jengine_tool::edit::{EditOptions, run};
-use jengine_tool::viewport::Profile;
+use jengine_tool::edit::{Background, EditOptions};
 use serde_json::{Value, json};
 
+/// A session on a copy of the fixture, and the folder (dropped after the session stops).
 struct Editor {
     port: u16,
     token: String,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    _session: Background,
     dir: tempfile::TempDir,
-}
-
-impl Drop for Editor {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
 }
 
 fn start() -> Editor {
     start_with(|_| {})
 }
 
+fn packages() -> Vec<&'static dyn jengine::Package> {
+    vec![&jengine_counter::CounterPackage]
+}
+
 /// The editor on a copy of the fixture that `prepare` has changed first.
 fn start_with(prepare: impl FnOnce(&Path)) -> Editor {
     let dir = common::copy_fixture();
     prepare(dir.path());
-    let project = dir.path().to_path_buf();
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = std::sync::mpsc::channel();
-    let stopper = stop.clone();
-    let thread = std::thread::spawn(move || {
-        let options = EditOptions {
-            project,
-            port: 0,
-            token: None,
-            scene: None,
-            open: false,
-            profile: Profile::Dev,
-            unsaved: None,
-            seed: 1,
-            sound: false,
-        };
-        let mut ready = |url: &str| {
-            let _ = tx.send(url.to_string());
-        };
-        run(
-            options,
-            &[&jengine_counter::CounterPackage],
-            stopper,
-            &mut ready,
-        )
-        .unwrap();
-    });
-    let url = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("the editor starts");
-    let rest = url.strip_prefix("http://127.0.0.1:").unwrap();
-    let (port, token) = rest.split_once("/?token=").unwrap();
+    let session = Background::start(EditOptions::new(dir.path()), packages)
+        .unwrap_or_else(|p| panic!("the editor starts: {p:#?}"));
     Editor {
-        port: port.parse().unwrap(),
-        token: token.to_string(),
-        stop,
-        thread: Some(thread),
+        port: session.port,
+        token: session.token.clone(),
+        _session: session,
         dir,
     }
 }
@@ -947,4 +908,75 @@ mod random_edits {
             prop_assert!(loaded.is_ok(), "{:?}\n{}", loaded.err(), text);
         }
     }
+}
+
+#[test]
+fn a_token_from_the_command_line_must_be_hard_to_guess() {
+    let dir = common::copy_fixture();
+    for token in ["", "short", "abc", &"z".repeat(32), &"a".repeat(200)] {
+        let mut options = EditOptions::new(dir.path());
+        options.token = Some(token.to_string());
+        let problems = match Background::start(options, packages) {
+            Ok(_) => panic!("{token:?} was taken"),
+            Err(problems) => problems,
+        };
+        assert!(problems[0].contains("--token must be"), "{problems:?}");
+    }
+    let mut options = EditOptions::new(dir.path());
+    options.token = Some("0123456789abcdef".into());
+    let session = Background::start(options, packages).unwrap();
+    assert_eq!(session.token, "0123456789abcdef");
+    assert_eq!(session.get("/api/state").0, 200);
+}
+
+#[test]
+fn unsaved_text_handed_over_a_restart_is_kept_or_refused_in_words() {
+    let dir = common::copy_fixture();
+    let scene = dir.path().join("assets/scenes/main.scene");
+    let original = std::fs::read_to_string(&scene).unwrap();
+    let handed = |text: &str| {
+        let file = dir.path().join("unsaved.scene");
+        std::fs::write(&file, text).unwrap();
+        let mut options = EditOptions::new(dir.path());
+        options.unsaved = Some(file.clone());
+        let session = Background::start(options, packages).unwrap();
+        assert!(!file.exists(), "the handed-over file is taken away");
+        session
+    };
+    let said = |session: &Background, level: &str, text: &str| {
+        session.get("/api/state").1["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["level"] == level && l["text"].as_str().unwrap().contains(text))
+    };
+    // Not a scene at all: said, and the file's scene is open.
+    let garbage = handed("\u{0}\u{1} not json");
+    assert!(said(
+        &garbage,
+        "error",
+        "the unsaved edits could not be read"
+    ));
+    assert_eq!(garbage.get("/api/state").1["dirty"], false);
+    drop(garbage);
+    // A scene the game cannot load: kept in the editor to mend, the game on the saved one.
+    let broken = handed(&original.replace("\"#e0a030\"", "\"orange\""));
+    assert!(said(&broken, "error", "does not load them"));
+    let state = broken.get("/api/state").1;
+    assert_eq!(
+        (state["dirty"].clone(), state["entities"].clone()),
+        (json!(true), json!(3))
+    );
+    let (_, entity) = broken.get("/api/entity?index=1");
+    assert_eq!(entity["components"][2]["value"]["tint"], "orange");
+    drop(broken);
+    // A good one: kept and shown.
+    let good = handed(&original.replace("\"#e0a030\"", "\"#123456\""));
+    assert!(said(&good, "info", "carried over the rebuild"));
+    let (_, entity) = good.get("/api/entity?index=1");
+    assert_eq!(
+        entity["components"][2]["live"]["tint"][0],
+        json!(0.07058823853731155)
+    );
+    assert_eq!(std::fs::read_to_string(&scene).unwrap(), original);
 }

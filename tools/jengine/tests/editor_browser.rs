@@ -149,6 +149,50 @@ fn wait_file(path: &Path, what: &str, test: impl Fn(&str) -> bool) -> String {
     }
 }
 
+/// Waits (long: a rebuild compiles) until `expr` holds; if it never does, says what the page
+/// showed: the banner, the session, and the log's last lines, with a screenshot.
+fn wait_long(browser: &Browser, root: &Path, expr: &str, limit: Duration) {
+    if let Err(e) = browser.wait_until(expr, limit) {
+        let seen = browser
+            .execute(
+                "return { session: S.session, banner: document.getElementById('banner').className, \
+                 text: document.getElementById('banner-text').textContent, \
+                 offline: document.getElementById('offline').className, \
+                 log: [...document.querySelectorAll('.log-line')].slice(-40).map(l => l.textContent) };",
+                vec![],
+            )
+            .unwrap_or_default();
+        shot(browser, root, "editor-timed-out.png");
+        panic!("{e}\nthe page showed: {seen:#}");
+    }
+}
+
+/// Waits until the page's "unsaved" mark is shown (or gone).
+fn wait_unsaved(browser: &Browser, shown: bool) {
+    let not = if shown { "" } else { "!" };
+    browser
+        .wait_until(
+            &format!("{not}document.getElementById('dirty').classList.contains('on')"),
+            5 * SECOND,
+        )
+        .unwrap();
+}
+
+/// Pointer events on the view at frame pixels of the 640x360 fixture: (kind, x, y, alt).
+fn pointer(browser: &Browser, events: &[(&str, u32, u32, bool)]) {
+    let list = serde_json::to_value(events).unwrap();
+    browser
+        .execute(
+            "const c = document.getElementById('viewport'); const r = c.getBoundingClientRect(); \
+             for (const [kind, x, y, alt] of arguments[0]) { \
+               c.dispatchEvent(new PointerEvent(kind, { clientX: r.left + r.width * x / 640, \
+                 clientY: r.top + r.height * y / 360, altKey: alt, bubbles: true })); \
+             }",
+            vec![list],
+        )
+        .unwrap();
+}
+
 /// Sets the text field `field` of component `key` in the inspector and leaves it (a change).
 /// The inspector draws itself again when the scene changes, so a field found just before that
 /// is looked up again.
@@ -266,28 +310,19 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
         .unwrap();
     // Alt+click on the box in the view selects it: the inspector shows its components, the
     // tree marks it, the viewport outlines it.
-    browser
-        .execute(
-            "const c = document.getElementById('viewport'); const r = c.getBoundingClientRect(); \
-             c.dispatchEvent(new PointerEvent('pointerdown', { clientX: r.left + r.width * 320 / 640, \
-             clientY: r.top + r.height * 140 / 360, altKey: true, bubbles: true }));",
-            vec![],
-        )
-        .unwrap();
+    pointer(&browser, &[("pointerdown", 320, 140, true)]);
     browser
         .wait_for("#tree li.entity.selected[data-name=\"box\"]", 10 * SECOND)
         .unwrap();
     // Dragged on from there, one unit right, and let go: the box moves; Undo puts it back.
-    browser
-        .execute(
-            "const c = document.getElementById('viewport'); const r = c.getBoundingClientRect(); \
-             const at = x => ({ clientX: r.left + r.width * x / 640, clientY: r.top + r.height * 140 / 360, bubbles: true }); \
-             c.dispatchEvent(new PointerEvent('pointermove', at(340))); \
-             c.dispatchEvent(new PointerEvent('pointermove', at(360))); \
-             c.dispatchEvent(new PointerEvent('pointerup', at(360)));",
-            vec![],
-        )
-        .unwrap();
+    pointer(
+        &browser,
+        &[
+            ("pointermove", 340, 140, false),
+            ("pointermove", 360, 140, false),
+            ("pointerup", 360, 140, false),
+        ],
+    );
     browser
         .wait_until(&near(&pixel_js(390, 140), [0xe0, 0xa0, 0x30]), 10 * SECOND)
         .unwrap();
@@ -321,12 +356,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     browser
         .wait_until(&near(&pixel_js(320, 140), [0x20, 0x80, 0xff]), 10 * SECOND)
         .unwrap();
-    browser
-        .wait_until(
-            "document.getElementById('dirty').classList.contains('on')",
-            5 * SECOND,
-        )
-        .unwrap();
+    wait_unsaved(&browser, true);
     shot(&browser, &root, "editor-edited.png");
 
     // Save: the file on disk holds the edit, the other lines as they were.
@@ -341,12 +371,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
         .collect();
     assert_eq!(changed.len(), 1, "{changed:?}");
     assert_eq!(before.lines().count(), saved.lines().count());
-    browser
-        .wait_until(
-            "!document.getElementById('dirty').classList.contains('on')",
-            5 * SECOND,
-        )
-        .unwrap();
+    wait_unsaved(&browser, false);
 
     // A bad edit: its error beside the field, and nothing changes.
     type_field(&browser, "sprite", "texture", "../x.png");
@@ -356,16 +381,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
             5 * SECOND,
         )
         .unwrap();
-    assert!(
-        !browser
-            .execute(
-                "return document.getElementById('dirty').classList.contains('on');",
-                vec![]
-            )
-            .unwrap()
-            .as_bool()
-            .unwrap()
-    );
+    wait_unsaved(&browser, false);
     assert_eq!(std::fs::read_to_string(&scene).unwrap(), saved);
     shot(&browser, &root, "editor-bad-edit.png");
 
@@ -396,12 +412,12 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     // Rebuild into a compiler error: the error shows, the session goes on.
     let first = session_id(&browser);
     browser.find("#rebuild").unwrap().click().unwrap();
-    browser
-        .wait_until(
-            "document.getElementById('banner').classList.contains('failed')",
-            300 * SECOND,
-        )
-        .unwrap();
+    wait_long(
+        &browser,
+        &root,
+        "document.getElementById('banner').classList.contains('failed')",
+        300 * SECOND,
+    );
     let failure = browser.find("#banner-text").unwrap().text().unwrap();
     assert!(failure.contains("error"), "{failure}");
     assert_eq!(session_id(&browser), first);
@@ -421,24 +437,21 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
         .wait_until(&near(&pixel_js(320, 140), [0x30, 0xc0, 0x50]), 10 * SECOND)
         .unwrap();
     browser.find("#rebuild").unwrap().click().unwrap();
-    browser
-        .wait_until(
-            &format!("S.session !== null && S.session !== {first:?} && !document.getElementById('banner').classList.contains('on')"),
-            600 * SECOND,
-        )
-        .unwrap();
+    wait_long(
+        &browser,
+        &root,
+        &format!(
+            "S.session !== null && S.session !== {first:?} && !document.getElementById('banner').classList.contains('on')"
+        ),
+        600 * SECOND,
+    );
     browser
         .wait_for("#tree li.entity[data-name=\"box\"]", 20 * SECOND)
         .unwrap();
     browser
         .wait_until(&near(&pixel_js(320, 140), [0x30, 0xc0, 0x50]), 20 * SECOND)
         .unwrap();
-    browser
-        .wait_until(
-            "document.getElementById('dirty').classList.contains('on')",
-            5 * SECOND,
-        )
-        .unwrap();
+    wait_unsaved(&browser, true);
     assert!(
         std::fs::read_to_string(&scene).unwrap().contains("#2080ff"),
         "the unsaved edit stays unsaved"
@@ -461,12 +474,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     // Saved, then another scene opened: a rebuild comes back in that scene.
     browser.find("#save").unwrap().click().unwrap();
     wait_file(&scene, "the saved tint", |t| t.contains("#30c050"));
-    browser
-        .wait_until(
-            "!document.getElementById('dirty').classList.contains('on')",
-            5 * SECOND,
-        )
-        .unwrap();
+    wait_unsaved(&browser, false);
     browser
         .find("#scene-select option[value=\"legacy\"]")
         .unwrap()
@@ -487,12 +495,12 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
         )
         .unwrap();
     browser.find("#rebuild").unwrap().click().unwrap();
-    browser
-        .wait_until(
-            &format!("S.session !== null && S.session !== {second:?} && S.docScene === 'legacy'"),
-            600 * SECOND,
-        )
-        .unwrap();
+    wait_long(
+        &browser,
+        &root,
+        &format!("S.session !== null && S.session !== {second:?} && S.docScene === 'legacy'"),
+        600 * SECOND,
+    );
     assert_eq!(
         browser
             .execute(

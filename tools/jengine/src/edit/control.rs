@@ -151,16 +151,12 @@ impl Session {
             (None, Some(id)) => Some(Selected::Live(id)),
             (None, None) => None,
         };
-        self.selection_box = self.selected_entity().and_then(|e| {
-            self.renderer
-                .bounds(&self.runtime.world, e, self.size.0, self.size.1)
-        });
         let selection = match self.selected {
             Some(Selected::Scene(i)) => json!({ "index": i }),
             Some(Selected::Live(id)) => json!({ "live": id }),
             None => serde_json::Value::Null,
         };
-        ok(json!({ "ok": true, "selection": selection, "selection_box": self.selection_box }))
+        ok(json!({ "ok": true, "selection": selection, "selection_box": self.selection_box() }))
     }
 
     /// Selects the scene's entity drawn on top at frame pixel (x, y), if any.
@@ -341,17 +337,7 @@ mod tests {
             .unwrap()
             .replace("../counter-package", package.to_str().unwrap());
         std::fs::write(&file, text).unwrap();
-        let options = EditOptions {
-            project: dir.path().to_path_buf(),
-            port: 0,
-            token: None,
-            scene: None,
-            open: false,
-            profile: Profile::Dev,
-            unsaved: None,
-            seed: 1,
-            sound: false,
-        };
+        let options = EditOptions::new(dir.path().to_path_buf());
         let (tx, _rx) = std::sync::mpsc::channel();
         let packages: [&dyn jengine::Package; 1] = [&jengine_counter::CounterPackage];
         let mut session = Session::start(&options, &packages, 1, "token", tx).unwrap();

@@ -55,6 +55,24 @@ pub struct EditOptions {
     pub sound: bool,
 }
 
+impl EditOptions {
+    /// A session on `project` as tests and tools start one: any free port, a fresh token, the
+    /// start scene, no browser, dev-profile rebuilds, seed 1, silent.
+    pub fn new(project: impl Into<PathBuf>) -> EditOptions {
+        EditOptions {
+            project: project.into(),
+            port: 0,
+            token: None,
+            scene: None,
+            open: false,
+            profile: Profile::Dev,
+            unsaved: None,
+            seed: 1,
+            sound: false,
+        }
+    }
+}
+
 /// What the editor's main loop hears about.
 enum Msg {
     Http(http::Request, std::sync::mpsc::Sender<http::Response>),
@@ -86,6 +104,12 @@ fn fresh_token() -> String {
         }
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether a token given on the command line (a session restarting on a new build passes its
+/// own) is as hard to guess as the ones the editor makes.
+fn token_shape_ok(token: &str) -> bool {
+    (16..=128).contains(&token.len()) && token.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// Binds the loopback port, trying for a few seconds when a given port is still held (the
@@ -137,6 +161,14 @@ pub fn run(
     stop: Arc<AtomicBool>,
     ready: &mut dyn FnMut(&str),
 ) -> Result<(), Vec<String>> {
+    if let Some(token) = &options.token
+        && !token_shape_ok(token)
+    {
+        return Err(vec![
+            "--token must be 16 to 128 hexadecimal digits (without it the editor makes its own)"
+                .into(),
+        ]);
+    }
     let listener = bind(options.port).map_err(|e| vec![e])?;
     let port = listener
         .local_addr()
