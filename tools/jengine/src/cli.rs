@@ -92,6 +92,13 @@ struct EditArgs {
     /// A scene's unsaved text carried over a restart.
     #[arg(long, hide = true)]
     unsaved: Option<PathBuf>,
+    /// The undo and redo steps carried over a restart.
+    #[arg(long, hide = true)]
+    history: Option<PathBuf>,
+    /// Start the project as the editor would and stop, serving nothing: exits 0 when it
+    /// starts, else prints why (a rebuild asks its new binary this before moving onto it).
+    #[arg(long, hide = true)]
+    probe: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -331,9 +338,16 @@ fn edit(args: EditArgs, packages: &[&dyn Package]) -> ExitCode {
         open: !args.no_open,
         profile: profile(args.dev),
         unsaved: args.unsaved,
+        history: args.history,
         seed: args.seed,
         sound: !args.mute,
     };
+    if args.probe {
+        return match crate::edit::probe(&options, packages) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(problems) => fail(&problems),
+        };
+    }
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut ready = |url: &str| {
         use std::io::Write;

@@ -980,3 +980,35 @@ fn unsaved_text_handed_over_a_restart_is_kept_or_refused_in_words() {
     );
     assert_eq!(std::fs::read_to_string(&scene).unwrap(), original);
 }
+
+#[test]
+fn the_probe_starts_the_project_as_the_editor_would_and_says_why_not() {
+    let dir = common::copy_fixture();
+    let project = dir.path().to_str().unwrap().to_string();
+    let probe = |packages: &[&dyn jengine::Package]| {
+        let args = [
+            "jengine",
+            "edit",
+            &project,
+            "--probe",
+            "--mute",
+            "--no-open",
+        ];
+        jengine_tool::cli::viewport_run(args, packages)
+    };
+    let ok = std::process::ExitCode::SUCCESS;
+    assert_eq!(probe(&packages()), ok);
+    // A build that does not link the listed package cannot start it.
+    assert_ne!(probe(&[]), ok);
+    // Nor can one meet tables it refuses (the running session keeps its old ones).
+    let table = dir.path().join("data/counter_goals.json");
+    std::fs::write(&table, "[{ \"id\": 3 }]").unwrap();
+    assert_ne!(probe(&packages()), ok);
+    std::fs::write(&table, "[{ \"id\": \"first\", \"target\": 10 }]").unwrap();
+    // A scene that does not load is no reason: the editor opens it to be mended.
+    let scene = dir.path().join("assets/scenes/main.scene");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    std::fs::write(&scene, text.replace("\"#e0a030\"", "\"orange\"")).unwrap();
+    assert_eq!(probe(&packages()), ok);
+    // It served nothing and took no port: nothing to stop.
+}

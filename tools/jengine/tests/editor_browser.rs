@@ -436,6 +436,30 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     browser
         .wait_until(&near(&pixel_js(320, 140), [0x30, 0xc0, 0x50]), 10 * SECOND)
         .unwrap();
+    // A build that compiles but cannot start the project (a table it refuses): said, and
+    // the session goes on, edits and all.
+    let table = project.join("data/counter_goals.json");
+    let goals = std::fs::read_to_string(&table).unwrap();
+    std::fs::write(&table, "[{ \"id\": 3 }]").unwrap();
+    browser
+        .wait_until(
+            "[...document.querySelectorAll('.log-line')].some(l => l.textContent.includes('the game keeps the ones it had'))",
+            20 * SECOND,
+        )
+        .unwrap();
+    browser.find("#rebuild").unwrap().click().unwrap();
+    wait_long(
+        &browser,
+        &root,
+        "document.getElementById('banner').classList.contains('failed') && document.getElementById('banner-text').textContent.includes('cannot start the project')",
+        600 * SECOND,
+    );
+    let failure = browser.find("#banner-text").unwrap().text().unwrap();
+    assert!(failure.contains("counter_goals"), "{failure}");
+    assert_eq!(session_id(&browser), first);
+    wait_unsaved(&browser, true);
+    shot(&browser, &root, "editor-cannot-start.png");
+    std::fs::write(&table, goals).unwrap();
     browser.find("#rebuild").unwrap().click().unwrap();
     wait_long(
         &browser,
@@ -470,6 +494,18 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
         .unwrap();
     assert_eq!(scene_shown, "main");
     shot(&browser, &root, "editor-rebuilt.png");
+    // The undo history came along too: Undo takes the tint back to the one before.
+    browser
+        .wait_until("!document.getElementById('undo').disabled", 5 * SECOND)
+        .unwrap();
+    browser.find("#undo").unwrap().click().unwrap();
+    browser
+        .wait_until(&near(&pixel_js(320, 140), [0x20, 0x80, 0xff]), 10 * SECOND)
+        .unwrap();
+    browser.find("#redo").unwrap().click().unwrap();
+    browser
+        .wait_until(&near(&pixel_js(320, 140), [0x30, 0xc0, 0x50]), 10 * SECOND)
+        .unwrap();
 
     // Saved, then another scene opened: a rebuild comes back in that scene.
     browser.find("#save").unwrap().click().unwrap();

@@ -3,6 +3,7 @@
 //! binary, on the same address, with the open scene and any unsaved text).
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::json;
@@ -195,6 +196,8 @@ impl Session {
         self.build_failed = None;
         self.say("info", "rebuilding the viewport");
         let (project, profile, tx) = (self.project_dir.clone(), self.profile, self.tx.clone());
+        let mut probe_args = self.session_args();
+        probe_args.push("--probe".into());
         std::thread::Builder::new()
             .name("editor-build".into())
             .spawn(move || {
@@ -204,7 +207,20 @@ impl Session {
                 };
                 let done = crate::viewport::build_reporting(&project, profile, &mut each)
                     .map(|v| v.binary)
-                    .map_err(|problems| problems.join("\n"));
+                    .map_err(|problems| problems.join("\n"))
+                    .and_then(|binary| {
+                        // A build that compiles may still not start the project (a listed
+                        // package it does not link, tables it refuses): ask it first, while
+                        // this session still runs.
+                        each("checking that the new build starts the project");
+                        probe(&binary, &probe_args, PROBE_TIME)
+                            .map(|()| binary)
+                            .map_err(|why| {
+                                format!(
+                                    "the new build compiled but cannot start the project:\n{why}"
+                                )
+                            })
+                    });
                 let _ = tx.send(Msg::BuildDone(done));
             })
             .map_err(|e| Response::error(500, format!("cannot start the build: {e}")))?;
@@ -219,44 +235,7 @@ impl Session {
             "info",
             "the rebuild succeeded; starting the session on the new build",
         );
-        let mut args: Vec<std::ffi::OsString> = vec![
-            "edit".into(),
-            self.project_dir.clone().into_os_string(),
-            "--port".into(),
-            self.port.to_string().into(),
-            "--token".into(),
-            self.token.clone().into(),
-            "--scene".into(),
-            self.doc_scene.clone().into(),
-            "--no-open".into(),
-            "--seed".into(),
-            self.seed.to_string().into(),
-        ];
-        if self.profile == Profile::Dev {
-            args.push("--dev".into());
-        }
-        if !self.sound {
-            args.push("--mute".into());
-        }
-        let mut unsaved = None;
-        if self.dirty() {
-            let path = std::env::temp_dir().join(format!(
-                "jengine-edit-{}-{}.scene",
-                self.session_id,
-                std::process::id()
-            ));
-            match std::fs::write(&path, self.doc.text()) {
-                Ok(()) => {
-                    args.push("--unsaved".into());
-                    args.push(path.clone().into_os_string());
-                    unsaved = Some(path);
-                }
-                Err(e) => self.say(
-                    "warning",
-                    format!("cannot keep the unsaved edits over the restart: {e}"),
-                ),
-            }
-        }
+        let (args, handed) = self.handover();
         self.runtime.finish();
         self.collect_log();
         #[cfg(unix)]
@@ -283,13 +262,91 @@ impl Session {
                 ),
             );
         }
-        if let Some(path) = unsaved {
+        for path in handed {
             let _ = std::fs::remove_file(path);
         }
         self.building = false;
         // `finish` stopped the scripts; this session goes on, so its scene starts again.
         // A failure is in the log already.
         let _ = self.restart_scene();
+    }
+
+    /// The command line that starts the next session where this one is: same port, token,
+    /// scene, seed and profile, with the unsaved text and the undo history written to files
+    /// for it (returned, to remove should it not start).
+    pub(super) fn handover(&mut self) -> (Vec<std::ffi::OsString>, Vec<std::path::PathBuf>) {
+        let mut args = self.session_args();
+        args.extend([
+            "--port".into(),
+            self.port.to_string().into(),
+            "--token".into(),
+            self.token.clone().into(),
+        ]);
+        let mut handed = Vec::new();
+        if self.dirty() {
+            let path = self.handover_path("scene");
+            match std::fs::write(&path, self.doc.text()) {
+                Ok(()) => {
+                    args.push("--unsaved".into());
+                    args.push(path.clone().into_os_string());
+                    handed.push(path);
+                }
+                Err(e) => self.say(
+                    "warning",
+                    format!("cannot keep the unsaved edits over the restart: {e}"),
+                ),
+            }
+        }
+        if !self.undo.is_empty() || !self.redo.is_empty() {
+            let path = self.handover_path("history");
+            let history = json!({
+                "scene": self.doc_scene,
+                "undo": self.undo.iter().map(|d| d.text()).collect::<Vec<_>>(),
+                "redo": self.redo.iter().map(|d| d.text()).collect::<Vec<_>>(),
+            });
+            match std::fs::write(&path, history.to_string()) {
+                Ok(()) => {
+                    args.push("--history".into());
+                    args.push(path.clone().into_os_string());
+                    handed.push(path);
+                }
+                Err(e) => self.say(
+                    "warning",
+                    format!("cannot keep the undo history over the restart: {e}"),
+                ),
+            }
+        }
+        (args, handed)
+    }
+
+    /// The command line that starts this session's project as it is now (scene, seed, profile,
+    /// sound), without the port and token.
+    fn session_args(&self) -> Vec<std::ffi::OsString> {
+        let mut args: Vec<std::ffi::OsString> = vec![
+            "edit".into(),
+            self.project_dir.clone().into_os_string(),
+            "--scene".into(),
+            self.doc_scene.clone().into(),
+            "--no-open".into(),
+            "--seed".into(),
+            self.seed.to_string().into(),
+        ];
+        if self.profile == Profile::Dev {
+            args.push("--dev".into());
+        }
+        if !self.sound {
+            args.push("--mute".into());
+        }
+        args
+    }
+
+    /// Where a file handed to the next session goes: private to this session and process.
+    fn handover_path(&self, what: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!(
+            "jengine-edit-{}-{}.{what}",
+            self.session_id,
+            std::process::id()
+        ))
     }
 
     /// Loads the running scene again: from the editor's copy when it is the one being edited.
@@ -309,10 +366,77 @@ impl Session {
     }
 }
 
+/// How long a new build may take to start the project before the rebuild gives up on it.
+const PROBE_TIME: Duration = Duration::from_secs(120);
+
+/// Runs `binary` with `args` (an `edit --probe` command line) and waits up to `limit`: `Ok`
+/// when it exits successfully, else what it printed (its `error:` lines first) or that it
+/// did not finish in time (it is killed then).
+pub(super) fn probe(
+    binary: &Path,
+    args: &[std::ffi::OsString],
+    limit: Duration,
+) -> Result<(), String> {
+    use std::io::Read;
+    let mut child = std::process::Command::new(binary)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+    // Read what it says on a thread, so a chatty child never blocks on a full pipe.
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let (said_tx, said_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = Vec::new();
+        // At most 1 MB of it is kept.
+        let _ = (&mut stderr).take(1 << 20).read_to_end(&mut text);
+        let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+        let _ = said_tx.send(String::from_utf8_lossy(&text).into_owned());
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() < limit => std::thread::sleep(Duration::from_millis(20)),
+            Ok(None) | Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    // A process it started may still hold the pipe open: wait for the words a little only.
+    let said = said_rx
+        .recv_timeout(Duration::from_secs(5))
+        .unwrap_or_default();
+    match status {
+        Some(status) if status.success() => Ok(()),
+        Some(status) => {
+            let mut lines: Vec<&str> = said.lines().filter(|l| l.starts_with("error")).collect();
+            if lines.is_empty() {
+                lines = said.lines().rev().take(20).collect();
+                lines.reverse();
+            }
+            if lines.is_empty() {
+                Err(format!("{} exited with {status}", binary.display()))
+            } else {
+                Err(lines.join("\n"))
+            }
+        }
+        None => Err(format!(
+            "{} did not finish starting the project within {} s",
+            binary.display(),
+            limit.as_secs()
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edit::EditOptions;
+    use crate::edit::{EditOptions, SceneDoc};
 
     fn copy(from: &Path, to: &Path) {
         std::fs::create_dir_all(to).unwrap();
@@ -326,8 +450,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_new_build_that_cannot_start_leaves_the_session_playing() {
+    /// The counter fixture project copied into a folder of its own.
+    fn fixture() -> tempfile::TempDir {
         let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
         let dir = tempfile::tempdir().unwrap();
         copy(&fixtures.join("counter-project"), dir.path());
@@ -337,10 +461,165 @@ mod tests {
             .unwrap()
             .replace("../counter-package", package.to_str().unwrap());
         std::fs::write(&file, text).unwrap();
-        let options = EditOptions::new(dir.path().to_path_buf());
+        dir
+    }
+
+    const PACKAGES: [&dyn jengine::Package; 1] = [&jengine_counter::CounterPackage];
+
+    fn session_on(options: &EditOptions) -> Session {
         let (tx, _rx) = std::sync::mpsc::channel();
-        let packages: [&dyn jengine::Package; 1] = [&jengine_counter::CounterPackage];
-        let mut session = Session::start(&options, &packages, 1, "token", tx).unwrap();
+        Session::start(options, &PACKAGES, 1, "token", tx).unwrap()
+    }
+
+    fn tint_edit(tint: &str) -> super::super::edits::Edit {
+        serde_json::from_value(json!({
+            "op": "set", "entity": 1, "key": "sprite", "path": ["tint"], "value": tint
+        }))
+        .unwrap()
+    }
+
+    fn tint(session: &Session) -> String {
+        session
+            .doc
+            .entity(1)
+            .unwrap()
+            .get("sprite")
+            .unwrap()
+            .get("tint")
+            .unwrap()
+            .compact()
+    }
+
+    /// The value after `flag` in a command line.
+    fn arg_after(args: &[std::ffi::OsString], flag: &str) -> Option<std::path::PathBuf> {
+        let at = args.iter().position(|a| a == flag)?;
+        args.get(at + 1).map(std::path::PathBuf::from)
+    }
+
+    #[test]
+    fn the_undo_history_and_unsaved_text_come_over_a_restart() {
+        let dir = fixture();
+        let mut session = session_on(&EditOptions::new(dir.path()));
+        for colour in ["#ff0000", "#00ff00", "#0000ff"] {
+            session.edit(tint_edit(colour)).unwrap();
+        }
+        session.undo_redo(true);
+        assert_eq!(tint(&session), "\"#00ff00\"");
+        let (args, handed) = session.handover();
+        assert_eq!(handed.len(), 2);
+        let mut options = EditOptions::new(dir.path());
+        options.unsaved = arg_after(&args, "--unsaved");
+        options.history = arg_after(&args, "--history");
+        assert!(options.unsaved.is_some() && options.history.is_some());
+        let mut next = session_on(&options);
+        // The handed files are read once and gone.
+        assert!(handed.iter().all(|p| !p.exists()));
+        assert_eq!(tint(&next), "\"#00ff00\"");
+        assert!(next.dirty());
+        next.undo_redo(false);
+        assert_eq!(tint(&next), "\"#0000ff\"");
+        for _ in 0..3 {
+            next.undo_redo(true);
+        }
+        assert_eq!(tint(&next), "\"#e0a030\"");
+        assert!(!next.dirty());
+        assert_eq!(next.undo_redo(true).status, 409);
+    }
+
+    #[test]
+    fn a_handed_over_history_that_does_not_fit_is_refused_whole() {
+        let dir = fixture();
+        let write = |text: String| {
+            let path = dir.path().join("history.json");
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let good = SceneDoc::parse(
+            &std::fs::read_to_string(dir.path().join("assets/scenes/main.scene")).unwrap(),
+        )
+        .unwrap()
+        .text();
+        let bad = [
+            // Another scene's.
+            json!({ "scene": "legacy", "undo": [good], "redo": [] }).to_string(),
+            // A step that is not a scene.
+            json!({ "scene": "main", "undo": [good, "{ not json"], "redo": [] }).to_string(),
+            // More steps than are kept.
+            json!({ "scene": "main", "undo": vec![good.clone(); 201], "redo": [] }).to_string(),
+            // Not the shape at all, or tampered with.
+            "[1, 2, 3]".to_string(),
+            json!({ "scene": "main", "undo": [], "redo": [], "extra": 1 }).to_string(),
+            "\u{0}".repeat(10),
+        ];
+        for text in bad {
+            let mut options = EditOptions::new(dir.path());
+            options.history = Some(write(text.clone()));
+            let mut session = session_on(&options);
+            assert!(
+                session.log.iter().any(|l| l.level == "warning"
+                    && l.text.contains("undo history could not be carried over")),
+                "{text:.80}"
+            );
+            assert_eq!(session.undo_redo(true).status, 409, "{text:.80}");
+        }
+    }
+
+    /// A stand-in for a new build: a shell script doing `body`.
+    fn fake_binary(dir: &Path, body: &str) -> std::path::PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(format!("fake-{}", body.len()));
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[test]
+    fn the_probe_says_whether_a_new_build_starts_and_why_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["edit".into(), "p".into(), "--probe".into()];
+        let second = Duration::from_secs(10);
+        // Starts: the arguments reach it.
+        let starts = fake_binary(dir.path(), r#"[ "$3" = "--probe" ] || exit 3"#);
+        assert_eq!(probe(&starts, &args, second), Ok(()));
+        // Cannot start the project: its error lines, not its chatter.
+        let refuses = fake_binary(
+            dir.path(),
+            "echo 'info: reading' >&2; echo 'error: package x is not linked' >&2; exit 1",
+        );
+        assert_eq!(
+            probe(&refuses, &args, second),
+            Err("error: package x is not linked".to_string())
+        );
+        // Fails without a word: its exit status.
+        let silent = fake_binary(dir.path(), "exit 7");
+        assert!(
+            probe(&silent, &args, second)
+                .unwrap_err()
+                .contains("exit status: 7")
+        );
+        // Says a great deal: read to the end without blocking, and kept short.
+        let chatty = fake_binary(
+            dir.path(),
+            "i=0; while [ $i -lt 20000 ]; do echo 'error: again and again and again' >&2; i=$((i+1)); done; exit 1",
+        );
+        let said = probe(&chatty, &args, Duration::from_secs(60)).unwrap_err();
+        assert!(said.len() <= 1 << 20 && said.starts_with("error: again"));
+        // Hangs: killed when the time is up.
+        let hangs = fake_binary(dir.path(), "exec sleep 600");
+        let start = Instant::now();
+        let why = probe(&hangs, &args, Duration::from_millis(300)).unwrap_err();
+        assert!(why.contains("did not finish starting"), "{why}");
+        assert!(start.elapsed() < Duration::from_secs(60));
+        // Not there at all.
+        let why = probe(Path::new("/nonexistent/viewport"), &args, second).unwrap_err();
+        assert!(why.starts_with("cannot start"), "{why}");
+    }
+
+    #[test]
+    fn a_new_build_that_cannot_start_leaves_the_session_playing() {
+        let dir = fixture();
+        let options = EditOptions::new(dir.path().to_path_buf());
+        let mut session = session_on(&options);
         session.tick();
         let starts = |s: &Session| {
             s.log

@@ -49,6 +49,8 @@ pub struct EditOptions {
     pub profile: Profile,
     /// A scene's unsaved text carried over from the session before a rebuild.
     pub unsaved: Option<PathBuf>,
+    /// The undo and redo steps carried over from the session before a rebuild.
+    pub history: Option<PathBuf>,
     /// Seed for every random stream.
     pub seed: u64,
     /// Whether the game's sound plays on the machine's device (else silently).
@@ -67,6 +69,7 @@ impl EditOptions {
             open: false,
             profile: Profile::Dev,
             unsaved: None,
+            history: None,
             seed: 1,
             sound: false,
         }
@@ -151,6 +154,25 @@ fn open_browser(url: &str) {
     if spawned.is_err() {
         eprintln!("info: cannot start {opener}; open the address above in a browser");
     }
+}
+
+/// Starts a session on the project as the editor would, runs one frame and ends it, serving
+/// nothing: what `jengine edit --probe` does, so that a rebuild learns whether its new binary
+/// can start the project before the session moves onto it. The game stays silent and no
+/// handed-over file is read.
+pub fn probe(options: &EditOptions, packages: &[&dyn Package]) -> Result<(), Vec<String>> {
+    let options = EditOptions {
+        sound: false,
+        unsaved: None,
+        history: None,
+        open: false,
+        ..options.clone()
+    };
+    let (tx, _rx) = std::sync::mpsc::channel::<Msg>();
+    let mut session = session::Session::start(&options, packages, 0, "probe", tx)?;
+    session.tick();
+    session.finish();
+    Ok(())
 }
 
 /// Runs an editor session until `stop` is set (or the process ends). `ready` gets the page's

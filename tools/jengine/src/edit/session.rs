@@ -92,6 +92,38 @@ pub(super) fn level_of(level: LogLevel) -> &'static str {
     }
 }
 
+/// Reads the undo and redo steps a session handed over a rebuild (`{"scene", "undo", "redo"}`,
+/// each step a scene's whole text). All of it or nothing: a step that does not parse, more
+/// steps than are kept, or another scene's history is refused with why.
+fn read_history(path: &Path, scene: &str) -> Result<(Vec<SceneDoc>, Vec<SceneDoc>), String> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct History {
+        scene: String,
+        undo: Vec<String>,
+        redo: Vec<String>,
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let history: History = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    if history.scene != scene {
+        return Err(format!(
+            "it is scene {}'s, and scene {scene} is open",
+            history.scene
+        ));
+    }
+    if history.undo.len() > UNDO_KEPT || history.redo.len() > UNDO_KEPT {
+        return Err(format!("more than {UNDO_KEPT} steps"));
+    }
+    let parse = |steps: Vec<String>, what: &str| {
+        steps
+            .iter()
+            .enumerate()
+            .map(|(i, t)| SceneDoc::parse(t).map_err(|e| format!("{what} step {}: {e}", i + 1)))
+            .collect::<Result<Vec<_>, _>>()
+    };
+    Ok((parse(history.undo, "undo")?, parse(history.redo, "redo")?))
+}
+
 pub(super) fn read_scene(project: &Path, name: &str) -> Result<(SceneDoc, String), String> {
     check_asset_name(name).map_err(|e| format!("scene {e}"))?;
     let path = project.join("assets/scenes").join(format!("{name}.scene"));
@@ -184,6 +216,23 @@ impl Session {
             }
             let _ = std::fs::remove_file(path);
         }
+        let (undo, redo) = match &options.history {
+            Some(path) => {
+                let read = read_history(path, &scene);
+                let _ = std::fs::remove_file(path);
+                match read {
+                    Ok(steps) => steps,
+                    Err(e) => {
+                        notes.push((
+                            "warning",
+                            format!("the undo history could not be carried over the rebuild: {e}"),
+                        ));
+                        (Vec::new(), Vec::new())
+                    }
+                }
+            }
+            None => (Vec::new(), Vec::new()),
+        };
         // As the watcher names files: absolute, links resolved.
         let project_dir = std::fs::canonicalize(&runtime.project.dir)
             .unwrap_or_else(|_| runtime.project.dir.clone());
@@ -195,8 +244,8 @@ impl Session {
             doc,
             doc_scene: scene,
             saved_text,
-            undo: Vec::new(),
-            redo: Vec::new(),
+            undo,
+            redo,
             playing: true,
             steps: 0,
             events: Vec::new(),
