@@ -299,6 +299,31 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
         std::thread::sleep(Duration::from_millis(100));
     }
 
+    // A request that fails while the page reads a change (the session busy, or restarting on
+    // a new build) is tried again: the page never stops following the session.
+    browser
+        .execute(
+            "window.__fetch = window.fetch; \
+             window.fetch = (p, i) => String(p).startsWith('/api/scene') \
+               ? Promise.reject(new TypeError('offline for a moment')) : window.__fetch(p, i); \
+             api('/api/edit', { op: 'rename', entity: 2, name: 'caption' });",
+            vec![],
+        )
+        .unwrap();
+    wait_unsaved(&browser, true);
+    std::thread::sleep(Duration::from_millis(800));
+    browser
+        .execute("window.fetch = window.__fetch;", vec![])
+        .unwrap();
+    browser
+        .wait_for("#tree li.entity[data-name=\"caption\"]", 10 * SECOND)
+        .unwrap();
+    browser.execute("api('/api/undo', {});", vec![]).unwrap();
+    browser
+        .wait_for("#tree li.entity[data-name=\"label\"]", 10 * SECOND)
+        .unwrap();
+    wait_unsaved(&browser, false);
+
     // An entity selected in the tree shows in the inspector.
     browser
         .find("#tree li.entity[data-name=\"label\"]")
