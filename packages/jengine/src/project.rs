@@ -138,17 +138,45 @@ impl Project {
         self.dir.join("assets/scripts").join(file)
     }
 
-    /// The names of every scene under `assets/scenes`, sorted.
+    /// The names of every scene under `assets/scenes`, sorted: `title` for
+    /// `assets/scenes/title.scene`, `levels/one` for `assets/scenes/levels/one.scene`. Folders
+    /// are followed eight deep (links to folders are not followed, so a loop ends), and a file
+    /// whose name is not a good asset name is left out.
     pub fn scene_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.dir.join("assets/scenes"))
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.ok())
-            .filter_map(|e| {
-                let p = e.path();
-                (p.extension()? == "scene").then(|| p.file_stem()?.to_str().map(String::from))?
-            })
-            .collect();
+        const DEPTH: usize = 8;
+        const MOST: usize = 10_000;
+        let mut names = Vec::new();
+        let mut stack = vec![(self.dir.join("assets/scenes"), String::new(), 0usize)];
+        while let Some((dir, prefix, depth)) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                let path = entry.path();
+                let Some(file) = path.file_name().and_then(|n| n.to_str()) else {
+                    continue;
+                };
+                if kind.is_dir() {
+                    if depth < DEPTH {
+                        stack.push((path.clone(), format!("{prefix}{file}/"), depth + 1));
+                    }
+                    continue;
+                }
+                let Some(stem) = file.strip_suffix(".scene") else {
+                    continue;
+                };
+                let name = format!("{prefix}{stem}");
+                if !stem.is_empty() && crate::asset::check_asset_name(&name).is_ok() {
+                    names.push(name);
+                }
+                if names.len() >= MOST {
+                    break;
+                }
+            }
+        }
         names.sort();
         names
     }
@@ -243,6 +271,54 @@ fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn scene_names_reach_into_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let scenes = dir.path().join("assets/scenes");
+        for file in [
+            "title.scene",
+            "levels/one.scene",
+            "levels/deep/two.scene",
+            "levels/notes.txt",
+            "levels/.scene",
+            "a:b.scene",
+            "back\\slash.scene",
+        ] {
+            let path = scenes.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "{}").unwrap();
+        }
+        // A link back up is not followed.
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&scenes, scenes.join("levels/loop")).unwrap();
+        // Nine folders deep is deeper than is looked.
+        let deep = scenes.join("1/2/3/4/5/6/7/8/9");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("far.scene"), "{}").unwrap();
+        std::fs::write(deep.parent().unwrap().join("near.scene"), "{}").unwrap();
+        let project = Project {
+            dir: dir.path().to_path_buf(),
+            file: ProjectFile::parse(
+                r#"{"name": "d", "version": "0.1.0", "start_scene": "title",
+                    "window": {"width": 64, "height": 36, "title": "D"}, "packages": []}"#,
+            )
+            .unwrap(),
+        };
+        assert_eq!(
+            project.scene_names(),
+            [
+                "1/2/3/4/5/6/7/8/near",
+                "levels/deep/two",
+                "levels/one",
+                "title"
+            ]
+        );
+        assert_eq!(
+            project.scene_path("levels/one"),
+            scenes.join("levels/one.scene")
+        );
+    }
 
     #[test]
     fn a_project_file_reads_its_packages() {

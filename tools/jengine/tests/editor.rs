@@ -1012,3 +1012,36 @@ fn the_probe_starts_the_project_as_the_editor_would_and_says_why_not() {
     assert_eq!(probe(&packages()), ok);
     // It served nothing and took no port: nothing to stop.
 }
+
+#[test]
+fn a_scene_in_a_folder_is_listed_opened_edited_and_saved() {
+    let ed = start_with(|dir| {
+        let scenes = dir.join("assets/scenes");
+        std::fs::create_dir_all(scenes.join("levels")).unwrap();
+        std::fs::copy(
+            scenes.join("main.scene"),
+            scenes.join("levels/second.scene"),
+        )
+        .unwrap();
+    });
+    let tree = ed.get("/api/scene").json();
+    assert_eq!(tree["scenes"], json!(["legacy", "levels/second", "main"]));
+    let loaded = ed.post(
+        "/api/control",
+        json!({ "action": "load", "scene": "levels/second" }),
+    );
+    assert_eq!(loaded.status, 200, "{}", loaded.text());
+    ed.wait("the scene in the folder", |s| {
+        s["doc_scene"] == "levels/second" && s["scene"] == "levels/second"
+    });
+    let edited = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "sprite", "path": ["tint"], "value": "#102030" }),
+    );
+    assert_eq!(edited.status, 200, "{}", edited.text());
+    assert_eq!(ed.post("/api/save", json!({})).status, 200);
+    let file = ed.project().join("assets/scenes/levels/second.scene");
+    assert!(std::fs::read_to_string(file).unwrap().contains("#102030"));
+    let main = std::fs::read_to_string(ed.scene_file()).unwrap();
+    assert!(!main.contains("#102030"));
+}

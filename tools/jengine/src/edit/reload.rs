@@ -44,7 +44,7 @@ impl Session {
             }
         }
         if project {
-            self.say("info", "project.jengine changed; a change of packages needs Rebuild, a change of window size a new session");
+            self.say("info", "project.jengine changed; a change of packages or window size takes effect on Rebuild");
         }
         if art {
             self.renderer = Renderer::new(&self.project_dir.join("assets"));
