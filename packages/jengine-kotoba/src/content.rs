@@ -131,6 +131,9 @@ pub fn player(name: &str) -> FighterSpec {
     }
 }
 
+/// The name of [`battle_board`]: ひろば, an open square.
+pub const BATTLE_BOARD_NAME: &str = "ひろば";
+
 /// The board battles use unless a rival brings its own: open, with a word in the middle.
 pub fn battle_board() -> Board {
     let rows = [

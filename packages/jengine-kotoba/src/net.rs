@@ -20,7 +20,7 @@ use crate::kana::{Kana, TileStats};
 use crate::play::{Event, MadeWord, Refusal};
 
 /// The version of these messages; a player says it in [`ToServer::Hello`].
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// The longest player name, in characters.
 pub const MAX_NAME: usize = 16;
 /// The longest room code, in characters (ASCII letters and digits).
@@ -144,6 +144,8 @@ pub struct Start {
     pub seat: usize,
     /// The board as rows of text, the way [`Board::from_rows`] reads it.
     pub board: Vec<String>,
+    /// The board's name, for the players to see.
+    pub board_name: String,
     /// Seat 0 and seat 1.
     pub fighters: [Entrant; 2],
     /// Seconds of fighting.
@@ -285,6 +287,7 @@ impl Start {
             return Err(out("Start.seat", self.seat, "0 or 1"));
         }
         board("Start.board", &self.board)?;
+        check_name("Start.board_name", &self.board_name)?;
         for (i, f) in self.fighters.iter().enumerate() {
             check_name(&format!("Start.fighters[{i}].name"), &f.name)?;
             if f.life == 0 {
@@ -364,11 +367,13 @@ impl State {
     }
 }
 
-/// What a room sends the player in `seat` when a battle set up from `setup` begins.
-pub fn start_for(setup: &Setup, seat: usize) -> Start {
+/// What a room sends the player in `seat` when a battle set up from `setup` begins on the
+/// board called `board_name`.
+pub fn start_for(setup: &Setup, board_name: &str, seat: usize) -> Start {
     Start {
         seat,
         board: setup.board.rows(),
+        board_name: board_name.to_string(),
         fighters: setup.fighters.clone().map(|f| Entrant {
             name: f.name,
             life: f.life,
@@ -452,6 +457,7 @@ pub enum Unpredicted {
 #[derive(Clone, Debug)]
 pub struct Mirror {
     seat: usize,
+    board_name: String,
     /// The room's last word. Never played on, so its tile stream stays put and the tiles
     /// guessed when moves are played again on top are the same guesses every time.
     truth: Battle,
@@ -476,6 +482,7 @@ impl Mirror {
         let hand = setup.fighters[start.seat].hand;
         Ok(Mirror {
             seat: start.seat,
+            board_name: start.board_name.clone(),
             shown: truth.clone(),
             truth,
             pending: Vec::new(),
@@ -488,6 +495,11 @@ impl Mirror {
     /// The player's seat: 0 or 1.
     pub fn seat(&self) -> usize {
         self.seat
+    }
+
+    /// The name of the board the room plays on.
+    pub fn board_name(&self) -> &str {
+        &self.board_name
     }
 
     /// The battle as the player sees it.
@@ -786,6 +798,7 @@ mod tests {
     use super::*;
     use crate::battle::FighterSpec;
     use crate::bot::legal_moves;
+    use crate::content::BATTLE_BOARD_NAME;
     use crate::play::{Ending, Failure};
     use proptest::prelude::*;
     use rand::{Rng, SeedableRng};
@@ -902,7 +915,9 @@ mod tests {
     }
 
     fn mirrors(dict: &Dict, setup: &Setup) -> [Mirror; 2] {
-        [0, 1].map(|seat| Mirror::new(dict, &wire(&start_for(setup, seat))).unwrap())
+        [0, 1].map(|seat| {
+            Mirror::new(dict, &wire(&start_for(setup, BATTLE_BOARD_NAME, seat))).unwrap()
+        })
     }
 
     fn place(slot: usize, x: usize, y: usize, face: char) -> Move {
@@ -1315,7 +1330,7 @@ mod tests {
                 },
             ),
             (
-                ToClient::Start(start_for(&setup, 1)),
+                ToClient::Start(start_for(&setup, BATTLE_BOARD_NAME, 1)),
                 ToServer::Play {
                     number: 1,
                     mv: place(3, 4, 2, 'が'),
@@ -1365,7 +1380,7 @@ mod tests {
             ToClient::State(state).validate().unwrap_err().to_string(),
             "State.fighters[1].stun is NaN; it must be a number of seconds from 0 to 2"
         );
-        let mut start = start_for(&setup, 0);
+        let mut start = start_for(&setup, BATTLE_BOARD_NAME, 0);
         start.seat = 2;
         assert_eq!(
             start.validate().unwrap_err().to_string(),
@@ -1401,14 +1416,14 @@ mod tests {
             puzzle.validate().unwrap_err().to_string(),
             "Ev.events[0] is a puzzle's event; it must be a battle's event"
         );
-        let mut start = start_for(&setup, 0);
+        let mut start = start_for(&setup, BATTLE_BOARD_NAME, 0);
         start.board = vec!["...".into(), "..".into()];
         assert_eq!(
             start.validate().unwrap_err().to_string(),
             "Start.board: row 2 has 2 cells, but the first row has 3"
         );
         assert_eq!(
-            Board::from_rows(&start_for(&setup, 0).board),
+            Board::from_rows(&start_for(&setup, BATTLE_BOARD_NAME, 0).board),
             Ok(setup.board)
         );
     }
@@ -1456,7 +1471,7 @@ mod tests {
                             Mirror::new(&d, &start).unwrap();
                         }
                         ToClient::State(state) => {
-                            let mut m = Mirror::new(&d, &start_for(&small_setup(), 0)).unwrap();
+                            let mut m = Mirror::new(&d, &start_for(&small_setup(), BATTLE_BOARD_NAME, 0)).unwrap();
                             let _ = m.apply_state(&d, &state);
                         }
                         _ => {}
@@ -1483,13 +1498,20 @@ mod tests {
             prop_assert!(too_long(join.validate()));
             let waiting = ToClient::Waiting { code: Some("7".repeat(MAX_CODE + extra)) };
             prop_assert!(too_long(waiting.validate()));
-            let mut start = start_for(&setup, 0);
+            let mut start = start_for(&setup, BATTLE_BOARD_NAME, 0);
             start.fighters[1].name = name;
             prop_assert!(too_long(start.validate()));
-            let mut start = start_for(&setup, 0);
+            let mut start = start_for(&setup, BATTLE_BOARD_NAME, 0);
+            start.board_name = "ば".repeat(MAX_NAME + extra);
+            prop_assert!(too_long(start.validate()));
+            for bad in ["", "  ", "ひろ\u{7}ば"] {
+                start.board_name = bad.into();
+                prop_assert!(start.validate().is_err());
+            }
+            let mut start = start_for(&setup, BATTLE_BOARD_NAME, 0);
             start.fighters[0].hand = MAX_HAND + extra;
             prop_assert!(start.validate().is_err());
-            let mut start = start_for(&setup, 1);
+            let mut start = start_for(&setup, BATTLE_BOARD_NAME, 1);
             start.board = vec![".".repeat(MAX_SIDE + extra); 3];
             let wide = start.validate();
             let too_big = matches!(wide, Err(Invalid::Board { error: BoardError::TooBig { .. }, .. }));

@@ -655,6 +655,7 @@ impl Session {
                 battle_bag(&mut bag, g.mirror.battle(), seat);
                 bag.online = true;
                 bag.seat = Some(seat as i64 + 1);
+                bag.board = Some(g.mirror.board_name().to_string());
                 bag.pending = Some(g.mirror.pending().iter().filter(|p| p.shown).count());
                 bag.again = Some(g.again);
                 bag.left = g.left.map(|why| {
@@ -795,6 +796,8 @@ pub struct KotobaBag {
     pub online: bool,
     /// Online: the player's seat, from 1.
     pub seat: Option<i64>,
+    /// Online: the name of the board the room plays on.
+    pub board: Option<String>,
     /// Online: the player's placements down on the board that the room has not answered.
     pub pending: Option<usize>,
     /// Online: who has asked for a rematch, by seat.
@@ -1225,12 +1228,16 @@ mod online_tests {
         let stats = TileStats::from_dict(dict);
         let mut room = Battle::new(&setup(), &stats).unwrap();
         let mut s = Session::default();
-        s.receive(dict, ToClient::Start(start_for(&setup(), 1)))
-            .unwrap();
+        s.receive(
+            dict,
+            ToClient::Start(start_for(&setup(), crate::content::BATTLE_BOARD_NAME, 1)),
+        )
+        .unwrap();
         assert_eq!(s.you(), 1);
         let bag = s.bag(dict, &[], &[]);
         assert!(bag.online && bag.active);
         assert_eq!((bag.mode, bag.seat), ("battle", Some(2)));
+        assert_eq!(bag.board.as_deref(), Some("ひろば"));
         // A swap goes down at once, is sent, and its fresh tile is a guess until answered.
         s.select(0).unwrap();
         s.swap(dict).unwrap();

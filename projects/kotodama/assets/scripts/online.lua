@@ -10,7 +10,8 @@ local sound = import("flow/sound.lua")
 local play_input = import("flow/play_input.lua")
 local record = import("flow/record.lua")
 
-local VERSION = 1
+-- The room messages' version (jengine_kotoba::net::VERSION): 2 names the board in Start.
+local VERSION = 2
 local DEFAULT_SERVER = "ws://127.0.0.1:7777/"
 local AWAY = 100
 local HAND = { 0, -3.65 }
@@ -186,6 +187,7 @@ local function draw_battle(bag)
     Entity.set(Entity.find(name), "transform", { pos = { base.pos[1] - 1.5 * (1 - share), base.pos[2] } })
   end
   Text.set(Entity.find("clock"), string.format("%d", math.ceil(bag.time_left or 0)))
+  Text.set(Entity.find("board_name"), bag.board and ("on " .. bag.board) or "")
   if you.stun > 0 and mode == "match" then
     place("stun_veil", HAND)
     place("stun", HAND)

@@ -7,6 +7,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use jengine_kotoba::battle::{FighterSpec, Setup};
+use jengine_kotoba::board::Board;
 use jengine_kotoba::content;
 use jengine_net::ServerConfig;
 
@@ -50,6 +51,9 @@ pub struct Config {
     pub workers: usize,
     /// Whether to write one line on stderr when a match starts and one when it ends (yes).
     pub log_matches: bool,
+    /// The boards battles are fought on, by name (the built-in battle board, ひろば); each
+    /// match takes one from its seed, and the players are told its name.
+    pub boards: Vec<(String, Board)>,
 }
 
 impl Default for Config {
@@ -69,16 +73,29 @@ impl Default for Config {
             send_buffer: None,
             workers: 0,
             log_matches: true,
+            boards: vec![(
+                content::BATTLE_BOARD_NAME.to_string(),
+                content::battle_board(),
+            )],
         }
     }
 }
 
 impl Config {
-    /// The battle a room sets up for these two players: the built-in battle board, each with
-    /// the player's life and hand, no bots, this config's time and countdown.
-    pub fn setup(&self, names: [&str; 2], seed: u64) -> Setup {
-        Setup {
-            board: content::battle_board(),
+    /// The battle a room sets up for these two players, and its board's name: one of
+    /// [`Config::boards`] chosen by the seed (the built-in battle board when there are none),
+    /// each player with the player's life and hand, no bots, this config's time and countdown.
+    pub fn setup(&self, names: [&str; 2], seed: u64) -> (String, Setup) {
+        let (name, board) = if self.boards.is_empty() {
+            (
+                content::BATTLE_BOARD_NAME.to_string(),
+                content::battle_board(),
+            )
+        } else {
+            self.boards[(seed % self.boards.len() as u64) as usize].clone()
+        };
+        let setup = Setup {
+            board,
             fighters: names.map(|name| FighterSpec {
                 bot: None,
                 ..content::player(name)
@@ -86,6 +103,42 @@ impl Config {
             time: self.battle_time,
             seed,
             countdown: self.countdown,
-        }
+        };
+        (name, setup)
     }
+}
+
+/// Reads a board given as `NAME=FILE`: the file's lines are its rows, as
+/// [`Board::from_rows`] reads them. The name and board must be ones a player accepts in a
+/// `Start` (a name of 1 to 16 characters, not blank, without control characters; a board that reads and
+/// fits), so a player is never sent a battle they would refuse.
+pub fn read_board(given: &str) -> Result<(String, Board), String> {
+    let Some((name, file)) = given.split_once('=') else {
+        return Err("expected NAME=FILE".into());
+    };
+    let meta = std::fs::metadata(file).map_err(|e| format!("{file}: {e}"))?;
+    if meta.len() > 64 * 1024 {
+        return Err(format!(
+            "{file}: {} bytes is too big for a board",
+            meta.len()
+        ));
+    }
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let rows: Vec<String> = text
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let board = Board::from_rows(&rows).map_err(|e| format!("{file}: {e}"))?;
+    let (_, setup) = Config {
+        boards: vec![(name.to_string(), board.clone())],
+        ..Config::default()
+    }
+    .setup(["a", "b"], 0);
+    jengine_kotoba::net::start_for(&setup, name, 0)
+        .validate()
+        .map_err(|e| format!("{file}: {e}"))?;
+    let stats = jengine_kotoba::kana::TileStats::from_dict(jengine_kotoba::dict::Dict::japanese());
+    jengine_kotoba::battle::Battle::new(&setup, &stats).map_err(|e| format!("{file}: {e}"))?;
+    Ok((name.to_string(), board))
 }

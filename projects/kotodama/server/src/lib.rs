@@ -40,6 +40,6 @@ mod wire;
 /// are `jengine_net::Value`s holding `jengine_kotoba::net` messages.
 pub const PROTOCOL: u8 = 1;
 
-pub use config::Config;
+pub use config::{Config, read_board};
 pub use metrics::{ACK_SAMPLES, Metrics};
 pub use server::{Handle, bind, run, spawn, start};

@@ -70,6 +70,11 @@ struct Args {
     /// Do not write a line per match start and end.
     #[arg(long)]
     quiet: bool,
+    /// A board to fight on, NAME=FILE (the file's lines are the board's rows, `.` an open
+    /// cell, `#` a wall, a kana a tile already down); give it again for more, and each match
+    /// takes one. Without it: the built-in board, ひろば.
+    #[arg(long = "board", value_name = "NAME=FILE")]
+    boards: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -106,7 +111,22 @@ fn main() -> ExitCode {
         send_buffer: args.send_buffer,
         workers: args.workers,
         log_matches: !args.quiet,
+        boards: defaults.boards.clone(),
     };
+    let mut config = config;
+    if !args.boards.is_empty() {
+        let mut boards = Vec::new();
+        for given in &args.boards {
+            match kotodama_server::read_board(given) {
+                Ok(board) => boards.push(board),
+                Err(e) => {
+                    eprintln!("kotodama-server: --board {given}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        config.boards = boards;
+    }
     if !(config.battle_time > 0.0 && config.battle_time <= jengine_kotoba::net::MAX_TIME) {
         eprintln!(
             "kotodama-server: --battle-seconds must be more than 0, up to {}",

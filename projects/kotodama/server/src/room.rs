@@ -104,13 +104,16 @@ impl Room {
             return;
         };
         let seed = shared.next_seed();
-        let setup = shared.config.setup([&a.name, &b.name], seed);
+        let (board_name, setup) = shared.config.setup([&a.name, &b.name], seed);
         let Ok(battle) = Battle::new(&setup, &shared.stats) else {
             // The setup is the server's own and always makes a battle.
             return;
         };
         for (seat, player) in [a, b].into_iter().enumerate() {
-            wire::send(&player.out, &ToClient::Start(start_for(&setup, seat)));
+            wire::send(
+                &player.out,
+                &ToClient::Start(start_for(&setup, &board_name, seat)),
+            );
         }
         let number = shared.match_started();
         let now = Instant::now();

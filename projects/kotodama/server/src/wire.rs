@@ -106,7 +106,7 @@ mod tests {
         use jengine_kotoba::dict::Dict;
         use jengine_kotoba::kana::TileStats;
         use jengine_kotoba::net::state_for;
-        let setup = crate::Config::default().setup(["あ", "い"], 9);
+        let (_, setup) = crate::Config::default().setup(["あ", "い"], 9);
         let battle = Battle::new(&setup, &TileStats::from_dict(Dict::japanese())).unwrap();
         let mut value = frame(&ToClient::State(state_for(&battle, 0))).unwrap();
         assert!(set_acked(&mut value, 41));

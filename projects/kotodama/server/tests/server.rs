@@ -774,3 +774,68 @@ fn a_transport_of_another_protocol_is_refused_at_start() {
     let err = spawn(cfg).unwrap_err();
     assert!(err.to_string().contains("protocol 2"), "{err}");
 }
+
+#[test]
+fn each_match_is_fought_on_a_named_board_both_players_are_told() {
+    let small = ["#######", "#.....#", "#..か..#", "#.....#", "#######"];
+    let rows: Vec<String> = small.iter().map(|r| r.to_string()).collect();
+    let boards = vec![
+        (
+            "ひろば".to_string(),
+            jengine_kotoba::content::battle_board(),
+        ),
+        (
+            "こにわ".to_string(),
+            jengine_kotoba::board::Board::from_rows(&rows).unwrap(),
+        ),
+    ];
+    let server = Server::start(Config {
+        boards: boards.clone(),
+        ..config()
+    });
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..8 {
+        let ((_a, sa), (_b, sb)) = server.pair();
+        assert_eq!(sa.board_name, sb.board_name);
+        assert_eq!(sa.board, sb.board);
+        let (_, board) = boards
+            .iter()
+            .find(|(name, _)| *name == sa.board_name)
+            .expect("a board of the server's");
+        assert_eq!(sa.board, board.rows());
+        seen.insert(sa.board_name.clone());
+    }
+    assert_eq!(seen.len(), 2, "the seed takes both boards in eight matches");
+}
+
+#[test]
+fn a_board_given_on_the_command_line_is_read_or_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let good = file("good.txt", "#######\n#.....#\n#..か..#\n#.....#\n#######\n");
+    let (name, board) = kotodama_server::read_board(&format!("こにわ={good}")).unwrap();
+    assert_eq!(name, "こにわ");
+    assert_eq!(board.rows()[2], "#..か..#");
+    let refused = |given: String, why: &str| {
+        let e = kotodama_server::read_board(&given).unwrap_err();
+        assert!(e.contains(why), "{given}: {e}");
+    };
+    refused(good.clone(), "NAME=FILE");
+    refused(format!("={good}"), "board_name");
+    refused(format!("a\u{7}b={good}"), "board_name");
+    refused(format!("{}={good}", "な".repeat(200)), "board_name");
+    refused("x=/nonexistent/board.txt".into(), "/nonexistent/board.txt");
+    refused(
+        format!("x={}", file("ragged.txt", "....\n..\n")),
+        "ragged.txt",
+    );
+    refused(format!("x={}", file("empty.txt", "\n\n")), "empty.txt");
+    refused(
+        format!("x={}", file("huge.txt", &".".repeat(100_000))),
+        "too big",
+    );
+}

@@ -480,7 +480,7 @@ mod tests {
     #[test]
     fn a_states_acked_is_read_from_its_first_bytes() {
         let dict = Dict::japanese();
-        let setup = Config::default().setup(["あ", "い"], 3);
+        let (_, setup) = Config::default().setup(["あ", "い"], 3);
         let battle = Battle::new(&setup, &TileStats::from_dict(dict)).unwrap();
         let codec = Codec::new(1);
         for acked in [0, 1, 63, 64, 300, u32::MAX] {
