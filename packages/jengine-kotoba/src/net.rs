@@ -33,6 +33,8 @@ pub const MAX_WORDS: usize = 2 * MAX_SIDE;
 pub const MAX_TEXT: usize = 256;
 /// The longest fight a room sets up, in seconds.
 pub const MAX_TIME: f32 = 3600.0;
+/// The longest rejoin ticket, in characters (ASCII hex digits).
+pub const MAX_TICKET: usize = 64;
 
 /// What the room sends a player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,6 +73,20 @@ pub enum ToClient {
         /// How.
         why: Gone,
     },
+    /// The other player's connection was lost in a match: the room holds their seat (the
+    /// battle goes on) for this many seconds, for them to come back with their ticket; if
+    /// they do not, [`ToClient::Left`] follows.
+    Away {
+        /// Their seat.
+        seat: usize,
+        /// How long the seat is held.
+        seconds: f32,
+    },
+    /// The player in this seat came back into the match.
+    Back {
+        /// Their seat.
+        seat: usize,
+    },
 }
 
 /// What a player sends the room.
@@ -104,6 +120,14 @@ pub enum ToServer {
     Again,
     /// Leave the room.
     Leave,
+    /// Come back into a match after losing the connection, instead of `Queue`, `Create` or
+    /// `Join`: the ticket is the one the match's [`Start`] gave. The answer is a new
+    /// [`ToClient::Start`] for the same seat and the battle as it stands (moves numbered from
+    /// 1 again), or [`Rejection::NoSuchMatch`].
+    Rejoin {
+        /// The seat's ticket.
+        ticket: String,
+    },
 }
 
 /// Why the room turned a player or a message away.
@@ -124,6 +148,8 @@ pub enum Rejection {
     Busy,
     /// The message does not fit the moment (a move with no battle, a second hello).
     NotNow,
+    /// No match in play holds a seat for that ticket (it ended, or the seat was given up).
+    NoSuchMatch,
 }
 
 /// How the other player left.
@@ -146,6 +172,10 @@ pub struct Start {
     pub board: Vec<String>,
     /// The board's name, for the players to see.
     pub board_name: String,
+    /// The seat's ticket back into this match should the connection be lost
+    /// ([`ToServer::Rejoin`]): secret, up to [`MAX_TICKET`] hex digits; empty when the room
+    /// holds no seats.
+    pub ticket: String,
     /// Seat 0 and seat 1.
     pub fighters: [Entrant; 2],
     /// Seconds of fighting.
@@ -245,7 +275,20 @@ impl ToClient {
                 }
                 Ok(())
             }
-            ToClient::Refused { .. } | ToClient::Again { .. } | ToClient::Left { .. } => Ok(()),
+            ToClient::Away { seat, seconds } => {
+                if *seat > 1 {
+                    return Err(out("Away.seat", seat, "0 or 1"));
+                }
+                if !(seconds.is_finite() && (0.0..=MAX_TIME).contains(seconds)) {
+                    return Err(out("Away.seconds", seconds, format!("0 to {MAX_TIME}")));
+                }
+                Ok(())
+            }
+            ToClient::Back { seat } if *seat > 1 => Err(out("Back.seat", seat, "0 or 1")),
+            ToClient::Refused { .. }
+            | ToClient::Again { .. }
+            | ToClient::Left { .. }
+            | ToClient::Back { .. } => Ok(()),
         }
     }
 }
@@ -257,6 +300,7 @@ impl ToServer {
         match self {
             ToServer::Hello { name, .. } => check_name("Hello.name", name),
             ToServer::Join { code } => check_code("Join.code", code),
+            ToServer::Rejoin { ticket } => check_ticket("Rejoin.ticket", ticket),
             ToServer::Play { number, mv } => {
                 if *number == 0 {
                     return Err(out("Play.number", 0, "1 or more"));
@@ -288,6 +332,9 @@ impl Start {
         }
         board("Start.board", &self.board)?;
         check_name("Start.board_name", &self.board_name)?;
+        if !self.ticket.is_empty() {
+            check_ticket("Start.ticket", &self.ticket)?;
+        }
         for (i, f) in self.fighters.iter().enumerate() {
             check_name(&format!("Start.fighters[{i}].name"), &f.name)?;
             if f.life == 0 {
@@ -374,6 +421,7 @@ pub fn start_for(setup: &Setup, board_name: &str, seat: usize) -> Start {
         seat,
         board: setup.board.rows(),
         board_name: board_name.to_string(),
+        ticket: String::new(),
         fighters: setup.fighters.clone().map(|f| Entrant {
             name: f.name,
             life: f.life,
@@ -672,6 +720,14 @@ fn check_name(field: &str, name: &str) -> Result<(), Invalid> {
             format!("{name:?}"),
             "free of control characters",
         ));
+    }
+    Ok(())
+}
+
+fn check_ticket(field: &str, ticket: &str) -> Result<(), Invalid> {
+    check_len(field, ticket.len(), "characters", MAX_TICKET)?;
+    if ticket.is_empty() || !ticket.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(out(field, format!("{ticket:?}"), "hexadecimal digits"));
     }
     Ok(())
 }

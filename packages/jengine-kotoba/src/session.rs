@@ -44,6 +44,9 @@ pub struct OnlineGame {
     pub again: [bool; 2],
     /// How the other player left, if they did.
     pub left: Option<Gone>,
+    /// Seconds the room still holds the other player's seat after their connection was lost
+    /// (`None` while they are here).
+    pub away: Option<f32>,
 }
 
 impl PartialEq for OnlineGame {
@@ -54,6 +57,7 @@ impl PartialEq for OnlineGame {
             && self.outbox == other.outbox
             && self.again == other.again
             && self.left == other.left
+            && self.away == other.away
     }
 }
 
@@ -486,7 +490,12 @@ impl Session {
         match &mut self.mode {
             Mode::None => {}
             Mode::Puzzle(g) => g.puzzle.update(dt),
-            Mode::Online(g) => g.mirror.update(dict, dt),
+            Mode::Online(g) => {
+                if let Some(away) = &mut g.away {
+                    *away = (*away - dt).max(0.0);
+                }
+                g.mirror.update(dict, dt)
+            }
             Mode::Battle(g) => {
                 g.battle.update(dict, dt);
                 if g.battle.winner().is_some() {
@@ -548,6 +557,7 @@ impl Session {
                         outbox: Vec::new(),
                         again: [false; 2],
                         left: None,
+                        away: None,
                     })),
                     false,
                 );
@@ -577,6 +587,23 @@ impl Session {
             ToClient::Left { why } => {
                 if let Mode::Online(g) = &mut self.mode {
                     g.left = Some(why);
+                    g.away = None;
+                }
+                Ok(())
+            }
+            ToClient::Away { seat, seconds } => {
+                if let Mode::Online(g) = &mut self.mode
+                    && seat != g.mirror.seat()
+                {
+                    g.away = Some(seconds);
+                }
+                Ok(())
+            }
+            ToClient::Back { seat } => {
+                if let Mode::Online(g) = &mut self.mode
+                    && seat != g.mirror.seat()
+                {
+                    g.away = None;
                 }
                 Ok(())
             }
@@ -658,6 +685,7 @@ impl Session {
                 bag.board = Some(g.mirror.board_name().to_string());
                 bag.pending = Some(g.mirror.pending().iter().filter(|p| p.shown).count());
                 bag.again = Some(g.again);
+                bag.away = g.away.map(f64::from);
                 bag.left = g.left.map(|why| {
                     match why {
                         Gone::Quit => "quit",
@@ -802,6 +830,9 @@ pub struct KotobaBag {
     pub pending: Option<usize>,
     /// Online: who has asked for a rematch, by seat.
     pub again: Option<[bool; 2]>,
+    /// Online: seconds the room still holds the other player's seat after their connection
+    /// was lost (absent while they are here).
+    pub away: Option<f64>,
     /// Online: how the other player left (`quit`, `lost`, `removed`).
     pub left: Option<String>,
 }

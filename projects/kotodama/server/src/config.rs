@@ -51,6 +51,10 @@ pub struct Config {
     pub workers: usize,
     /// Whether to write one line on stderr when a match starts and one when it ends (yes).
     pub log_matches: bool,
+    /// How long a room holds the seat of a player whose connection was lost in a match, for
+    /// them to come back with their ticket (20 s; zero: not at all, they have left). The
+    /// battle goes on meanwhile.
+    pub rejoin_grace: Duration,
     /// The boards battles are fought on, by name (the built-in battle board, ひろば); each
     /// match takes one from its seed, and the players are told its name.
     pub boards: Vec<(String, Board)>,
@@ -73,6 +77,7 @@ impl Default for Config {
             send_buffer: None,
             workers: 0,
             log_matches: true,
+            rejoin_grace: Duration::from_secs(20),
             boards: vec![(
                 content::BATTLE_BOARD_NAME.to_string(),
                 content::battle_board(),

@@ -70,6 +70,10 @@ struct Args {
     /// Do not write a line per match start and end.
     #[arg(long)]
     quiet: bool,
+    /// Seconds a room holds the seat of a player whose connection was lost in a match, for
+    /// them to come back (0: they have left at once).
+    #[arg(long, default_value_t = 20)]
+    rejoin_seconds: u64,
     /// A board to fight on, NAME=FILE (the file's lines are the board's rows, `.` an open
     /// cell, `#` a wall, a kana a tile already down); give it again for more, and each match
     /// takes one. Without it: the built-in board, ひろば.
@@ -112,6 +116,7 @@ fn main() -> ExitCode {
         workers: args.workers,
         log_matches: !args.quiet,
         boards: defaults.boards.clone(),
+        rejoin_grace: Duration::from_secs(args.rejoin_seconds),
     };
     let mut config = config;
     if !args.boards.is_empty() {

@@ -26,6 +26,7 @@ pub(crate) async fn player(mut conn: Connection<Value, Value>, shared: Arc<Share
         seat: Seat {
             name,
             out: conn.sender(),
+            conn: shared.next_conn(),
         },
         room: None,
     };
@@ -36,6 +37,10 @@ pub(crate) async fn player(mut conn: Connection<Value, Value>, shared: Arc<Share
                 let gone = wire::gone(&reason);
                 if gone == Gone::Removed {
                     shared.removed();
+                }
+                // Lost in a match: the room may hold the seat for them to come back.
+                if gone == Gone::Lost && me.hold(&shared) {
+                    return;
                 }
                 return me.leave(&shared, gone);
             }
@@ -148,11 +153,32 @@ impl Player {
             ToServer::Join { code } => self.seek(shared, |me| lobby::join(shared, me, &code)),
             ToServer::Play { number, mv } => {
                 let (room, seat) = self.room.as_ref().ok_or(Rejection::NotNow)?;
-                room::lock(room).play(shared, *seat, number, mv, heard)
+                let mut r = room::lock(room);
+                if !r.holds(*seat, self.seat.conn) {
+                    return Err(Rejection::NotNow);
+                }
+                r.play(shared, *seat, number, mv, heard)
             }
             ToServer::Again => {
                 let (room, seat) = self.room.as_ref().ok_or(Rejection::NotNow)?;
-                room::lock(room).again(shared, room, *seat)
+                let mut r = room::lock(room);
+                if !r.holds(*seat, self.seat.conn) {
+                    return Err(Rejection::NotNow);
+                }
+                r.again(shared, room, *seat)
+            }
+            ToServer::Rejoin { ticket } => {
+                if let Some((room, seat)) = &self.room {
+                    let r = room::lock(room);
+                    if r.playing() && r.holds(*seat, self.seat.conn) {
+                        return Err(Rejection::NotNow);
+                    }
+                }
+                let (room, seat) = shared.redeem(&ticket).ok_or(Rejection::NoSuchMatch)?;
+                self.leave(shared, Gone::Quit);
+                room::lock(&room).rejoin(seat, self.seat.clone())?;
+                self.room = Some((room, seat));
+                Ok(())
             }
             ToServer::Leave => {
                 self.leave(shared, Gone::Quit);
@@ -168,10 +194,11 @@ impl Player {
         shared: &Arc<Shared>,
         find: impl FnOnce(Seat) -> Result<Placed, Rejection>,
     ) -> Result<(), Rejection> {
-        if let Some((room, _)) = &self.room
-            && room::lock(room).playing()
-        {
-            return Err(Rejection::NotNow);
+        if let Some((room, seat)) = &self.room {
+            let r = room::lock(room);
+            if r.playing() && r.holds(*seat, self.seat.conn) {
+                return Err(Rejection::NotNow);
+            }
         }
         if shared.draining() {
             return Err(Rejection::Busy);
@@ -181,13 +208,26 @@ impl Player {
         Ok(())
     }
 
-    /// Leaves the room, if in one; the other player is told `why`.
+    /// Asks the room to hold this player's seat after their connection was lost; says
+    /// whether it does.
+    fn hold(&mut self, shared: &Arc<Shared>) -> bool {
+        let Some((room, seat)) = &self.room else {
+            return false;
+        };
+        room::lock(room).lose(shared, room, *seat, self.seat.conn)
+    }
+
+    /// Leaves the room, if in one; the other player is told `why`. A seat someone else has
+    /// since taken (a rejoin on a new connection) is theirs, and left alone.
     fn leave(&mut self, shared: &Shared, why: Gone) {
         let Some((room, seat)) = self.room.take() else {
             return;
         };
         let (closed, code) = {
             let mut r = room::lock(&room);
+            if !r.holds(seat, self.seat.conn) {
+                return;
+            }
             (r.leave(shared, seat, why), r.code.clone())
         };
         if let (true, Some(code)) = (closed, code) {

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use jengine_kotoba::battle::{Battle, Move, Phase};
-use jengine_kotoba::net::{Gone, Rejection, ToClient, events_for, start_for, state_for};
+use jengine_kotoba::net::{Gone, Rejection, Start, ToClient, events_for, start_for, state_for};
 use jengine_kotoba::play::Ending;
 use jengine_net::{Sender, Value};
 use tokio::time::MissedTickBehavior;
@@ -26,11 +26,13 @@ pub(crate) fn lock(room: &RoomRef) -> MutexGuard<'_, Room> {
     room.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A player in a seat: what to call them and where their frames go.
+/// A player in a seat: what to call them, where their frames go, and which connection they
+/// are on (a seat taken over by a rejoin no longer answers to the old one).
 #[derive(Clone)]
 pub(crate) struct Seat {
     pub name: String,
     pub out: Sender<Value>,
+    pub conn: u64,
 }
 
 /// A battle in a room, from its start until the room is left or a rematch replaces it.
@@ -50,6 +52,9 @@ struct Match {
     ended: bool,
     /// Ended because a player left: the battle is frozen where it stood.
     abandoned: bool,
+    /// What each seat was sent to begin: sent again, with a new ticket, to a player who
+    /// comes back.
+    starts: [Start; 2],
 }
 
 /// Two seats, the match between them, and who has asked for another.
@@ -61,6 +66,12 @@ pub(crate) struct Room {
     game: Option<Match>,
     again: [bool; 2],
     closed: bool,
+    /// By seat: held for a player whose connection was lost, with the hold's number (a
+    /// hold's timer gives the seat up only if it is still the same hold).
+    away: [Option<u64>; 2],
+    holds: u64,
+    /// The tickets the match in play gave out.
+    tickets: Vec<String>,
 }
 
 impl Room {
@@ -73,7 +84,15 @@ impl Room {
             game: None,
             again: [false; 2],
             closed: false,
+            away: [None; 2],
+            holds: 0,
+            tickets: Vec::new(),
         }
+    }
+
+    /// Whether `conn` is the connection in `seat`.
+    pub fn holds(&self, seat: usize, conn: u64) -> bool {
+        self.seats[seat].as_ref().is_some_and(|s| s.conn == conn)
     }
 
     /// Whether a second player may sit down: one is waiting and nothing has been played.
@@ -109,11 +128,16 @@ impl Room {
             // The setup is the server's own and always makes a battle.
             return;
         };
-        for (seat, player) in [a, b].into_iter().enumerate() {
-            wire::send(
-                &player.out,
-                &ToClient::Start(start_for(&setup, &board_name, seat)),
-            );
+        shared.void_tickets(&std::mem::take(&mut self.tickets));
+        let mut starts = [0, 1].map(|seat| start_for(&setup, &board_name, seat));
+        if !shared.config.rejoin_grace.is_zero() {
+            for (seat, start) in starts.iter_mut().enumerate() {
+                start.ticket = shared.issue_ticket(me, seat);
+                self.tickets.push(start.ticket.clone());
+            }
+        }
+        for (player, start) in [a, b].into_iter().zip(&starts) {
+            wire::send(&player.out, &ToClient::Start(start.clone()));
         }
         let number = shared.match_started();
         let now = Instant::now();
@@ -127,6 +151,7 @@ impl Room {
             clock: now,
             ended: false,
             abandoned: false,
+            starts,
         });
         self.again = [false; 2];
         if shared.config.log_matches {
@@ -222,6 +247,7 @@ impl Room {
         if self.seats[seat].take().is_none() {
             return self.closed;
         }
+        self.away[seat] = None;
         self.again = [false; 2];
         let stays = 1 - seat;
         if self.playing() {
@@ -244,6 +270,68 @@ impl Room {
             shared.room_closed();
         }
         self.closed
+    }
+
+    /// The connection in `seat` was lost. In a match in play (and a server not draining),
+    /// the room holds the seat for [`crate::Config::rejoin_grace`]: the other player is told
+    /// [`ToClient::Away`], the battle goes on, and if no one comes back with the seat's ticket
+    /// in time the seat is given up as lost. Says whether the seat is held; if not, the
+    /// caller leaves as lost at once.
+    pub fn lose(&mut self, shared: &Arc<Shared>, me: &RoomRef, seat: usize, conn: u64) -> bool {
+        let grace = shared.config.rejoin_grace;
+        if !self.holds(seat, conn) || !self.playing() || grace.is_zero() || shared.draining() {
+            return false;
+        }
+        self.holds += 1;
+        let hold = self.holds;
+        self.away[seat] = Some(hold);
+        if let Some(other) = &self.seats[1 - seat] {
+            wire::send(
+                &other.out,
+                &ToClient::Away {
+                    seat,
+                    seconds: grace.as_secs_f32(),
+                },
+            );
+        }
+        let (shared, room) = (Arc::clone(shared), Arc::clone(me));
+        tokio::spawn(async move {
+            tokio::time::sleep(grace).await;
+            let gone = {
+                let mut r = lock(&room);
+                if r.away[seat] != Some(hold) {
+                    return;
+                }
+                let closed = r.leave(&shared, seat, Gone::Lost);
+                closed.then(|| r.code.clone()).flatten()
+            };
+            if let Some(code) = gone {
+                crate::lobby::forget(&shared, &code);
+            }
+        });
+        true
+    }
+
+    /// A player comes back into `seat` of the match in play with its ticket, on a new
+    /// connection: the seat is theirs again (taken over from the old connection, should it
+    /// linger), they get the seat's `Start` and the battle as it stands, their moves are
+    /// numbered from 1 again, and the other player is told [`ToClient::Back`].
+    pub fn rejoin(&mut self, seat: usize, player: Seat) -> Result<(), Rejection> {
+        if !self.playing() || self.seats[seat].is_none() {
+            return Err(Rejection::NoSuchMatch);
+        }
+        let Some(game) = self.game.as_mut() else {
+            return Err(Rejection::NoSuchMatch);
+        };
+        game.acked[seat] = 0;
+        wire::send(&player.out, &ToClient::Start(game.starts[seat].clone()));
+        self.seats[seat] = Some(player);
+        self.away[seat] = None;
+        self.send_state();
+        if let Some(other) = &self.seats[1 - seat] {
+            wire::send(&other.out, &ToClient::Back { seat });
+        }
+        Ok(())
     }
 
     fn check_over(&mut self, shared: &Shared) {
@@ -272,6 +360,7 @@ impl Room {
             return;
         }
         game.ended = true;
+        shared.void_tickets(&std::mem::take(&mut self.tickets));
         if shared.config.log_matches {
             let name = |seat: usize| game.battle.fighters()[seat].name.clone();
             let winner = winner.map_or("-".to_string(), |w| format!("{:?}", name(w)));
@@ -303,7 +392,7 @@ impl Room {
             return;
         };
         for (seat, player) in self.seats.iter().enumerate() {
-            if let Some(player) = player {
+            if let Some(player) = player.as_ref().filter(|_| self.away[seat].is_none()) {
                 if !wire::set_acked(&mut frame, game.acked[seat]) {
                     return;
                 }
@@ -327,8 +416,10 @@ impl Room {
         let Some(frame) = wire::frame(msg) else {
             return;
         };
-        for player in self.seats.iter().flatten() {
-            let _ = player.out.send(&frame);
+        for (seat, player) in self.seats.iter().enumerate() {
+            if let Some(player) = player.as_ref().filter(|_| self.away[seat].is_none()) {
+                let _ = player.out.send(&frame);
+            }
         }
     }
 }

@@ -5,10 +5,11 @@
 //! period); then, as at a plain shutdown, the transport closes every connection with 1001 after
 //! sending what was queued, so the last states of a finished match still arrive.
 
+use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use jengine_kotoba::dict::Dict;
@@ -23,6 +24,7 @@ use tokio::time::{Instant, MissedTickBehavior};
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::metrics::{Counters, Metrics};
+use crate::room::{Room, RoomRef};
 use crate::{http, player};
 
 /// What the supervisor has been asked to do.
@@ -50,6 +52,11 @@ pub(crate) struct Shared {
     match_ended: Notify,
     stopped: watch::Sender<bool>,
     server: Mutex<Option<Server>>,
+    /// Rejoin tickets of the matches in play: the room and the seat each opens. A leaf lock:
+    /// nothing else is locked while it is held.
+    tickets: Mutex<HashMap<String, (Weak<Mutex<Room>>, usize)>>,
+    /// Numbers the connections, so a room knows which connection holds a seat.
+    next_conn: AtomicU64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -59,6 +66,34 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Shared {
     pub fn lobby(&self) -> MutexGuard<'_, Lobby> {
         lock(&self.lobby)
+    }
+
+    /// A fresh number for a connection.
+    pub fn next_conn(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A ticket back into `seat` of `room`'s match: 128 bits from the system's random source
+    /// (it is a secret; nothing in a battle depends on it, so replays are untouched).
+    pub fn issue_ticket(&self, room: &RoomRef, seat: usize) -> String {
+        use rand::Rng;
+        let ticket = format!("{:032x}", rand::rng().random::<u128>());
+        lock(&self.tickets).insert(ticket.clone(), (Arc::downgrade(room), seat));
+        ticket
+    }
+
+    /// Forgets tickets (their match ended or was replaced).
+    pub fn void_tickets(&self, tickets: &[String]) {
+        let mut map = lock(&self.tickets);
+        for t in tickets {
+            map.remove(t);
+        }
+    }
+
+    /// The room and seat a ticket opens, while its match is in play.
+    pub fn redeem(&self, ticket: &str) -> Option<(RoomRef, usize)> {
+        let (room, seat) = lock(&self.tickets).get(ticket).cloned()?;
+        Some((room.upgrade()?, seat))
     }
 
     /// A battle's seed. It fits 63 bits: a frame's numbers are JSON's signed 64-bit ones, and
@@ -256,6 +291,8 @@ pub fn start(listener: TcpListener, config: Config) -> io::Result<Handle> {
         match_ended: Notify::new(),
         stopped: watch::channel(false).0,
         server: Mutex::new(None),
+        tickets: Mutex::new(HashMap::new()),
+        next_conn: AtomicU64::new(1),
         config,
     });
     let server = serve(listener, shared.config.transport.clone(), {

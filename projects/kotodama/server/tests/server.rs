@@ -36,6 +36,8 @@ fn config() -> Config {
         seed: 7,
         workers: 1,
         log_matches: false,
+        // A lost player has left at once, unless a test holds their seat.
+        rejoin_grace: Duration::ZERO,
         ..Config::default()
     }
 }
@@ -838,4 +840,128 @@ fn a_board_given_on_the_command_line_is_read_or_refused_in_words() {
         format!("x={}", file("huge.txt", &".".repeat(100_000))),
         "too big",
     );
+}
+
+/// The server holding a lost player's seat for `grace`.
+fn holding(grace: Duration) -> Server {
+    Server::start(Config {
+        rejoin_grace: grace,
+        ..config()
+    })
+}
+
+#[test]
+fn a_lost_player_comes_back_into_the_match_with_their_ticket() {
+    let server = holding(Duration::from_secs(10));
+    let ((a, sa), (mut b, sb)) = server.pair();
+    assert_eq!(sa.ticket.len(), 32);
+    assert_ne!(sa.ticket, sb.ticket);
+    let seat = sa.seat;
+    // No close frame: the socket just goes. The other is told the seat is held.
+    drop(a);
+    let (away, seconds) = b.until(|m| match m {
+        ToClient::Away { seat, seconds } => Some((*seat, *seconds)),
+        ToClient::Left { .. } => panic!("the seat was not held"),
+        _ => None,
+    });
+    assert_eq!((away, seconds), (seat, 10.0));
+    // The battle goes on meanwhile: the other still gets states.
+    b.until(|m| matches!(m, ToClient::State(_)).then_some(()));
+    // Back on a new connection, with the ticket: the same seat, board and battle.
+    let mut c = server.player("あお");
+    c.send(&ToServer::Rejoin {
+        ticket: sa.ticket.clone(),
+    });
+    let again = c.start();
+    assert_eq!(
+        (again.seat, &again.board, &again.board_name, &again.ticket),
+        (seat, &sa.board, &sa.board_name, &sa.ticket)
+    );
+    let state = c.until(|m| match m {
+        ToClient::State(s) => Some(s.clone()),
+        _ => None,
+    });
+    assert_eq!(state.acked, 0);
+    let mut mirror = Mirror::new(dict(), &again).unwrap();
+    mirror.apply_state(dict(), &state).unwrap();
+    b.until(|m| (*m == ToClient::Back { seat }).then_some(()));
+    // Their moves count from 1 again, and are answered.
+    let mv = loop {
+        if let Some(mv) = some_placement(&mirror) {
+            break mv;
+        }
+        let s = c.until(|m| match m {
+            ToClient::State(s) => Some(s.clone()),
+            _ => None,
+        });
+        mirror.apply_state(dict(), &s).unwrap();
+    };
+    c.send(&ToServer::Play { number: 1, mv });
+    assert_eq!(c.acked(1).acked, 1);
+    // Leaving now is leaving: the other wins by it.
+    c.send(&ToServer::Leave);
+    assert_eq!(b.left(), Gone::Quit);
+    // The ticket opens nothing once the match is over.
+    let mut d = server.player("あお");
+    d.send(&ToServer::Rejoin { ticket: sa.ticket });
+    assert_eq!(d.refused(), Rejection::NoSuchMatch);
+}
+
+#[test]
+fn a_lost_player_who_does_not_come_back_in_time_has_left() {
+    let server = holding(Duration::from_millis(300));
+    let ((a, sa), (mut b, _)) = server.pair();
+    drop(a);
+    b.until(|m| matches!(m, ToClient::Away { .. }).then_some(()));
+    assert_eq!(b.left(), Gone::Lost);
+    let m = server.handle.metrics();
+    assert_eq!((m.matches_finished, m.matches_running), (1, 0));
+    let mut c = server.player("あお");
+    c.send(&ToServer::Rejoin { ticket: sa.ticket });
+    assert_eq!(c.refused(), Rejection::NoSuchMatch);
+}
+
+#[test]
+fn a_ticket_is_a_secret_of_one_seat_and_a_rejoin_takes_the_seat_over() {
+    let server = holding(Duration::from_secs(10));
+    let ((mut a, sa), (mut b, sb)) = server.pair();
+    // Made-up tickets open nothing; tickets that are not tickets are refused as garbage.
+    let mut x = server.player("くろ");
+    x.send(&ToServer::Rejoin {
+        ticket: "0123456789abcdef0123456789abcdef".into(),
+    });
+    assert_eq!(x.refused(), Rejection::NoSuchMatch);
+    for bad in ["", "not hex at all", &"f".repeat(65)] {
+        let mut y = server.player("くろ");
+        y.send(&ToServer::Rejoin { ticket: bad.into() });
+        assert!(y.closed().why.contains("ticket"), "{bad:?}");
+    }
+    // A player in a match cannot rejoin another seat.
+    a.send(&ToServer::Rejoin {
+        ticket: sb.ticket.clone(),
+    });
+    assert_eq!(a.refused(), Rejection::NotNow);
+    // While `a` still seems connected (a connection half gone), a rejoin on a new one takes
+    // the seat over: the old connection's moves are refused, and its end changes nothing.
+    let mut c = server.player("あお");
+    c.send(&ToServer::Rejoin {
+        ticket: sa.ticket.clone(),
+    });
+    assert_eq!(c.start().seat, sa.seat);
+    a.send(&ToServer::Again);
+    assert_eq!(a.refused(), Rejection::NotNow);
+    drop(a);
+    std::thread::sleep(Duration::from_millis(200));
+    c.send(&ToServer::Leave);
+    // The first the other hears of a leaving is `c` quitting: `a` going was nothing.
+    assert_eq!(b.left(), Gone::Quit);
+}
+
+#[test]
+fn without_a_grace_a_start_has_no_ticket_and_a_lost_player_has_left() {
+    let server = Server::start(config());
+    let ((a, sa), (mut b, _)) = server.pair();
+    assert!(sa.ticket.is_empty());
+    drop(a);
+    assert_eq!(b.left(), Gone::Lost);
 }
