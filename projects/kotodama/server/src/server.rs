@@ -35,6 +35,9 @@ enum Control {
     Stop,
 }
 
+/// What a rejoin ticket opens: its room (while the room lives) and seat.
+type Ticketed = (Weak<Mutex<Room>>, usize);
+
 /// What every task of one server shares.
 pub(crate) struct Shared {
     pub config: Config,
@@ -54,7 +57,7 @@ pub(crate) struct Shared {
     server: Mutex<Option<Server>>,
     /// Rejoin tickets of the matches in play: the room and the seat each opens. A leaf lock:
     /// nothing else is locked while it is held.
-    tickets: Mutex<HashMap<String, (Weak<Mutex<Room>>, usize)>>,
+    tickets: Mutex<HashMap<String, Ticketed>>,
     /// Numbers the connections, so a room knows which connection holds a seat.
     next_conn: AtomicU64,
 }
