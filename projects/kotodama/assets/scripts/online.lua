@@ -3,7 +3,9 @@
 -- (its code to pass on) or joining one by its code; then the table plays the room's battle
 -- (Kotoba.online: the package predicts your tiles and sends your moves). After the battle,
 -- Enter asks for a rematch; the other player leaving, the server unreachable or speaking
--- another version are each said plainly, and every state leads back without a restart.
+-- another version are each said plainly, and every state leads back without a restart. A
+-- connection lost in a match is made again, and the match's ticket takes the seat back (the
+-- room holds it a while); the other player's drop is shown with how long their seat is held.
 
 local menu = import("ui/menu.lua")
 local sound = import("flow/sound.lua")
@@ -18,8 +20,14 @@ local HAND = { 0, -3.65 }
 
 local table_e, net
 local lobby, side, input
--- connecting, lobby, typing, waiting, match, over, left, unreachable, version, closed
+-- connecting, lobby, typing, waiting, match, over, left, unreachable, version, closed,
+-- rejoining
 local mode = "connecting"
+-- The match's ticket back into its seat, and the tries at getting back after a drop.
+local ticket = ""
+local REJOIN_TRIES = 8
+local rejoin_tries = 0
+local rejoin_wait = nil
 local status = ""
 local code = ""
 local typed = ""
@@ -59,6 +67,7 @@ local function connect()
 end
 
 local function back_to_lobby(why)
+  ticket = ""
   Kotoba.online(table_e, -1)
   Kotoba.online(table_e, net)
   mode = "lobby"
@@ -89,6 +98,7 @@ local REFUSED = {
   Full = "That room has its two players already.",
   Busy = "The server is full or closing; try again soon.",
   NotNow = "The server did not expect that now.",
+  NoSuchMatch = "The match ended while you were away.",
 }
 
 local function on_frame(f)
@@ -110,11 +120,13 @@ local function on_frame(f)
       back_to_lobby(REFUSED[why] or "The server refused.")
     end
   elseif f.Start ~= nil then
+    -- Back in after a drop, the music plays on.
+    if mode ~= "rejoining" then sound.music("battle.wav") end
     mode = "match"
     asked = false
     result = nil
     shown = {}
-    sound.music("battle.wav")
+    ticket = f.Start.ticket or ""
   elseif f.Left ~= nil and (mode == "match" or mode == "over") then
     mode = "left"
     say("The other player left the room: the win is yours. Enter to find another match.")
@@ -203,10 +215,27 @@ function update(e, dt)
   local ob = Entity.get(net, "Online")
   if ob ~= nil then
     for _, ev in ipairs(ob.events) do
-      if ev.event == "connected" then
+      if ev.event == "connected" and mode == "rejoining" then
+        Online.send(net, { Hello = { version = VERSION, name = name() } })
+        Online.send(net, { Rejoin = { ticket = ticket } })
+        say("Connected again: taking your seat back...")
+      elseif ev.event == "connected" then
         Online.send(net, { Hello = { version = VERSION, name = name() } })
         mode = "lobby"
         say("Connected. Choose how to find another player.")
+      elseif ev.event == "closed" and (mode == "match" or mode == "rejoining") and ticket ~= "" then
+        -- Lost in a match: connect again (a moment first) and take the seat back.
+        if mode == "match" then rejoin_tries = 0 end
+        mode = "rejoining"
+        if rejoin_tries >= REJOIN_TRIES then
+          mode = "closed"
+          ticket = ""
+          say("The connection was lost and could not be made again: " .. tostring(ev.why) .. ". Enter connects again.")
+          Kotoba.online(table_e, -1)
+        else
+          rejoin_wait = rejoin_tries == 0 and 0.3 or 2
+          say("The connection was lost (" .. tostring(ev.why) .. "). Getting back into the match...")
+        end
       elseif ev.event == "closed" and mode ~= "version" then
         if mode == "connecting" then
           mode = "unreachable"
@@ -219,6 +248,14 @@ function update(e, dt)
       end
     end
     for _, f in ipairs(ob.frames) do on_frame(f) end
+  end
+  if mode == "rejoining" and rejoin_wait ~= nil then
+    rejoin_wait = rejoin_wait - dt
+    if rejoin_wait <= 0 then
+      rejoin_wait = nil
+      rejoin_tries = rejoin_tries + 1
+      Online.connect(net, url)
+    end
   end
   local bag = Entity.get(e, "kotoba")
   if bag ~= nil and bag.online and bag.active then
@@ -239,6 +276,9 @@ function update(e, dt)
     why = asked and "rematch asked: waiting for the other player" or "Enter: rematch   Esc: leave"
   elseif mode == "match" and bag ~= nil and bag.phase == "countdown" and (bag.countdown or 0) > 0 then
     banner = tostring(bag.countdown)
+  elseif mode == "match" and bag ~= nil and bag.away ~= nil and bag.seat ~= nil then
+    local other = bag.fighters[3 - bag.seat]
+    why = string.format("%s's connection dropped: their seat is held %d s", other.name, math.ceil(bag.away))
   end
   Text.set(Entity.find("banner"), banner)
   Text.set(Entity.find("banner_why"), why)
@@ -307,8 +347,9 @@ function key(e, name, down)
     end
     return
   end
-  if mode == "version" or mode == "connecting" then
-    if name == "escape" or name == "enter" then leave() end
+  if mode == "version" or mode == "connecting" or mode == "rejoining" then
+    if name == "escape" then leave() end
+    if name == "enter" and mode ~= "rejoining" then leave() end
     return
   end
   lobby:key(name, down)

@@ -61,6 +61,53 @@ fn until(a: &mut Runtime, b: &mut Runtime, what: &str, done: impl Fn(&Runtime, &
     }
 }
 
+/// A TCP relay in front of the server whose connections can be cut at once, with no close
+/// frame either way: a connection lost, as a dropped Wi-Fi loses one.
+struct Relay {
+    port: u16,
+    open: std::sync::Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
+}
+
+impl Relay {
+    fn start(to: std::net::SocketAddr) -> Relay {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let open = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = open.clone();
+        std::thread::spawn(move || {
+            for near in listener.incoming().flatten() {
+                let Ok(far) = std::net::TcpStream::connect(to) else {
+                    continue;
+                };
+                let mut list = kept.lock().unwrap();
+                list.push(near.try_clone().unwrap());
+                list.push(far.try_clone().unwrap());
+                for (mut from, mut into) in [
+                    (near.try_clone().unwrap(), far.try_clone().unwrap()),
+                    (far, near),
+                ] {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut into);
+                        let _ = into.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Relay { port, open }
+    }
+
+    fn url(&self) -> String {
+        format!("ws://127.0.0.1:{}/", self.port)
+    }
+
+    /// Cuts every connection through the relay; new ones may still be made.
+    fn cut(&self) {
+        for stream in self.open.lock().unwrap().drain(..) {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
 #[test]
 fn two_games_play_a_match_through_the_server() {
     let config = Config {
@@ -69,8 +116,10 @@ fn two_games_play_a_match_through_the_server() {
     };
     let (server, _thread) = spawn(config).unwrap();
     let url = server.url();
+    // A's connection goes through a relay that can lose it.
+    let relay = Relay::start(server.local_addr());
     let dirs = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let mut a = game(&url, "aoi", dirs.0.path());
+    let mut a = game(&relay.url(), "aoi", dirs.0.path());
     let mut b = game(&url, "ben", dirs.1.path());
     until(&mut a, &mut b, "both to connect", |a, b| {
         text(a, "lobby_status").starts_with("Connected")
@@ -145,6 +194,38 @@ fn two_games_play_a_match_through_the_server() {
         kotoba(&b)["time_left"].as_f64().unwrap(),
     );
     assert!((ta - tb).abs() < 0.5, "{ta} vs {tb}");
+    assert_eq!(server.metrics().rooms, 1);
+    // A's connection is lost: B is shown that A's seat is held; A connects again and takes
+    // the seat back with the match's ticket, and the battle goes on for both.
+    relay.cut();
+    until(&mut a, &mut b, "B to hear A dropped", |_, b| {
+        kotoba(b)["away"].is_number()
+    });
+    b.step(&[]);
+    let frame = renderer.render(&b.world, 1280, 720);
+    assert!(renderer.take_warnings().is_empty());
+    frame
+        .save_png(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("online-away.png"))
+        .unwrap();
+    assert!(
+        text(&b, "banner_why").contains("aoi's connection dropped"),
+        "{}",
+        text(&b, "banner_why")
+    );
+    until(&mut a, &mut b, "A back in the match", |a, b| {
+        kotoba(b)["away"].is_null()
+            && kotoba(a)["online"] == true
+            && kotoba(a)["active"] == true
+            && text(a, "lobby_status").contains("taking your seat back")
+    });
+    until(&mut a, &mut b, "A's mirror to catch up", |a, b| {
+        let (ta, tb) = (
+            kotoba(a)["time_left"].as_f64().unwrap(),
+            kotoba(b)["time_left"].as_f64().unwrap(),
+        );
+        (ta - tb).abs() < 0.5
+    });
+    assert_eq!(kotoba(&a)["seat"].as_u64().unwrap() as usize, seat_a);
     assert_eq!(server.metrics().rooms, 1);
     // B leaves: A is told, and wins by it.
     press(&mut b, "escape");
