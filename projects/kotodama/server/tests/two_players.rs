@@ -243,3 +243,51 @@ fn two_games_play_a_match_through_the_server() {
     );
     server.shutdown();
 }
+
+/// The lobby once connected, at a fixed frame: the game steps once (it starts connecting), the
+/// test waits in real time until the server has the player and their hello, and the rest of
+/// the frames are stepped after, so the picture is the same every run.
+#[test]
+fn the_online_lobby_matches_its_golden() {
+    let config = Config {
+        log_matches: false,
+        ..Config::default()
+    };
+    let (server, _thread) = spawn(config).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = game(&server.url(), "aoi", dir.path());
+    a.step(&[]);
+    let start = Instant::now();
+    while server.metrics().players < 1 {
+        assert!(start.elapsed() < Duration::from_secs(20), "never connected");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    for _ in 1..90 {
+        a.step(&[]);
+    }
+    assert!(
+        text(&a, "lobby_status").starts_with("Connected"),
+        "{}",
+        text(&a, "lobby_status")
+    );
+    // The server's port is any free one: the picture shows the usual address instead.
+    let shown = a.find("lobby_server").unwrap();
+    a.world
+        .entities
+        .get::<&mut jengine::Text>(shown)
+        .unwrap()
+        .text = "server ws://127.0.0.1:7777/".into();
+    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    jengine_tool::golden::check_world(
+        &project().join("assets"),
+        &a.world,
+        (1280, 720),
+        &goldens,
+        &out,
+        "online_lobby",
+    )
+    .unwrap();
+    server.shutdown();
+}
