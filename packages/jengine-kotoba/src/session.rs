@@ -683,7 +683,14 @@ impl Session {
                 bag.online = true;
                 bag.seat = Some(seat as i64 + 1);
                 bag.board = Some(g.mirror.board_name().to_string());
-                bag.pending = Some(g.mirror.pending().iter().filter(|p| p.shown).count());
+                // Placements only: a swap in flight is no tile on the board.
+                bag.pending = Some(
+                    g.mirror
+                        .pending()
+                        .iter()
+                        .filter(|p| p.shown && matches!(p.mv, Move::Place { .. }))
+                        .count(),
+                );
                 bag.again = Some(g.again);
                 bag.away = g.away.map(f64::from);
                 bag.left = g.left.map(|why| {
@@ -714,7 +721,8 @@ fn battle_bag(bag: &mut KotobaBag, b: &Battle, you: usize) {
     bag.fighters = Some(
         b.fighters()
             .iter()
-            .map(|f| BagFighter {
+            .enumerate()
+            .map(|(player, f)| BagFighter {
                 name: f.name.clone(),
                 hp: f.hp,
                 max_hp: f.max_hp,
@@ -724,7 +732,7 @@ fn battle_bag(bag: &mut KotobaBag, b: &Battle, you: usize) {
                 combo_left: f.combo_left,
                 stun: f.stun,
                 words: f.words,
-                best: f.best.as_ref().map(|w| BagWord::of(w, 0)),
+                best: f.best.as_ref().map(|w| BagWord::of(w, player)),
                 hand: f.hand().iter().map(|k| k.to_char().to_string()).collect(),
             })
             .collect(),
@@ -1232,6 +1240,26 @@ mod tests {
         assert_eq!(bag.events[1].n, Some(3));
         assert!(bag.stage.is_none());
     }
+
+    #[test]
+    fn a_fighters_best_word_names_that_fighter() {
+        let (dict, stats, stages, rivals) = setup();
+        let mut s = Session::default();
+        s.demo(&rivals, &stats, 5).unwrap();
+        let mut frames = 0;
+        loop {
+            let bag = s.bag(dict, &stages, &rivals);
+            let fighters = bag.fighters.unwrap();
+            if let (Some(a), Some(b)) = (&fighters[0].best, &fighters[1].best) {
+                assert_eq!((a.player, b.player), (1, 2));
+                break;
+            }
+            frames += 1;
+            assert!(frames < 60 * 120, "two minutes and no word from each bot");
+            s.begin_frame();
+            s.update(dict, &stats, &rivals, 1.0 / 60.0);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1278,6 +1306,11 @@ mod online_tests {
             "{sent:?}"
         );
         assert!(s.guessed(0));
+        assert_eq!(
+            s.bag(dict, &[], &[]).pending,
+            Some(0),
+            "a swap is no tile down"
+        );
         s.select(0).unwrap();
         assert_eq!(s.swap(dict), Err(SessionError::Refused(Refusal::NoTile)));
         assert!(s.take_outbox().is_empty(), "a guessed tile is not sent");
@@ -1290,6 +1323,30 @@ mod online_tests {
             .unwrap();
         assert!(!s.guessed(0));
         assert_eq!(s.hand(), room.fighters()[1].hand());
+        // The other player's connection lost: how long their seat is held counts down, and
+        // goes when they are back; word of one's own seat is not about the other.
+        s.receive(
+            dict,
+            ToClient::Away {
+                seat: 0,
+                seconds: 5.0,
+            },
+        )
+        .unwrap();
+        assert_eq!(s.bag(dict, &[], &[]).away, Some(5.0));
+        s.update(dict, &stats, &[], 1.0);
+        assert_eq!(s.bag(dict, &[], &[]).away, Some(4.0));
+        s.receive(dict, ToClient::Back { seat: 0 }).unwrap();
+        assert_eq!(s.bag(dict, &[], &[]).away, None);
+        s.receive(
+            dict,
+            ToClient::Away {
+                seat: 1,
+                seconds: 5.0,
+            },
+        )
+        .unwrap();
+        assert_eq!(s.bag(dict, &[], &[]).away, None);
         // Events from the room are this frame's events; a state with no battle is refused.
         s.receive(
             dict,

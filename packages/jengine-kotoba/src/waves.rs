@@ -80,8 +80,9 @@ pub struct Waves {
     pub glints: f32,
     /// Least and most seconds between gusts.
     pub gusts: [f32; 2],
-    /// The tempo to breathe on when the music playing does not say its own; the sea breathes
-    /// on the beat read from the music's playhead, and holds still when the music does.
+    /// Set, the sea breathes on the music's beat, read from the music's playhead, and holds
+    /// still when the music does; the tempo is the playing track's own when it says one, else
+    /// this. Unset, the sea does not breathe to the music.
     pub bpm: Option<f32>,
     /// How much scales rise round the pointer (0 to ignore it).
     pub hover: f32,
@@ -1663,13 +1664,15 @@ pub fn system(world: &mut World, dt: f64) {
 /// rows in front, so it is never drawn.
 pub const FAN: f32 = 0.625;
 
-/// The beat the sea breathes on: the playing track's own tempo, else the component's.
+/// The beat the sea breathes on, when the component asks for one (`bpm` set): the playing
+/// track's own tempo, else the component's.
 fn tempo(waves: &Waves, music: &MusicClock) -> Option<f32> {
-    music
+    let asked = waves.bpm?;
+    let own = music
         .bpm
         .map(|b| b as f32)
-        .filter(|b| b.is_finite() && *b > 0.0 && *b <= MAX_BPM)
-        .or(waves.bpm)
+        .filter(|b| b.is_finite() && *b > 0.0 && *b <= MAX_BPM);
+    Some(own.unwrap_or(asked))
 }
 
 /// Where a scale's sprite goes: the centre of its upper part, above the circle's centre.
@@ -2035,9 +2038,31 @@ mod tests {
     }
 
     #[test]
-    fn the_tracks_own_tempo_leads_and_a_paused_track_holds_the_sea_still() {
-        // No tempo on the component: the track's 120 bpm is the beat.
+    fn without_bpm_the_sea_does_not_breathe_to_the_music() {
         let w = still();
+        assert_eq!(w.bpm, None);
+        let mut sea = Sea::new(&w, 1).unwrap();
+        let clock = |position: f64| MusicClock {
+            playing: true,
+            position,
+            bpm: Some(120.0),
+        };
+        let mut quiet = Sea::new(&w, 1).unwrap();
+        for f in 0..90 {
+            sea.step(&w, 1.0 / 60.0, 0, &idle(), &clock(f as f64 / 60.0));
+            quiet.step(&w, 1.0 / 60.0, 0, &idle(), &MusicClock::default());
+        }
+        assert_eq!(sea.looks, quiet.looks);
+        assert!(sea.music < 0.01);
+    }
+
+    #[test]
+    fn the_tracks_own_tempo_leads_and_a_paused_track_holds_the_sea_still() {
+        // The component asks to breathe (at 96 bpm); the track's own 120 bpm is the beat.
+        let w = Waves {
+            bpm: Some(96.0),
+            ..still()
+        };
         let mut sea = Sea::new(&w, 1).unwrap();
         let clock = |playing: bool, position: f64| MusicClock {
             playing,

@@ -139,3 +139,35 @@ fn every_rival_pair_fights_to_an_end() {
     let last = rivals.len() - 1;
     assert!(wins[last] as usize * 2 >= last, "wins {wins:?}");
 }
+
+/// Kotodama loads its own copy of the stage table (with the lesson the how-to screen plays):
+/// every stage in it is the package's shipped one, word for word, and the bot clears the ones
+/// only Kotodama has.
+#[test]
+fn kotodamas_stage_table_is_the_shipped_one_and_the_bot_clears_its_own() {
+    let dict = Dict::japanese();
+    let stats = TileStats::from_dict(dict);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../projects/kotodama/data/kotoba_stages.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let game =
+        jengine_kotoba::content::stages_from_str(jengine_kotoba::content::STAGES_TABLE, &text)
+            .unwrap_or_else(|e| panic!("{e}"));
+    let shipped = shipped_stages().unwrap();
+    for stage in &shipped {
+        let theirs = game.iter().find(|s| s.id == stage.id);
+        assert_eq!(theirs, Some(stage), "Kotodama's {} differs", stage.id);
+    }
+    let own: Vec<_> = game
+        .iter()
+        .filter(|s| !shipped.iter().any(|t| t.id == s.id))
+        .collect();
+    assert_eq!(
+        own.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+        ["lesson"]
+    );
+    for stage in own {
+        let out = autoplay(stage, dict, &stats);
+        assert_eq!(out.state, State::Cleared, "{}: {:?}", stage.id, out.gave_up);
+    }
+}
