@@ -665,8 +665,20 @@ impl Validator {
                         ),
                     );
                 }
+                let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
                 for (j, item) in items.iter().enumerate().take(MAX_ENTITIES) {
                     let p = Indexed(&path, "objects", j);
+                    // An id names one object of its level.
+                    if let Some(id) = item.get("id").and_then(Value::as_str) {
+                        if let Some(first) = ids.get(id) {
+                            self.bad(
+                                format!("{p}.id"),
+                                format!("'{id}' is already the id of objects[{first}]"),
+                            );
+                        } else {
+                            ids.insert(id, j);
+                        }
+                    }
                     if let Some(placement) =
                         self.placement(item, &p, width, height, &level.automata)
                     {
@@ -937,6 +949,22 @@ mod tests {
                 { "kind": "object", "noun": "MIAU", "x": 0, "y": 1 }
             ]}]
         })
+    }
+
+    #[test]
+    fn an_object_id_names_one_object_of_its_level() {
+        let mut v = minimal();
+        v["levels"][0]["objects"][0]["id"] = json!("cat");
+        v["levels"][0]["objects"][2]["id"] = json!("cat");
+        v["levels"][0]["objects"][3]["id"] = json!("you");
+        let p = problems(v.clone());
+        assert_eq!(
+            p,
+            ["levels[0].objects[2].id: 'cat' is already the id of objects[0]"]
+        );
+        // The same id in another level is that level's own.
+        v["levels"][0]["objects"][2]["id"] = json!("dog");
+        assert!(validate(&v).is_ok());
     }
 
     #[test]
