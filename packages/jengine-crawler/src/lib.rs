@@ -40,7 +40,7 @@ pub use view::{Face, Frame, Quad};
 // scripts read and the mesh pool (`draw`). Everything above this line is plain Rust.
 pub mod draw;
 
-use jengine::value::{boolean, entity, integer, table};
+use jengine::value::{Value, any, boolean, entity, integer};
 use jengine::{Entity, Package, RawTable, Registry, RowError, World};
 use serde::{Deserialize, Serialize};
 
@@ -768,8 +768,19 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "load",
-            (entity("e"), table("save")),
+            (entity("e"), any("save")),
             |w, (e, save)| {
+                // The save as a table (what `Save.get` gives back), or as its JSON text.
+                let save = match save {
+                    Value::Table(t) => t,
+                    Value::Str(text) => serde_json::from_str(&text)
+                        .map_err(|err| format!("Crawler.load: the save's text is not JSON: {err}"))?,
+                    other => {
+                        return Err(format!(
+                            "Crawler.load: argument 2 (save) must be a table or its JSON text, got {other}"
+                        ));
+                    }
+                };
                 act(w, e, |c| {
                     let save =
                         save_from_value(save).map_err(|err| format!("Crawler.load: {err}"))?;

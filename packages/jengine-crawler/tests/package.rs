@@ -682,3 +682,45 @@ mod hostile {
         assert_eq!(save_from_value(save_to_value(&save)).unwrap(), save);
     }
 }
+
+#[test]
+fn a_save_loads_from_its_json_text_too_and_bad_text_changes_nothing() {
+    let first = tempfile::tempdir().unwrap();
+    let steps = ["Crawler.walk(e, 0, 1) Crawler.walk(e, 0, 1) Crawler.use(e)"];
+    let mut rt = start(first.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    rt.step(&[]);
+    let saved = state(&rt);
+    let text = saved["save"].to_string();
+    let load_text = format!("Crawler.load(e, [==[{text}]==])");
+    let steps = [
+        "",
+        "Crawler.load(e, 'not a save at all')",
+        "Crawler.load(e, 42)",
+        load_text.as_str(),
+    ];
+    let second = tempfile::tempdir().unwrap();
+    let mut rt = start(second.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    let fresh = state(&rt);
+    rt.step(&[]);
+    rt.step(&[]);
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert!(
+        said.iter()
+            .any(|m| m.contains("Crawler.load: the save's text is not JSON")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .any(|m| m.contains("must be a table or its JSON text, got number 42")),
+        "{said:?}"
+    );
+    assert_eq!(state(&rt)["x"], fresh["x"]);
+    rt.step(&[]);
+    rt.step(&[]);
+    assert!(logged(&mut rt, LogLevel::Warn).is_empty());
+    let loaded = state(&rt);
+    assert_eq!(loaded["save"], saved["save"]);
+    assert_eq!(loaded["x"], saved["x"]);
+}
