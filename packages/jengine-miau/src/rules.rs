@@ -338,7 +338,11 @@ pub fn read(
                 for &c in &run {
                     paths = paths.saturating_mul(stack(c).len() as u64);
                 }
-                paths_used = paths_used.saturating_add(paths);
+                // Stacks are what the budget is for: a line with one word a cell is one
+                // reading, however many such lines a board has, and costs nothing.
+                if paths > 1 {
+                    paths_used = paths_used.saturating_add(paths);
+                }
                 if paths_used > budget {
                     return Err(OverBudget {
                         paths: paths_used,
@@ -609,6 +613,26 @@ mod tests {
         );
         let rules = read(8, 8, &t, &lex, RULE_READING_BUDGET).expect("within budget");
         assert_eq!(rules.transform(lex.get("CAT").expect("cat")), None);
+    }
+
+    #[test]
+    fn lines_without_stacks_cost_nothing_however_many() {
+        let mut lex = Lexicon::new(&[]);
+        // 64 sentences a row on 17 rows: 1,088 lines of three words, no stacks.
+        let mut spec = Vec::new();
+        for y in 0..17u16 {
+            for s in 0..64u16 {
+                let x = s * 4;
+                spec.extend([
+                    ("CAT", x, y * 2),
+                    ("IS", x + 1, y * 2),
+                    ("YOU", x + 2, y * 2),
+                ]);
+            }
+        }
+        let t = tiles(&mut lex, &spec);
+        let rules = read(256, 34, &t, &lex, RULE_READING_BUDGET).expect("no stacks, no cost");
+        assert_eq!(rules.sentences.len(), 17 * 64);
     }
 
     #[test]
