@@ -791,6 +791,9 @@ impl Package for CrawlerPackage {
             },
         );
 
+        // The short flat names (`crawl_walk`) beside the namespace's own (`crawler_walk`).
+        reg.flat_alias("Crawler", "crawl");
+
         reg.system("crawl", play);
         reg.system("draw", draw_system);
         reg.bag::<ViewBag>("CrawlView");

@@ -84,6 +84,13 @@ pub enum RegistryProblem {
         /// The package that asked for it again.
         by: String,
     },
+    /// A flat-name prefix that is no lower-case Lua name.
+    BadAlias {
+        /// The prefix.
+        prefix: String,
+        /// The package that asked for it.
+        by: String,
+    },
 }
 
 impl fmt::Display for RegistryProblem {
@@ -119,6 +126,10 @@ impl fmt::Display for RegistryProblem {
                 "namespace {namespace} belongs to {}, but {by} adds {namespace}.{name} to it",
                 whose(owner)
             ),
+            RegistryProblem::BadAlias { prefix, by } => write!(
+                f,
+                "{by} asks for flat names starting {prefix:?}, which is not a lower-case Lua name"
+            ),
             RegistryProblem::BagTaken { key, owner, by } => write!(
                 f,
                 "bag {key:?} is registered by both {} and {by}",
@@ -142,6 +153,8 @@ pub struct Command {
     namespace: String,
     name: String,
     flat: String,
+    /// More flat names it answers to (see [`Registry::flat_alias`]).
+    aliases: Vec<String>,
     params: Vec<Param>,
     package: String,
     handler: Handler,
@@ -159,6 +172,10 @@ impl Command {
     /// The flat global name (`kotoba_press`); the host's own commands have none in Lua.
     pub fn flat(&self) -> &str {
         &self.flat
+    }
+    /// More flat global names it answers to (`crawl_walk` beside `crawler_walk`).
+    pub fn aliases(&self) -> &[String] {
+        &self.aliases
     }
     /// Declared parameters, checked at every call.
     pub fn params(&self) -> &[Param] {
@@ -545,6 +562,7 @@ impl Registry {
             namespace: namespace.to_string(),
             name: name.to_string(),
             flat,
+            aliases: Vec::new(),
             params: list,
             package: self.current.clone(),
             handler: Box::new(move |world, args| {
@@ -552,6 +570,49 @@ impl Registry {
                 handler(world, values)
             }),
         });
+    }
+
+    /// Gives every command this package has in `namespace` a second flat name,
+    /// `prefix_name`, beside `namespace_name` (a package whose documented flat names are
+    /// shorter than its namespace: `crawl_walk` for `Crawler.walk`). Call it after the
+    /// commands. A prefix that is not a lower-case Lua name, or a name another command already
+    /// answers to, is a registry problem.
+    pub fn flat_alias(&mut self, namespace: &str, prefix: &str) {
+        let good = prefix
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase())
+            && prefix
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !good {
+            self.problems.push(RegistryProblem::BadAlias {
+                prefix: prefix.to_string(),
+                by: self.current.clone(),
+            });
+            return;
+        }
+        let mine: Vec<usize> = (0..self.commands.len())
+            .filter(|&i| {
+                self.commands[i].namespace == namespace && self.commands[i].package == self.current
+            })
+            .collect();
+        for i in mine {
+            let alias = format!("{prefix}_{}", self.commands[i].name);
+            let taken = self
+                .commands
+                .iter()
+                .find(|c| c.flat == alias || c.aliases.contains(&alias));
+            if let Some(owner) = taken {
+                self.problems.push(RegistryProblem::CommandTaken {
+                    command: alias,
+                    owner: owner.package.clone(),
+                    by: self.current.clone(),
+                });
+                continue;
+            }
+            self.commands[i].aliases.push(alias);
+        }
     }
 
     /// Adds a per-frame update; it receives the world and the frame's `dt` in seconds.
@@ -664,9 +725,9 @@ impl Registry {
 
     /// The command with this flat or qualified name.
     pub fn find_command(&self, name: &str) -> Option<&Command> {
-        self.commands
-            .iter()
-            .find(|c| c.flat == name || c.qualified() == name)
+        self.commands.iter().find(|c| {
+            c.flat == name || c.qualified() == name || c.aliases.iter().any(|a| a == name)
+        })
     }
 }
 
@@ -696,6 +757,57 @@ mod tests {
         assert_eq!(cmd.package(), "jengine-counter");
         assert!(reg.find_command("Counter.add").is_some());
         assert!(reg.problems().is_empty(), "{:?}", reg.problems());
+    }
+
+    /// A package with short flat names, one prefix that is no Lua name, and one alias that
+    /// lands on a name the counter package has.
+    struct Shorty;
+    impl Package for Shorty {
+        fn name(&self) -> &'static str {
+            "shorty"
+        }
+        fn register(&self, reg: &mut Registry) {
+            reg.command("Shortened", "go", (), |_, ()| Ok(()));
+            reg.command("Shortened", "add", (), |_, ()| Ok(()));
+            reg.flat_alias("Shortened", "short");
+            reg.flat_alias("Shortened", "Bad-Prefix");
+            reg.flat_alias("Shortened", "counter");
+        }
+    }
+
+    #[test]
+    fn a_namespace_may_answer_to_a_second_flat_prefix() {
+        let reg = Registry::with(&[&CounterPackage, &Shorty]);
+        let go = reg.find_command("short_go").unwrap();
+        assert_eq!(go.qualified(), "Shortened.go");
+        assert_eq!(go.flat(), "shortened_go");
+        assert_eq!(go.aliases(), ["short_go", "counter_go"]);
+        assert!(reg.find_command("shortened_go").is_some());
+        // `counter_add` is the counter package's: the alias is refused, the command keeps the
+        // name it had.
+        assert_eq!(
+            reg.find_command("counter_add").unwrap().package(),
+            "jengine-counter"
+        );
+        assert_eq!(
+            reg.problems(),
+            [
+                RegistryProblem::BadAlias {
+                    prefix: "Bad-Prefix".into(),
+                    by: "shorty".into()
+                },
+                RegistryProblem::CommandTaken {
+                    command: "counter_add".into(),
+                    owner: "jengine-counter".into(),
+                    by: "shorty".into()
+                },
+            ]
+        );
+        assert!(
+            reg.problems()[0]
+                .to_string()
+                .contains("not a lower-case Lua name")
+        );
     }
 
     #[test]

@@ -34,7 +34,11 @@ fn scenes_using(project: &Project, registry: &Registry, package: &str) -> Vec<St
         .commands()
         .iter()
         .filter(|c| c.package() == package)
-        .flat_map(|c| [format!("{}.", c.namespace()), format!("{}(", c.flat())])
+        .flat_map(|c| {
+            let mut calls = vec![format!("{}.", c.namespace()), format!("{}(", c.flat())];
+            calls.extend(c.aliases().iter().map(|a| format!("{a}(")));
+            calls
+        })
         .collect();
     let mut used = Vec::new();
     for name in project.scene_names() {
@@ -172,7 +176,11 @@ pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
         );
         let _ = writeln!(s, "| Call | Flat name |\n|---|---|");
         for c in cmds {
-            let _ = writeln!(s, "| `{}` | `{}` |", c.signature(), c.flat());
+            let mut flat = format!("`{}`", c.flat());
+            for alias in c.aliases() {
+                flat.push_str(&format!(", `{alias}`"));
+            }
+            let _ = writeln!(s, "| `{}` | {flat} |", c.signature());
         }
         s.push('\n');
     }

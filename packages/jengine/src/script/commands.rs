@@ -81,6 +81,9 @@ pub(crate) fn install(
         })?;
         table.raw_set(cmd.name(), f.clone())?;
         if cmd.package() != crate::registry::CORE {
+            for alias in cmd.aliases() {
+                g.raw_set(alias.as_str(), f.clone())?;
+            }
             g.raw_set(cmd.flat(), f)?;
         }
     }

@@ -621,7 +621,13 @@ impl ScriptHost {
         for q in self.take_queue() {
             let cmd = &registry.commands()[q.command];
             if let Err(message) = cmd.apply(world, q.args) {
-                world.log().warn(format!("{}: {message}", cmd.qualified()));
+                // Named once: a handler that names its command already is left as it is.
+                let name = cmd.qualified();
+                if message.starts_with(&format!("{name}: ")) {
+                    world.log().warn(message);
+                } else {
+                    world.log().warn(format!("{name}: {message}"));
+                }
             }
         }
     }
