@@ -168,6 +168,12 @@ fn wait_long(browser: &Browser, root: &Path, expr: &str, limit: Duration) {
 }
 
 /// Waits until the page's "unsaved" mark is shown (or gone).
+/// Presses Rebuild and waits (long) until `expr` holds.
+fn rebuild_until(browser: &Browser, root: &Path, expr: &str, limit: Duration) {
+    browser.find("#rebuild").unwrap().click().unwrap();
+    wait_long(browser, root, expr, limit);
+}
+
 fn wait_unsaved(browser: &Browser, shown: bool) {
     let not = if shown { "" } else { "!" };
     browser
@@ -436,8 +442,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
 
     // Rebuild into a compiler error: the error shows, the session goes on.
     let first = session_id(&browser);
-    browser.find("#rebuild").unwrap().click().unwrap();
-    wait_long(
+    rebuild_until(
         &browser,
         &root,
         "document.getElementById('banner').classList.contains('failed')",
@@ -472,8 +477,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
             20 * SECOND,
         )
         .unwrap();
-    browser.find("#rebuild").unwrap().click().unwrap();
-    wait_long(
+    rebuild_until(
         &browser,
         &root,
         "document.getElementById('banner').classList.contains('failed') && document.getElementById('banner-text').textContent.includes('cannot start the project')",
@@ -485,8 +489,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     wait_unsaved(&browser, true);
     shot(&browser, &root, "editor-cannot-start.png");
     std::fs::write(&table, goals).unwrap();
-    browser.find("#rebuild").unwrap().click().unwrap();
-    wait_long(
+    rebuild_until(
         &browser,
         &root,
         &format!(
@@ -555,8 +558,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
             20 * SECOND,
         )
         .unwrap();
-    browser.find("#rebuild").unwrap().click().unwrap();
-    wait_long(
+    rebuild_until(
         &browser,
         &root,
         &format!("S.session !== null && S.session !== {second:?} && S.docScene === 'legacy'"),
