@@ -25,6 +25,9 @@ pub(crate) struct Counters {
     pub moves_per_second: AtomicU64,
     pub refused_busy: AtomicU64,
     pub removed: AtomicU64,
+    pub seats_held: AtomicUsize,
+    pub rejoined: AtomicU64,
+    pub seats_given_up: AtomicU64,
     pub ack: Mutex<Ring>,
     pub ack_count: AtomicU64,
     pub ack_micros: AtomicU64,
@@ -86,6 +89,9 @@ impl Counters {
             moves_per_second: f64::from_bits(self.moves_per_second.load(Ordering::Relaxed)),
             refused_busy: self.refused_busy.load(Ordering::Relaxed),
             removed: self.removed.load(Ordering::Relaxed),
+            seats_held: self.seats_held.load(Ordering::Relaxed),
+            rejoined: self.rejoined.load(Ordering::Relaxed),
+            seats_given_up: self.seats_given_up.load(Ordering::Relaxed),
             ack_p50: quantile(0.5),
             ack_p90: quantile(0.9),
             ack_p99: quantile(0.99),
@@ -120,6 +126,12 @@ pub struct Metrics {
     /// Players closed for what they sent: garbage, a frame that is no valid message of this
     /// game, a flood, an oversized frame.
     pub removed: u64,
+    /// Seats held now for players whose connection was lost in a match.
+    pub seats_held: usize,
+    /// Players who came back into their match with its ticket.
+    pub rejoined: u64,
+    /// Held seats nobody came back to in time.
+    pub seats_given_up: u64,
     /// Median time from hearing a move to queueing its answering state, over the latest
     /// [`ACK_SAMPLES`] moves (`None` before the first).
     pub ack_p50: Option<Duration>,
@@ -210,6 +222,24 @@ impl Metrics {
             "counter",
             "Players closed for what they sent: garbage, an invalid message, a flood, an oversized frame.",
             self.removed.to_string(),
+        );
+        put(
+            "seats_held",
+            "gauge",
+            "Seats held for players whose connection was lost in a match.",
+            self.seats_held.to_string(),
+        );
+        put(
+            "rejoined_total",
+            "counter",
+            "Players who came back into their match with its ticket.",
+            self.rejoined.to_string(),
+        );
+        put(
+            "seats_given_up_total",
+            "counter",
+            "Held seats nobody came back to in time.",
+            self.seats_given_up.to_string(),
         );
         put(
             "draining",

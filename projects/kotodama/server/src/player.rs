@@ -176,7 +176,7 @@ impl Player {
                 }
                 let (room, seat) = shared.redeem(&ticket).ok_or(Rejection::NoSuchMatch)?;
                 self.leave(shared, Gone::Quit);
-                room::lock(&room).rejoin(seat, self.seat.clone())?;
+                room::lock(&room).rejoin(shared, seat, self.seat.clone())?;
                 self.room = Some((room, seat));
                 Ok(())
             }

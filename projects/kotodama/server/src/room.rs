@@ -6,6 +6,7 @@
 //! answered under that lock, at once, by the task that heard it; the clock (a task per match)
 //! moves time on and sends the state ten times a second.
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -247,7 +248,7 @@ impl Room {
         if self.seats[seat].take().is_none() {
             return self.closed;
         }
-        self.away[seat] = None;
+        self.set_here(shared, seat);
         self.again = [false; 2];
         let stays = 1 - seat;
         if self.playing() {
@@ -284,7 +285,9 @@ impl Room {
         }
         self.holds += 1;
         let hold = self.holds;
-        self.away[seat] = Some(hold);
+        if self.away[seat].replace(hold).is_none() {
+            shared.counters.seats_held.fetch_add(1, Ordering::Relaxed);
+        }
         if let Some(other) = &self.seats[1 - seat] {
             wire::send(
                 &other.out,
@@ -302,6 +305,10 @@ impl Room {
                 if r.away[seat] != Some(hold) {
                     return;
                 }
+                shared
+                    .counters
+                    .seats_given_up
+                    .fetch_add(1, Ordering::Relaxed);
                 let closed = r.leave(&shared, seat, Gone::Lost);
                 closed.then(|| r.code.clone()).flatten()
             };
@@ -316,7 +323,7 @@ impl Room {
     /// connection: the seat is theirs again (taken over from the old connection, should it
     /// linger), they get the seat's `Start` and the battle as it stands, their moves are
     /// numbered from 1 again, and the other player is told [`ToClient::Back`].
-    pub fn rejoin(&mut self, seat: usize, player: Seat) -> Result<(), Rejection> {
+    pub fn rejoin(&mut self, shared: &Shared, seat: usize, player: Seat) -> Result<(), Rejection> {
         if !self.playing() || self.seats[seat].is_none() {
             return Err(Rejection::NoSuchMatch);
         }
@@ -326,12 +333,20 @@ impl Room {
         game.acked[seat] = 0;
         wire::send(&player.out, &ToClient::Start(game.starts[seat].clone()));
         self.seats[seat] = Some(player);
-        self.away[seat] = None;
+        self.set_here(shared, seat);
+        shared.counters.rejoined.fetch_add(1, Ordering::Relaxed);
         self.send_state();
         if let Some(other) = &self.seats[1 - seat] {
             wire::send(&other.out, &ToClient::Back { seat });
         }
         Ok(())
+    }
+
+    /// The seat is held no longer (its player is back, or gone).
+    fn set_here(&mut self, shared: &Shared, seat: usize) {
+        if self.away[seat].take().is_some() {
+            shared.counters.seats_held.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 
     fn check_over(&mut self, shared: &Shared) {

@@ -865,6 +865,7 @@ fn a_lost_player_comes_back_into_the_match_with_their_ticket() {
         _ => None,
     });
     assert_eq!((away, seconds), (seat, 10.0));
+    assert_eq!(server.handle.metrics().seats_held, 1);
     // The battle goes on meanwhile: the other still gets states.
     b.until(|m| matches!(m, ToClient::State(_)).then_some(()));
     // Back on a new connection, with the ticket: the same seat, board and battle.
@@ -885,6 +886,8 @@ fn a_lost_player_comes_back_into_the_match_with_their_ticket() {
     let mut mirror = Mirror::new(dict(), &again).unwrap();
     mirror.apply_state(dict(), &state).unwrap();
     b.until(|m| (*m == ToClient::Back { seat }).then_some(()));
+    let m = server.handle.metrics();
+    assert_eq!((m.seats_held, m.rejoined, m.seats_given_up), (0, 1, 0));
     // Their moves count from 1 again, and are answered.
     let mv = loop {
         if let Some(mv) = some_placement(&mirror) {
@@ -916,6 +919,14 @@ fn a_lost_player_who_does_not_come_back_in_time_has_left() {
     assert_eq!(b.left(), Gone::Lost);
     let m = server.handle.metrics();
     assert_eq!((m.matches_finished, m.matches_running), (1, 0));
+    assert_eq!((m.seats_held, m.rejoined, m.seats_given_up), (0, 0, 1));
+    assert!(
+        server
+            .handle
+            .metrics()
+            .prometheus(10)
+            .contains("kotodama_seats_given_up_total 1\n")
+    );
     let mut c = server.player("あお");
     c.send(&ToServer::Rejoin { ticket: sa.ticket });
     assert_eq!(c.refused(), Rejection::NoSuchMatch);
