@@ -8,6 +8,7 @@ local sound = import("flow/sound.lua")
 local play_input = import("flow/play_input.lua")
 local pause = import("flow/pause.lua")
 local record = import("flow/record.lua")
+local word = import("flow/word.lua")
 
 -- Seconds the ending shows before the results, before a press may skip it, and "go!" stays.
 local END_WAIT = 2.6
@@ -115,6 +116,7 @@ function update(e, dt)
   bar("you_hp", you, dt)
   bar("rival_hp", rival, dt)
   Text.set(Entity.find("clock"), string.format("%d", math.ceil(bag.time_left or 0)))
+  word.show("word", bag, bag.you)
 
   -- A stunned hand is veiled and says for how long.
   if you.stun > 0 and ended == nil then

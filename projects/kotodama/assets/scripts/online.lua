@@ -11,6 +11,7 @@ local menu = import("ui/menu.lua")
 local sound = import("flow/sound.lua")
 local play_input = import("flow/play_input.lua")
 local record = import("flow/record.lua")
+local word = import("flow/word.lua")
 
 -- The room messages' version (jengine_kotoba::net::VERSION): 2 names the board in Start.
 local VERSION = 2
@@ -200,6 +201,7 @@ local function draw_battle(bag)
   end
   Text.set(Entity.find("clock"), string.format("%d", math.ceil(bag.time_left or 0)))
   Text.set(Entity.find("board_name"), bag.board and ("on " .. bag.board) or "")
+  word.show("word", bag, bag.seat)
   if you.stun > 0 and mode == "match" then
     place("stun_veil", HAND)
     place("stun", HAND)
