@@ -716,3 +716,37 @@ fn a_hostile_save_shows_as_nothing_and_breaks_no_menu() {
     assert_eq!(bag(&rt)["stage"], "s01");
     assert!(warnings(&mut rt).is_empty(), "{:#?}", warnings(&mut rt));
 }
+
+/// A save file that is no save: it is set aside, the game starts afresh, and the title says
+/// so under its menu in a sentence for the player.
+#[test]
+fn a_save_that_cannot_be_read_is_set_aside_and_the_title_says_so() {
+    let save = tempfile::tempdir().unwrap();
+    std::fs::write(save.path().join("save.json"), "{\"stage\": 3, oops").unwrap();
+    let mut rt = start("title", 1, save.path());
+    for _ in 0..3 {
+        rt.step(&[]);
+    }
+    assert_eq!(
+        text(&rt, "status"),
+        "Your saved progress could not be read, so the game starts afresh; the old file is kept as save.json.bad."
+    );
+    assert_eq!(
+        std::fs::read_to_string(save.path().join("save.json.bad")).unwrap(),
+        "{\"stage\": 3, oops"
+    );
+    let mut renderer = jengine_tool::render::Renderer::new(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama/assets"),
+    );
+    renderer.preload(&rt.world);
+    let frame = renderer.render(&rt.world, 1280, 720);
+    assert!(renderer.take_warnings().is_empty());
+    frame
+        .save_png(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("title-save-set-aside.png"))
+        .unwrap();
+    // A good save says nothing.
+    let fine = tempfile::tempdir().unwrap();
+    let mut rt = start("title", 1, fine.path());
+    rt.step(&[]);
+    assert_eq!(text(&rt, "status"), "");
+}

@@ -14,6 +14,8 @@ pub struct SaveStore {
     /// Bytes the values take as JSON, keys included.
     total: usize,
     dirty: bool,
+    /// What went wrong reading the save, in the player's words (`Save.problem()`).
+    problem: Option<String>,
 }
 
 /// The most bytes one saved value may take as JSON.
@@ -75,6 +77,9 @@ impl SaveStore {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (store, None),
             Err(e) => {
+                store.problem = Some(
+                    "Your saved progress could not be read, so the game starts afresh.".into(),
+                );
                 return (
                     store,
                     Some(format!("{}: cannot read save: {e}", path.display())),
@@ -99,6 +104,19 @@ impl SaveStore {
                 } else {
                     String::new()
                 };
+                let file = |p: &Path| {
+                    p.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                };
+                // The player's sentence is short; the log line beside it says why in full.
+                store.problem = Some(if moved {
+                    format!(
+                        "Your saved progress could not be read, so the game starts afresh; the old file is kept as {}.",
+                        file(&aside)
+                    )
+                } else {
+                    "Your saved progress could not be read, so the game starts afresh.".to_string()
+                });
                 (
                     store,
                     Some(format!(
@@ -108,6 +126,12 @@ impl SaveStore {
                 )
             }
         }
+    }
+
+    /// What went wrong reading the save when it was opened, in words for the player (a title
+    /// screen shows it); `None` when it read well or there was none.
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
     }
 
     /// The value under `key`.
@@ -225,5 +249,17 @@ mod tests {
             std::fs::read_to_string(dir.path().join("save.json.bad")).unwrap(),
             "{oops"
         );
+        // The player is told in words, with the file's name and not the machine's paths.
+        let problem = store.problem().unwrap();
+        assert!(problem.starts_with("Your saved progress could not be read"));
+        assert!(problem.contains("kept as save.json.bad"), "{problem}");
+        assert!(!problem.contains(dir.path().to_str().unwrap()));
+        // A save that reads, or none, is no problem.
+        let (fresh, _) = SaveStore::open(&path);
+        assert_eq!(fresh.problem(), None);
+        std::fs::write(&path, "[1, 2]").unwrap();
+        let (list, warning) = SaveStore::open(&path);
+        assert!(list.problem().is_some());
+        assert!(warning.unwrap().contains("a save is a JSON object"));
     }
 }

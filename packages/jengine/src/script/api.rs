@@ -240,6 +240,17 @@ pub(crate) fn install(
             }
         })?,
     )?;
+    let store = save.clone();
+    save_table.raw_set(
+        "problem",
+        lua.create_function(move |lua, ()| {
+            guard(lua)?;
+            match store.borrow().problem() {
+                Some(p) => Ok(mlua::Value::String(lua.create_string(p)?)),
+                None => Ok(mlua::Value::Nil),
+            }
+        })?,
+    )?;
     let store = save;
     save_table.raw_set(
         "set",

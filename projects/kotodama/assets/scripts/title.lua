@@ -22,6 +22,9 @@ function start(e)
     { button = "settings", label = "settings_label", on = function() Scene.load("settings") end },
     { button = "quit", label = "quit_label", on = function() Scene.quit() end },
   })
+  -- A save that could not be read was set aside: the player is told, under the menu.
+  local problem = Save.problem()
+  if problem ~= nil then Text.set(Entity.find("status"), problem) end
 end
 
 -- The focused item's label turns gold, so the keyboard's place shows beside the pointer's.
