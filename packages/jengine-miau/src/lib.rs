@@ -279,6 +279,18 @@ pub struct OutcomeBag {
     pub link: Option<String>,
 }
 
+/// A move or undo that did nothing, and why.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RefusedBag {
+    /// Counts refusals: a new one has a new serial, even when it says the same thing.
+    pub serial: u64,
+    /// `blocked`, `nothing is YOU`, `too many words`, `nothing to undo`, `already won` or
+    /// `no level`.
+    pub reason: String,
+    /// One line for the player.
+    pub message: String,
+}
+
 /// The level being played.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PlayingBag {
@@ -346,6 +358,8 @@ pub struct MiauBag {
     pub pending: Option<PendingBag>,
     /// What the last pack operation said.
     pub outcome: Option<OutcomeBag>,
+    /// The last move or undo that did nothing, and why (`nil` since the level started).
+    pub refused: Option<RefusedBag>,
     /// Counts board changes (moves, undos, restarts, starts).
     pub changes: u64,
 }
@@ -616,11 +630,17 @@ fn miau_bag(session: &Session) -> MiauBag {
         path: o.path.clone(),
         link: o.link.clone(),
     });
+    let refused = session.refused().map(|r| RefusedBag {
+        serial: r.serial,
+        reason: r.refusal.reason().into(),
+        message: r.refusal.message().into(),
+    });
     let mut bag = MiauBag {
         catalog,
         broken,
         pending,
         outcome,
+        refused,
         ..MiauBag::default()
     };
     if let Some(p) = session.playing() {
@@ -812,19 +832,20 @@ impl Package for MiauPackage {
             (entity("e"), string("dir")),
             |w, (e, dir)| {
                 let action = action(&dir)?;
+                // A refused move is in the bag (`refused`), for the game to show.
                 with_session(w, e, |s| {
-                    s.step(action);
+                    let _ = s.step(action);
                 })
             },
         );
         reg.command("Miau", "undo", (entity("e"),), |w, (e,)| {
             with_session(w, e, |s| {
-                s.undo();
+                let _ = s.undo();
             })
         });
         reg.command("Miau", "restart", (entity("e"),), |w, (e,)| {
             with_session(w, e, |s| {
-                s.restart();
+                let _ = s.restart();
             })
         });
         reg.command("Miau", "stop", (entity("e"),), |w, (e,)| {

@@ -65,6 +65,59 @@ pub enum Change {
     Restart,
 }
 
+/// Why a player's move or undo did nothing. The board is as it was; a game says so at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// No level is being played.
+    NoLevel,
+    /// Every YOU is stopped (by the edge or something STOP) and nothing else moved.
+    Blocked,
+    /// No object is YOU, so a move has nothing to move.
+    NothingIsYou,
+    /// The push would stack more words than the rules can be read through.
+    TooManyWords,
+    /// Undo with no turn to take back.
+    NothingToUndo,
+    /// The level is won and takes no more turns.
+    AlreadyWon,
+}
+
+impl Refusal {
+    /// A short name for scripts: `no level`, `blocked`, `nothing is YOU`, `too many words`,
+    /// `nothing to undo`, `already won`.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Refusal::NoLevel => "no level",
+            Refusal::Blocked => "blocked",
+            Refusal::NothingIsYou => "nothing is YOU",
+            Refusal::TooManyWords => "too many words",
+            Refusal::NothingToUndo => "nothing to undo",
+            Refusal::AlreadyWon => "already won",
+        }
+    }
+
+    /// One line for the player.
+    pub fn message(self) -> &'static str {
+        match self {
+            Refusal::NoLevel => "No level is being played.",
+            Refusal::Blocked => "Blocked: nothing can move that way.",
+            Refusal::NothingIsYou => "Nothing is YOU, so nothing moves.",
+            Refusal::TooManyWords => "That push would stack too many words to read.",
+            Refusal::NothingToUndo => "Nothing to undo.",
+            Refusal::AlreadyWon => "Already solved: no more moves here.",
+        }
+    }
+}
+
+/// The last refusal, counted so a game sees every one, even the same twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// Counts refusals over the session.
+    pub serial: u64,
+    /// Why.
+    pub refusal: Refusal,
+}
+
 /// Where a pending pack came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -187,6 +240,10 @@ pub struct Session {
     playing: Option<Playing>,
     pending: Option<Pending>,
     outcome: Option<Outcome>,
+    /// The last move or undo that did nothing, and why; cleared when a level starts.
+    refused: Option<Refused>,
+    /// Refusals so far (never reset, so a serial is never seen twice).
+    refusals: u64,
     /// Problems found opening the session (shipped packs that did not load, progress set
     /// aside), for the game's log.
     startup: Vec<String>,
@@ -257,6 +314,8 @@ impl Session {
             playing: None,
             pending: None,
             outcome: None,
+            refused: None,
+            refusals: 0,
             startup,
             revision: 0,
         };
@@ -302,6 +361,20 @@ impl Session {
     /// What the last pack operation said.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.outcome.as_ref()
+    }
+
+    /// The last move or undo that did nothing, and why.
+    pub fn refused(&self) -> Option<Refused> {
+        self.refused
+    }
+
+    fn refuse(&mut self, refusal: Refusal) -> Refusal {
+        self.refusals += 1;
+        self.refused = Some(Refused {
+            serial: self.refusals,
+            refusal,
+        });
+        refusal
     }
 
     /// The library under the session.
@@ -413,6 +486,7 @@ impl Session {
             last: Change::Start,
             level: authored,
         });
+        self.refused = None;
         Ok(Outcome {
             message: format!(
                 "{}: {}",
@@ -424,15 +498,30 @@ impl Session {
         })
     }
 
-    /// Plays one turn of the level being played. A blocked turn (or no level) changes nothing.
-    pub fn step(&mut self, action: Action) -> Option<Turn> {
-        let playing = self.playing.as_mut()?;
+    /// Plays one turn of the level being played. A turn that would change nothing (every YOU
+    /// stopped, nothing else moving), a won level or no level is refused: nothing changes, the
+    /// move is not counted, and [`Session::refused`] says why.
+    pub fn step(&mut self, action: Action) -> Result<Turn, Refusal> {
+        let Some(playing) = self.playing.as_mut() else {
+            return Err(self.refuse(Refusal::NoLevel));
+        };
         if playing.game.board().is_won() {
-            return None;
+            return Err(self.refuse(Refusal::AlreadyWon));
         }
+        let before = playing.game.board().clone();
         let turn = playing.game.play(action);
         if turn.blocked {
-            return Some(turn);
+            return Err(self.refuse(Refusal::TooManyWords));
+        }
+        if action != Action::Wait && playing.game.board() == &before {
+            // Nothing moved: take the empty turn back out of the history.
+            playing.game.undo();
+            let why = if before.you_count() == 0 {
+                Refusal::NothingIsYou
+            } else {
+                Refusal::Blocked
+            };
+            return Err(self.refuse(why));
         }
         playing.moves += 1;
         playing.changes += 1;
@@ -446,33 +535,33 @@ impl Session {
                 self.refresh_solved();
             }
         }
-        Some(turn)
+        Ok(turn)
     }
 
-    /// Takes back the last turn; false when there is none.
-    pub fn undo(&mut self) -> bool {
+    /// Takes back the last turn; refused when there is none.
+    pub fn undo(&mut self) -> Result<(), Refusal> {
         let Some(playing) = self.playing.as_mut() else {
-            return false;
+            return Err(self.refuse(Refusal::NoLevel));
         };
         if !playing.game.undo() {
-            return false;
+            return Err(self.refuse(Refusal::NothingToUndo));
         }
         playing.moves = playing.moves.saturating_sub(1);
         playing.changes += 1;
         playing.last = Change::Undo;
-        true
+        Ok(())
     }
 
     /// Starts the level again (undo brings the board back).
-    pub fn restart(&mut self) -> bool {
+    pub fn restart(&mut self) -> Result<(), Refusal> {
         let Some(playing) = self.playing.as_mut() else {
-            return false;
+            return Err(self.refuse(Refusal::NoLevel));
         };
         playing.game.restart();
         playing.moves = 0;
         playing.changes += 1;
         playing.last = Change::Restart;
-        true
+        Ok(())
     }
 
     /// Stops playing.
@@ -733,12 +822,12 @@ mod tests {
         assert!(outcome(&s).ok, "{:?}", s.outcome());
         assert_eq!(s.playing().expect("playing").level.id, "first-steps");
         for _ in 0..4 {
-            s.step(Action::Right);
+            assert!(s.step(Action::Right).is_ok());
         }
         assert!(s.playing().expect("playing").game.board().is_won());
         assert!(s.catalog()[0].levels[0].solved);
         // A won board takes no more turns.
-        assert_eq!(s.step(Action::Left), None);
+        assert_eq!(s.step(Action::Left), Err(Refusal::AlreadyWon));
         let again = Session::open(dir.path(), None).expect("reopens");
         assert!(again.catalog()[0].levels[0].solved);
         // The first level not yet solved is where an empty level id starts.
@@ -751,15 +840,58 @@ mod tests {
     fn moves_undo_and_restart_count_as_a_player_expects() {
         let (_d, mut s) = open();
         s.play("core", "first-steps");
-        s.step(Action::Right);
-        s.step(Action::Right);
+        assert!(s.step(Action::Right).is_ok());
+        assert!(s.step(Action::Right).is_ok());
         assert_eq!(s.playing().expect("p").moves, 2);
-        assert!(s.undo());
+        assert_eq!(s.undo(), Ok(()));
         assert_eq!(s.playing().expect("p").moves, 1);
-        assert!(s.restart());
+        assert_eq!(s.restart(), Ok(()));
         let p = s.playing().expect("p");
         assert_eq!((p.moves, p.last), (0, Change::Restart));
         assert_eq!(p.game.board(), p.game.proof().initial());
+    }
+
+    /// The cat stands above `IS`: a step down pushes it out of `MIAU IS YOU`.
+    const LOOSE: &str = r#"{ "manifest": { "id": "loose", "name": "Loose", "version": "1.0.0" },
+      "levels": [{ "id": "a", "width": 5, "height": 4, "objects": [
+        { "kind": "word", "text": "MIAU", "x": 0, "y": 1 }, { "kind": "word", "text": "IS", "x": 1, "y": 1 },
+        { "kind": "word", "text": "YOU", "x": 2, "y": 1 }, { "kind": "object", "noun": "MIAU", "x": 1, "y": 0 } ] }] }"#;
+
+    #[test]
+    fn refused_moves_and_undos_change_nothing_and_say_why() {
+        let (_d, mut s) = open();
+        assert_eq!(s.step(Action::Up), Err(Refusal::NoLevel));
+        s.import_text(LOOSE, "loose.json");
+        s.keep(None);
+        s.play("loose", "");
+        assert_eq!(s.refused(), None, "a level starts with nothing refused");
+        let start = s.playing().expect("p").game.board().clone();
+        assert_eq!(s.undo(), Err(Refusal::NothingToUndo));
+        // Up is the edge: the cat cannot move and nothing else does.
+        assert_eq!(s.step(Action::Up), Err(Refusal::Blocked));
+        let p = s.playing().expect("p");
+        assert_eq!((p.moves, p.game.history_len()), (0, 0), "not counted");
+        assert_eq!(p.game.board(), &start);
+        let first = s.refused().expect("refused");
+        assert_eq!(first.refusal.reason(), "blocked");
+        // The same refusal again is a new one.
+        assert!(s.step(Action::Up).is_err());
+        assert_eq!(s.refused().expect("refused").serial, first.serial + 1);
+        // Down pushes IS out of the sentence: the rules remain, none is YOU.
+        assert!(s.step(Action::Down).is_ok());
+        assert_eq!(s.step(Action::Right), Err(Refusal::NothingIsYou));
+        assert_eq!(s.refused().expect("r").refusal.reason(), "nothing is YOU");
+        assert_eq!(s.playing().expect("p").moves, 1);
+        // Waiting is a turn even when nothing moves.
+        assert!(s.step(Action::Wait).is_ok());
+        assert_eq!(s.undo(), Ok(()));
+        assert_eq!(s.undo(), Ok(()));
+        assert_eq!(s.playing().expect("p").game.board(), &start);
+        assert_eq!(s.undo(), Err(Refusal::NothingToUndo));
+        assert_eq!(
+            s.refused().expect("r").refusal.message(),
+            "Nothing to undo."
+        );
     }
 
     #[test]

@@ -495,3 +495,212 @@ fn undo_and_restart_through_the_keys() {
     settle(&mut rt, 2);
     assert_eq!(bag(&rt)["moves"], 1);
 }
+
+/// Where the entity named `name` is, and its sprite's tint.
+fn placed(rt: &Runtime, name: &str) -> ([f32; 2], [f32; 4]) {
+    let e = rt.find(name).unwrap_or_else(|| panic!("no entity {name}"));
+    let pos = rt
+        .world
+        .entities
+        .get::<&jengine::Transform2D>(e)
+        .expect("a transform")
+        .pos;
+    let tint = rt
+        .world
+        .entities
+        .get::<&jengine::Sprite>(e)
+        .map(|s| s.tint.0)
+        .unwrap_or_default();
+    (pos, tint)
+}
+
+fn pointer(rt: &mut Runtime, phase: jengine_tool::input::Phase, at: [f32; 2]) {
+    rt.step(&[Event::Pointer {
+        phase,
+        x: at[0] as f64,
+        y: at[1] as f64,
+    }]);
+}
+
+/// A click on the button named `name`: press and release on it.
+fn click(rt: &mut Runtime, name: &str) {
+    use jengine_tool::input::Phase;
+    let (at, _) = placed(rt, name);
+    pointer(rt, Phase::Hover, at);
+    pointer(rt, Phase::Press, at);
+    pointer(rt, Phase::Release, at);
+    settle(rt, 3);
+}
+
+/// From the title to the first level of the core pack.
+fn to_first_steps(rt: &mut Runtime) {
+    settle(rt, 3);
+    key(rt, "enter");
+    key(rt, "right");
+    key(rt, "enter");
+    assert_eq!(rt.scene(), "play");
+    assert_eq!(bag(rt)["playing"]["level"], "first-steps");
+}
+
+/// Refusals answer at once: a blocked move, an undo with nothing to undo and a move after the
+/// win each put a line under the board the frame after the key, and change nothing.
+#[test]
+fn refused_moves_and_undos_say_why_at_once() {
+    let mut rt = runtime(Options::default());
+    to_first_steps(&mut rt);
+    rt.step(&[Event::Key {
+        key: "z".into(),
+        down: true,
+    }]);
+    rt.step(&[]);
+    assert_eq!(bag(&rt)["refused"]["reason"], "nothing to undo");
+    assert_eq!(text(&rt, "refusal"), "Nothing to undo.");
+    key(&mut rt, "left"); // to the left edge
+    key(&mut rt, "left"); // and into it
+    assert_eq!(bag(&rt)["refused"]["reason"], "blocked");
+    assert!(
+        text(&rt, "refusal").starts_with("Blocked"),
+        "{}",
+        text(&rt, "refusal")
+    );
+    assert_eq!(bag(&rt)["moves"], 1, "a blocked move is not counted");
+    assert_eq!(
+        text(&rt, "hint"),
+        "",
+        "the refusal stands where the hint does"
+    );
+    // It fades after a moment, and the hint line comes back.
+    settle(&mut rt, 150);
+    assert_eq!(text(&rt, "refusal"), "");
+    assert_eq!(text(&rt, "hint"), "H shows a hint.");
+    for _ in 0..5 {
+        key(&mut rt, "right");
+    }
+    assert_eq!(bag(&rt)["won"], true);
+    key(&mut rt, "right");
+    assert_eq!(bag(&rt)["refused"]["reason"], "already won");
+    assert!(text(&rt, "refusal").contains("Already solved"));
+}
+
+/// Undo, restart, hint and INDEX are buttons as well as keys; a press lights and sinks a
+/// button, and a press dragged off it does nothing.
+#[test]
+fn play_is_played_by_mouse_too() {
+    use jengine_tool::input::Phase;
+    let mut rt = runtime(Options::default());
+    to_first_steps(&mut rt);
+    key(&mut rt, "right");
+    key(&mut rt, "right");
+    assert_eq!(bag(&rt)["moves"], 2);
+    click(&mut rt, "btn_undo");
+    assert_eq!(bag(&rt)["moves"], 1);
+    click(&mut rt, "btn_restart");
+    assert_eq!(bag(&rt)["moves"], 0);
+    click(&mut rt, "btn_undo");
+    click(&mut rt, "btn_undo");
+    click(&mut rt, "btn_undo");
+    assert_eq!(bag(&rt)["refused"]["reason"], "nothing to undo");
+    assert_eq!(text(&rt, "refusal"), "Nothing to undo.");
+    settle(&mut rt, 150);
+    click(&mut rt, "btn_hint");
+    assert!(
+        text(&rt, "hint").contains("Walk to the flag"),
+        "{}",
+        text(&rt, "hint")
+    );
+    assert_eq!(text(&rt, "btn_hint_label"), "H  Hide hint");
+    // Held down, the button sinks and darkens; let go elsewhere, it comes back and does nothing.
+    pointer(&mut rt, Phase::Hover, [0.0, 0.0]);
+    let (home, idle) = placed(&rt, "btn_hint");
+    pointer(&mut rt, Phase::Hover, home);
+    assert_ne!(placed(&rt, "btn_hint").1, idle, "hover lights it");
+    pointer(&mut rt, Phase::Press, home);
+    let (sunk, tint) = placed(&rt, "btn_hint");
+    assert!(sunk[1] < home[1], "a press sinks it");
+    assert!(tint[0] < idle[0], "a press darkens it");
+    pointer(&mut rt, Phase::Drag, [0.0, 0.0]);
+    assert_eq!(
+        placed(&rt, "btn_hint"),
+        (home, idle),
+        "dragged off, it rises"
+    );
+    pointer(&mut rt, Phase::Release, [0.0, 0.0]);
+    assert_eq!(text(&rt, "btn_hint_label"), "H  Hide hint", "no click");
+    click(&mut rt, "btn_back");
+    assert_eq!(rt.scene(), "index");
+    // INDEX's buttons light on hover too.
+    let (at, idle) = placed(&rt, "btn_workshop");
+    pointer(&mut rt, Phase::Hover, at);
+    assert_ne!(placed(&rt, "btn_workshop").1, idle);
+    click(&mut rt, "btn_workshop");
+    assert_eq!(rt.scene(), "workshop");
+}
+
+/// The Gift's choices are buttons: keep, and keep both when the id is taken.
+#[test]
+fn a_gift_is_kept_by_mouse() {
+    let options = Options {
+        args: vec!["--gift".into(), hello_link()],
+        ..Options::default()
+    };
+    let mut rt = runtime(options);
+    settle(&mut rt, 6);
+    assert_eq!(rt.scene(), "gift");
+    click(&mut rt, "btn_keep");
+    settle(&mut rt, 2);
+    assert_eq!(rt.scene(), "play");
+    assert_eq!(bag(&rt)["playing"]["pack"], "hello-miau");
+    key(&mut rt, "escape");
+    key(&mut rt, "escape");
+    settle(&mut rt, 2);
+    paste(&mut rt, &hello_link());
+    settle(&mut rt, 2);
+    assert_eq!(rt.scene(), "gift");
+    assert_eq!(text(&rt, "btn_both_label"), "B  Keep both");
+    click(&mut rt, "btn_both");
+    settle(&mut rt, 2);
+    assert_eq!(rt.scene(), "play");
+    assert_eq!(bag(&rt)["playing"]["pack"], "hello-miau-fork");
+}
+
+#[test]
+fn a_gift_is_left_by_mouse() {
+    let options = Options {
+        args: vec!["--gift".into(), hello_link()],
+        ..Options::default()
+    };
+    let mut rt = runtime(options);
+    settle(&mut rt, 6);
+    click(&mut rt, "btn_leave");
+    settle(&mut rt, 2);
+    assert_eq!(rt.scene(), "title");
+    assert_eq!(catalog_ids(&rt).len(), 4);
+}
+
+/// The Workshop's Share, Export, Remove and back are buttons as well as keys.
+#[test]
+fn the_workshop_is_worked_by_mouse() {
+    let data = tempfile::tempdir().unwrap();
+    let mut rt = runtime(with_data(data.path()));
+    to_workshop(&mut rt);
+    key(&mut rt, "tab"); // the first pack: core
+    click(&mut rt, "btn_share");
+    let link = rt.clipboard().expect("the link was copied").to_string();
+    assert!(link.starts_with("miau://play#pack=1."), "{link}");
+    click(&mut rt, "btn_export");
+    assert!(
+        data.path().join("miau/exports/core.cjs").is_file(),
+        "{}",
+        text(&rt, "message")
+    );
+    click(&mut rt, "btn_remove");
+    assert!(text(&rt, "message").contains("Press X again"));
+    click(&mut rt, "btn_remove");
+    assert!(
+        text(&rt, "message").contains("ships with the game"),
+        "{}",
+        text(&rt, "message")
+    );
+    click(&mut rt, "btn_back");
+    assert_eq!(rt.scene(), "title");
+}

@@ -1,6 +1,7 @@
 -- Gift: a pack that arrived (a link at launch or pasted, or a Workshop import) shown before
 -- anything changes: its name, glyphs, levels and notes. Keep and play installs it (replace or
 -- keep both when the id is taken) and starts it; Escape leaves with the catalog untouched.
+-- Every choice is a key and a button.
 
 local screen = import("ui/screen.lua")
 local s = screen.new()
@@ -9,6 +10,12 @@ local game
 local seen
 local asked = false
 local pending
+
+-- The buttons there are now: Keep and Leave, with Keep both between them when the id is taken.
+local function buttons()
+  if pending ~= nil and pending.conflict then return { "btn_keep", "btn_both", "btn_leave" } end
+  return { "btn_keep", "btn_leave" }
+end
 
 function start(e)
   game = e
@@ -45,8 +52,8 @@ local function draw()
   s:text("glyphs", table.concat(p.glyphs, "  "))
   local levels = {}
   for i, title in ipairs(p.levels) do
-    if i > 14 then
-      levels[#levels + 1] = string.format("... and %d more", #p.levels - 14)
+    if i > 10 then
+      levels[#levels + 1] = string.format("... and %d more", #p.levels - 10)
       break
     end
     levels[#levels + 1] = string.format("%2d. %s", i, title)
@@ -63,10 +70,19 @@ local function draw()
   if #notes > 0 then table.insert(notes, 1, "Notes for the author:") end
   s:block("notes", screen.wrap(table.concat(notes, "\n"), 52), 0.6)
   if p.conflict then
-    s:text("choices", string.format("'%s' is already installed:   R Replace it   B Keep both   Esc Leave", p.id))
+    s:text("choices", string.format("'%s' is already installed: replace it, or keep both?", p.id))
+    s:text("btn_keep_label", "R  Replace")
+    s:text("btn_both_label", "B  Keep both")
   else
-    s:text("choices", "Enter  Keep and play        Esc  Leave")
+    s:text("choices", "")
+    s:text("btn_keep_label", "Enter  Keep and play")
+    s:text("btn_both_label", "")
   end
+  -- Without a third choice, Keep and Leave close up around the middle.
+  local close = p.conflict and 0 or 2.0
+  s:button("btn_keep", false, close)
+  s:button("btn_leave", false, -close)
+  if p.conflict then s:button("btn_both") else s:tint("btn_both", screen.NONE) end
 end
 
 function update(e, dt)
@@ -104,4 +120,13 @@ function key(e, name, down)
   end
 end
 
-function pointer(e, phase, x, y) end
+function pointer(e, phase, x, y)
+  local clicked = s:buttons(buttons(), phase, x, y)
+  if clicked == "btn_keep" then
+    keep(pending ~= nil and pending.conflict and "replace" or nil)
+  elseif clicked == "btn_both" then
+    keep("both")
+  elseif clicked == "btn_leave" then
+    leave()
+  end
+end

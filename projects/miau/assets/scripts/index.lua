@@ -79,6 +79,8 @@ local function draw()
     s:tint("level_row_" .. r, (here and column == 2) and screen.FOCUS or screen.NONE)
     s:colour("level_" .. r, (here and column == 2) and screen.GOLD or (l and l.solved and screen.DIM or screen.WHITE))
   end
+  s:button("btn_workshop")
+  s:button("btn_back")
   local more = #levels - level_top - LEVEL_ROWS
   s:text("more", more > 0 and string.format("%d more below", more) or "")
   s:text("levels_head", pack and ("Levels of " .. pack.name) or "Levels")
@@ -125,7 +127,11 @@ local function row_at(x, y)
   return nil
 end
 
+local BUTTONS = { "btn_workshop", "btn_back" }
+
 function pointer(e, phase, x, y)
+  -- Hover lights the buttons and a press sinks them; their clicks are taken below.
+  s:buttons(BUTTONS, phase, x, y)
   if phase == "press" then
     local col, i = row_at(x, y)
     pressed = { col = col, i = i }

@@ -1,7 +1,9 @@
 -- Play: the board (drawn by the package), the rules in force listed beside it, the moves,
 -- the author's hint on request, and notes about loose words for authors. Arrows or WASD
--- move, Space waits, Z undoes, R restarts; a swipe of the pointer moves too. A win offers
--- the next level.
+-- move, Space waits, Z undoes, R restarts; a swipe of the pointer moves too, and Undo,
+-- Restart, Hint and INDEX are buttons as well as keys. A move or undo that does nothing
+-- says why at once, in a line under the board that jolts and fades. A win offers the next
+-- level.
 
 local screen = import("ui/screen.lua")
 local s = screen.new()
@@ -11,6 +13,10 @@ local RULES_TOP, NOTES_TOP = 3.0, -1.0
 local show_hint = false
 local bag
 local press_at
+local BUTTONS = { "btn_undo", "btn_restart", "btn_hint", "btn_back" }
+-- The last refusal shown (its serial), its line, and seconds since it came.
+local refusal_seen, refusal_line, refusal_age
+local NUDGE, SHOWN, FADE = 0.25, 1.4, 0.35
 
 function start(e)
   game = e
@@ -52,7 +58,9 @@ local function draw()
     s:text("notes_head", "")
     s:block("notes", "", NOTES_TOP)
   end
-  if show_hint then
+  if refusal_age ~= nil then
+    s:text("hint", "") -- the refusal line stands where the hint does
+  elseif show_hint then
     s:text("hint", p.hint or "This level has no hint.")
   else
     s:text("hint", p.hint and "H shows a hint." or "")
@@ -72,10 +80,60 @@ local function draw()
   end
 end
 
+-- The refusal line: a red flash that jolts sideways, then holds, then fades.
+local function draw_refusal(dt)
+  if refusal_age == nil then return end
+  refusal_age = refusal_age + dt
+  local t = refusal_age
+  if t >= SHOWN + FADE then
+    refusal_age = nil
+    s:text("refusal", "")
+    s:tint("refusal_panel", screen.NONE)
+    s:offset("refusal", 0, 0)
+    s:offset("refusal_panel", 0, 0)
+    return
+  end
+  local a = t < SHOWN and 1 or 1 - (t - SHOWN) / FADE
+  local flash = t < NUDGE and (1 - t / NUDGE) or 0
+  s:text("refusal", refusal_line)
+  s:tint("refusal_panel", { 0.42 + 0.4 * flash, 0.12 + 0.1 * flash, 0.18 + 0.1 * flash, 0.92 * a })
+  s:colour("refusal", { 1.0, 0.92, 0.92, a })
+  local jolt = t < NUDGE and 0.09 * math.sin(t * 70) * (1 - t / NUDGE) or 0
+  s:offset("refusal", jolt, 0)
+  s:offset("refusal_panel", jolt, 0)
+end
+
+local function draw_buttons()
+  for _, name in ipairs(BUTTONS) do s:button(name) end
+  s:text("btn_hint_label", show_hint and "H  Hide hint" or "H  Hint")
+end
+
 function update(e, dt)
   bag = Entity.get(e, "Miau")
   if bag == nil then return end
+  local r = bag.refused
+  if refusal_seen == nil then
+    refusal_seen = r and r.serial or 0
+  elseif r ~= nil and r.serial ~= refusal_seen then
+    refusal_seen = r.serial
+    refusal_line = r.message
+    refusal_age = 0
+  end
   draw()
+  draw_buttons()
+  draw_refusal(dt)
+end
+
+local function act(what)
+  if what == "btn_undo" then
+    Miau.undo(game)
+  elseif what == "btn_restart" then
+    Miau.restart(game)
+  elseif what == "btn_hint" then
+    show_hint = not show_hint
+  elseif what == "btn_back" then
+    Scene.load("index")
+  end
 end
 
 function key(e, name, down)
@@ -88,19 +146,25 @@ function key(e, name, down)
   if move ~= nil then
     Miau.move(e, move)
   elseif name == "z" or name == "backspace" then
-    Miau.undo(e)
+    act("btn_undo")
   elseif name == "r" then
-    Miau.restart(e)
+    act("btn_restart")
   elseif name == "h" then
-    show_hint = not show_hint
+    act("btn_hint")
   elseif name == "escape" then
-    Scene.load("index")
+    act("btn_back")
   end
 end
 
 function pointer(e, phase, x, y)
+  local clicked = s:buttons(BUTTONS, phase, x, y)
+  if clicked ~= nil then
+    act(clicked)
+    return
+  end
   if phase == "press" then
-    press_at = { x, y }
+    -- A press on a button is the button's; anywhere else it starts a swipe or a tap.
+    press_at = s.down == nil and { x, y } or nil
   elseif phase == "release" and press_at ~= nil then
     local dir = screen.swipe(press_at[1], press_at[2], x, y)
     press_at = nil

@@ -7,7 +7,6 @@ local s = screen.new()
 
 local game
 local focus = 1
-local pressed
 local clock = 0
 local demo_step = 0
 local DEMO = { "right", "right", "right", "wait", "left", "left", "left", "wait" }
@@ -26,10 +25,12 @@ function start(e)
   game = e
 end
 
+local names = {}
+for i, item in ipairs(items) do names[i] = item.button end
+
 local function light()
   for i, item in ipairs(items) do
-    s:tint(item.button, (i == focus) and screen.BUTTON_LIT or screen.BUTTON)
-    s:colour(item.label, (i == focus) and screen.GOLD or screen.WHITE)
+    s:button(item.button, i == focus)
   end
 end
 
@@ -72,15 +73,9 @@ function text(e, t)
 end
 
 function pointer(e, phase, x, y)
-  local hit
+  local clicked = s:buttons(names, phase, x, y)
   for i, item in ipairs(items) do
-    if s:over(item.button, x, y) then hit = i end
-  end
-  if hit then focus = hit end
-  if phase == "press" then
-    pressed = hit
-  elseif phase == "release" then
-    if pressed ~= nil and pressed == hit then items[hit].on() end
-    pressed = nil
+    if item.button == s.hover then focus = i end
+    if item.button == clicked then item.on() end
   end
 end

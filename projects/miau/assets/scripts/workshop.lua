@@ -1,7 +1,8 @@
 -- The Workshop: bring a pack in (paste its text or a share link, or type the path of a
 -- .cjs, .lua or .json file, then Enter), and look after the packs there are: Play, Share
--- link (copied to the clipboard), Export .cjs, Remove. A pack that fails shows every
--- problem at once, each with its path; a good one goes to the preview to be kept or left.
+-- link (copied to the clipboard), Export .cjs, Remove, each a key and a button. A pack that
+-- fails shows every problem at once, each with its path; a good one goes to the preview to
+-- be kept or left.
 
 local screen = import("ui/screen.lua")
 local s = screen.new()
@@ -19,6 +20,8 @@ local report = {}
 local report_top = 0
 local message = ""
 local pressed
+local BUTTONS = { "btn_play", "btn_share", "btn_export", "btn_remove", "btn_back" }
+local ACTS = { btn_play = "play", btn_share = "share", btn_export = "export", btn_remove = "remove" }
 
 function start(e)
   game = e
@@ -72,7 +75,7 @@ local function act(what)
       Miau.remove(game, p.id)
     else
       confirm_remove = p.id
-      message = string.format("Press X again to remove '%s' for good.", p.id)
+      message = string.format("Press X again (or Remove) to remove '%s' for good.", p.id)
     end
   end
 end
@@ -129,6 +132,7 @@ local function draw(bag)
   for _, b in ipairs(broken) do
     shown[#shown + 1] = "Not loaded: " .. b.path .. ": " .. b.message
   end
+  for _, name in ipairs(BUTTONS) do s:button(name) end
   s:block("message", screen.wrap(message, 60), 2.45)
   s:block("report", screen.wrap(table.concat(shown, "\n"), 64), 1.85)
 end
@@ -201,6 +205,13 @@ function key(e, name, down)
 end
 
 function pointer(e, phase, x, y)
+  local clicked = s:buttons(BUTTONS, phase, x, y)
+  if clicked ~= nil then
+    if clicked ~= "btn_remove" then confirm_remove = nil end
+    if clicked == "btn_back" then back() else typing = false; act(ACTS[clicked]) end
+    return
+  end
+  if phase == "press" and s.down ~= nil then return end
   if phase == "press" then
     pressed = nil
     if s:over("field", x, y) then typing = true return end

@@ -5,12 +5,16 @@
 --   local s = screen.new()
 --   s:text("moves", "Moves: 3")
 --   if s:over("btn_play", x, y) then ... end
+--
+-- Buttons are a sprite `name` with its text `name .. "_label"`: `s:buttons(names, phase, x, y)`
+-- follows the pointer over them (a release on the button pressed is a click, returned by
+-- name) and `s:button(name, focused)` draws one lit on hover or focus, sunk while pressed.
 
 local M = {}
 M.__index = M
 
 function M.new()
-  return setmetatable({ entities = {}, texts = {}, tints = {}, colours = {} }, M)
+  return setmetatable({ entities = {}, texts = {}, tints = {}, colours = {}, homes = {}, shifts = {} }, M)
 end
 
 function M:find(name)
@@ -93,6 +97,52 @@ function M:over(name, x, y)
   return math.abs(x - t.pos[1]) <= s.size[1] / 2 and math.abs(y - t.pos[2]) <= s.size[2] / 2
 end
 
+-- Moves entity `name` by (dx, dy) from where the scene put it.
+function M:offset(name, dx, dy)
+  local k = string.format("%.4f %.4f", dx, dy)
+  if self.shifts[name] == k then return end
+  local e = self:find(name)
+  local home = self.homes[name]
+  if home == nil then
+    local pos = Entity.get(e, "transform").pos
+    home = { pos[1], pos[2] }
+    self.homes[name] = home
+  end
+  self.shifts[name] = k
+  Entity.set(e, "transform", { pos = { home[1] + dx, home[2] + dy } })
+end
+
+-- Follows the pointer over the buttons `names`: which one it is over (`self.hover`) and which
+-- one it went down on (`self.down`). Returns the name of a button released on after being
+-- pressed on (a click), else nil.
+function M:buttons(names, phase, x, y)
+  local hit
+  for _, n in ipairs(names) do
+    if self:over(n, x, y) then hit = n end
+  end
+  self.hover = hit
+  if phase == "press" then
+    self.down = hit
+  elseif phase == "release" then
+    local was = self.down
+    self.down = nil
+    if was ~= nil and was == hit then return hit end
+  end
+  return nil
+end
+
+-- Draws button `name`: lit when the pointer is over it or it has the focus, darker and sunk
+-- a couple of pixels while the pointer is down on it; `dx` moves it along from its place.
+function M:button(name, focused, dx)
+  local down = self.down == name and self.hover == name
+  local lit = focused or self.hover == name
+  self:tint(name, down and M.BUTTON_DOWN or (lit and M.BUTTON_LIT or M.BUTTON))
+  self:colour(name .. "_label", lit and M.GOLD or M.WHITE)
+  local sink = down and -M.SINK or 0
+  self:offset(name, dx or 0, sink)
+  self:offset(name .. "_label", dx or 0, sink)
+end
+
 -- Colours shared by the screens.
 M.WHITE = { 0.94, 0.94, 0.97, 1 }
 M.DIM = { 0.62, 0.64, 0.74, 1 }
@@ -104,6 +154,9 @@ M.FOCUS = { 0.27, 0.85, 1.0, 0.28 }
 M.NONE = { 1, 1, 1, 0 }
 M.BUTTON = { 0.3, 0.32, 0.45, 1 }
 M.BUTTON_LIT = { 0.45, 0.5, 0.75, 1 }
+M.BUTTON_DOWN = { 0.2, 0.22, 0.34, 1 }
+-- How far a pressed button sinks, in world units (2 px at 1280x720).
+M.SINK = 0.025
 
 -- The direction of a swipe from (x0, y0) to (x1, y1), or nil for a tap.
 function M.swipe(x0, y0, x1, y1)
