@@ -384,6 +384,37 @@ fn crawl_events_hold_only_this_frames_events() {
 }
 
 #[test]
+fn a_refused_step_and_a_use_with_nothing_to_use_are_announced_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "Crawler.walk(e, 0, -1)",
+        "Crawler.walk(e, 0, 1) Crawler.use(e)",
+        "Crawler.walk(e, 0, 1) Crawler.walk(e, 0, 1)",
+        "Crawler.walk(e, 1, 0)",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    let what = |rt: &Runtime| bag(rt, "CrawlEvents")["events"].clone();
+    // Rock behind the stairs up.
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["bumped"]);
+    assert_eq!(what(&rt)[0]["what"], "wall");
+    // A step, then Use with open floor ahead and underfoot.
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["nothing"]);
+    // A step, then the shut door is walked into.
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["bumped"]);
+    assert_eq!(what(&rt)[0]["what"], "door");
+    // Sideways into rock, the same frame it is asked.
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["bumped"]);
+    assert_eq!(what(&rt)[0]["what"], "wall");
+    // Only the two good steps took time.
+    let s = state(&rt);
+    assert_eq!((s["x"].as_i64(), s["tick"].as_i64()), (Some(3), Some(2)));
+}
+
+#[test]
 fn the_map_blanks_what_is_unseen_and_shows_an_unsprung_trap_as_floor() {
     let dir = tempfile::tempdir().unwrap();
     let steps = ["", "Crawler.reveal(e, 0)"];

@@ -82,7 +82,7 @@ fn the_games_rules_pass_their_lua_tests() {
 use std::collections::VecDeque;
 
 use jengine_crawler::CrawlerPackage;
-use jengine_tool::input::{Event, InputScript};
+use jengine_tool::input::{Event, InputScript, Phase};
 use jengine_tool::{Options, Runtime};
 
 /// Frames per key press: down, up, and two for the command's answer to reach the scripts.
@@ -670,4 +670,85 @@ fn a_tampered_save_is_said_and_nothing_loads_from_it() {
     assert_eq!(p.live()["party"], serde_json::json!([]));
     let warnings: Vec<String> = p.rt.take_log().into_iter().map(|l| l.message).collect();
     assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+/// A click on the named entity's middle, and two frames for the answer.
+fn click(p: &mut Player, name: &str) {
+    let e =
+        p.rt.find(name)
+            .unwrap_or_else(|| panic!("no entity {name}"));
+    let pos =
+        p.rt.world
+            .entities
+            .get::<&jengine::Transform2D>(e)
+            .unwrap()
+            .pos;
+    let (x, y) = (pos[0] as f64, pos[1] as f64);
+    for phase in [Phase::Press, Phase::Release] {
+        p.rt.step(&[Event::Pointer { phase, x, y }]);
+    }
+    p.idle(2);
+}
+
+/// The newest line of the log.
+fn last_said(p: &Player) -> String {
+    (1..=8)
+        .map(|i| text(&p.rt, &format!("line_{i}")))
+        .rfind(|l| !l.is_empty())
+        .unwrap_or_default()
+}
+
+/// Walking into rock and Use with nothing to use answer in the log at once, and cost no step.
+#[test]
+fn a_bump_and_a_use_with_nothing_to_use_are_told() {
+    let mut p = Player::new(Options::default());
+    form_party_and_go_down(&mut p);
+    // On the stair up facing east: rock behind and to the left.
+    p.press("down");
+    assert_eq!(last_said(&p), "You bump into the wall.", "{}", p.log());
+    p.press("up");
+    p.press("q");
+    assert_eq!(last_said(&p), "You bump into the wall.", "{}", p.log());
+    p.press("space");
+    assert_eq!(
+        last_said(&p),
+        "There is nothing here to use.",
+        "{}",
+        p.log()
+    );
+    assert_eq!(p.crawl()["tick"], 1, "only the step took time");
+}
+
+/// Esc pauses the walk (the pointer's Pause button too); Resume goes back to walking, and
+/// "Back to the title" leaves with the crawl saved as it stood.
+#[test]
+fn escape_pauses_the_crawl_and_the_pause_leads_back_to_the_title() {
+    let mut p = Player::new(Options::default());
+    form_party_and_go_down(&mut p);
+    p.press("up");
+    let stood = p.crawl();
+    p.press("escape");
+    assert_eq!(text(&p.rt, "menu_1"), "Resume (Esc)");
+    assert!(text(&p.rt, "menu_2").starts_with("Back to the title"));
+    // Nothing walks while paused.
+    p.press("up");
+    assert_eq!(p.crawl()["tick"], 1);
+    p.press("escape");
+    assert_eq!(text(&p.rt, "menu_1"), "Forward (Up)");
+    // By the pointer: the Pause button, then Resume, then the pause again and the title.
+    click(&mut p, "pause_row");
+    assert_eq!(text(&p.rt, "menu_1"), "Resume (Esc)");
+    click(&mut p, "menu_row_1");
+    assert_eq!(text(&p.rt, "menu_1"), "Forward (Up)");
+    p.press("escape");
+    click(&mut p, "menu_row_2");
+    p.idle(2);
+    assert_eq!(p.rt.scene(), "title");
+    let kept = &p.live()["crawl"];
+    for field in ["x", "y", "facing", "tick", "level"] {
+        assert_eq!(
+            kept[field], stood[field],
+            "the crawl is saved as it stood: {field}"
+        );
+    }
 }

@@ -460,5 +460,16 @@ fn the_pointer_buttons_walk_turn_and_refuse_in_words() {
     // Rock ahead: the step is refused and the log says why.
     click(&mut rt, "b_forward");
     assert_eq!(state(&rt)["y"], 1);
-    assert_eq!(text(&rt, "log3"), "A wall blocks the way.");
+    assert_eq!(text(&rt, "log3"), "You bump into the wall.");
+    assert!(flash(&rt) > 0.0, "the bump flashes the view");
+    // A step back into rock and Use with nothing to use answer too.
+    click(&mut rt, "b_back");
+    assert_eq!(state(&rt)["y"], 1);
+    assert_eq!(text(&rt, "log3"), "You bump into the wall.");
+    click(&mut rt, "b_use");
+    assert_eq!(text(&rt, "log3"), "There is nothing here to use.");
+    assert_eq!(state(&rt)["tick"], 2, "refusals cost nothing");
+    // The title button leaves the crawl, as Esc does.
+    click(&mut rt, "b_title");
+    assert_eq!(rt.scene(), "title");
 }

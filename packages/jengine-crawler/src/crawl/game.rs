@@ -71,6 +71,14 @@ pub enum Event {
         /// For how much.
         damage: u32,
     },
+    /// A step refused: something solid or a monster stands there. No time passes.
+    Bumped {
+        /// What was in the way: `wall` (rock), `door` (a shut door), `lever` (the wall a lever
+        /// is set in) or `monster`. A locked door says `locked` instead.
+        what: String,
+    },
+    /// Use found nothing to use, in front or underfoot. No time passes.
+    Nothing,
     /// The party waited a tick.
     Wait,
     /// The party rested.
@@ -297,7 +305,8 @@ impl Crawl {
     }
 
     /// A step: `dy` forward (1) or back (-1), `dx` to the right (1) or left (-1).
-    /// Walking into something solid or a monster spends no time.
+    /// Walking into something solid or a monster spends no time and says what was in the way
+    /// (`Bumped`, or `Locked` for a locked door).
     pub fn walk(&mut self, dx: i32, dy: i32) -> &[Event] {
         self.events.clear();
         if self.halted() || (dx == 0 && dy == 0) {
@@ -315,10 +324,27 @@ impl Crawl {
         let (tx, ty) = (s.x + ax * f + rx * r, s.y + ay * f + ry * r);
         let floor = self.floor();
         let target = floor.cell(tx, ty);
-        if !target.is_walkable() || floor.monster_at(tx, ty).is_some() {
-            if *target == Cell::Locked {
-                self.events.push(Event::Locked);
+        let refused = if floor.monster_at(tx, ty).is_some() {
+            Some(Event::Bumped {
+                what: "monster".into(),
+            })
+        } else {
+            match target {
+                Cell::Locked => Some(Event::Locked),
+                Cell::Door => Some(Event::Bumped {
+                    what: "door".into(),
+                }),
+                Cell::Lever { .. } => Some(Event::Bumped {
+                    what: "lever".into(),
+                }),
+                cell if !cell.is_walkable() => Some(Event::Bumped {
+                    what: "wall".into(),
+                }),
+                _ => None,
             }
+        };
+        if let Some(event) = refused {
+            self.events.push(event);
             return &self.events;
         }
         let from = [s.x, s.y];
@@ -411,8 +437,8 @@ impl Crawl {
     }
 
     /// Use what is in front (door, lever, chest), or else what is underfoot (a chest, the
-    /// stairs). Opening something spends a tick; finding it locked or empty, or taking the
-    /// stairs, does not.
+    /// stairs). Opening something spends a tick; finding it locked or empty, taking the stairs,
+    /// or finding nothing to use (`Nothing`) does not.
     pub fn use_ahead(&mut self) -> &[Event] {
         self.events.clear();
         if self.halted() {
@@ -431,6 +457,8 @@ impl Crawl {
             _ => {
                 if self.open_thing(x, y) {
                     self.spend_tick_if_changed();
+                } else {
+                    self.events.push(Event::Nothing);
                 }
             }
         }

@@ -88,7 +88,11 @@ fn time_moves_only_when_the_party_does() {
 fn doors_chests_and_stairs_both_ways_with_the_floor_remembered() {
     let mut c = crawl_with(three_floors(), &party(&[1]));
     c.walk(0, 1);
-    assert!(c.use_ahead().is_empty(), "nothing to use on open floor");
+    assert_eq!(
+        events(c.use_ahead()),
+        vec![Event::Nothing],
+        "nothing to use on open floor"
+    );
     c.walk(0, 1);
     assert_eq!(events(c.use_ahead()), vec![Event::Door]);
     for _ in 0..3 {
@@ -407,6 +411,45 @@ fn with_no_party_nobody_is_hurt() {
 }
 
 #[test]
+fn a_refused_step_or_use_says_what_was_there_and_costs_nothing() {
+    let bumped = |what: &str| vec![Event::Bumped { what: what.into() }];
+    // The top floor: on the stairs up at (1, 1) facing east, rock behind and to the left.
+    let mut c = crawl_with(three_floors(), &party(&[1]));
+    assert_eq!(events(c.walk(0, -1)), bumped("wall"));
+    assert_eq!(events(c.walk(-1, 0)), bumped("wall"));
+    c.walk(0, 1);
+    // Floor ahead and underfoot: nothing to use.
+    assert_eq!(events(c.use_ahead()), vec![Event::Nothing]);
+    c.walk(0, 1);
+    assert_eq!(
+        events(c.walk(0, 1)),
+        bumped("door"),
+        "a shut door is not walked through"
+    );
+    assert_eq!(
+        (c.state().x, c.state().tick),
+        (3, 2),
+        "refusals cost nothing"
+    );
+
+    let levels = json!([{ "name": "Vault", "map": ["#######", "#<.=.>#", "##L=###", "##.####", "#######"] }]);
+    let mut c = crawl_with(levels, &party(&[1]));
+    c.state.x = 2;
+    c.state.facing = Facing::South;
+    assert_eq!(events(c.walk(0, 1)), bumped("lever"));
+
+    // A monster in front: the step is refused, and it is not something to use either.
+    let mut levels = corridor_with("rat");
+    levels[0]["map"][1] = json!("#<.M.....>#");
+    let mut c = crawl_with(levels, &party(&[1]));
+    c.state.x = 2;
+    assert_eq!(c.state().ahead, 'M');
+    assert_eq!(events(c.walk(0, 1)), bumped("monster"));
+    assert_eq!(events(c.use_ahead()), vec![Event::Nothing]);
+    assert_eq!(c.state().tick, 0);
+}
+
+#[test]
 fn keys_open_locks_and_a_lever_opens_them_all() {
     let mut c = crawl_with(three_floors(), &party(&[1]));
     c.state.level = 2;
@@ -430,7 +473,11 @@ fn keys_open_locks_and_a_lever_opens_them_all() {
         (c.floor().cell(3, 1), c.floor().cell(3, 2)),
         (&Cell::Open, &Cell::Open)
     );
-    assert!(c.use_ahead().is_empty(), "it only goes one way");
+    assert_eq!(
+        events(c.use_ahead()),
+        vec![Event::Nothing],
+        "it only goes one way"
+    );
 }
 
 #[test]

@@ -78,8 +78,9 @@ local function say(line, colour)
   end
 end
 
-local function flash_view(r, g, b)
-  flash = 0.45
+-- `strength` (and so how long it lasts): 0.45 for a hurt, less for a refusal.
+local function flash_view(r, g, b, strength)
+  flash = strength or 0.45
   flash_colour = { r, g, b }
 end
 
@@ -121,6 +122,18 @@ local function tell(ev)
   elseif k == "bitten" then
     say("The " .. ev.monster .. " strikes " .. ev.member .. " for " .. ev.damage .. ".", HURT)
     flash_view(1, 0.15, 0.05)
+  elseif k == "bumped" then
+    if ev.what == "monster" then
+      say("Something blocks the way. Fight it (F)!", HURT)
+    elseif ev.what == "door" then
+      say("The door is shut. Open it (Space).")
+    else
+      say("You bump into the wall.")
+    end
+    flash_view(0.4, 0.3, 0.2, 0.25)
+  elseif k == "nothing" then
+    say("There is nothing here to use.")
+    flash_view(0.4, 0.3, 0.2, 0.15)
   elseif k == "wait" then
     say("You wait and listen.")
   elseif k == "rested" then
@@ -277,21 +290,19 @@ local function act(what)
     say("The warren cannot open: " .. state.error, HURT)
     return
   end
-  if what == "forward" then
-    if state.can_walk then Crawler.walk(game, 0, 1)
-    elseif state.ahead == "M" then say("Something blocks the way. Fight it (F)!", HURT)
-    else say("A wall blocks the way.") flash_view(0.4, 0.3, 0.2) end
+  -- A refused step or use is told by the crawl's own `bumped` and `nothing` events.
+  if what == "forward" then Crawler.walk(game, 0, 1)
   elseif what == "back" then Crawler.walk(game, 0, -1)
   elseif what == "left" then Crawler.walk(game, -1, 0)
   elseif what == "right" then Crawler.walk(game, 1, 0)
   elseif what == "turn_left" then Crawler.turn(game, -1)
   elseif what == "turn_right" then Crawler.turn(game, 1)
-  elseif what == "use" then
-    if state.use_does ~= nil then Crawler.use(game) else say("There is nothing here to use.") end
+  elseif what == "use" then Crawler.use(game)
   elseif what == "attack" then
     if state.can_attack then Crawler.attack(game) else say("You swing at empty air.") Crawler.wait(game) end
   elseif what == "rest" then Crawler.rest(game)
   elseif what == "map" then toggle_map()
+  elseif what == "title" then Scene.load("title")
   end
 end
 
@@ -304,7 +315,7 @@ local KEYS = {
 local BUTTONS = {
   b_turn_left = "turn_left", b_forward = "forward", b_turn_right = "turn_right",
   b_left = "left", b_back = "back", b_right = "right",
-  b_use = "use", b_attack = "attack", b_rest = "rest", b_map = "map",
+  b_use = "use", b_attack = "attack", b_rest = "rest", b_map = "map", b_title = "title",
 }
 
 local function under(x, y)
@@ -334,7 +345,8 @@ function start(e)
     local b = find(name)
     local t = Entity.get(b, "transform")
     local s = Entity.get(b, "sprite")
-    local icon = find(name .. "_icon")
+    -- What sinks on a press: the icon, or the label of a button without one.
+    local icon = Entity.find(name .. "_icon") or find(name .. "_label")
     buttons[name] = {
       e = b, icon = icon, icon_x = Entity.get(icon, "transform").pos[1],
       x = t.pos[1], y = t.pos[2], w = s.size[1] / 2, h = s.size[2] / 2, enabled = true,

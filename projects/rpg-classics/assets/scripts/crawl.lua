@@ -1,8 +1,9 @@
 -- Down the stairs: the package walks the party, remembers every floor and announces what
 -- happens; this script keeps the party, hands out loot, springs traps and fights in menus.
 -- Walking: arrows or WASD (Q/E step aside), Space uses what is ahead or the stairs underfoot,
--- M shows the map. In a fight each member chooses from the menu in turn (F lets everyone do
--- the sensible thing, R runs), and the round is told line by line.
+-- M shows the map, Esc (or the Pause button) pauses: Resume, or back to the title. In a fight
+-- each member chooses from the menu in turn (F lets everyone do the sensible thing, R runs),
+-- and the round is told line by line.
 
 local menu = import("ui/menu.lua")
 local strip = import("ui/strip.lua")
@@ -27,6 +28,7 @@ local fight, actions, chooser, stage
 local flash = 0
 local map_shown = {}
 local use_label
+local pause_hover = false
 
 local function say(s, colour)
   log[#log + 1] = { s, colour or TEXT }
@@ -67,7 +69,7 @@ local TRAPS = {
   end,
 }
 
-local walk_menu, fight_menu, end_fight
+local walk_menu, camp_menu, fight_menu, end_fight
 
 local function game_over()
   mode = "over"
@@ -100,6 +102,14 @@ local function on_event(ev)
   elseif kind == "door" then say("The door opens.")
   elseif kind == "unlocked" then say("The key turns; the door opens.")
   elseif kind == "locked" then say("Locked, and no key.")
+  elseif kind == "bumped" then
+    flash = math.max(flash, 0.2)
+    if ev.what == "door" then say("The door is shut. Space opens it.")
+    elseif ev.what == "monster" then say("Something stands in the way.")
+    else say("You bump into the wall.") end
+  elseif kind == "nothing" then
+    flash = math.max(flash, 0.12)
+    say("There is nothing here to use.")
   elseif kind == "lever" then say("The lever moves with a clank.")
   elseif kind == "empty" then say("The chest is empty.")
   elseif kind == "loot" then
@@ -155,8 +165,20 @@ walk_menu = function()
   m:set(items, true)
 end
 
+-- The pause: the crawl is saved live on every step, so leaving loses nothing the game keeps.
+local function pause_menu()
+  mode = "pause"
+  m:set({
+    { label = "Resume (Esc)", on = function() mode = "walk"; walk_menu() end },
+    { label = "Back to the title (the inn's save is kept)", on = function()
+      live.crawl = Entity.get(game, "CrawlState").save
+      keep()
+      Scene.load("title")
+    end },
+  })
+end
+
 -- The camp: between fights a priest may heal and anyone may drink a potion.
-local camp_menu
 local function most_hurt()
   local worst, at = 1.01, nil
   for i, q in ipairs(live.party) do
@@ -503,6 +525,15 @@ local function draw_side(st)
   end
 end
 
+-- The pause button at the top of the side panel, for the pointer (Esc is its key).
+local PAUSE_REST = { 0.36, 0.5, 0.78, 0.3 }
+local PAUSE_LIT = { 0.36, 0.5, 0.78, 0.8 }
+local function draw_pause_button()
+  local shown = mode == "walk"
+  menu.text("pause_label", shown and "Pause (Esc)" or "")
+  menu.tint("pause_row", shown and (pause_hover and PAUSE_LIT or PAUSE_REST) or { 1, 1, 1, 0 })
+end
+
 function update(e, dt)
   if live == nil then return end
   local st = Entity.get(e, "CrawlState")
@@ -541,11 +572,14 @@ function update(e, dt)
     menu.text("help", "Enter: back to the title")
   elseif mode == "camp" then
     menu.text("help", "The camp: Up/Down choose   Enter select   C or Esc breaks camp")
+  elseif mode == "pause" then
+    menu.text("help", "Paused: Up/Down choose   Enter select   Esc resumes")
   else
     menu.text("help", "Arrows/WASD walk and turn   Q/E step aside   Space use   M map   C camp   H patch up")
   end
   draw_side(st)
   draw_map(st)
+  draw_pause_button()
   strip.draw(live.party, t.classes, mode == "fight" and chooser or nil)
   if flash > 0 then flash = math.max(0, flash - dt * 1.5) end
   menu.tint("flash", { 1, 0.3, 0.1, flash })
@@ -585,6 +619,12 @@ function key(e, name, down)
     if why then say(why, RED) end
     return
   end
+  if mode == "pause" then
+    if name == "escape" then mode = "walk"; walk_menu() return end
+    m:key(name)
+    return
+  end
+  if name == "escape" then pause_menu() return end
   if name == "m" then mode = "map" return end
   if name == "c" then mode = "camp"; m.focus = 1; camp_menu() return end
   if name == "h" then patch_up() return end
@@ -595,6 +635,12 @@ end
 function pointer(e, phase, x, y)
   if live == nil or mode == "map" then
     if phase == "release" and mode == "map" then mode = "walk" end
+    return
+  end
+  pause_hover = mode == "walk" and menu.over("pause_row", x, y)
+  if pause_hover and phase == "release" then
+    pause_hover = false
+    pause_menu()
     return
   end
   local why = m:pointer(phase, x, y)

@@ -98,7 +98,8 @@ function M:key(name)
   return nil
 end
 
-local function over(name, x, y)
+-- Whether (x, y) is on entity `name`'s sprite: for a button of the screen's own.
+function M.over(name, x, y)
   local e = Entity.find(name)
   local t = Entity.get(e, "transform")
   local s = Entity.get(e, "sprite")
@@ -110,7 +111,7 @@ end
 function M:pointer(phase, x, y)
   for r = 1, self.rows do
     local i = self.top + r
-    if self.items[i] and over(self.prefix .. "_row_" .. r, x, y) then
+    if self.items[i] and M.over(self.prefix .. "_row_" .. r, x, y) then
       self.focus = i
       local why
       if phase == "release" then why = self:choose(i) end
