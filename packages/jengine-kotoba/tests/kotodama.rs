@@ -499,3 +499,45 @@ fn the_music_plays_with_its_tempo() {
     assert!(clock.position > 0.3, "{clock:?}");
     assert!(warnings(&mut rt).is_empty());
 }
+
+/// A word made is heard kana by kana: one pluck each, a few frames apart, each higher than the
+/// one before, starting higher for a longer word.
+#[test]
+fn a_word_made_is_plucked_kana_by_kana() {
+    let mut rt = start(&project(), "puzzle", 1);
+    rt.step(&[]);
+    let mut words = Vec::new();
+    for _ in 0..40 {
+        let before = bag(&rt)["made"].as_array().unwrap().len();
+        if !play_best(&mut rt) {
+            break;
+        }
+        let made = bag(&rt)["made"].as_array().unwrap().clone();
+        if made.len() > before {
+            words = made[before..].to_vec();
+            break;
+        }
+    }
+    assert!(!words.is_empty(), "no word made");
+    for _ in 0..60 {
+        rt.step(&[]);
+    }
+    let plucks: Vec<_> = rt.heard().filter(|h| h.name == "pluck.wav").collect();
+    let kana: usize = words
+        .iter()
+        .map(|w| w["reading"].as_str().unwrap().chars().count().min(8))
+        .sum();
+    assert_eq!(plucks.len(), kana, "{words:?}");
+    let first = &words[0];
+    let len = first["reading"].as_str().unwrap().chars().count().min(8);
+    let steps = [
+        0.0f32, 2.0, 5.0, 7.0, 9.0, 12.0, 14.0, 17.0, 19.0, 21.0, 24.0,
+    ];
+    for (i, p) in plucks.iter().take(len).enumerate() {
+        let step = steps[(len.saturating_sub(2) + i).min(steps.len() - 1)];
+        assert!((p.pitch - 2f32.powf(step / 12.0)).abs() < 1e-4, "{p:?}");
+        if i > 0 {
+            assert_eq!(p.frame - plucks[i - 1].frame, 4);
+        }
+    }
+}

@@ -23,4 +23,4 @@ pub mod trace;
 pub mod viewport;
 pub mod window;
 
-pub use runtime::{Options, Runtime, Sound};
+pub use runtime::{Heard, Options, Runtime, Sound};

@@ -94,6 +94,27 @@ pub struct Runtime {
     delivered: Vec<Event>,
     /// The entities the scene file spawned, in file order.
     spawned: Vec<Entity>,
+    /// The latest sounds scripts asked for, oldest first (at most [`HEARD_KEPT`]).
+    heard: std::collections::VecDeque<Heard>,
+}
+
+/// How many of the latest sounds [`Runtime::heard`] keeps.
+pub const HEARD_KEPT: usize = 256;
+
+/// A sound a script asked for with `Audio.play`: which, how, and on which frame. Kept so tests
+/// and tools can tell what a game sounded like without listening to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Heard {
+    /// The sound's name.
+    pub name: String,
+    /// Volume as asked, 0 to 1.
+    pub volume: f32,
+    /// Playback speed as asked (2 is an octave up).
+    pub pitch: f32,
+    /// Pan as asked, -1 left to 1 right.
+    pub pan: f32,
+    /// The frame it was asked on.
+    pub frame: u64,
 }
 
 /// Keeps the linked packages that the project lists, in listing order, and reports listed
@@ -205,6 +226,7 @@ impl Runtime {
             paste_keys: PasteKeys::default(),
             delivered: Vec::new(),
             spawned: Vec::new(),
+            heard: std::collections::VecDeque::new(),
         };
         match runtime.load_scene(&scene) {
             Ok(()) => {}
@@ -485,6 +507,11 @@ impl Runtime {
         self.scripts.saved(key)
     }
 
+    /// The latest sounds scripts asked for with `Audio.play`, oldest first.
+    pub fn heard(&self) -> impl Iterator<Item = &Heard> {
+        self.heard.iter()
+    }
+
     /// The text last put on the clipboard by `Clipboard.copy`, kept whether or not a system
     /// clipboard took it too.
     pub fn clipboard(&self) -> Option<&str> {
@@ -531,14 +558,26 @@ impl Runtime {
                     self.music = None;
                     self.audio.stop_music(fade as f64)
                 }
-                AudioRequest::Play { name, options } => self.audio.play(
-                    &name,
-                    audio::SoundOptions {
-                        volume: options.volume as f64,
-                        pitch: options.pitch as f64,
-                        pan: options.pan as f64,
-                    },
-                ),
+                AudioRequest::Play { name, options } => {
+                    if self.heard.len() == HEARD_KEPT {
+                        self.heard.pop_front();
+                    }
+                    self.heard.push_back(Heard {
+                        name: name.clone(),
+                        volume: options.volume,
+                        pitch: options.pitch,
+                        pan: options.pan,
+                        frame: self.frame(),
+                    });
+                    self.audio.play(
+                        &name,
+                        audio::SoundOptions {
+                            volume: options.volume as f64,
+                            pitch: options.pitch as f64,
+                            pan: options.pan as f64,
+                        },
+                    )
+                }
                 AudioRequest::Volume { kind, value } => {
                     let kind = match kind {
                         VolumeKind::Master => audio::Kind::Master,

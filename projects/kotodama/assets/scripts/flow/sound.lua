@@ -60,9 +60,41 @@ local function play(name, player)
   end
 end
 
--- The sounds of this frame's events at a table.
+-- A word made is heard kana by kana: one soft koto pluck each, a step up the yō scale (D E G
+-- A B) each time, starting higher for a longer word. The steps in semitones from D:
+local STEPS = { 0, 2, 5, 7, 9, 12, 14, 17, 19, 21, 24 }
+-- Frames between plucks, and how many may wait.
+local PLUCK_GAP = 4
+local MOST_WAITING = 24
+local frame = 0
+local plucks = {}
+
+local function queue_word(w, player)
+  local kana = math.min(utf8.len(w.reading or "") or 0, 8)
+  local first = math.max(0, kana - 2)
+  local at = frame + 3
+  local last = plucks[#plucks]
+  if last ~= nil and last.at >= at then at = last.at + PLUCK_GAP end
+  for i = 1, kana do
+    if #plucks >= MOST_WAITING then return end
+    local step = STEPS[math.min(first + i, #STEPS)]
+    plucks[#plucks + 1] = { at = at + (i - 1) * PLUCK_GAP, pitch = 2 ^ (step / 12), player = player }
+  end
+end
+
+local function pluck_due()
+  while plucks[1] ~= nil and plucks[1].at <= frame do
+    local p = table.remove(plucks, 1)
+    local quiet = p.player == 2 and 0.3 or 0.5
+    Audio.play("pluck.wav", { volume = quiet, pitch = p.pitch, pan = p.player == 2 and 0.35 or 0 })
+  end
+end
+
+-- The sounds of this frame's events at a table (call it once a frame).
 function M.events(bag)
   if bag == nil or type(bag.events) ~= "table" then return end
+  frame = frame + 1
+  pluck_due()
   for _, ev in ipairs(bag.events) do
     local k = ev.kind
     if k == "placed" then
@@ -71,6 +103,7 @@ function M.events(bag)
       else
         play("place.wav", ev.player)
       end
+      for _, w in ipairs(ev.words or {}) do queue_word(w, ev.player) end
     elseif k == "refused" then play("refuse.wav", ev.player)
     elseif k == "turned" then play("turn.wav", ev.player)
     elseif k == "swapped" then play("swap.wav", ev.player)

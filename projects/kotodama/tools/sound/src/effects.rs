@@ -15,7 +15,7 @@ pub struct Effect {
 }
 
 /// Every effect, in the order they are written.
-pub const EFFECTS: [Effect; 15] = [
+pub const EFFECTS: [Effect; 16] = [
     Effect {
         name: "place.wav",
         make: place,
@@ -76,6 +76,10 @@ pub const EFFECTS: [Effect; 15] = [
         name: "menu_select.wav",
         make: menu_select,
     },
+    Effect {
+        name: "pluck.wav",
+        make: pluck,
+    },
 ];
 
 /// A fixed-length buffer sounds are laid on.
@@ -134,6 +138,14 @@ fn place(rng: &mut Rng) -> Vec<f64> {
     c.add(0.0, &instruments::tile_click(1.0, 1.0, rng), 1.0);
     c.add(0.014, &instruments::tile_click(0.93, 0.35, rng), 1.0);
     c.finish(0.15, 0.03)
+}
+
+/// One soft koto note on D5. A word made is heard as one pluck a kana, each a step higher on
+/// the yō scale, starting higher for a longer word: the game plays this note faster for them.
+fn pluck(rng: &mut Rng) -> Vec<f64> {
+    let mut c = Canvas::new(0.3);
+    c.add(0.0, &koto(D5, 0.7, Pluck::SOFT, rng), 1.0);
+    c.finish(0.12, 0.15)
 }
 
 /// A refusal: two muffled low strings, the second a semitone down ("uh-uh").

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 const MUSIC: [&str; 4] = ["title.wav", "puzzle.wav", "battle.wav", "results.wav"];
-const EFFECTS: [&str; 15] = [
+const EFFECTS: [&str; 16] = [
     "place.wav",
     "refuse.wav",
     "turn.wav",
@@ -21,6 +21,7 @@ const EFFECTS: [&str; 15] = [
     "knockout.wav",
     "menu_move.wav",
     "menu_select.wav",
+    "pluck.wav",
 ];
 
 fn path(name: &str) -> PathBuf {
