@@ -280,6 +280,9 @@ pub struct StateBag {
     pub dead: bool,
     /// The party got out at the bottom.
     pub escaped: bool,
+    /// Steps (across plus along) to the nearest awake monster on this floor; `nil` while none
+    /// is awake.
+    pub nearest_awake: Option<u32>,
     /// The whole game as a table: `Save.set(key, state.save)` keeps it and
     /// `Crawler.load(e, Save.get(key))` brings it back. Numbers too large for a script are
     /// strings.
@@ -516,6 +519,7 @@ fn state_bag(crawl: &Crawl) -> StateBag {
         tick: s.tick,
         dead: s.dead,
         escaped: s.escaped,
+        nearest_awake: s.nearest_awake,
         save: save_to_value(&crawl.save()),
     }
 }

@@ -305,6 +305,27 @@ fn walking_and_turning_change_crawl_state() {
 }
 
 #[test]
+fn crawl_state_says_how_many_steps_off_the_nearest_awake_monster_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = serde_json::json!([{
+        "name": "Den",
+        "map": ["#######",
+                "#<.M.>#",
+                "#######"],
+        "monsters": ["rat"]
+    }]);
+    let steps = ["", "Crawler.wait(e)", "Crawler.wait(e)"];
+    let mut rt = start_with(dir.path(), &levels, serde_json::json!({}), &plan(&steps))
+        .unwrap_or_else(|p| panic!("{p:#?}"));
+    rt.step(&[]);
+    assert!(state(&rt)["nearest_awake"].is_null(), "asleep until a tick");
+    rt.step(&[]);
+    assert_eq!(state(&rt)["nearest_awake"], 2, "it wakes where it stands");
+    rt.step(&[]);
+    assert_eq!(state(&rt)["nearest_awake"], 1, "and comes to the party");
+}
+
+#[test]
 fn a_fixed_encounter_waits_on_its_cell_until_resolved() {
     let dir = tempfile::tempdir().unwrap();
     let steps = [

@@ -179,6 +179,10 @@ pub struct CrawlState {
     pub dead: bool,
     /// The party has left the dungeon at the bottom.
     pub escaped: bool,
+    /// How many steps away (across plus along, walls not counted) the nearest awake monster
+    /// on this floor is; `None` while none is awake. A game can make it heard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nearest_awake: Option<u32>,
 }
 
 /// Everything that changes as the game is played; the tables never do.
@@ -296,6 +300,7 @@ impl Crawl {
             tick: s.tick,
             dead: s.dead,
             escaped: s.escaped,
+            nearest_awake: floor.nearest_awake((s.x, s.y)),
         }
     }
 

@@ -311,6 +311,40 @@ fn a_monster_wakes_on_sight_and_never_forgets() {
 }
 
 #[test]
+fn the_state_tells_how_far_the_nearest_awake_monster_is() {
+    let mut levels = corridor_with("rat");
+    levels[0]["map"][1] = json!("#<.....M.>#");
+    let mut c = crawl_with(levels, &party(&[1]));
+    assert_eq!(c.state().nearest_awake, None, "asleep, it is not counted");
+    c.walk(0, 1);
+    c.walk(0, 1);
+    assert_eq!(c.state().nearest_awake, None);
+    c.walk(0, 1);
+    assert_eq!(c.state().nearest_awake, Some(3), "it woke three cells off");
+    c.wait();
+    assert_eq!(c.state().nearest_awake, Some(2), "and comes a step closer");
+    // Round the corner it is still counted, across plus along, walls and all.
+    c.state.x = 1;
+    c.state.y = 3;
+    let m = &c.floor().monsters[0];
+    assert_eq!(
+        c.state().nearest_awake,
+        Some((m.x - 1).unsigned_abs() + (m.y - 3).unsigned_abs())
+    );
+    let json = serde_json::to_value(c.state()).unwrap();
+    assert!(json["nearest_awake"].is_u64());
+}
+
+#[test]
+fn with_no_monster_awake_the_state_leaves_nearest_awake_out() {
+    let mut c = crawl_with(corridor_with("rat"), &party(&[1]));
+    c.wait();
+    assert_eq!(c.state().nearest_awake, None);
+    let json = serde_json::to_value(c.state()).unwrap();
+    assert!(json.get("nearest_awake").is_none());
+}
+
+#[test]
 fn a_monster_out_of_sight_sleeps() {
     let mut levels = corridor_with("rat");
     levels[0]["map"][3] = json!("#........M#");

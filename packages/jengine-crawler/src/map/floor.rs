@@ -155,6 +155,16 @@ impl Dungeon {
         self.monsters.iter().position(|m| m.x == x && m.y == y)
     }
 
+    /// How many steps (across plus along, walls not counted) the nearest awake monster is from
+    /// `at`, or `None` when no monster on the floor is awake.
+    pub fn nearest_awake(&self, at: (i32, i32)) -> Option<u32> {
+        self.monsters
+            .iter()
+            .filter(|m| m.awake)
+            .map(|m| (m.x - at.0).unsigned_abs() + (m.y - at.1).unsigned_abs())
+            .min()
+    }
+
     /// The fixed fight not yet won waiting at (x, y), if any.
     pub fn encounter_at(&self, x: i32, y: i32) -> Option<usize> {
         self.encounters
