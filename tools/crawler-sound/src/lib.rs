@@ -1,0 +1,151 @@
+//! The crawler games' sound: Umber Warren's and Seven Stairs' effects, Umber Warren's drone and
+//! Seven Stairs' town music and dungeon ambience, synthesised from code and written as 16-bit
+//! mono WAV files at 22 050 Hz into each game's `assets/audio/`.
+//!
+//! The signal maths, the koto and the score notation are Kotodama's sound library
+//! (`kotodama_sound`), which is exact on every machine; this crate adds the crawl's own voices
+//! ([`voices`]: footsteps, creaks, clinks, growls, drones), lays out the effects ([`effects`])
+//! and the loops ([`music`]), and levels and writes them the way Kotodama does, so a run
+//! anywhere writes the committed files byte for byte.
+//!
+//! ```no_run
+//! use crawler_sound::Game;
+//! let written = crawler_sound::write_all(Game::Warren, &Game::Warren.committed_dir()).unwrap();
+//! assert_eq!(written.len(), 1 + crawler_sound::effects::EFFECTS.len());
+//! ```
+
+pub mod effects;
+pub mod music;
+pub mod voices;
+
+use std::path::{Path, PathBuf};
+
+use kotodama_sound::dsp::{RATE, Rng};
+use kotodama_sound::{Kind, Sound, SoundError, encode_wav, level_effect, level_music};
+
+/// Which game's sound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// Umber Warren (projects/arcade-classics).
+    Warren,
+    /// Seven Stairs (projects/rpg-classics).
+    Stairs,
+}
+
+impl Game {
+    /// Both games, in the order they are written.
+    pub const ALL: [Game; 2] = [Game::Warren, Game::Stairs];
+
+    /// The project folder's name under `projects/`.
+    pub fn project(self) -> &'static str {
+        match self {
+            Game::Warren => "arcade-classics",
+            Game::Stairs => "rpg-classics",
+        }
+    }
+
+    /// The folder its committed sounds live in, found from this crate's own folder.
+    pub fn committed_dir(self) -> PathBuf {
+        // This crate is tools/crawler-sound; the games are projects/<game>/assets/audio/.
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = manifest.parent().and_then(Path::parent).unwrap_or(manifest);
+        root.join("projects")
+            .join(self.project())
+            .join("assets")
+            .join("audio")
+    }
+
+    /// The seed its effects' noise starts from, so the two games' footsteps are not the very
+    /// same footstep.
+    fn seed(self) -> u64 {
+        match self {
+            Game::Warren => 0xC2A0_1000,
+            Game::Stairs => 0xC2A0_2000,
+        }
+    }
+}
+
+/// Every sound of a game: its loops first, then the effects.
+pub fn sounds(game: Game) -> Result<Vec<Sound>, SoundError> {
+    let mut out = Vec::new();
+    let drones = match game {
+        Game::Warren => vec![music::WARREN_DRONE],
+        Game::Stairs => {
+            let town = music::town();
+            out.push(Sound {
+                name: town.name,
+                kind: Kind::Music {
+                    bpm: town.bpm,
+                    beats: town.beats(),
+                    beats_per_bar: town.beats_per_bar,
+                },
+                samples: level_music(&music::render(&town)?),
+            });
+            vec![music::STAIRS_DEEP]
+        }
+    };
+    for drone in drones {
+        // A drone has no beat; it is listed as one 60 bpm bar as long as the loop.
+        let beats = drone.seconds as u32;
+        out.push(Sound {
+            name: drone.name,
+            kind: Kind::Music {
+                bpm: 60,
+                beats,
+                beats_per_bar: beats,
+            },
+            samples: level_music(&drone.render()),
+        });
+    }
+    for (i, effect) in effects::EFFECTS.iter().enumerate() {
+        let mut rng = Rng::new(game.seed() + i as u64);
+        out.push(Sound {
+            name: effect.name,
+            kind: Kind::Effect,
+            samples: level_effect(&(effect.make)(&mut rng)),
+        });
+    }
+    Ok(out)
+}
+
+/// Every file the tool writes for a game, as `(file name, bytes)`.
+pub fn files(game: Game) -> Result<Vec<(String, Vec<u8>)>, SoundError> {
+    sounds(game)?
+        .iter()
+        .map(|s| Ok((s.name.to_string(), encode_wav(s)?)))
+        .collect()
+}
+
+/// One file written: its path and size in bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    pub path: PathBuf,
+    pub bytes: usize,
+}
+
+/// Writes a game's files into `dir` (made if missing). Everything is made and encoded before
+/// the first file is written, so a failure there leaves `dir` as it was.
+pub fn write_all(game: Game, dir: &Path) -> Result<Vec<Written>, SoundError> {
+    let files = files(game)?;
+    std::fs::create_dir_all(dir).map_err(|source| SoundError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    files
+        .into_iter()
+        .map(|(name, bytes)| {
+            let path = dir.join(&name);
+            std::fs::write(&path, &bytes).map_err(|source| SoundError::Write {
+                path: path.clone(),
+                source,
+            })?;
+            Ok(Written {
+                path,
+                bytes: bytes.len(),
+            })
+        })
+        .collect()
+}
+
+/// Samples per second of every file.
+pub const SAMPLE_RATE: u32 = RATE;
