@@ -1,0 +1,126 @@
+//! Miau's sound: a gentle music loop and eleven effects, synthesised from code and written as
+//! 16-bit mono WAV files at 22 050 Hz into `projects/miau/assets/audio/`.
+//!
+//! The signal maths, the score notation, the WAV encoding and Kotodama's wood, swish and
+//! struck-mode instruments come from `kotodama-sound`; Miau adds its own lighter voices
+//! ([`voices`]: marimba, kalimba, a mew), lays its effects out in [`effects`] and scores its
+//! loop in [`music`]. Every step is plain IEEE arithmetic and seeded noise, so a run on any
+//! machine writes the committed files byte for byte; `tracks.json` gives the loop's tempo.
+//!
+//! ```no_run
+//! let written = miau_sound::write_all(std::path::Path::new("out")).unwrap();
+//! assert_eq!(written.len(), 1 + 11 + 1);
+//! ```
+
+pub mod effects;
+pub mod music;
+pub mod voices;
+
+use std::path::{Path, PathBuf};
+
+use kotodama_sound::dsp::{self, Rng, db, peak, rms};
+pub use kotodama_sound::{Kind, Sound, SoundError, TRACKS_JSON, encode_wav, tracks_json};
+
+/// Music is levelled to this RMS (dBFS): quiet, under the effects ...
+pub const MUSIC_RMS_DB: f64 = -20.0;
+/// ... and its peaks are held under this (dBFS).
+pub const MUSIC_CEILING_DB: f64 = -6.0;
+/// Every effect's peak (dBFS).
+pub const EFFECT_PEAK_DB: f64 = kotodama_sound::EFFECT_PEAK_DB;
+
+fn to_i16(x: f64) -> i16 {
+    (x * 32767.0).round().clamp(-32767.0, 32767.0) as i16
+}
+
+/// Levels a music loop to [`MUSIC_RMS_DB`], then turns down the few strokes that would pass
+/// [`MUSIC_CEILING_DB`] with Kotodama's loop limiter, which wraps round the loop's ends.
+pub fn level_music(signal: &[f64]) -> Vec<i16> {
+    let gain = db(MUSIC_RMS_DB) / rms(signal).max(1e-12);
+    let loud: Vec<f64> = signal.iter().map(|s| s * gain).collect();
+    dsp::limit_loop(&loud, db(MUSIC_CEILING_DB))
+        .into_iter()
+        .map(to_i16)
+        .collect()
+}
+
+/// Levels an effect so its peak is [`EFFECT_PEAK_DB`].
+pub fn level_effect(signal: &[f64]) -> Vec<i16> {
+    let gain = db(EFFECT_PEAK_DB) / peak(signal).max(1e-12);
+    signal.iter().map(|&s| to_i16(s * gain)).collect()
+}
+
+/// Every sound, music first, in the order they are listed.
+pub fn sounds() -> Result<Vec<Sound>, SoundError> {
+    let mut out = Vec::new();
+    for track in music::tracks() {
+        let raw = music::render(&track)?;
+        out.push(Sound {
+            name: track.name,
+            kind: Kind::Music {
+                bpm: track.bpm,
+                beats: track.beats(),
+                beats_per_bar: track.beats_per_bar,
+            },
+            samples: level_music(&raw),
+        });
+    }
+    for (i, effect) in effects::EFFECTS.iter().enumerate() {
+        let mut rng = Rng::new(0x4D1A_E000 + i as u64);
+        out.push(Sound {
+            name: effect.name,
+            kind: Kind::Effect,
+            samples: level_effect(&(effect.make)(&mut rng)),
+        });
+    }
+    Ok(out)
+}
+
+/// Every file the tool writes, as `(file name, bytes)`: the WAVs, then `tracks.json`.
+pub fn files() -> Result<Vec<(String, Vec<u8>)>, SoundError> {
+    let sounds = sounds()?;
+    let mut files = Vec::new();
+    for s in &sounds {
+        files.push((s.name.to_string(), encode_wav(s)?));
+    }
+    files.push((TRACKS_JSON.to_string(), tracks_json(&sounds).into_bytes()));
+    Ok(files)
+}
+
+/// One file written: its path and size in bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    pub path: PathBuf,
+    pub bytes: usize,
+}
+
+/// Writes every file into `dir` (made if missing). Everything is made and encoded before the
+/// first file is written, so a failure there leaves `dir` as it was.
+pub fn write_all(dir: &Path) -> Result<Vec<Written>, SoundError> {
+    let files = files()?;
+    std::fs::create_dir_all(dir).map_err(|source| SoundError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    files
+        .into_iter()
+        .map(|(name, bytes)| {
+            let path = dir.join(&name);
+            std::fs::write(&path, &bytes).map_err(|source| SoundError::Write {
+                path: path.clone(),
+                source,
+            })?;
+            Ok(Written {
+                path,
+                bytes: bytes.len(),
+            })
+        })
+        .collect()
+}
+
+/// The folder the committed sounds live in, found from this crate's own folder.
+pub fn committed_dir() -> PathBuf {
+    // This crate is projects/miau/tools/sound; the sounds are projects/miau/assets/audio.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let project = manifest.parent().and_then(Path::parent).unwrap_or(manifest);
+    project.join("assets").join("audio")
+}
