@@ -473,3 +473,47 @@ fn the_pointer_buttons_walk_turn_and_refuse_in_words() {
     click(&mut rt, "b_title");
     assert_eq!(rt.scene(), "title");
 }
+
+/// The names of the sounds the scripts asked for since `from` sounds had been heard.
+fn heard_since(rt: &Runtime, from: usize) -> Vec<String> {
+    rt.heard().skip(from).map(|h| h.name.clone()).collect()
+}
+
+#[test]
+fn a_step_sounds_a_footfall_and_a_bump_sounds_a_thud() {
+    let options = Options {
+        seed: 1,
+        scene: Some("warren".into()),
+        ..Options::default()
+    };
+    let mut rt =
+        Runtime::new(&project(), &[&CrawlerPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
+    for _ in 0..3 {
+        rt.step(&[]);
+    }
+    let click = |rt: &mut Runtime, name: &str| {
+        let e = rt.find(name).unwrap_or_else(|| panic!("no button {name}"));
+        let pos = rt
+            .world
+            .entities
+            .get::<&jengine::Transform2D>(e)
+            .unwrap()
+            .pos;
+        let (x, y) = (pos[0] as f64, pos[1] as f64);
+        for phase in [Phase::Press, Phase::Release] {
+            rt.step(&[Event::Pointer { phase, x, y }]);
+        }
+        for _ in 0..3 {
+            rt.step(&[]);
+        }
+    };
+    let before = rt.heard().count();
+    click(&mut rt, "b_forward");
+    assert_eq!(state(&rt)["x"], 2);
+    assert_eq!(heard_since(&rt, before), ["step.wav"]);
+    click(&mut rt, "b_turn_left");
+    let before = rt.heard().count();
+    click(&mut rt, "b_forward");
+    assert_eq!(state(&rt)["y"], 1, "rock ahead");
+    assert_eq!(heard_since(&rt, before), ["bump.wav"]);
+}

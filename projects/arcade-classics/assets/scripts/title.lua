@@ -28,6 +28,7 @@ local function choose(i)
 end
 
 function start(e)
+  Audio.stop_music({ fade = 0.5 })
   demo = e
   local saved = Save.get("warren") ~= nil
   local list = {

@@ -47,6 +47,10 @@ local flash_colour = { 1, 0.3, 0.1 }
 local gold_shown = 0
 local health_shown = {}
 local hover, pressed
+local was = nil          -- where the party stood after the last tick: level, x, y
+local awake = nil        -- steps to the nearest awake monster, as last seen
+local drone = 0          -- the drone's loudness now, eased toward its target
+local step_pitch = 1
 local buttons = {}
 local ent = {}
 
@@ -85,6 +89,47 @@ local function flash_view(r, g, b, strength)
 end
 
 local function capital(s) return (s:gsub("^%l", string.upper)) end
+
+-- Every event is heard at once, refusals too.
+local SOUNDS = {
+  door = "door.wav", unlocked = "unlock.wav", locked = "locked.wav", lever = "lever.wav",
+  loot = "loot.wav", empty = "bump.wav", pit = "trap.wav", trap = "trap.wav",
+  hit = "hit.wav", slain = "hit.wav", bitten = "hurt.wav", bumped = "bump.wav",
+  nothing = "bump.wav", level = "stairs.wav", encounter = "growl.wav",
+  dead = "lose.wav", escaped = "win.wav",
+}
+
+local function hear(ev)
+  local name = SOUNDS[ev.event]
+  if name == nil then return end
+  if ev.event == "nothing" or ev.event == "empty" then
+    Audio.play(name, { volume = 0.5, pitch = 1.3 })
+  elseif ev.event == "slain" then
+    Audio.play(name, { pitch = 0.8 })
+  else
+    Audio.play(name)
+  end
+end
+
+-- The drone: faint when nothing hunts the party, full when a monster is a step away.
+local function drone_target(s)
+  if s == nil or s.nearest_awake == nil or ended ~= nil then return 0.12 end
+  return math.max(0.12, math.min(1, 1.1 - 0.12 * s.nearest_awake))
+end
+
+local function sound_the_tick(s)
+  local now = { level = s.level, x = s.x, y = s.y }
+  if was ~= nil and was.level == now.level and (was.x ~= now.x or was.y ~= now.y) then
+    -- A step: one footfall, a little higher or lower than the last.
+    step_pitch = step_pitch == 1 and 0.92 or 1
+    Audio.play("step.wav", { volume = 0.8, pitch = step_pitch })
+  end
+  was = now
+  if awake == nil and s.nearest_awake ~= nil then
+    Audio.play("growl.wav", { volume = 0.7, pitch = 1.1 })
+  end
+  awake = s.nearest_awake
+end
 
 -- One line per event, in the words a player would use.
 local function tell(ev)
@@ -153,6 +198,7 @@ local function finish(kind)
   if ended ~= nil then return end
   ended = kind
   Save.set(SAVE, nil)
+  Audio.stop_music({ fade = 1.5 })
   local s = state or {}
   local title, text
   if kind == "escaped" then
@@ -361,6 +407,8 @@ function start(e)
     say("You climb down into the Umber Warren.", OCHRE)
   end
   Save.set("warren_continue", nil)
+  Audio.volume("music", drone)
+  Audio.music("drone.wav", { loop = true, volume = 1, fade = 2 })
 end
 
 function update(e, dt)
@@ -373,12 +421,14 @@ function update(e, dt)
       shown_tick = state.tick
       show_state()
       mark_party()
+      sound_the_tick(state)
       if not state.dead and not state.escaped then Save.set(SAVE, state.save) end
     end
     local events = Entity.get(e, "CrawlEvents")
     if events ~= nil then
       for _, ev in ipairs(events.events) do
         tell(ev)
+        hear(ev)
         if ev.event == "level" then last_map = nil; mark_party() end
         if ev.event == "dead" then finish("dead") end
         if ev.event == "escaped" then finish("escaped") end
@@ -389,6 +439,12 @@ function update(e, dt)
     if state.encounter ~= nil and ended == nil then Crawler.resolve(e, true) end
     local map = Entity.get(e, "CrawlMap")
     if map ~= nil and map.rows ~= nil then paint_map(map.rows) end
+  end
+  local target = drone_target(state)
+  local eased = drone + (target - drone) * math.min(1, dt * 1.5)
+  if math.abs(eased - drone) > 0.005 or (eased ~= target and math.abs(eased - target) <= 0.005) then
+    drone = math.abs(eased - target) <= 0.005 and target or eased
+    Audio.volume("music", drone)
   end
   animate(dt)
   tint_buttons()
