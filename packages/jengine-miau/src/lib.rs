@@ -60,7 +60,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::library::InstallMode;
 use crate::rules::TokenKind;
-use crate::session::Session;
+use crate::session::{Change, Session};
 
 /// The `miau_game` scene component: where the player's packs live, which level to start on,
 /// and where and how big the board is drawn.
@@ -362,6 +362,11 @@ pub struct MiauBag {
     pub refused: Option<RefusedBag>,
     /// Counts board changes (moves, undos, restarts, starts).
     pub changes: u64,
+    /// What the last change was: `start`, `move`, `push` (a move that pushed a word), `undo`
+    /// or `restart`; empty when no level is being played.
+    pub last: String,
+    /// How many things are YOU now.
+    pub you: usize,
 }
 
 /// One entity on the board.
@@ -667,6 +672,15 @@ fn miau_bag(session: &Session) -> MiauBag {
         bag.can_undo = p.game.history_len() > 0;
         bag.notes = p.notes.iter().map(NoteBag::from).collect();
         bag.changes = p.changes;
+        bag.last = match p.last {
+            Change::Start => "start",
+            Change::Move(turn) if turn.player_moved_word => "push",
+            Change::Move(_) => "move",
+            Change::Undo => "undo",
+            Change::Restart => "restart",
+        }
+        .into();
+        bag.you = board.you_count();
         let next = session
             .catalog()
             .iter()

@@ -704,3 +704,48 @@ fn the_workshop_is_worked_by_mouse() {
     click(&mut rt, "btn_back");
     assert_eq!(rt.scene(), "title");
 }
+
+/// The names of the sounds scripts asked for since `from` (a frame number).
+fn heard_since(rt: &Runtime, from: u64) -> Vec<String> {
+    rt.heard()
+        .filter(|h| h.frame >= from)
+        .map(|h| h.name.clone())
+        .collect()
+}
+
+/// A move is heard as a step, a move on a won level as the refusal, and the winning move as
+/// the win: the first proof played by keys from the title.
+#[test]
+fn a_move_steps_a_refused_move_says_uh_uh_and_a_win_is_heard() {
+    let actions = route("core", 0);
+    let mut rt = runtime(Options::default());
+    settle(&mut rt, 3);
+    key(&mut rt, "enter"); // Title: Play
+    key(&mut rt, "right"); // INDEX: the core pack's levels
+    key(&mut rt, "enter"); // its first level
+    settle(&mut rt, 3);
+    assert_eq!(rt.scene(), "play");
+    let (last, before) = actions.split_last().expect("a route");
+    let mut stepped = false;
+    for &a in before {
+        let from = rt.frame();
+        key(&mut rt, key_of(a));
+        let heard = heard_since(&rt, from);
+        assert!(
+            heard.iter().any(|n| n == "step.wav" || n == "push.wav"),
+            "{a:?} was heard as {heard:?}"
+        );
+        if bag(&rt)["last"] == "move" {
+            stepped |= heard.iter().any(|n| n == "step.wav");
+        }
+    }
+    assert!(stepped, "a move that pushed nothing was heard as a step");
+    let from = rt.frame();
+    key(&mut rt, key_of(*last));
+    assert_eq!(bag(&rt)["won"], true);
+    assert!(heard_since(&rt, from).contains(&"win.wav".to_string()));
+    let from = rt.frame();
+    key(&mut rt, key_of(*last));
+    assert_eq!(bag(&rt)["refused"]["reason"], "already won");
+    assert_eq!(heard_since(&rt, from), ["refuse.wav"]);
+}

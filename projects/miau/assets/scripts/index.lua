@@ -96,6 +96,7 @@ end
 
 function key(e, name, down)
   if not down then return end
+  if name == "up" or name == "down" or name == "left" or name == "right" then screen.ticked() end
   if name == "up" then
     if column == 1 then pack_i = pack_i - 1; level_i = 1; level_top = 0 else level_i = level_i - 1 end
   elseif name == "down" then
@@ -105,6 +106,7 @@ function key(e, name, down)
   elseif name == "left" then
     column = 1
   elseif name == "enter" or name == "space" then
+    screen.chosen()
     if column == 1 then column = 2 else play() end
   elseif name == "w" then
     workshop()

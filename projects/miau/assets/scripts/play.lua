@@ -3,7 +3,8 @@
 -- move, Space waits, Z undoes, R restarts; a swipe of the pointer moves too, and Undo,
 -- Restart, Hint and INDEX are buttons as well as keys. A move or undo that does nothing
 -- says why at once, in a line under the board that jolts and fades. A win offers the next
--- level.
+-- level. Every turn is heard: a step or a push, a rule formed or broken, a win, a YOU lost,
+-- an undo, a refusal; the music loops quietly under it.
 
 local screen = import("ui/screen.lua")
 local s = screen.new()
@@ -18,8 +19,60 @@ local BUTTONS = { "btn_undo", "btn_restart", "btn_hint", "btn_back" }
 local refusal_seen, refusal_line, refusal_age
 local NUDGE, SHOWN, FADE = 0.25, 1.4, 0.35
 
+-- What the board was last frame, to hear what changed: the bag's `changes`, its rules (as
+-- a set), whether it was won and how many things were YOU.
+local heard_changes, heard_rules, heard_won, heard_you
+
 function start(e)
   game = e
+  screen.music()
+end
+
+local function sound(name, volume)
+  Audio.play(name, { volume = volume })
+end
+
+local function rule_set(list)
+  local set = {}
+  for _, r in ipairs(list) do set[r] = true end
+  return set
+end
+
+-- Whether `a` has a rule `b` has not, and whether one of them is a YOU rule.
+local function gained(a, b)
+  local any, you = false, false
+  for r in pairs(a) do
+    if not b[r] then
+      any = true
+      if r:match(" IS YOU$") then you = true end
+    end
+  end
+  return any, you
+end
+
+-- Plays what the last change sounds like; a new level says hello (a mew).
+local function listen()
+  local rules = rule_set(bag.rules)
+  local changed = heard_changes ~= nil and bag.changes ~= heard_changes
+  if (heard_changes == nil or changed) and bag.last == "start" then
+    sound("mew.wav", 0.6)
+  elseif changed and (bag.last == "undo" or bag.last == "restart") then
+    sound("undo.wav", 0.6)
+  elseif changed then
+    sound(bag.last == "push" and "push.wav" or "step.wav", bag.last == "push" and 0.7 or 0.5)
+    local formed = gained(rules, heard_rules)
+    local broken, lost_you_rule = gained(heard_rules, rules)
+    if bag.won and not heard_won then
+      sound("win.wav", 0.9)
+    elseif bag.you < heard_you and not lost_you_rule then
+      sound("defeat.wav", 0.8)
+    elseif formed then
+      sound("rule_formed.wav", 0.8)
+    elseif broken then
+      sound("rule_broken.wav", 0.7)
+    end
+  end
+  heard_changes, heard_rules, heard_won, heard_you = bag.changes, rules, bag.won, bag.you
 end
 
 local function next_or_index()
@@ -116,9 +169,11 @@ function update(e, dt)
     refusal_seen = r and r.serial or 0
   elseif r ~= nil and r.serial ~= refusal_seen then
     refusal_seen = r.serial
+    sound("refuse.wav", 0.8)
     refusal_line = r.message
     refusal_age = 0
   end
+  if bag.playing ~= nil then listen() end
   draw()
   draw_buttons()
   draw_refusal(dt)

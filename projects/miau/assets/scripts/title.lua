@@ -23,6 +23,7 @@ local items = {
 
 function start(e)
   game = e
+  screen.music()
 end
 
 local names = {}
@@ -61,6 +62,7 @@ function key(e, name, down)
   elseif name == "right" or name == "d" then
     focus = focus < #items and focus + 1 or 1
   elseif name == "enter" or name == "space" then
+    screen.chosen()
     items[focus].on()
   elseif name == "escape" then
     Scene.quit()

@@ -9,12 +9,14 @@
 -- Buttons are a sprite `name` with its text `name .. "_label"`: `s:buttons(names, phase, x, y)`
 -- follows the pointer over them (a release on the button pressed is a click, returned by
 -- name) and `s:button(name, focused)` draws one lit on hover or focus, sunk while pressed.
+-- A button coming alight (the focus or the pointer arriving) ticks (`menu_move.wav`) and a
+-- click chimes (`menu_select.wav`); `screen.chosen()` chimes for a choice made by key.
 
 local M = {}
 M.__index = M
 
 function M.new()
-  return setmetatable({ entities = {}, texts = {}, tints = {}, colours = {}, homes = {}, shifts = {} }, M)
+  return setmetatable({ entities = {}, texts = {}, tints = {}, colours = {}, homes = {}, shifts = {}, lits = {} }, M)
 end
 
 function M:find(name)
@@ -126,9 +128,26 @@ function M:buttons(names, phase, x, y)
   elseif phase == "release" then
     local was = self.down
     self.down = nil
-    if was ~= nil and was == hit then return hit end
+    if was ~= nil and was == hit then
+      M.chosen()
+      return hit
+    end
   end
   return nil
+end
+
+-- The menu sounds, quiet under the music.
+function M.ticked()
+  Audio.play("menu_move.wav", { volume = 0.45 })
+end
+
+function M.chosen()
+  Audio.play("menu_select.wav", { volume = 0.6 })
+end
+
+-- Miau's one music loop (`play.wav`, 100 bpm), quiet; asking again lets it play on.
+function M.music()
+  Audio.music("play.wav", { loop = true, volume = 0.45, fade = 1.0, bpm = 100 })
 end
 
 -- Draws button `name`: lit when the pointer is over it or it has the focus, darker and sunk
@@ -136,6 +155,9 @@ end
 function M:button(name, focused, dx)
   local down = self.down == name and self.hover == name
   local lit = focused or self.hover == name
+  -- Ticks as it comes alight, not on the first draw (a screen opening with its focus set).
+  if lit and self.lits[name] == false then M.ticked() end
+  self.lits[name] = lit and true or false
   self:tint(name, down and M.BUTTON_DOWN or (lit and M.BUTTON_LIT or M.BUTTON))
   self:colour(name .. "_label", lit and M.GOLD or M.WHITE)
   local sink = down and -M.SINK or 0
