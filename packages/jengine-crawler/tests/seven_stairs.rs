@@ -719,6 +719,28 @@ fn a_bump_and_a_use_with_nothing_to_use_are_told() {
     assert_eq!(p.crawl()["tick"], 1, "only the step took time");
 }
 
+/// The walk is heard: a footfall for a step, a thud for a bump, and the deep's ambience.
+#[test]
+fn a_step_sounds_a_footfall_and_a_bump_a_thud() {
+    let mut p = Player::new(Options::default());
+    form_party_and_go_down(&mut p);
+    let heard = |p: &Player, from: usize| -> Vec<String> {
+        p.rt.heard().skip(from).map(|h| h.name.clone()).collect()
+    };
+    let before = p.rt.heard().count();
+    p.press("up");
+    assert_eq!(heard(&p, before), ["step.wav"], "{}", p.log());
+    let before = p.rt.heard().count();
+    p.press("down");
+    p.press("down");
+    let after = heard(&p, before);
+    assert_eq!(
+        after.last().map(String::as_str),
+        Some("bump.wav"),
+        "{after:?}"
+    );
+}
+
 /// Esc pauses the walk (the pointer's Pause button too); Resume goes back to walking, and
 /// "Back to the title" leaves with the crawl saved as it stood.
 #[test]

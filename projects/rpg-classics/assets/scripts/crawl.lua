@@ -73,6 +73,8 @@ local walk_menu, camp_menu, fight_menu, end_fight
 
 local function game_over()
   mode = "over"
+  Audio.stop_music({ fade = 1.5 })
+  Audio.play("lose.wav")
   say("The whole party has fallen. The stairs keep them.", RED)
   m:set({ { label = "Back to the title (the inn's save is kept)", on = function()
     Save.set(state.LIVE, nil)
@@ -94,7 +96,38 @@ local function start_fight(ev)
   fight_menu()
 end
 
+-- Every event is heard at once, refusals too (fights sound in resolve).
+local SOUNDS = {
+  door = "door.wav", unlocked = "unlock.wav", locked = "locked.wav", lever = "lever.wav",
+  loot = "loot.wav", empty = "bump.wav", pit = "trap.wav", trap = "trap.wav",
+  bumped = "bump.wav", nothing = "bump.wav", level = "stairs.wav", exit = "stairs.wav",
+  encounter = "growl.wav", escaped = "win.wav",
+}
+
+local function hear(ev)
+  local name = SOUNDS[ev.event]
+  if name == nil then return end
+  if ev.event == "nothing" or ev.event == "empty" then
+    Audio.play(name, { volume = 0.5, pitch = 1.3 })
+  else
+    Audio.play(name)
+  end
+end
+
+-- A step is heard when the party stands somewhere new on the same floor: one footfall, a
+-- little higher or lower than the last.
+local was, step_pitch = nil, 1
+local function hear_steps(st)
+  local now = { level = st.level, x = st.x, y = st.y }
+  if was ~= nil and was.level == now.level and (was.x ~= now.x or was.y ~= now.y) then
+    step_pitch = step_pitch == 1 and 0.92 or 1
+    Audio.play("step.wav", { volume = 0.8, pitch = step_pitch })
+  end
+  was = now
+end
+
 local function on_event(ev)
+  hear(ev)
   local kind = ev.event
   if kind == "level" then
     say(string.format("Floor %d: %s.", ev.level + 1, ev.name), GOLD)
@@ -295,10 +328,19 @@ end
 local function resolve()
   local said, outcome = combat.round(live.rng, fight, live.party, actions, t,
     { take = function(id) return state.take(live, id) end })
+  local struck, hurt = false, false
   for _, s in ipairs(said) do
     say(s, (s:find("falls") or s:find("hits")) and RED or TEXT)
-    if s:find(" hits ") or s:find(" takes ") then hurt_flash() end
+    if s:find(" hits ") or s:find(" takes ") then
+      hurt_flash()
+      hurt = true
+    elseif s:find("strikes") or s:find("dies") then
+      struck = true
+    end
   end
+  -- The round heard: the party's blows, then the blows they took.
+  if struck then Audio.play("hit.wav") end
+  if hurt then Audio.play("hurt.wav", { volume = 0.9 }) end
   actions = {}
   chooser = nil
   keep()
@@ -348,6 +390,7 @@ end_fight = function(won)
     live.gold = live.gold + gold
     live.fights.won = live.fights.won + 1
     say(string.format("Victory! %d experience and %d gold.", xp, gold), GOLD)
+    Audio.play("win.wav", { volume = 0.8 })
     for _, s in ipairs(party_rules.gain(live.rng, live.party, xp, t.classes)) do say(s, GOLD) end
   end
   Crawler.resolve(game, won)
@@ -449,6 +492,8 @@ function start(e)
     Scene.load("title")
     return
   end
+  -- The deep's ambience: a low drone under everything, quiet.
+  Audio.music("deep.wav", { loop = true, volume = 0.5, fade = 2 })
   if live.crawl ~= nil then
     Crawler.load(e, live.crawl)
     say("Down the stairs again. Every floor is as the party left it.")
@@ -543,6 +588,7 @@ function update(e, dt)
     on_event(ev)
     if live == nil then return end
   end
+  hear_steps(st)
   if st.tick ~= last_tick then
     if last_tick ~= nil and mode ~= "fight" then
       -- Poison works on the party as it walks, never quite to death.

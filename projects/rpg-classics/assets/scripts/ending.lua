@@ -4,6 +4,8 @@ local menu = import("ui/menu.lua")
 local state = import("game/state.lua")
 
 function start(e)
+  -- The town's tune, home again.
+  Audio.music("town.wav", { loop = true, volume = 0.6, fade = 2 })
   local live = state.load()
   if live == nil or not live.won then
     Scene.load("title")

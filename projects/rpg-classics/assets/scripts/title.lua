@@ -10,6 +10,7 @@ local m = menu.new("menu", 3)
 local said
 
 function start(e)
+  Audio.music("town.wav", { loop = true, volume = 0.5, fade = 1.5 })
   local _, problems = data.load(Data.table)
   local broken = #problems > 0 and "The game's data has problems (listed below)." or nil
   if broken then

@@ -229,6 +229,7 @@ function start(e)
     Scene.load("title")
     return
   end
+  Audio.music("town.wav", { loop = true, volume = 0.6, fade = 1.5 })
   if live.crawl ~= nil then
     say("Back in town, out of the stairs.")
   else
