@@ -774,3 +774,28 @@ fn escape_pauses_the_crawl_and_the_pause_leads_back_to_the_title() {
         );
     }
 }
+
+/// The title is never still: its picture drifts and its light wavers.
+#[test]
+fn the_title_picture_drifts_and_flickers() {
+    let mut p = Player::new(Options::default());
+    let look = |p: &Player| {
+        let e = p.rt.find("picture").unwrap();
+        let pos =
+            p.rt.world
+                .entities
+                .get::<&jengine::Transform2D>(e)
+                .unwrap()
+                .pos;
+        let tint = p.rt.world.entities.get::<&jengine::Sprite>(e).unwrap().tint;
+        (pos[0], tint.0[0])
+    };
+    p.idle(30);
+    let a = look(&p);
+    p.idle(90);
+    let b = look(&p);
+    assert!((a.0 - b.0).abs() > 0.01, "it drifts: {a:?} {b:?}");
+    assert!((a.1 - b.1).abs() > 0.001, "its light wavers: {a:?} {b:?}");
+    // Never so far that an edge of the screen shows through.
+    assert!(a.0.abs() <= 0.25 && b.0.abs() <= 0.25);
+}

@@ -626,7 +626,7 @@ function update(e, dt)
   draw_side(st)
   draw_map(st)
   draw_pause_button()
-  strip.draw(live.party, t.classes, mode == "fight" and chooser or nil)
+  strip.draw(live.party, t.classes, mode == "fight" and chooser or nil, dt)
   if flash > 0 then flash = math.max(0, flash - dt * 1.5) end
   menu.tint("flash", { 1, 0.3, 0.1, flash })
 end

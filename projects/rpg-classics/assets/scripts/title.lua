@@ -54,3 +54,15 @@ end
 function pointer(e, phase, x, y)
   answer(m:pointer(phase, x, y))
 end
+
+-- The picture is never still: it drifts slowly from side to side, and its light wavers as
+-- torchlight does.
+local clock = 0
+function update(e, dt)
+  clock = clock + dt
+  local drift = 0.25 * math.sin(clock * 0.21)
+  local light = 1 + 0.04 * math.sin(clock * 7.3) * math.sin(clock * 3.1) + 0.025 * math.sin(clock * 13.7)
+  local picture = Entity.find("picture")
+  Entity.set(picture, "transform", { pos = { drift, 0.5 } })
+  Entity.set(picture, "sprite", { tint = { 0.55 * light, 0.6 * light, 0.7 * light, 1 } })
+end

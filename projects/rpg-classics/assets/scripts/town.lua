@@ -238,11 +238,15 @@ function start(e)
   go("town")
 end
 
+-- Gold as shown: it counts towards the purse rather than jumping.
+local shown_gold = nil
+
 function update(e, dt)
   if live == nil then return end
-  menu.text("gold", string.format("%d gold", live.gold))
+  shown_gold = strip.toward(shown_gold, live.gold, dt)
+  menu.text("gold", string.format("%d gold", math.floor(shown_gold + 0.5)))
   menu.text("info", info)
-  strip.draw(live.party, t.classes)
+  strip.draw(live.party, t.classes, nil, dt)
 end
 
 function key(e, name, down)

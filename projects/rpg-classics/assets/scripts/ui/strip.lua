@@ -18,12 +18,27 @@ local DIM = { 0.56, 0.61, 0.7, 1 }
 
 M.PORTRAITS = PORTRAITS
 
--- `marked`: the slot whose turn it is, if any.
-function M.draw(party, classes, marked)
+-- Hit points as shown, by slot: they run towards the real ones rather than jump.
+local shown_hp = {}
+
+-- A number shown `from` on its way to `to`, `dt` seconds on: quick for a big change, never
+-- slower than ten a second, landing exactly.
+function M.toward(from, to, dt)
+  if from == nil or dt == nil then return to end
+  local gap = to - from
+  local stepped = math.max(10, math.abs(gap) * 6) * dt
+  if math.abs(gap) <= stepped then return to end
+  return from + (gap > 0 and stepped or -stepped)
+end
+
+-- `marked`: the slot whose turn it is, if any; `dt`: seconds since the last draw (numbers
+-- jump to their values without it).
+function M.draw(party, classes, marked, dt)
   for i = 1, 6 do
     local m = party[i]
     local p = "portrait_" .. i
     if m == nil then
+      shown_hp[i] = nil
       menu.tint(p, { 1, 1, 1, 0 })
       menu.text("pname_" .. i, i <= 3 and "(front)" or "(back)")
       menu.colour("pname_" .. i, DIM)
@@ -38,7 +53,8 @@ function M.draw(party, classes, marked)
       local class = classes[m.class]
       menu.text("pname_" .. i, string.format("%s  %s%d", m.name, class and class.name:sub(1, 1) or "?", m.level))
       menu.colour("pname_" .. i, i == marked and { 0.98, 0.84, 0.48, 1 } or TEXT)
-      menu.text("php_" .. i, dead and "DEAD" or string.format("HP %d/%d", m.hp, m.max_hp))
+      shown_hp[i] = M.toward(shown_hp[i], m.hp, dt)
+      menu.text("php_" .. i, dead and "DEAD" or string.format("HP %d/%d", math.floor(shown_hp[i] + 0.5), m.max_hp))
       menu.colour("php_" .. i, dead and RED or (m.hp * 3 <= m.max_hp and RED or GREEN))
       local trouble = ({ poisoned = "POISONED", asleep = "ASLEEP" })[m.status]
       if trouble then
