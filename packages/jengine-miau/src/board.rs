@@ -269,6 +269,12 @@ pub struct Turn {
     pub words_moved: bool,
     /// The proof is won after this turn.
     pub won: bool,
+    /// Objects that became another noun this turn.
+    pub transformed: usize,
+    /// Things that were YOU and met something DEFEAT this turn.
+    pub defeated: usize,
+    /// Things a SINK took down with it this turn (the SINK counted too).
+    pub sunk: usize,
 }
 
 /// The changing state of a proof.
@@ -410,8 +416,11 @@ impl Board {
             }
         }
 
-        self.transform();
-        if self.contact() {
+        turn.transformed = self.transform();
+        let (word_lost, defeated, sunk) = self.contact();
+        turn.defeated = defeated;
+        turn.sunk = sunk;
+        if word_lost {
             // A word sank: what remains may read differently. Fewer words never need more paths.
             if let Ok(r) = self.read(proof) {
                 on_read(&r);
@@ -507,23 +516,29 @@ impl Board {
         &mut self.entities[i]
     }
 
-    /// Applies at most one transform to every object, from the rules just read.
-    fn transform(&mut self) {
+    /// Applies at most one transform to every object, from the rules just read. Says how many
+    /// objects changed.
+    fn transform(&mut self) -> usize {
         if !self.rules.has_transforms() {
-            return;
+            return 0;
         }
+        let mut changed = 0;
         for e in self.entities.iter_mut() {
             if e.alive
                 && !e.is_word
                 && let Some(to) = self.rules.transform(e.token)
+                && to != e.token
             {
                 e.token = to;
+                changed += 1;
             }
         }
+        changed
     }
 
-    /// DEFEAT, then SINK, then WIN. Returns whether a word was destroyed.
-    fn contact(&mut self) -> bool {
+    /// DEFEAT, then SINK, then WIN. Returns whether a word was destroyed, and how many things
+    /// were defeated and how many sunk.
+    fn contact(&mut self) -> (bool, usize, usize) {
         let n = self.entities.len();
         let shares = |a: &Entity, b: &Entity| b.alive && a.x == b.x && a.y == b.y;
         let mut present = 0;
@@ -531,6 +546,7 @@ impl Board {
             present |= self.props_of(e);
         }
         let mut word_lost = false;
+        let (mut defeated, mut sunk) = (0, 0);
         if present & (DEFEAT | SINK) != 0 && present & (YOU | SINK) != 0 {
             // DEFEAT: a YOU in a cell with anything DEFEAT (itself included) is destroyed.
             let mut doomed = vec![false; n];
@@ -544,6 +560,7 @@ impl Board {
                     }
                 }
             }
+            defeated = doomed.iter().filter(|d| **d).count();
             // SINK: a SINK sharing its cell with anything takes the whole cell down.
             if present & SINK != 0 {
                 for i in 0..n {
@@ -562,6 +579,7 @@ impl Board {
                     }
                 }
             }
+            sunk = doomed.iter().filter(|d| **d).count() - defeated;
             for (i, d) in doomed.iter().enumerate() {
                 if *d {
                     word_lost |= self.entities[i].is_word;
@@ -580,7 +598,7 @@ impl Board {
                         .iter()
                         .any(|o| shares(e, o) && self.props_of(o) & WIN != 0)
             });
-        word_lost
+        (word_lost, defeated, sunk)
     }
 
     fn read(&self, proof: &Proof) -> Result<Rules, OverBudget> {

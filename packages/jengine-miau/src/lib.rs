@@ -367,6 +367,12 @@ pub struct MiauBag {
     pub last: String,
     /// How many things are YOU now.
     pub you: usize,
+    /// Objects the last move turned into another noun (0 after anything but a move).
+    pub transformed: usize,
+    /// YOUs the last move brought to something DEFEAT, and lost.
+    pub defeated: usize,
+    /// Things a SINK took down on the last move, the SINK included.
+    pub sunk: usize,
 }
 
 /// One entity on the board.
@@ -681,6 +687,11 @@ fn miau_bag(session: &Session) -> MiauBag {
         }
         .into();
         bag.you = board.you_count();
+        if let Change::Move(turn) = p.last {
+            bag.transformed = turn.transformed;
+            bag.defeated = turn.defeated;
+            bag.sunk = turn.sunk;
+        }
         let next = session
             .catalog()
             .iter()

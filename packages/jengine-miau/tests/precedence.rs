@@ -89,6 +89,8 @@ fn defeat_resolves_before_win_in_one_cell() {
     let turn = g.play(Action::Right);
     assert!(!turn.won);
     assert!(!g.board().entities()[9].alive);
+    // The turn says what happened: one YOU defeated, nothing sunk or changed.
+    assert_eq!((turn.defeated, turn.sunk, turn.transformed), (1, 0, 0));
 }
 
 #[test]
@@ -325,9 +327,11 @@ fn sink_takes_the_sinker_and_what_entered() {
             o("POND", 3, 4),
         ],
     );
-    g.play(Action::Right);
+    let turn = g.play(Action::Right);
     let e = g.board().entities();
     assert!(e[9].alive && !e[10].alive && !e[11].alive);
+    // The rock and the pond went down together.
+    assert_eq!((turn.defeated, turn.sunk), (0, 2));
 }
 
 #[test]
@@ -368,4 +372,29 @@ fn shared_you_moves_every_you() {
         (g.board().entities()[5].x, g.board().entities()[6].x),
         (1, 1)
     );
+}
+
+#[test]
+fn a_turn_counts_the_objects_it_transforms() {
+    // The bat pushes DOG into place: CAT IS DOG forms, and both cats become dogs that turn.
+    let mut g = game(
+        7,
+        6,
+        vec![
+            w("CAT", 0, 0),
+            w("IS", 1, 0),
+            w("DOG", 3, 0),
+            w("BAT", 0, 2),
+            w("IS", 1, 2),
+            w("YOU", 2, 2),
+            o("BAT", 4, 0),
+            o("CAT", 4, 4),
+            o("CAT", 5, 5),
+        ],
+    );
+    assert_eq!(noun_of(&g, 7), "CAT");
+    let turn = g.play(Action::Left);
+    assert_eq!(turn.transformed, 2);
+    assert_eq!(noun_of(&g, 7), "DOG");
+    assert_eq!(g.play(Action::Wait).transformed, 0);
 }

@@ -21,7 +21,7 @@ local NUDGE, SHOWN, FADE = 0.25, 1.4, 0.35
 
 -- What the board was last frame, to hear what changed: the bag's `changes`, its rules (as
 -- a set), whether it was won and how many things were YOU.
-local heard_changes, heard_rules, heard_won, heard_you
+local heard_changes, heard_rules, heard_won
 
 function start(e)
   game = e
@@ -61,18 +61,24 @@ local function listen()
   elseif changed then
     sound(bag.last == "push" and "push.wav" or "step.wav", bag.last == "push" and 0.7 or 0.5)
     local formed = gained(rules, heard_rules)
-    local broken, lost_you_rule = gained(heard_rules, rules)
+    local broken = gained(heard_rules, rules)
     if bag.won and not heard_won then
       sound("win.wav", 0.9)
-    elseif bag.you < heard_you and not lost_you_rule then
+    elseif (bag.defeated or 0) > 0 then
       sound("defeat.wav", 0.8)
+    elseif (bag.sunk or 0) > 0 then
+      sound("sink.wav", 0.8)
     elseif formed then
       sound("rule_formed.wav", 0.8)
     elseif broken then
       sound("rule_broken.wav", 0.7)
     end
+    -- A thing becoming another shimmers over whatever else the move said.
+    if (bag.transformed or 0) > 0 and not (bag.won and not heard_won) then
+      sound("transform.wav", 0.6)
+    end
   end
-  heard_changes, heard_rules, heard_won, heard_you = bag.changes, rules, bag.won, bag.you
+  heard_changes, heard_rules, heard_won = bag.changes, rules, bag.won
 end
 
 local function next_or_index()

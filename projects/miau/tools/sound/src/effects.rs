@@ -17,7 +17,7 @@ pub struct Effect {
 }
 
 /// Every effect, in the order they are written.
-pub const EFFECTS: [Effect; 11] = [
+pub const EFFECTS: [Effect; 13] = [
     Effect {
         name: "step.wav",
         make: step,
@@ -61,6 +61,14 @@ pub const EFFECTS: [Effect; 11] = [
     Effect {
         name: "menu_select.wav",
         make: menu_select,
+    },
+    Effect {
+        name: "transform.wav",
+        make: transform,
+    },
+    Effect {
+        name: "sink.wav",
+        make: sink,
     },
 ];
 
@@ -200,6 +208,28 @@ fn defeat(rng: &mut Rng) -> Vec<f64> {
     }
     c.add(0.32, &marimba(E4 - 25.0, 0.9, 0.6, rng), 0.6);
     c.finish(0.2, 0.35)
+}
+
+/// A thing becomes another: a quick kalimba shimmer up and back, like a spell.
+fn transform(rng: &mut Rng) -> Vec<f64> {
+    let mut c = Canvas::new(0.5);
+    for (i, &n) in [E5, G5, C6, G5, E6].iter().enumerate() {
+        c.add(0.045 * i as f64, &kalimba(n, 0.7, 0.3, rng), 0.8);
+    }
+    c.add(
+        0.0,
+        &instruments::swish(1200.0, 4200.0, 0.22, 1.0, rng),
+        0.35,
+    );
+    c.finish(0.2, 0.12)
+}
+
+/// Something sinks: a low marimba bar and air sweeping down, as into water.
+fn sink(rng: &mut Rng) -> Vec<f64> {
+    let mut c = Canvas::new(0.6);
+    c.add(0.0, &marimba(G4 - 12.0, 0.9, 0.45, rng), 1.0);
+    c.add(0.02, &instruments::swish(2200.0, 300.0, 0.4, 1.4, rng), 0.7);
+    c.finish(0.15, 0.15)
 }
 
 /// The mew alone: a level starts and the cat says hello.

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 const MUSIC: [&str; 1] = ["play.wav"];
-const EFFECTS: [&str; 11] = [
+const EFFECTS: [&str; 13] = [
     "step.wav",
     "push.wav",
     "rule_formed.wav",
@@ -18,6 +18,8 @@ const EFFECTS: [&str; 11] = [
     "mew.wav",
     "menu_move.wav",
     "menu_select.wav",
+    "transform.wav",
+    "sink.wav",
 ];
 
 fn path(name: &str) -> PathBuf {
