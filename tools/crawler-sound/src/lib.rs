@@ -20,6 +20,7 @@ pub mod voices;
 
 use std::path::{Path, PathBuf};
 
+pub use kotodama_sound::Written;
 use kotodama_sound::dsp::{RATE, Rng};
 use kotodama_sound::{Kind, Sound, SoundError, encode_wav, level_effect, level_music};
 
@@ -116,35 +117,10 @@ pub fn files(game: Game) -> Result<Vec<(String, Vec<u8>)>, SoundError> {
         .collect()
 }
 
-/// One file written: its path and size in bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written {
-    pub path: PathBuf,
-    pub bytes: usize,
-}
-
 /// Writes a game's files into `dir` (made if missing). Everything is made and encoded before
 /// the first file is written, so a failure there leaves `dir` as it was.
 pub fn write_all(game: Game, dir: &Path) -> Result<Vec<Written>, SoundError> {
-    let files = files(game)?;
-    std::fs::create_dir_all(dir).map_err(|source| SoundError::Write {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    files
-        .into_iter()
-        .map(|(name, bytes)| {
-            let path = dir.join(&name);
-            std::fs::write(&path, &bytes).map_err(|source| SoundError::Write {
-                path: path.clone(),
-                source,
-            })?;
-            Ok(Written {
-                path,
-                bytes: bytes.len(),
-            })
-        })
-        .collect()
+    kotodama_sound::write_files(dir, files(game)?)
 }
 
 /// Samples per second of every file.

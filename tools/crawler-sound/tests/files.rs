@@ -12,32 +12,12 @@ fn loops(game: Game) -> &'static [(&'static str, f64)] {
     }
 }
 
+use kotodama_sound::check::{dbfs, peak, rms};
+
 /// The file's samples, after checking its format.
 fn read(game: Game, name: &str) -> Vec<i16> {
-    let path = game.committed_dir().join(name);
-    let reader = hound::WavReader::open(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let spec = reader.spec();
-    assert_eq!(spec.channels, 1, "{name} channels");
-    assert_eq!(spec.sample_rate, 22_050, "{name} rate");
-    assert_eq!(spec.bits_per_sample, 16, "{name} bits");
-    assert_eq!(
-        spec.sample_format,
-        hound::SampleFormat::Int,
-        "{name} format"
-    );
-    reader.into_samples::<i16>().map(Result::unwrap).collect()
-}
-
-fn dbfs(x: f64) -> f64 {
-    20.0 * (x / 32768.0).log10()
-}
-
-fn peak(s: &[i16]) -> f64 {
-    s.iter().map(|&v| (v as f64).abs()).fold(0.0, f64::max)
-}
-
-fn rms(s: &[i16]) -> f64 {
-    (s.iter().map(|&v| (v as f64).powi(2)).sum::<f64>() / s.len() as f64).sqrt()
+    kotodama_sound::check::read_wav(&game.committed_dir().join(name))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

@@ -12,6 +12,7 @@
 //! assert_eq!(written.len(), 4 + 15 + 1);
 //! ```
 
+pub mod check;
 pub mod dsp;
 pub mod effects;
 pub mod instruments;
@@ -213,15 +214,22 @@ pub fn tracks_json(sounds: &[Sound]) -> String {
     format!("[\n{}\n]\n", rows.join(",\n"))
 }
 
-/// Every file the tool writes, as `(file name, bytes)`: the WAVs, then `tracks.json`.
-pub fn files() -> Result<Vec<(String, Vec<u8>)>, SoundError> {
-    let sounds = sounds()?;
+/// `sounds` as files, `(file name, bytes)`: each WAV, then `tracks.json` when there is music
+/// to describe. The sound tools of the other games write theirs with this too.
+pub fn files_of(sounds: &[Sound]) -> Result<Vec<(String, Vec<u8>)>, SoundError> {
     let mut files = Vec::new();
-    for s in &sounds {
+    for s in sounds {
         files.push((s.name.to_string(), encode_wav(s)?));
     }
-    files.push((TRACKS_JSON.to_string(), tracks_json(&sounds).into_bytes()));
+    if sounds.iter().any(|s| matches!(s.kind, Kind::Music { .. })) {
+        files.push((TRACKS_JSON.to_string(), tracks_json(sounds).into_bytes()));
+    }
     Ok(files)
+}
+
+/// Every file the tool writes, as `(file name, bytes)`: the WAVs, then `tracks.json`.
+pub fn files() -> Result<Vec<(String, Vec<u8>)>, SoundError> {
+    files_of(&sounds()?)
 }
 
 /// One file written: its path and size in bytes.
@@ -234,7 +242,12 @@ pub struct Written {
 /// Writes every file into `dir` (made if missing). Everything is made and encoded before the
 /// first file is written, so a failure there leaves `dir` as it was.
 pub fn write_all(dir: &Path) -> Result<Vec<Written>, SoundError> {
-    let files = files()?;
+    write_files(dir, files()?)
+}
+
+/// Writes `files`, already made and encoded, into `dir` (made if missing), naming the path
+/// of any that fails.
+pub fn write_files(dir: &Path, files: Vec<(String, Vec<u8>)>) -> Result<Vec<Written>, SoundError> {
     std::fs::create_dir_all(dir).map_err(|source| SoundError::Write {
         path: dir.to_path_buf(),
         source,

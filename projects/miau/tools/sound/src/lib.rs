@@ -19,7 +19,7 @@ pub mod voices;
 use std::path::{Path, PathBuf};
 
 use kotodama_sound::dsp::{self, Rng, db, peak, rms};
-pub use kotodama_sound::{Kind, Sound, SoundError, TRACKS_JSON, encode_wav, tracks_json};
+pub use kotodama_sound::{Kind, Sound, SoundError, TRACKS_JSON, Written, encode_wav, tracks_json};
 
 /// Music is levelled to this RMS (dBFS): quiet, under the effects ...
 pub const MUSIC_RMS_DB: f64 = -20.0;
@@ -77,44 +77,13 @@ pub fn sounds() -> Result<Vec<Sound>, SoundError> {
 
 /// Every file the tool writes, as `(file name, bytes)`: the WAVs, then `tracks.json`.
 pub fn files() -> Result<Vec<(String, Vec<u8>)>, SoundError> {
-    let sounds = sounds()?;
-    let mut files = Vec::new();
-    for s in &sounds {
-        files.push((s.name.to_string(), encode_wav(s)?));
-    }
-    files.push((TRACKS_JSON.to_string(), tracks_json(&sounds).into_bytes()));
-    Ok(files)
-}
-
-/// One file written: its path and size in bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written {
-    pub path: PathBuf,
-    pub bytes: usize,
+    kotodama_sound::files_of(&sounds()?)
 }
 
 /// Writes every file into `dir` (made if missing). Everything is made and encoded before the
 /// first file is written, so a failure there leaves `dir` as it was.
 pub fn write_all(dir: &Path) -> Result<Vec<Written>, SoundError> {
-    let files = files()?;
-    std::fs::create_dir_all(dir).map_err(|source| SoundError::Write {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    files
-        .into_iter()
-        .map(|(name, bytes)| {
-            let path = dir.join(&name);
-            std::fs::write(&path, &bytes).map_err(|source| SoundError::Write {
-                path: path.clone(),
-                source,
-            })?;
-            Ok(Written {
-                path,
-                bytes: bytes.len(),
-            })
-        })
-        .collect()
+    kotodama_sound::write_files(dir, files()?)
 }
 
 /// The folder the committed sounds live in, found from this crate's own folder.
