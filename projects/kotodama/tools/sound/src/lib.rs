@@ -134,9 +134,15 @@ fn to_i16(x: f64) -> i16 {
 /// strokes that would pass [`MUSIC_CEILING_DB`] ([`dsp::limit_loop`], which wraps round the
 /// loop, so the seam stays as smooth as it was).
 pub fn level_music(signal: &[f64]) -> Vec<i16> {
-    let gain = db(MUSIC_RMS_DB) / rms(signal).max(1e-12);
+    level_loop(signal, MUSIC_RMS_DB, MUSIC_CEILING_DB)
+}
+
+/// Levels a loop to `rms_db` and holds its peaks under `ceiling_db` with the loop limiter:
+/// [`level_music`] at another game's levels.
+pub fn level_loop(signal: &[f64], rms_db: f64, ceiling_db: f64) -> Vec<i16> {
+    let gain = db(rms_db) / rms(signal).max(1e-12);
     let loud: Vec<f64> = signal.iter().map(|s| s * gain).collect();
-    dsp::limit_loop(&loud, db(MUSIC_CEILING_DB))
+    dsp::limit_loop(&loud, db(ceiling_db))
         .into_iter()
         .map(to_i16)
         .collect()

@@ -18,7 +18,7 @@ pub mod voices;
 
 use std::path::{Path, PathBuf};
 
-use kotodama_sound::dsp::{self, Rng, db, peak, rms};
+use kotodama_sound::dsp::Rng;
 pub use kotodama_sound::{Kind, Sound, SoundError, TRACKS_JSON, Written, encode_wav, tracks_json};
 
 /// Music is levelled to this RMS (dBFS): quiet, under the effects ...
@@ -28,26 +28,13 @@ pub const MUSIC_CEILING_DB: f64 = -6.0;
 /// Every effect's peak (dBFS).
 pub const EFFECT_PEAK_DB: f64 = kotodama_sound::EFFECT_PEAK_DB;
 
-fn to_i16(x: f64) -> i16 {
-    (x * 32767.0).round().clamp(-32767.0, 32767.0) as i16
-}
-
 /// Levels a music loop to [`MUSIC_RMS_DB`], then turns down the few strokes that would pass
 /// [`MUSIC_CEILING_DB`] with Kotodama's loop limiter, which wraps round the loop's ends.
 pub fn level_music(signal: &[f64]) -> Vec<i16> {
-    let gain = db(MUSIC_RMS_DB) / rms(signal).max(1e-12);
-    let loud: Vec<f64> = signal.iter().map(|s| s * gain).collect();
-    dsp::limit_loop(&loud, db(MUSIC_CEILING_DB))
-        .into_iter()
-        .map(to_i16)
-        .collect()
+    kotodama_sound::level_loop(signal, MUSIC_RMS_DB, MUSIC_CEILING_DB)
 }
 
-/// Levels an effect so its peak is [`EFFECT_PEAK_DB`].
-pub fn level_effect(signal: &[f64]) -> Vec<i16> {
-    let gain = db(EFFECT_PEAK_DB) / peak(signal).max(1e-12);
-    signal.iter().map(|&s| to_i16(s * gain)).collect()
-}
+pub use kotodama_sound::level_effect;
 
 /// Every sound, music first, in the order they are listed.
 pub fn sounds() -> Result<Vec<Sound>, SoundError> {
