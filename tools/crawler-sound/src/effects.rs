@@ -2,7 +2,8 @@
 //! on a short canvas, a touch of stone room, and a fade to silence, so every effect starts and
 //! ends on a zero sample. Both games share the list; each game's seed colours its noise.
 
-use kotodama_sound::dsp::{Reverb, Rng, midi_hz, samples};
+use kotodama_sound::canvas::{Canvas, Room};
+use kotodama_sound::dsp::{Rng, midi_hz};
 use kotodama_sound::instruments::{self, Pluck};
 
 use crate::voices;
@@ -37,37 +38,16 @@ effects! {
     "lose.wav" => lose,
 }
 
-/// A fixed-length buffer sounds are laid on.
-struct Canvas {
-    buf: Vec<f64>,
-}
+/// The room the crawl's effects sound in: stone, a longer reverb, 1 ms of fade in.
+const ROOM: Room = Room {
+    size: 0.6,
+    damp: 0.35,
+    fade_in: 0.001,
+};
 
-impl Canvas {
-    fn new(seconds: f64) -> Canvas {
-        Canvas {
-            buf: vec![0.0; samples(seconds)],
-        }
-    }
-
-    /// Lays `sound × gain` from `at` seconds; what runs past the end is cut (the fade hides it).
-    fn add(&mut self, at: f64, sound: &[f64], gain: f64) {
-        for (dst, s) in self.buf.iter_mut().skip(samples(at)).zip(sound) {
-            *dst += s * gain;
-        }
-    }
-
-    /// Adds `room` of a stone room's reverb and fades the last `fade` seconds to silence.
-    fn finish(mut self, room: f64, fade: f64) -> Vec<f64> {
-        if room > 0.0 {
-            let mut reverb = Reverb::new(0.6, 0.35);
-            for s in &mut self.buf {
-                *s += room * reverb.run(*s);
-            }
-        }
-        instruments::fade_in(&mut self.buf, samples(0.001));
-        instruments::fade_out(&mut self.buf, samples(fade));
-        self.buf
-    }
+/// A silent canvas `seconds` long in this game's room.
+fn canvas(seconds: f64) -> Canvas {
+    Canvas::new(seconds, ROOM)
 }
 
 fn koto(note: i32, vel: f64, pluck: Pluck, rng: &mut Rng) -> Vec<f64> {
@@ -76,14 +56,14 @@ fn koto(note: i32, vel: f64, pluck: Pluck, rng: &mut Rng) -> Vec<f64> {
 
 /// One footfall on stone, the party's every step (played a little higher or lower each time).
 fn step(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.26);
+    let mut c = canvas(0.26);
     c.add(0.0, &voices::footstep(1100.0, 0.4, rng), 1.0);
     c.finish(0.25, 0.04)
 }
 
 /// Walking into rock or a shut door: a dull thud and a scuff.
 fn bump(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.32);
+    let mut c = canvas(0.32);
     c.add(0.0, &voices::thud(62.0, rng), 1.0);
     c.add(0.0, &voices::footstep(700.0, 0.9, rng), 0.4);
     c.finish(0.2, 0.05)
@@ -91,7 +71,7 @@ fn bump(rng: &mut Rng) -> Vec<f64> {
 
 /// A door creaking open on old hinges and knocking against the wall.
 fn door(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.15);
+    let mut c = canvas(1.15);
     c.add(0.0, &voices::creak(55.0, 150.0, 85.0, 0.9, rng), 1.0);
     c.add(0.88, &voices::thud(90.0, rng), 0.7);
     c.finish(0.3, 0.08)
@@ -99,7 +79,7 @@ fn door(rng: &mut Rng) -> Vec<f64> {
 
 /// A locked door shaken: the bolt rattles in its keep, and the door will not give.
 fn locked(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.5);
+    let mut c = canvas(0.5);
     for (i, at) in [0.0, 0.045, 0.08, 0.13, 0.165, 0.21].iter().enumerate() {
         let mut r = rng.fork();
         c.add(
@@ -114,7 +94,7 @@ fn locked(rng: &mut Rng) -> Vec<f64> {
 
 /// A key turned in a lock, the bolt drawn back, a short creak as the door gives.
 fn unlock(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.0);
+    let mut c = canvas(1.0);
     c.add(0.0, &voices::clink(0.8, rng), 0.8);
     c.add(0.12, &voices::clink(0.6, rng), 0.9);
     c.add(0.14, &voices::thud(140.0, rng), 0.5);
@@ -124,7 +104,7 @@ fn unlock(rng: &mut Rng) -> Vec<f64> {
 
 /// A lever pulled: a heavy clunk, chains running, bolts sliding somewhere off.
 fn lever(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.1);
+    let mut c = canvas(1.1);
     c.add(0.0, &voices::thud(75.0, rng), 1.0);
     for i in 0..10 {
         let mut r = rng.fork();
@@ -140,7 +120,7 @@ fn lever(rng: &mut Rng) -> Vec<f64> {
 
 /// A chest's loot: coins tumbling out, bright and shimmering.
 fn loot(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.9);
+    let mut c = canvas(0.9);
     c.add(0.0, &voices::thud(130.0, rng), 0.4);
     for (at, pitch) in [
         (0.03, 1.0),
@@ -157,7 +137,7 @@ fn loot(rng: &mut Rng) -> Vec<f64> {
 
 /// A trap going off: a sharp iron snap and a dart's hiss.
 fn trap(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.55);
+    let mut c = canvas(0.55);
     c.add(0.0, &voices::clink(0.45, rng), 1.0);
     c.add(0.0, &voices::thud(160.0, rng), 0.5);
     c.add(
@@ -170,7 +150,7 @@ fn trap(rng: &mut Rng) -> Vec<f64> {
 
 /// A blow landing: a crack of air and a meaty thump.
 fn hit(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.35);
+    let mut c = canvas(0.35);
     c.add(0.0, &instruments::swish(2500.0, 800.0, 0.07, 1.0, rng), 0.8);
     c.add(0.03, &voices::thud(105.0, rng), 1.0);
     c.finish(0.2, 0.05)
@@ -178,7 +158,7 @@ fn hit(rng: &mut Rng) -> Vec<f64> {
 
 /// The party hurt: a snarl and a heavy knock.
 fn hurt(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.45);
+    let mut c = canvas(0.45);
     c.add(0.0, &voices::growl(110.0, 0.3, rng), 0.8);
     c.add(0.05, &voices::thud(80.0, rng), 1.0);
     c.finish(0.2, 0.06)
@@ -186,14 +166,14 @@ fn hurt(rng: &mut Rng) -> Vec<f64> {
 
 /// A monster waking, or a fight beginning: a low growl from the dark.
 fn growl(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.0);
+    let mut c = canvas(1.0);
     c.add(0.0, &voices::growl(68.0, 0.85, rng), 1.0);
     c.finish(0.45, 0.1)
 }
 
 /// Stairs: four steps, each further down and echoing more.
 fn stairs(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.2);
+    let mut c = canvas(1.2);
     for i in 0..4 {
         let mut r = rng.fork();
         let grit = 1200.0 - 150.0 * i as f64;
@@ -217,7 +197,7 @@ const D5: i32 = 74;
 
 /// Victory: a quick harp run up D major and a low bell of a boom under it.
 fn win(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.4);
+    let mut c = canvas(1.4);
     for (i, note) in [D4, FS4, A4, D5].iter().enumerate() {
         let mut r = rng.fork();
         c.add(0.09 * i as f64, &koto(*note, 0.8, Pluck::KOTO, &mut r), 0.7);
@@ -229,7 +209,7 @@ fn win(rng: &mut Rng) -> Vec<f64> {
 
 /// Defeat: three muffled notes falling down D minor and a slow low boom.
 fn lose(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.45);
+    let mut c = canvas(1.45);
     for (i, note) in [A3, F3, D3].iter().enumerate() {
         let mut r = rng.fork();
         c.add(0.28 * i as f64, &koto(*note, 0.8, Pluck::SOFT, &mut r), 0.8);

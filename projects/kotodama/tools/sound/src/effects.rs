@@ -5,7 +5,8 @@
 //! effect over a track never sounds out of tune; only a refusal and a failure step down a
 //! semitone, the in scale's sad interval.
 
-use crate::dsp::{Reverb, Rng, midi_hz, samples};
+use crate::canvas::{Canvas, Room};
+use crate::dsp::{Rng, midi_hz};
 use crate::instruments::{self, GONG, Pluck, RIN};
 
 /// One effect: its file name and how it is made.
@@ -82,38 +83,16 @@ pub const EFFECTS: [Effect; 16] = [
     },
 ];
 
-/// A fixed-length buffer sounds are laid on.
-struct Canvas {
-    buf: Vec<f64>,
-}
+/// The room Kotodama's effects sound in: a small reverb, no fade in.
+const ROOM: Room = Room {
+    size: 0.45,
+    damp: 0.5,
+    fade_in: 0.0,
+};
 
-impl Canvas {
-    fn new(seconds: f64) -> Canvas {
-        Canvas {
-            buf: vec![0.0; samples(seconds)],
-        }
-    }
-
-    /// Lays `sound × gain` from `at` seconds; whatever runs past the end is cut (the fade at
-    /// the end hides the cut).
-    fn add(&mut self, at: f64, sound: &[f64], gain: f64) {
-        let start = samples(at);
-        for (dst, s) in self.buf.iter_mut().skip(start).zip(sound) {
-            *dst += s * gain;
-        }
-    }
-
-    /// Adds `room` of a small reverb and fades the last `fade` seconds to silence.
-    fn finish(mut self, room: f64, fade: f64) -> Vec<f64> {
-        if room > 0.0 {
-            let mut reverb = Reverb::new(0.45, 0.5);
-            for s in &mut self.buf {
-                *s += room * reverb.run(*s);
-            }
-        }
-        instruments::fade_out(&mut self.buf, samples(fade));
-        self.buf
-    }
+/// A silent canvas `seconds` long in this game's room.
+fn canvas(seconds: f64) -> Canvas {
+    Canvas::new(seconds, ROOM)
 }
 
 /// A koto note by MIDI number.
@@ -134,7 +113,7 @@ const E6: i32 = 88;
 
 /// A tile set on the tray: a knock, and a softer one as it settles.
 fn place(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.12);
+    let mut c = canvas(0.12);
     c.add(0.0, &instruments::tile_click(1.0, 1.0, rng), 1.0);
     c.add(0.014, &instruments::tile_click(0.93, 0.35, rng), 1.0);
     c.finish(0.15, 0.03)
@@ -143,14 +122,14 @@ fn place(rng: &mut Rng) -> Vec<f64> {
 /// One soft koto note on D5. A word made is heard as one pluck a kana, each a step higher on
 /// the yō scale, starting higher for a longer word: the game plays this note faster for them.
 fn pluck(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.3);
+    let mut c = canvas(0.3);
     c.add(0.0, &koto(D5, 0.7, Pluck::SOFT, rng), 1.0);
     c.finish(0.12, 0.15)
 }
 
 /// A refusal: two muffled low strings, the second a semitone down ("uh-uh").
 fn refuse(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.3);
+    let mut c = canvas(0.3);
     c.add(0.0, &koto(57, 1.0, Pluck::MUTED, rng), 1.0);
     c.add(0.0, &instruments::wood(0.7, 0.4, rng), 0.6);
     c.add(0.11, &koto(56, 1.0, Pluck::MUTED, rng), 1.0);
@@ -160,7 +139,7 @@ fn refuse(rng: &mut Rng) -> Vec<f64> {
 
 /// The turn passes: the kabuki clappers, twice ("chon, chon").
 fn turn(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.4);
+    let mut c = canvas(0.4);
     c.add(0.0, &instruments::hyoshigi(0.8, rng), 1.0);
     c.add(0.14, &instruments::hyoshigi(1.0, rng), 1.0);
     c.finish(0.3, 0.1)
@@ -168,7 +147,7 @@ fn turn(rng: &mut Rng) -> Vec<f64> {
 
 /// Two tiles trade places: a short slide of air between two light knocks.
 fn swap(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.22);
+    let mut c = canvas(0.22);
     c.add(0.0, &instruments::tile_click(0.95, 0.5, rng), 1.0);
     c.add(
         0.01,
@@ -181,7 +160,7 @@ fn swap(rng: &mut Rng) -> Vec<f64> {
 
 /// A strum of koto notes `gap` seconds apart on a canvas `seconds` long.
 fn strum(notes: &[i32], gap: f64, seconds: f64, rng: &mut Rng) -> Canvas {
-    let mut c = Canvas::new(seconds);
+    let mut c = canvas(seconds);
     for (i, &n) in notes.iter().enumerate() {
         let vel = 0.8 + 0.2 * i as f64 / notes.len().max(1) as f64;
         c.add(gap * i as f64, &koto(n, vel, Pluck::KOTO, rng), 1.0);
@@ -215,7 +194,7 @@ fn combo3(rng: &mut Rng) -> Vec<f64> {
 
 /// A blow lands: a mid taiko and its rim together.
 fn hit(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.38);
+    let mut c = canvas(0.38);
     c.add(0.0, &instruments::taiko(120.0, 1.0, 0.4, rng), 1.0);
     c.add(0.0, &instruments::ka(0.7, rng), 0.7);
     c.finish(0.15, 0.1)
@@ -223,7 +202,7 @@ fn hit(rng: &mut Rng) -> Vec<f64> {
 
 /// One count of the countdown: a small taiko with the shime.
 fn countdown(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.42);
+    let mut c = canvas(0.42);
     c.add(0.0, &instruments::taiko(150.0, 0.9, 0.4, rng), 1.0);
     c.add(0.0, &instruments::shime(0.6, rng), 0.6);
     c.finish(0.2, 0.12)
@@ -231,7 +210,7 @@ fn countdown(rng: &mut Rng) -> Vec<f64> {
 
 /// Go: the big drum, its rim and the clappers, with a koto chord over them.
 fn go(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.8);
+    let mut c = canvas(0.8);
     c.add(0.0, &instruments::taiko(82.0, 1.0, 0.8, rng), 1.0);
     c.add(0.0, &instruments::ka(0.8, rng), 0.6);
     c.add(0.0, &instruments::hyoshigi(0.6, rng), 0.35);
@@ -247,7 +226,7 @@ fn go(rng: &mut Rng) -> Vec<f64> {
 
 /// A stage cleared: a quick koto run up the scale and the rin.
 fn clear(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.2);
+    let mut c = canvas(1.2);
     for (i, n) in [D5, E5, G5, A5, B5, D6, E6].into_iter().enumerate() {
         c.add(0.035 * i as f64, &koto(n, 0.65, Pluck::KOTO, rng), 0.7);
     }
@@ -261,7 +240,7 @@ fn clear(rng: &mut Rng) -> Vec<f64> {
 
 /// A stage failed: three soft notes falling, the last a semitone, and a quiet low drum.
 fn fail(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.0);
+    let mut c = canvas(1.0);
     for (i, n) in [69, 65, 64].into_iter().enumerate() {
         c.add(0.18 * i as f64, &koto(n, 0.75, Pluck::SOFT, rng), 1.0);
     }
@@ -271,7 +250,7 @@ fn fail(rng: &mut Rng) -> Vec<f64> {
 
 /// A knockout: a short roll on the mid drum into the big drum and a gong.
 fn knockout(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.2);
+    let mut c = canvas(1.2);
     for (i, vel) in [0.45, 0.6, 0.75].into_iter().enumerate() {
         c.add(
             0.07 * i as f64,
@@ -291,14 +270,14 @@ fn knockout(rng: &mut Rng) -> Vec<f64> {
 
 /// The menu's focus moves: a tiny, high tick.
 fn menu_move(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.07);
+    let mut c = canvas(0.07);
     c.add(0.0, &instruments::tile_click(1.3, 0.8, rng), 1.0);
     c.finish(0.0, 0.03)
 }
 
 /// A menu item chosen: a bright pluck on a wooden knock.
 fn menu_select(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.26);
+    let mut c = canvas(0.26);
     c.add(0.0, &instruments::wood(1.6, 0.6, rng), 0.5);
     c.add(0.005, &koto(A5, 0.9, Pluck::KOTO, rng), 1.0);
     c.finish(0.2, 0.12)

@@ -12,6 +12,7 @@
 //! assert_eq!(written.len(), 4 + 15 + 1);
 //! ```
 
+pub mod canvas;
 pub mod check;
 pub mod dsp;
 pub mod effects;

@@ -5,7 +5,8 @@
 //! effect over the loop never sounds out of tune; only the refusal and the defeat step down
 //! a semitone, the one sad interval Miau allows itself.
 
-use kotodama_sound::dsp::{Reverb, Rng, samples};
+use kotodama_sound::canvas::{Canvas, Room};
+use kotodama_sound::dsp::{Rng, samples};
 use kotodama_sound::instruments;
 
 use crate::voices::{kalimba, marimba, mew, reversed};
@@ -89,45 +90,22 @@ const G6: f64 = 91.0;
 pub const FORMED: [f64; 3] = [C5, E5, G5];
 pub const BROKEN: [f64; 2] = [E5, A4];
 
-/// A fixed-length buffer sounds are laid on.
-struct Canvas {
-    buf: Vec<f64>,
-}
+/// The room Miau's effects sound in: a small bright reverb, 2 ms of fade in.
+const ROOM: Room = Room {
+    size: 0.35,
+    damp: 0.6,
+    fade_in: 0.002,
+};
 
-impl Canvas {
-    fn new(seconds: f64) -> Canvas {
-        Canvas {
-            buf: vec![0.0; samples(seconds)],
-        }
-    }
-
-    /// Lays `sound × gain` from `at` seconds; whatever runs past the end is cut (the fade at
-    /// the end hides the cut).
-    fn add(&mut self, at: f64, sound: &[f64], gain: f64) {
-        for (dst, s) in self.buf.iter_mut().skip(samples(at)).zip(sound) {
-            *dst += s * gain;
-        }
-    }
-
-    /// Adds `room` of a small reverb, then fades the first 2 ms up from silence and the last
-    /// `fade` seconds down to it.
-    fn finish(mut self, room: f64, fade: f64) -> Vec<f64> {
-        if room > 0.0 {
-            let mut reverb = Reverb::new(0.35, 0.6);
-            for s in &mut self.buf {
-                *s += room * reverb.run(*s);
-            }
-        }
-        instruments::fade_in(&mut self.buf, samples(0.002));
-        instruments::fade_out(&mut self.buf, samples(fade));
-        self.buf
-    }
+/// A silent canvas `seconds` long in this game's room.
+fn canvas(seconds: f64) -> Canvas {
+    Canvas::new(seconds, ROOM)
 }
 
 /// A step: a soft padded paw, a muffled low bar under a tiny tick. Heard on every move, so
 /// it is short and dull.
 fn step(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.12);
+    let mut c = canvas(0.12);
     c.add(0.0, &marimba(G4, 0.9, 0.09, rng), 1.0);
     c.add(0.0, &instruments::wood(1.9, 0.25, rng), 0.35);
     c.finish(0.08, 0.04)
@@ -135,7 +113,7 @@ fn step(rng: &mut Rng) -> Vec<f64> {
 
 /// A push: a word or thing sliding a cell, a short rising breath of air over a wooden knock.
 fn push(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.2);
+    let mut c = canvas(0.2);
     c.add(0.0, &instruments::swish(500.0, 1600.0, 0.14, 1.4, rng), 1.0);
     c.add(0.0, &marimba(E4, 0.8, 0.12, rng), 0.7);
     c.add(0.11, &instruments::wood(1.2, 0.5, rng), 0.6);
@@ -144,7 +122,7 @@ fn push(rng: &mut Rng) -> Vec<f64> {
 
 /// A rule formed: a bright rising triad on marimba, the top doubled by a kalimba.
 fn rule_formed(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.6);
+    let mut c = canvas(0.6);
     for (i, &n) in FORMED.iter().enumerate() {
         c.add(0.065 * i as f64, &marimba(n, 0.85, 0.7, rng), 1.0);
     }
@@ -154,7 +132,7 @@ fn rule_formed(rng: &mut Rng) -> Vec<f64> {
 
 /// A rule broken: a falling pair on a muffled marimba.
 fn rule_broken(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.42);
+    let mut c = canvas(0.42);
     for (i, &n) in BROKEN.iter().enumerate() {
         c.add(0.1 * i as f64, &marimba(n, 0.8, 0.35, rng), 1.0);
     }
@@ -163,7 +141,7 @@ fn rule_broken(rng: &mut Rng) -> Vec<f64> {
 
 /// A refusal: a soft, dull "uh-uh", two muffled low bars, the second a semitone lower.
 fn refuse(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.3);
+    let mut c = canvas(0.3);
     c.add(0.0, &marimba(D4 - 12.0, 1.0, 0.12, rng), 1.0);
     c.add(0.0, &marimba(D4, 0.6, 0.08, rng), 0.4);
     c.add(0.12, &marimba(D4 - 13.0, 1.0, 0.12, rng), 1.0);
@@ -173,7 +151,7 @@ fn refuse(rng: &mut Rng) -> Vec<f64> {
 
 /// Undo: a quick reverse swish, a kalimba note heard backwards over air sweeping down.
 fn undo(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.22);
+    let mut c = canvas(0.22);
     let note = kalimba(A5, 0.8, 0.2, rng);
     let tail = &note[..note.len().min(samples(0.18))];
     c.add(0.0, &reversed(tail), 1.0);
@@ -187,7 +165,7 @@ fn undo(rng: &mut Rng) -> Vec<f64> {
 
 /// A win: a happy phrase up the scale to the high C, a kalimba sparkle and a mew.
 fn win(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(1.3);
+    let mut c = canvas(1.3);
     let phrase = [C5, E5, G5, A5, G5, C6];
     let times = [0.0, 0.09, 0.18, 0.27, 0.36, 0.5];
     for (&n, &t) in phrase.iter().zip(&times) {
@@ -202,7 +180,7 @@ fn win(rng: &mut Rng) -> Vec<f64> {
 
 /// A defeat: three soft notes falling, the last a semitone, and a low bar under it.
 fn defeat(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.9);
+    let mut c = canvas(0.9);
     for (i, &n) in [G4, E4, E4 - 1.0].iter().enumerate() {
         c.add(0.16 * i as f64, &marimba(n, 0.8, 0.5, rng), 1.0);
     }
@@ -212,7 +190,7 @@ fn defeat(rng: &mut Rng) -> Vec<f64> {
 
 /// A thing becomes another: a quick kalimba shimmer up and back, like a spell.
 fn transform(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.5);
+    let mut c = canvas(0.5);
     for (i, &n) in [E5, G5, C6, G5, E6].iter().enumerate() {
         c.add(0.045 * i as f64, &kalimba(n, 0.7, 0.3, rng), 0.8);
     }
@@ -226,7 +204,7 @@ fn transform(rng: &mut Rng) -> Vec<f64> {
 
 /// Something sinks: a low marimba bar and air sweeping down, as into water.
 fn sink(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.6);
+    let mut c = canvas(0.6);
     c.add(0.0, &marimba(G4 - 12.0, 0.9, 0.45, rng), 1.0);
     c.add(0.02, &instruments::swish(2200.0, 300.0, 0.4, 1.4, rng), 0.7);
     c.finish(0.15, 0.15)
@@ -234,21 +212,21 @@ fn sink(rng: &mut Rng) -> Vec<f64> {
 
 /// The mew alone: a level starts and the cat says hello.
 fn mew_call(_: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.42);
+    let mut c = canvas(0.42);
     c.add(0.0, &mew(720.0, 0.36, 1.0), 1.0);
     c.finish(0.12, 0.05)
 }
 
 /// The menu's focus moves: a tiny high kalimba tick.
 fn menu_move(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.08);
+    let mut c = canvas(0.08);
     c.add(0.0, &kalimba(E6, 0.7, 0.1, rng), 1.0);
     c.finish(0.0, 0.03)
 }
 
 /// A menu item chosen: two kalimba notes up a fourth.
 fn menu_select(rng: &mut Rng) -> Vec<f64> {
-    let mut c = Canvas::new(0.3);
+    let mut c = canvas(0.3);
     c.add(0.0, &kalimba(G5, 0.8, 0.4, rng), 1.0);
     c.add(0.06, &kalimba(C6, 0.9, 0.4, rng), 1.0);
     c.finish(0.12, 0.12)
