@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crawler_sound::{Game, SAMPLE_RATE, sounds, write_all};
-use kotodama_sound::{Sound, SoundError};
+use crawler_sound::{Game, sounds, write_all};
+use kotodama_sound::SoundError;
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<PathBuf>, String> {
     let mut out = None;
@@ -29,23 +29,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<PathBuf>, Stri
         }
     }
     Ok(out)
-}
-
-fn dbfs(x: f64) -> f64 {
-    20.0 * x.max(1e-9).log10()
-}
-
-fn report(sound: &Sound) -> String {
-    let s: Vec<f64> = sound.samples.iter().map(|&v| v as f64 / 32768.0).collect();
-    let peak = s.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    let rms = (s.iter().map(|x| x * x).sum::<f64>() / s.len().max(1) as f64).sqrt();
-    format!(
-        "{:>12}  {:6.2} s  peak {:6.1} dBFS  rms {:6.1} dBFS",
-        sound.name,
-        s.len() as f64 / f64::from(SAMPLE_RATE),
-        dbfs(peak),
-        dbfs(rms)
-    )
 }
 
 fn main() -> ExitCode {
@@ -69,7 +52,7 @@ fn main() -> ExitCode {
             }
             println!("{}: total {total} bytes", game.project());
             for s in &sounds(game)? {
-                println!("{}", report(s));
+                println!("{}", s.report());
             }
         }
         Ok(())

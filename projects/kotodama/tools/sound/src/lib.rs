@@ -127,6 +127,21 @@ pub struct Sound {
     pub samples: Vec<i16>,
 }
 
+impl Sound {
+    /// One line for the tool's output: name, length, peak and RMS level.
+    pub fn report(&self) -> String {
+        let peak = check::peak(&self.samples).max(1e-9 * 32768.0);
+        let rms = check::rms(&self.samples).max(1e-9 * 32768.0);
+        format!(
+            "{:>16}  {:6.2} s  peak {:6.1} dBFS  rms {:6.1} dBFS",
+            self.name,
+            self.samples.len() as f64 / f64::from(RATE),
+            check::dbfs(peak),
+            check::dbfs(rms)
+        )
+    }
+}
+
 fn to_i16(x: f64) -> i16 {
     (x * 32767.0).round().clamp(-32767.0, 32767.0) as i16
 }

@@ -40,23 +40,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     Ok(parsed)
 }
 
-fn dbfs(x: f64) -> f64 {
-    20.0 * x.max(1e-9).log10()
-}
-
-fn report(sound: &Sound) -> String {
-    let s: Vec<f64> = sound.samples.iter().map(|&v| v as f64 / 32768.0).collect();
-    let peak = s.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    let rms = (s.iter().map(|x| x * x).sum::<f64>() / s.len().max(1) as f64).sqrt();
-    format!(
-        "{:>16}  {:6.2} s  peak {:6.1} dBFS  rms {:6.1} dBFS",
-        sound.name,
-        s.len() as f64 / f64::from(RATE),
-        dbfs(peak),
-        dbfs(rms)
-    )
-}
-
 fn write_plots(dir: &Path, sounds: &[Sound]) -> Result<(), SoundError> {
     std::fs::create_dir_all(dir).map_err(|source| SoundError::Write {
         path: dir.to_path_buf(),
@@ -115,7 +98,7 @@ fn main() -> ExitCode {
         println!("total {total} bytes");
         let sounds = sounds()?;
         for s in &sounds {
-            println!("{}", report(s));
+            println!("{}", s.report());
         }
         if let Some(dir) = &args.plot {
             write_plots(dir, &sounds)?;

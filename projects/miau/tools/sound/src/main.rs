@@ -8,8 +8,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use kotodama_sound::dsp::RATE;
-use miau_sound::{Sound, SoundError, committed_dir, sounds, write_all};
+use miau_sound::{SoundError, committed_dir, sounds, write_all};
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<PathBuf, String> {
     let mut out = committed_dir();
@@ -24,23 +23,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<PathBuf, String> {
         }
     }
     Ok(out)
-}
-
-fn dbfs(x: f64) -> f64 {
-    20.0 * x.max(1e-9).log10()
-}
-
-fn report(sound: &Sound) -> String {
-    let s: Vec<f64> = sound.samples.iter().map(|&v| v as f64 / 32768.0).collect();
-    let peak = s.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    let rms = (s.iter().map(|x| x * x).sum::<f64>() / s.len().max(1) as f64).sqrt();
-    format!(
-        "{:>16}  {:6.2} s  peak {:6.1} dBFS  rms {:6.1} dBFS",
-        sound.name,
-        s.len() as f64 / f64::from(RATE),
-        dbfs(peak),
-        dbfs(rms)
-    )
 }
 
 fn main() -> ExitCode {
@@ -59,7 +41,7 @@ fn main() -> ExitCode {
         }
         println!("total {total} bytes");
         for s in &sounds()? {
-            println!("{}", report(s));
+            println!("{}", s.report());
         }
         Ok(())
     };
