@@ -425,8 +425,8 @@ fn continue_on_the_title_picks_up_on_the_same_step() {
     }
 }
 
-#[test]
-fn the_pointer_buttons_walk_turn_and_refuse_in_words() {
+/// Umber Warren's crawl, seed 1, settled a few frames.
+fn in_the_warren() -> Runtime {
     let options = Options {
         seed: 1,
         scene: Some("warren".into()),
@@ -437,22 +437,30 @@ fn the_pointer_buttons_walk_turn_and_refuse_in_words() {
     for _ in 0..3 {
         rt.step(&[]);
     }
-    let click = |rt: &mut Runtime, name: &str| {
-        let e = rt.find(name).unwrap_or_else(|| panic!("no button {name}"));
-        let pos = rt
-            .world
-            .entities
-            .get::<&jengine::Transform2D>(e)
-            .unwrap()
-            .pos;
-        let (x, y) = (pos[0] as f64, pos[1] as f64);
-        for phase in [Phase::Press, Phase::Release] {
-            rt.step(&[Event::Pointer { phase, x, y }]);
-        }
-        for _ in 0..3 {
-            rt.step(&[]);
-        }
-    };
+    rt
+}
+
+/// A click on the button entity `name`, and a few frames for it to take.
+fn click(rt: &mut Runtime, name: &str) {
+    let e = rt.find(name).unwrap_or_else(|| panic!("no button {name}"));
+    let pos = rt
+        .world
+        .entities
+        .get::<&jengine::Transform2D>(e)
+        .unwrap()
+        .pos;
+    let (x, y) = (pos[0] as f64, pos[1] as f64);
+    for phase in [Phase::Press, Phase::Release] {
+        rt.step(&[Event::Pointer { phase, x, y }]);
+    }
+    for _ in 0..3 {
+        rt.step(&[]);
+    }
+}
+
+#[test]
+fn the_pointer_buttons_walk_turn_and_refuse_in_words() {
+    let mut rt = in_the_warren();
     click(&mut rt, "b_forward");
     assert_eq!(state(&rt)["x"], 2);
     click(&mut rt, "b_turn_left");
@@ -481,32 +489,7 @@ fn heard_since(rt: &Runtime, from: usize) -> Vec<String> {
 
 #[test]
 fn a_step_sounds_a_footfall_and_a_bump_sounds_a_thud() {
-    let options = Options {
-        seed: 1,
-        scene: Some("warren".into()),
-        ..Options::default()
-    };
-    let mut rt =
-        Runtime::new(&project(), &[&CrawlerPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
-    for _ in 0..3 {
-        rt.step(&[]);
-    }
-    let click = |rt: &mut Runtime, name: &str| {
-        let e = rt.find(name).unwrap_or_else(|| panic!("no button {name}"));
-        let pos = rt
-            .world
-            .entities
-            .get::<&jengine::Transform2D>(e)
-            .unwrap()
-            .pos;
-        let (x, y) = (pos[0] as f64, pos[1] as f64);
-        for phase in [Phase::Press, Phase::Release] {
-            rt.step(&[Event::Pointer { phase, x, y }]);
-        }
-        for _ in 0..3 {
-            rt.step(&[]);
-        }
-    };
+    let mut rt = in_the_warren();
     let before = rt.heard().count();
     click(&mut rt, "b_forward");
     assert_eq!(state(&rt)["x"], 2);
