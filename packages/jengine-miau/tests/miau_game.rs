@@ -393,13 +393,7 @@ fn hello_link() -> String {
 
 #[test]
 fn a_gift_link_at_launch_is_previewed_and_kept() {
-    let options = Options {
-        args: vec!["--gift".into(), hello_link()],
-        ..Options::default()
-    };
-    let mut rt = runtime(options);
-    settle(&mut rt, 4);
-    assert_eq!(rt.scene(), "gift");
+    let mut rt = at_the_gift();
     settle(&mut rt, 2);
     assert!(
         text(&rt, "meta").contains("from a share link"),
@@ -417,8 +411,8 @@ fn a_gift_link_at_launch_is_previewed_and_kept() {
     assert_eq!(rt.scene(), "title");
 }
 
-#[test]
-fn a_gift_left_changes_nothing() {
+/// Miau started with the hello pack's share link as a gift: on the Gift screen.
+fn at_the_gift() -> Runtime {
     let options = Options {
         args: vec!["--gift".into(), hello_link()],
         ..Options::default()
@@ -426,6 +420,12 @@ fn a_gift_left_changes_nothing() {
     let mut rt = runtime(options);
     settle(&mut rt, 6);
     assert_eq!(rt.scene(), "gift");
+    rt
+}
+
+#[test]
+fn a_gift_left_changes_nothing() {
+    let mut rt = at_the_gift();
     key(&mut rt, "escape");
     settle(&mut rt, 3);
     assert_eq!(rt.scene(), "title");
@@ -639,13 +639,7 @@ fn play_is_played_by_mouse_too() {
 /// The Gift's choices are buttons: keep, and keep both when the id is taken.
 #[test]
 fn a_gift_is_kept_by_mouse() {
-    let options = Options {
-        args: vec!["--gift".into(), hello_link()],
-        ..Options::default()
-    };
-    let mut rt = runtime(options);
-    settle(&mut rt, 6);
-    assert_eq!(rt.scene(), "gift");
+    let mut rt = at_the_gift();
     click(&mut rt, "btn_keep");
     settle(&mut rt, 2);
     assert_eq!(rt.scene(), "play");
@@ -665,12 +659,7 @@ fn a_gift_is_kept_by_mouse() {
 
 #[test]
 fn a_gift_is_left_by_mouse() {
-    let options = Options {
-        args: vec!["--gift".into(), hello_link()],
-        ..Options::default()
-    };
-    let mut rt = runtime(options);
-    settle(&mut rt, 6);
+    let mut rt = at_the_gift();
     click(&mut rt, "btn_leave");
     settle(&mut rt, 2);
     assert_eq!(rt.scene(), "title");
