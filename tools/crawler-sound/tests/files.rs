@@ -29,13 +29,7 @@ fn loops_last_their_length_sit_near_minus_14_dbfs_rms_and_wrap_without_a_click()
             let (p, r) = (dbfs(peak(&s)), dbfs(rms(&s)));
             assert!(p <= -0.99, "{name}: peak {p:.2} dBFS");
             assert!((-15.0..=-13.0).contains(&r), "{name}: rms {r:.2} dBFS");
-            let mut steps: Vec<i32> = s
-                .windows(2)
-                .map(|w| (w[1] as i32 - w[0] as i32).abs())
-                .collect();
-            steps.sort_unstable();
-            let p99 = steps[steps.len() * 99 / 100];
-            let wrap = (s[0] as i32 - s[s.len() - 1] as i32).abs();
+            let (wrap, p99) = kotodama_sound::check::seam(&s);
             assert!(
                 wrap <= p99,
                 "{name}: the seam steps {wrap}, 99% of steps are under {p99}"

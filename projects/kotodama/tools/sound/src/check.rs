@@ -43,6 +43,23 @@ pub fn rms(s: &[i16]) -> f64 {
     (s.iter().map(|&v| f64::from(v).powi(2)).sum::<f64>() / s.len().max(1) as f64).sqrt()
 }
 
+/// A loop's seam: the step from its last sample back to its first, and the step that 99% of
+/// the steps inside it stay under. A note cut off at the end, or an echo that starts from
+/// nothing, makes the first far bigger than the second.
+pub fn seam(s: &[i16]) -> (i32, i32) {
+    if s.len() < 2 {
+        return (0, 0);
+    }
+    let mut steps: Vec<i32> = s
+        .windows(2)
+        .map(|w| (i32::from(w[1]) - i32::from(w[0])).abs())
+        .collect();
+    steps.sort_unstable();
+    let p99 = steps[steps.len() * 99 / 100];
+    let wrap = (i32::from(s[0]) - i32::from(s[s.len() - 1])).abs();
+    (wrap, p99)
+}
+
 /// How the committed folder `dir` differs from the `files` a fresh run makes: a file missing,
 /// a file whose bytes differ, or a `.wav` or `.json` the run does not make. Empty when they
 /// agree; each line says what to run (`tool`) to mend it.

@@ -73,13 +73,7 @@ fn the_loop_wraps_without_a_click() {
     // the last sample to the first far bigger than the steps inside the loop.
     for name in MUSIC {
         let s = read(name);
-        let mut steps: Vec<i32> = s
-            .windows(2)
-            .map(|w| (w[1] as i32 - w[0] as i32).abs())
-            .collect();
-        steps.sort_unstable();
-        let p99 = steps[steps.len() * 99 / 100];
-        let wrap = (s[0] as i32 - s[s.len() - 1] as i32).abs();
+        let (wrap, p99) = kotodama_sound::check::seam(&s);
         assert!(
             wrap <= p99,
             "{name}: the seam steps {wrap}, 99% of steps are under {p99}"
