@@ -669,3 +669,69 @@ fn the_system_clipboard_falls_back_to_memory_without_a_display() {
     );
     assert_eq!(rt.frame(), 3);
 }
+
+#[test]
+fn c_calls_that_never_returned_are_stopped_and_the_counter_runs_on() {
+    let dir = common::copy_fixture();
+    let attacks = [
+        ("rep", "string.rep('', 1 << 62)"),
+        ("move", "table.move({}, 1, 1 << 40, 1, {})"),
+        (
+            "insert",
+            "table.insert(setmetatable({}, {__len = function() return 1 << 40 end}), 1, 'x')",
+        ),
+        ("find", "string.find(string.rep('a', 30000), '.-.-.-b')"),
+        (
+            "leak",
+            "local _, S = pairs(string) S.format = function() return 'spoiled' end",
+        ),
+    ];
+    let mut entities = String::new();
+    for (name, code) in attacks {
+        common::write(
+            dir.path(),
+            &format!("assets/scripts/{name}.lua"),
+            &format!("function update(e, dt)\n  {code}\nend\n"),
+        );
+        entities.push_str(&format!(
+            r#"{{"name": "{name}", "script": "{name}.lua"}}, "#
+        ));
+    }
+    // The witness reads the shared functions every frame: one changed would break it.
+    common::write(
+        dir.path(),
+        "assets/scripts/witness.lua",
+        "function update(e, dt)\n  assert(string.format('%d', 7) == '7' and Counter.add and Entity.get)\nend\n",
+    );
+    common::write(
+        dir.path(),
+        "assets/scenes/main.scene",
+        &format!(
+            r#"{{"version": 2, "entities": [{entities}
+            {{"name": "witness", "script": "witness.lua"}},
+            {{"name": "box", "counter": {{"step": 1}}, "script": "counter.lua"}},
+            {{"name": "label", "text": {{}}}}
+        ]}}"#
+        ),
+    );
+    let mut rt = start(dir.path(), Options::default());
+    rt.run(90, &mut InputScript::default(), |_| {});
+    let w = warnings(&mut rt);
+    for (name, _) in &attacks[..4] {
+        let said: Vec<&String> = w
+            .iter()
+            .filter(|l| l.starts_with(&format!("assets/scripts/{name}.lua:2: stopped")))
+            .collect();
+        assert_eq!(said.len(), 1, "{name}: {w:#?}");
+    }
+    // The leak is an error at its line every frame (said once), and changes nothing.
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("assets/scripts/leak.lua:2:")
+                && l.contains("string is read-only")),
+        "{w:#?}"
+    );
+    assert!(w.iter().all(|l| !l.contains("witness")), "{w:#?}");
+    // The counter's script and system ran every frame: 1 + 2 from start, plus 90 ticks.
+    assert_eq!(count(&rt), 93);
+}
