@@ -2,9 +2,21 @@
 //! a string kept in memory headless.
 //!
 //! The last copy is always kept in memory too, so a test reads it back and a headless paste
-//! returns it. The system clipboard is opened on first use, so a game that never copies never
-//! talks to it; where it cannot be opened (no display) the game goes on with the memory one and
-//! the log says so once.
+//! returns it. The system clipboard is the host's ([`SystemClipboard`], opened through the
+//! [`crate::Platform`]) and is opened on first use, so a game that never copies never talks to
+//! it; where it cannot be opened (no display) the game goes on with the memory one and the log
+//! says so once.
+
+/// A machine's clipboard, as a host gives it to the runtime.
+pub trait SystemClipboard {
+    /// The clipboard's text: `Ok(None)` when it is empty or holds something that is not text.
+    fn text(&mut self) -> Result<Option<String>, String>;
+    /// Puts `text` on the clipboard.
+    fn set_text(&mut self, text: &str) -> Result<(), String>;
+}
+
+/// How a host opens its system clipboard.
+pub type OpenClipboard = fn() -> Result<Box<dyn SystemClipboard>, String>;
 
 /// Where copies go and pastes come from.
 pub struct Clipboard {
@@ -16,8 +28,8 @@ enum System {
     /// Headless: memory only.
     Off,
     /// A window, the system clipboard not yet needed.
-    Unopened,
-    Open(Box<arboard::Clipboard>),
+    Unopened(OpenClipboard),
+    Open(Box<dyn SystemClipboard>),
     /// It could not be opened (or stopped working); memory only from here on.
     Missing,
 }
@@ -32,10 +44,10 @@ impl Clipboard {
         }
     }
 
-    /// The system clipboard, opened when first used.
-    pub fn system() -> Clipboard {
+    /// The system clipboard `open` gives, opened when first used.
+    pub fn system(open: OpenClipboard) -> Clipboard {
         Clipboard {
-            system: System::Unopened,
+            system: System::Unopened(open),
             copied: None,
         }
     }
@@ -50,7 +62,7 @@ impl Clipboard {
     pub fn copy(&mut self, text: String) -> Option<String> {
         let said = self.open();
         let failed = match &mut self.system {
-            System::Open(board) => board.set_text(text.as_str()).err(),
+            System::Open(board) => board.set_text(&text).err(),
             _ => None,
         };
         self.copied = Some(text);
@@ -65,13 +77,12 @@ impl Clipboard {
     pub fn paste(&mut self) -> (Option<String>, Option<String>) {
         let said = self.open();
         let read = match &mut self.system {
-            System::Open(board) => board.get_text(),
+            System::Open(board) => board.text(),
             _ => return (self.copied.clone(), said),
         };
         match read {
-            Ok(text) => (Some(text), said),
             // Empty, or something that is not text (a picture): nothing to paste.
-            Err(arboard::Error::ContentNotAvailable) => (None, said),
+            Ok(text) => (text, said),
             Err(e) => {
                 let said = self.give_up(&e.to_string());
                 (self.copied.clone(), Some(said))
@@ -81,18 +92,15 @@ impl Clipboard {
 
     /// Opens the system clipboard if it is wanted and not yet open; a failure is said once.
     fn open(&mut self) -> Option<String> {
-        if !matches!(self.system, System::Unopened) {
+        let System::Unopened(open) = self.system else {
             return None;
-        }
-        if !crate::window::display_available() {
-            return Some(self.give_up("no display"));
-        }
-        match arboard::Clipboard::new() {
+        };
+        match open() {
             Ok(board) => {
-                self.system = System::Open(Box::new(board));
+                self.system = System::Open(board);
                 None
             }
-            Err(e) => Some(self.give_up(&e.to_string())),
+            Err(e) => Some(self.give_up(&e)),
         }
     }
 
@@ -118,7 +126,7 @@ mod tests {
 
     #[test]
     fn a_missing_system_clipboard_keeps_copies_in_memory_and_says_so_once() {
-        let mut board = Clipboard::system();
+        let mut board = Clipboard::system(|| Err("no display".into()));
         // As if opening had failed, whatever this machine has.
         let said = board.give_up("no display");
         assert!(said.contains("keeps its text in memory"), "{said}");

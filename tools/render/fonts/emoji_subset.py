@@ -18,11 +18,11 @@ import pathlib
 import subprocess
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 SOURCE = pathlib.Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
 EMOJI_TEST = pathlib.Path("/usr/share/unicode/emoji/emoji-test.txt")
 LICENCE = pathlib.Path("/usr/share/doc/fonts-noto-color-emoji/copyright")
-OUT_DIR = ROOT / "tools" / "jengine" / "fonts"
+OUT_DIR = ROOT / "tools" / "render" / "fonts"
 OUT_FONT = OUT_DIR / "NotoColorEmoji.subset.ttf"
 OUT_LICENCE = OUT_DIR / "NotoColorEmoji-OFL.txt"
 
@@ -88,7 +88,7 @@ def licence_text(copyright_line: str) -> str:
         "Noto Color Emoji (subset bundled with the jengine renderer)",
         copyright_line,
         "",
-        "The subset was made with tools/fonts/emoji_subset.py from Debian's fonts-noto-color-emoji",
+        "The subset was made with tools/render/fonts/emoji_subset.py from Debian's fonts-noto-color-emoji",
         "package (version 2.042).",
         "",
     ]

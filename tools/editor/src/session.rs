@@ -17,10 +17,10 @@ use super::doc::SceneDoc;
 use super::frames::Frames;
 use super::http::{Request, Response};
 use super::{EditOptions, Msg};
-use crate::input::Event;
-use crate::render::Renderer;
-use crate::runtime::{Options, Runtime};
-use crate::viewport::Profile;
+use jengine_runtime::input::Event;
+use jengine_render::Renderer;
+use jengine_runtime::{Options, Runtime};
+use jengine_viewport::Profile;
 
 /// Log lines kept for the page.
 pub(super) const LOG_KEPT: usize = 5000;
@@ -155,10 +155,11 @@ impl Session {
             seed: options.seed,
             scene: options.scene.clone(),
             sound: if options.sound {
-                crate::runtime::Sound::Device
+                jengine_runtime::Sound::Device
             } else {
-                crate::runtime::Sound::Silent
+                jengine_runtime::Sound::Silent
             },
+            platform: options.platform,
             // A scene that does not load opens anyway, to be mended here.
             broken_scene_ok: true,
             ..Options::default()

@@ -175,7 +175,7 @@ impl Session {
                 .into_iter()
                 .map(|m| (m.name.clone(), m))
                 .collect();
-        let root = crate::viewport::workspace(&self.project_dir);
+        let root = jengine_viewport::workspace(&self.project_dir);
         let mut names: Vec<String> = vec![jengine::host::CORE.to_string()];
         names.extend(registry.packages().iter().cloned());
         let packages: Vec<serde_json::Value> = names
@@ -229,7 +229,7 @@ impl Session {
                 format!("{name:?} is not a package this project lists"),
             ));
         }
-        let root = crate::viewport::workspace(&self.project_dir);
+        let root = jengine_viewport::workspace(&self.project_dir);
         let path = root.join("docs/packages").join(format!("{name}.md"));
         let text = std::fs::read_to_string(&path).map_err(|e| {
             Response::error(

@@ -13,8 +13,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::decode::RATE;
-use super::device::Device;
+use jengine_audio::{Audio, Device, RATE};
 
 /// The library file opened.
 pub const LIBRARY: &str = "libasound.so.2";
@@ -408,4 +407,16 @@ impl Drop for AlsaDevice {
             let _ = thread.join();
         }
     }
+}
+
+/// Audio on ALSA's default device, or silent with a warning when there is none.
+pub fn open_default(assets_dir: &std::path::Path) -> Audio {
+    Audio::open_with(assets_dir, open_default_device)
+}
+
+/// ALSA's default device, as the desktop [`crate::desktop::platform`] opens it.
+pub fn open_default_device() -> Result<Box<dyn Device>, String> {
+    AlsaDevice::open("default")
+        .map(|d| Box::new(d) as Box<dyn Device>)
+        .map_err(|e| e.to_string())
 }

@@ -15,10 +15,10 @@ import pathlib
 import subprocess
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 SOURCE = pathlib.Path("/usr/share/fonts/opentype/mplus/Mplus1-Regular.otf")
 LICENCE = pathlib.Path("/usr/share/doc/fonts-mplus/copyright")
-OUT_DIR = ROOT / "tools" / "jengine" / "fonts"
+OUT_DIR = ROOT / "tools" / "render" / "fonts"
 OUT_FONT = OUT_DIR / "Mplus1-Regular.subset.otf"
 
 # Whole blocks kept regardless of use (pyftsubset skips code points the font lacks).
@@ -90,7 +90,7 @@ def licence_text() -> str:
         "Copyright 2021 The M+ FONTS Project Authors (https://github.com/coz-m/MPLUS_FONTS)",
         "",
         "This Font Software is licensed under the SIL Open Font License, Version 1.1.",
-        "The subset was made with tools/fonts/subset.py from Debian's fonts-mplus package.",
+        "The subset was made with tools/render/fonts/subset.py from Debian's fonts-mplus package.",
         "",
         "SIL OPEN FONT LICENSE Version 1.1",
         "",

@@ -6,7 +6,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::http::{Request, Response};
-use crate::render::Frame;
+use jengine_render::Frame;
 
 /// The page page.
 const PAGE: &str = include_str!("page.html");

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use jengine::Package;
 
-use crate::viewport::Profile;
+use jengine_viewport::Profile;
 
 /// How an editor session starts.
 #[derive(Debug, Clone)]
@@ -55,6 +55,9 @@ pub struct EditOptions {
     pub seed: u64,
     /// Whether the game's sound plays on the machine's device (else silently).
     pub sound: bool,
+    /// How the machine's sound device and clipboard are opened (the host's; headless by
+    /// default).
+    pub platform: jengine_runtime::Platform,
 }
 
 impl EditOptions {
@@ -72,6 +75,7 @@ impl EditOptions {
             history: None,
             seed: 1,
             sound: false,
+            platform: jengine_runtime::Platform::headless(),
         }
     }
 }
@@ -228,7 +232,7 @@ pub fn run(
     if options.open {
         open_browser(&url);
     }
-    let step = Duration::from_secs_f64(crate::runtime::STEP);
+    let step = Duration::from_secs_f64(jengine_runtime::STEP);
     let mut next = Instant::now() + step;
     while !stop.load(Ordering::SeqCst) {
         let now = Instant::now();

@@ -2,7 +2,7 @@
 //!
 //! The generated crate lives under `<workspace>/target/viewport/<project>-<id>/` with its own
 //! `[workspace]`, depends on this host and on each listed package by path, and its `main` hands
-//! the listed entry points to [`crate::cli::viewport_main`]. It builds into the workspace's own
+//! the listed entry points to `jengine_tool::cli::viewport_main`. It builds into the workspace's own
 //! target folder with the workspace's lock, profiles and workspace tables, and reaches the host
 //! through links that put it at the same relative path as in the workspace; cargo names a
 //! compiled crate by exactly those things, so everything a workspace build compiled is reused.
@@ -139,6 +139,17 @@ fn checkout_of(built: &Path) -> PathBuf {
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."))
 }
+
+/// The host's crates a viewport binary is built from, below the seam: a change in any makes it
+/// stale.
+const HOST_CRATES: [&str; 6] = [
+    "tools/jengine",
+    "tools/runtime",
+    "tools/render",
+    "tools/audio",
+    "tools/editor",
+    "tools/viewport",
+];
 
 /// The workspace folders a viewport crate links to.
 const LINKED: [&str; 2] = ["packages", "tools"];
@@ -521,12 +532,14 @@ fn sources(crate_dir: &Path, home: &Path, root: &Path, metas: &[PackageMeta]) ->
         crate_dir.join("main.rs"),
         crate_dir.join("workspace.lock"),
         home.join("project.jengine"),
-        root.join("tools/jengine/src"),
-        root.join("tools/jengine/Cargo.toml"),
         root.join("packages/jengine/src"),
         root.join("packages/jengine/Cargo.toml"),
         root.join("Cargo.toml"),
     ];
+    for host in HOST_CRATES {
+        sources.push(root.join(host).join("src"));
+        sources.push(root.join(host).join("Cargo.toml"));
+    }
     sources.extend(metas.iter().map(|m| m.dir.clone()));
     sources
 }

@@ -6,7 +6,7 @@ curves on its outer corners) and "B" (a triangle). Layers.ttf draws in colour (C
 "A" is a red square under a smaller blue one (COLR version 0 layers), "B" a square filled with
 a linear gradient from red on the left to blue on the right (a version 1 paint). Their line
 metrics are round numbers so tests can reason about placement. Output:
-tools/jengine/tests/golden/fonts/. Needs fonttools.
+tools/render/fonts/test/. Needs fonttools.
 """
 
 import pathlib
@@ -14,7 +14,7 @@ import pathlib
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 
-FONTS = pathlib.Path(__file__).resolve().parents[2] / "tools/jengine/tests/golden/fonts"
+FONTS = pathlib.Path(__file__).resolve().parents[3] / "tools/render/fonts/test"
 OUT = FONTS / "Shapes.ttf"
 OUT_LAYERS = FONTS / "Layers.ttf"
 

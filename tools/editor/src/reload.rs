@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime};
 use super::doc::SceneDoc;
 use super::session::Session;
 use super::{EditOptions, Msg};
-use crate::render::Renderer;
+use jengine_render::Renderer;
 
 impl Session {
     /// Files changed on disk: the scene, scripts, tables, textures and fonts the game uses
@@ -204,7 +204,7 @@ pub fn watch(options: &EditOptions, tx: Sender<Msg>, stop: Arc<AtomicBool>) {
                     return;
                 }
                 if round.is_multiple_of(3) {
-                    let reason = match crate::viewport::stale(&project, profile) {
+                    let reason = match jengine_viewport::stale(&project, profile) {
                         Ok(reason) => reason,
                         Err(problems) => Some(problems.join("; ")),
                     };

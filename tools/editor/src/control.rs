@@ -11,9 +11,9 @@ use serde_json::json;
 use super::Msg;
 use super::http::Response;
 use super::session::{Selected, Session, ok, read_scene};
-use crate::input::{Event, Phase};
-use crate::render::screen_to_world;
-use crate::viewport::Profile;
+use jengine_runtime::input::{Event, Phase};
+use jengine_render::screen_to_world;
+use jengine_viewport::Profile;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -130,7 +130,7 @@ impl Session {
                     Event::Key { key, down }
                 }
                 PageEvent::Text { text } => {
-                    crate::input::check_text(&text).map_err(|e| Response::error(400, e))?;
+                    jengine_runtime::input::check_text(&text).map_err(|e| Response::error(400, e))?;
                     Event::Text { text }
                 }
             });
@@ -205,7 +205,7 @@ impl Session {
                 let mut each = |line: &str| {
                     let _ = lines.send(Msg::BuildLine(line.to_string()));
                 };
-                let done = crate::viewport::build_reporting(&project, profile, &mut each)
+                let done = jengine_viewport::build_reporting(&project, profile, &mut each)
                     .map(|v| v.binary)
                     .map_err(|problems| problems.join("\n"))
                     .and_then(|binary| {
@@ -436,7 +436,7 @@ pub(super) fn probe(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edit::{EditOptions, SceneDoc};
+    use crate::{EditOptions, SceneDoc};
 
     fn copy(from: &Path, to: &Path) {
         std::fs::create_dir_all(to).unwrap();

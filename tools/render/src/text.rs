@@ -17,11 +17,11 @@ use super::camera::{Affine, View};
 use super::color_glyph::{self, ColorBitmap, Look, Strike};
 use super::raster::{Canvas, fill_image, fill_mask, pack, premultiplied};
 
-/// The host's Japanese font (M PLUS 1, subset; OFL, see `tools/jengine/fonts/OFL.txt`).
-pub(crate) static BUNDLED_FONT: &[u8] = include_bytes!("../../fonts/Mplus1-Regular.subset.otf");
+/// The host's Japanese font (M PLUS 1, subset; OFL, see `tools/render/fonts/OFL.txt`).
+pub(crate) static BUNDLED_FONT: &[u8] = include_bytes!("../fonts/Mplus1-Regular.subset.otf");
 /// The host's colour emoji font (Noto Color Emoji, subset; OFL, see
-/// `tools/jengine/fonts/NotoColorEmoji-OFL.txt`).
-pub(crate) static BUNDLED_EMOJI: &[u8] = include_bytes!("../../fonts/NotoColorEmoji.subset.ttf");
+/// `tools/render/fonts/NotoColorEmoji-OFL.txt`).
+pub(crate) static BUNDLED_EMOJI: &[u8] = include_bytes!("../fonts/NotoColorEmoji.subset.ttf");
 
 /// Upright glyphs taller than this many pixels are filled as paths, not cached.
 const MAX_CACHED_LINE_PX: f32 = 512.0;
@@ -948,7 +948,7 @@ mod tests {
     }
 
     fn golden_fonts() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fonts")
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fonts/test")
     }
 
     #[test]
@@ -1189,7 +1189,7 @@ mod tests {
 
     #[test]
     fn colr_layers_and_gradients_are_painted() {
-        // Layers.ttf (tools/fonts/test_font.py): "A" is a red square under a blue one, "B" a
+        // Layers.ttf (tools/render/fonts/test_font.py): "A" is a red square under a blue one, "B" a
         // square shading from red on the left to blue on the right.
         let mut fonts = Fonts::new(&golden_fonts());
         let mut w = Warnings::default();

@@ -7,7 +7,7 @@ use serde_json::json;
 use super::doc::{Json, SceneDoc, Step};
 use super::http::Response;
 use super::session::{Selected, Session, UNDO_KEPT, ok, read_scene};
-use crate::render::screen_to_world;
+use jengine_render::screen_to_world;
 
 /// A drag of an entity in the view, from where the pointer went down to where it is now
 /// (frame pixels); `done` when the pointer comes up.

@@ -16,7 +16,7 @@ use jengine::host::{
 };
 use jengine::{Entity, LogLevel, LogLine, Package, Registry, Tables, Time, World};
 
-use crate::audio::{self, Audio};
+use jengine_audio::{self as audio, Audio};
 use crate::clipboard::Clipboard;
 use crate::input::{Event, InputScript, KeyUse, PasteKeys};
 
@@ -43,6 +43,8 @@ pub struct Options {
     /// Whether `Clipboard.copy` and a paste use the system clipboard (a window) or a string
     /// kept in memory (headless runs and tests, so they never touch the machine's clipboard).
     pub system_clipboard: bool,
+    /// How the machine's sound device and clipboard are opened, when asked for.
+    pub platform: crate::Platform,
     /// Whether a first scene that does not load still gives a runtime (its problems in the
     /// log, the world empty, the scene named as running) so it can be mended while running, as
     /// the editor does; otherwise it is an error.
@@ -55,7 +57,8 @@ pub enum Sound {
     /// Mixed against a null device that advances on the fixed clock: headless runs and tests.
     #[default]
     Silent,
-    /// The machine's sound device (ALSA's default), falling back to silence without one.
+    /// The machine's sound device (the [`crate::Platform`]'s), falling back to silence without
+    /// one.
     Device,
 }
 
@@ -69,6 +72,7 @@ impl Default for Options {
             sound: Sound::Silent,
             args: Vec::new(),
             system_clipboard: false,
+            platform: crate::Platform::headless(),
             broken_scene_ok: false,
         }
     }
@@ -206,7 +210,7 @@ impl Runtime {
         let assets = project.dir.join("assets");
         let audio = match options.sound {
             Sound::Silent => Audio::null(&assets),
-            Sound::Device => Audio::open_default(&assets),
+            Sound::Device => Audio::open_with(&assets, options.platform.sound_device),
         };
         let mut runtime = Runtime {
             project,
@@ -219,7 +223,7 @@ impl Runtime {
             scene_generation: 0,
             log: Vec::new(),
             clipboard: if options.system_clipboard {
-                Clipboard::system()
+                Clipboard::system(options.platform.clipboard)
             } else {
                 Clipboard::memory()
             },

@@ -1,12 +1,12 @@
-//! Audio: music and sound effects from `assets/audio/`, mixed at 48 kHz and played through ALSA
-//! or, headless, through a null device that keeps exact time.
+//! Audio: music and sound effects from `assets/audio/`, mixed at 48 kHz and played through a
+//! [`Device`] the host hands in (the desktop tool's is ALSA) or, headless, through a null device
+//! that keeps exact time. Nothing here opens a sound card: devices are the host's.
 //!
 //! [`Audio`] is the front the runtime drives: commands change the [`Mixer`] at the current
 //! output frame, [`Audio::step`] mixes what the [`Device`] asks for, and [`Audio::clock`] reports
 //! the music position at the frame the device has actually played. Files are decoded once
 //! ([`decode`]) and kept; values from scripts are checked here, so the mixer only sees sane ones.
 
-mod alsa;
 mod decode;
 mod device;
 mod mixer;
@@ -16,7 +16,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use alsa::{AlsaDevice, AlsaError, LIBRARY as ALSA_LIBRARY};
 pub use decode::{MAX_CHANNELS, MAX_SECONDS, RATE, Sound, decode};
 pub use device::{Device, NullDevice};
 pub use mixer::{DECLICK, Kind, MAX_VOICES, Mixer};
@@ -199,9 +198,14 @@ impl Audio {
 
     /// On ALSA's `default` device when it opens; otherwise on the null device, with one
     /// warning saying why.
-    pub fn open_default(assets_dir: &Path) -> Audio {
-        match AlsaDevice::open("default") {
-            Ok(device) => Audio::new(assets_dir, Box::new(device)),
+    /// Audio on the device `open` gives, or on the null device with a warning when it gives
+    /// none (no sound card, no library): the game plays on, silently.
+    pub fn open_with(
+        assets_dir: &Path,
+        open: impl FnOnce() -> Result<Box<dyn Device>, String>,
+    ) -> Audio {
+        match open() {
+            Ok(device) => Audio::new(assets_dir, device),
             Err(e) => {
                 let mut audio = Audio::null(assets_dir);
                 audio
