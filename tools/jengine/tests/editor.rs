@@ -1068,9 +1068,10 @@ fn connections_without_the_token_cannot_keep_the_page_out() {
         let flood: Vec<TcpStream> = (0..70)
             .map(|_| {
                 let mut s = TcpStream::connect(("127.0.0.1", ed.port)).unwrap();
-                s.write_all(format!("GET /api/state HTTP/1.1\r\nHost: {host}\r\nX-Slow: a")
-                    .as_bytes())
-                    .unwrap();
+                s.write_all(
+                    format!("GET /api/state HTTP/1.1\r\nHost: {host}\r\nX-Slow: a").as_bytes(),
+                )
+                .unwrap();
                 s
             })
             .collect();
@@ -1094,7 +1095,8 @@ fn connections_without_the_token_cannot_keep_the_page_out() {
     // A request whose head stops half way is told why once its deadline is past.
     let mut half = TcpStream::connect(("127.0.0.1", ed.port)).unwrap();
     half.write_all(b"GET /api/state HTTP/1.1\r\n").unwrap();
-    half.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    half.set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
     let mut out = String::new();
     let _ = half.read_to_string(&mut out);
     assert!(out.starts_with("HTTP/1.1 408"), "{out}");
@@ -1157,7 +1159,10 @@ fn names_with_control_or_bidi_characters_or_too_long_are_refused() {
         ("\u{2066}isolate", "bidirectional control"),
         ("mark\u{200f}", "bidirectional control"),
         ("arabic\u{61c}", "bidirectional control"),
-        (long.as_str(), "at most 200 characters (this one has 102400)"),
+        (
+            long.as_str(),
+            "at most 200 characters (this one has 102400)",
+        ),
         ("   ", "cannot be empty"),
     ];
     for (name, why) in bad {

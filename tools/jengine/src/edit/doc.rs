@@ -812,10 +812,7 @@ impl SceneDoc {
             return None;
         }
         let put = patch.put.len();
-        let taken: Vec<EntityDoc> = self
-            .entities
-            .splice(patch.start..end, patch.put)
-            .collect();
+        let taken: Vec<EntityDoc> = self.entities.splice(patch.start..end, patch.put).collect();
         let shell = patch.shell.map(|s| Box::new(self.put_shell(*s)));
         Some(Patch {
             start: patch.start,

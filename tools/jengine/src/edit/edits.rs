@@ -99,10 +99,12 @@ pub fn check_name(name: &str) -> Result<(), String> {
             "a name may be at most {NAME_CHARS} characters (this one has {count})"
         ));
     }
-    let bidi = |c: char| {
-        matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-    };
-    if let Some((at, c)) = name.chars().enumerate().find(|(_, c)| c.is_control() || bidi(*c)) {
+    let bidi = |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    if let Some((at, c)) = name
+        .chars()
+        .enumerate()
+        .find(|(_, c)| c.is_control() || bidi(*c))
+    {
         let what = if c.is_control() {
             "a control character"
         } else {
@@ -296,7 +298,8 @@ impl Session {
             .and_then(|i| candidate.entity(i))
             .and_then(|e| e.get("name"))
         {
-            check_name(name).map_err(|e| Response::error(400, format!("entity {}: {e}", focus.unwrap_or(0))))?;
+            check_name(name)
+                .map_err(|e| Response::error(400, format!("entity {}: {e}", focus.unwrap_or(0))))?;
         }
         let text = candidate.text();
         if let Err(errors) = self.runtime.check_scene_text(&self.doc_scene, &text) {
@@ -365,7 +368,12 @@ impl Session {
         if !finite {
             return Err(Response::error(400, "a drag's points are numbers"));
         }
-        if drag.from.iter().chain(&drag.to).any(|v| v.abs() > MAX_PIXEL) {
+        if drag
+            .from
+            .iter()
+            .chain(&drag.to)
+            .any(|v| v.abs() > MAX_PIXEL)
+        {
             return Err(Response::error(
                 400,
                 format!("a drag's points are frame pixels, within \u{b1}{MAX_PIXEL}"),

@@ -175,9 +175,11 @@ impl History {
             patches.reverse();
             patches
         };
-        let mut history = History::default();
-        history.undo = chain(undo).into();
-        history.redo = chain(redo);
+        let mut history = History {
+            undo: chain(undo).into(),
+            redo: chain(redo),
+            ..History::default()
+        };
         while history.undo.len() > UNDO_KEPT {
             history.undo.pop_front();
         }
@@ -223,23 +225,23 @@ mod tests {
         let mut doc = SceneDoc::parse(FILE).unwrap();
         let mut history = History::default();
         let mut states = vec![doc.clone()];
-        let changes: Vec<Box<dyn Fn(&mut SceneDoc)>> = vec![
-            Box::new(|d| tint(d, "#ff0000")),
-            Box::new(|d| {
+        let changes: [fn(&mut SceneDoc); 7] = [
+            |d| tint(d, "#ff0000"),
+            |d| {
                 d.insert(1, Json::parse(r#"{"name": "new"}"#).unwrap());
-            }),
-            Box::new(|d| {
+            },
+            |d| {
                 d.duplicate(2).unwrap();
-            }),
-            Box::new(|d| {
+            },
+            |d| {
                 d.delete(0).unwrap();
-            }),
-            Box::new(|d| d.remove(1, "sprite", &[]).unwrap()),
+            },
+            |d| d.remove(1, "sprite", &[]).unwrap(),
             // The whole file taken from disk again (a revert).
-            Box::new(|d| *d = SceneDoc::parse(FILE).unwrap()),
-            Box::new(|d| tint(d, "#00ff00")),
+            |d| *d = SceneDoc::parse(FILE).unwrap(),
+            |d| tint(d, "#00ff00"),
         ];
-        for change in &changes {
+        for change in changes {
             step(&mut history, &mut doc, change);
             states.push(doc.clone());
         }
@@ -302,8 +304,13 @@ mod tests {
         let long = "x".repeat(10_000);
         for i in 0..20 {
             step(&mut history, &mut doc, |d| {
-                d.set(2, "text", &[Step::Key("text".into())], Json::String(format!("{long}{i}")))
-                    .unwrap();
+                d.set(
+                    2,
+                    "text",
+                    &[Step::Key("text".into())],
+                    Json::String(format!("{long}{i}")),
+                )
+                .unwrap();
             });
             assert!(history.bytes() <= 64 * 1024, "{}", history.bytes());
         }
@@ -313,7 +320,13 @@ mod tests {
             undone += 1;
         }
         assert!((3..20).contains(&undone), "{undone}");
-        let text = doc.entity(2).unwrap().get("text").unwrap().get("text").unwrap();
+        let text = doc
+            .entity(2)
+            .unwrap()
+            .get("text")
+            .unwrap()
+            .get("text")
+            .unwrap();
         assert_eq!(text, &Json::String(format!("{long}{}", 19 - undone)));
     }
 

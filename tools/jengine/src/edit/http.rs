@@ -347,8 +347,8 @@ fn read_head(reader: &mut impl BufRead, deadline: Duration) -> Result<Head, Opti
             break;
         }
     }
-    let head = String::from_utf8(head)
-        .map_err(|_| Some(Response::text(400, "the head is not UTF-8")))?;
+    let head =
+        String::from_utf8(head).map_err(|_| Some(Response::text(400, "the head is not UTF-8")))?;
     let mut lines = head.lines();
     let first = lines.next().unwrap_or_default();
     let mut parts = first.split(' ');
@@ -689,7 +689,10 @@ mod tests {
         assert!(String::from_utf8_lossy(&cut.body).contains("longer than 2000 ms"));
         // With time for every byte it is read whole.
         let read = trickled(head, Duration::from_secs(head.len() as u64 + 1)).unwrap();
-        assert_eq!((read.method.as_str(), read.target.as_str()), ("GET", "/api/state"));
+        assert_eq!(
+            (read.method.as_str(), read.target.as_str()),
+            ("GET", "/api/state")
+        );
         // Nothing at all before the deadline: closed without a word.
         assert!(trickled("", Duration::from_secs(2)).unwrap_err().is_none());
     }
@@ -719,7 +722,10 @@ mod tests {
         assert_eq!(clients[0].read(&mut [0; 8]).unwrap(), 0);
         assert!(!pool.verify(ids[0], &limits), "closed to make room");
         assert!(pool.verify(ids[1], &limits));
-        assert!(!pool.verify(ids[2], &limits), "the verified places are full");
+        assert!(
+            !pool.verify(ids[2], &limits),
+            "the verified places are full"
+        );
         pool.release(ids[1], true);
         assert!(pool.verify(ids[2], &limits));
         pool.release(ids[2], true);
