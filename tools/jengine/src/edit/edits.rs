@@ -1,5 +1,7 @@
-//! Edits: each applied to a copy of the scene, checked by the scene loader, and only then
-//! kept (with its undo step) and shown in the running game; save, undo, redo and revert.
+//! Edits: each checked for what the page may send (entity indices that exist, names by the
+//! loader's rule, numbers in range), applied to a copy of the scene, checked by the scene
+//! loader, and only then kept (with its undo step) and shown in the running game; save, undo,
+//! redo and revert.
 
 use serde::Deserialize;
 use serde_json::json;
@@ -294,12 +296,10 @@ impl Session {
             }
         }
         // The name the edit gave (or made, for a copy), by the loader's rule for names.
-        if let Some(Json::String(name)) = focus
-            .and_then(|i| candidate.entity(i))
-            .and_then(|e| e.get("name"))
+        if let Some(i) = focus
+            && let Some(Json::String(name)) = candidate.entity(i).and_then(|e| e.get("name"))
         {
-            check_name(name)
-                .map_err(|e| Response::error(400, format!("entity {}: {e}", focus.unwrap_or(0))))?;
+            check_name(name).map_err(|e| Response::error(400, format!("entity {i}: {e}")))?;
         }
         let text = candidate.text();
         if let Err(errors) = self.runtime.check_scene_text(&self.doc_scene, &text) {
