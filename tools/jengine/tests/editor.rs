@@ -1085,10 +1085,13 @@ fn connections_without_the_token_cannot_keep_the_page_out() {
             let mut out = Vec::new();
             let ended = s.read_to_end(&mut out);
             let text = String::from_utf8_lossy(&out);
-            assert!(
-                ended.is_ok() || text.starts_with("HTTP/1.1 408"),
-                "round {round}: {ended:?} {text}"
-            );
+            // Closed, or reset when closed with its bytes unread: let go either way. Only a
+            // read still waiting after a minute would mean the place was held.
+            let let_go = match &ended {
+                Ok(_) => true,
+                Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+            };
+            assert!(let_go, "round {round}: {ended:?} {text}");
             assert!(out.is_empty() || text.starts_with("HTTP/1.1 408"), "{text}");
         }
     }
