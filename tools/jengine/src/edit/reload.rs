@@ -98,7 +98,7 @@ impl Session {
                         if self.stand_in.take().is_some() {
                             self.history.clear();
                         } else {
-                            self.history.record(&self.doc, &before);
+                            self.record(&before);
                         }
                         self.saved_text = disk;
                         self.revision += 1;
