@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use jengine::Package;
 
-use super::{EditOptions, run};
+use super::{EditOptions, Limits, run_with};
 
 /// An editor session on a thread of its own, for tests and tools that talk to it as the page
 /// does: started on a free loopback port, stopped when dropped.
@@ -23,7 +23,16 @@ pub struct Background {
 impl Background {
     /// Starts a session with the packages `packages()` gives (called on the session's thread).
     pub fn start(
+        options: EditOptions,
+        packages: fn() -> Vec<&'static dyn Package>,
+    ) -> Result<Background, Vec<String>> {
+        Background::start_with(options, Limits::default(), packages)
+    }
+
+    /// [`Background::start`] with the server's deadlines and places given.
+    pub fn start_with(
         mut options: EditOptions,
+        limits: Limits,
         packages: fn() -> Vec<&'static dyn Package>,
     ) -> Result<Background, Vec<String>> {
         options.port = 0;
@@ -37,7 +46,7 @@ impl Background {
             let mut ready = |url: &str| {
                 let _ = tx.send(Ok(url.to_string()));
             };
-            if let Err(problems) = run(options, &linked, stopper, &mut ready) {
+            if let Err(problems) = run_with(options, limits, &linked, stopper, &mut ready) {
                 let _ = failed.send(Err(problems));
             }
         });

@@ -91,8 +91,8 @@ impl Session {
                 self.stand_in = None;
                 self.doc_scene = scene;
                 self.revision += 1;
-                self.undo.clear();
-                self.redo.clear();
+                self.history.clear();
+                self.dragging = None;
                 self.selected = None;
                 self.conflict = None;
                 self.frame_dirty = true;
@@ -115,6 +115,13 @@ impl Session {
                 PageEvent::Pointer { phase, x, y } => {
                     if !(x.is_finite() && y.is_finite()) {
                         return Err(Response::error(400, "a pointer's x and y are numbers"));
+                    }
+                    let most = super::edits::MAX_PIXEL;
+                    if x.abs() > most || y.abs() > most {
+                        return Err(Response::error(
+                            400,
+                            format!("a pointer's x and y are frame pixels, within \u{b1}{most}"),
+                        ));
                     }
                     let [wx, wy] = screen_to_world(&self.runtime.world, w, h, x, y);
                     Event::Pointer {
@@ -146,18 +153,38 @@ impl Session {
         Ok(ok(json!({ "ok": true })))
     }
 
-    pub(super) fn select(&mut self, select: Select) -> Response {
-        self.selected = match (select.index, select.live) {
+    /// Selects an entity of the scene file (`index`), one the game spawned (`live`), or none;
+    /// one that does not exist is refused and the selection kept.
+    pub(super) fn select(&mut self, select: Select) -> Result<Response, Response> {
+        let selected = match (select.index, select.live) {
+            (Some(i), _) if i >= self.doc.len() => {
+                return Err(Response::error(
+                    400,
+                    format!(
+                        "there is no entity {i} to select (the scene has {})",
+                        self.doc.len()
+                    ),
+                ));
+            }
             (Some(i), _) => Some(Selected::Scene(i)),
+            (None, Some(id)) if self.live(id).is_none() => {
+                return Err(Response::error(
+                    400,
+                    format!("there is no live entity {id} to select"),
+                ));
+            }
             (None, Some(id)) => Some(Selected::Live(id)),
             (None, None) => None,
         };
+        self.selected = selected;
         let selection = match self.selected {
             Some(Selected::Scene(i)) => json!({ "index": i }),
             Some(Selected::Live(id)) => json!({ "live": id }),
             None => serde_json::Value::Null,
         };
-        ok(json!({ "ok": true, "selection": selection, "selection_box": self.selection_box() }))
+        Ok(ok(
+            json!({ "ok": true, "selection": selection, "selection_box": self.selection_box() }),
+        ))
     }
 
     /// Selects the scene's entity drawn on top at frame pixel (x, y), if any.
@@ -182,10 +209,12 @@ impl Session {
         } else {
             None
         };
+        // What was found is there, so the selection cannot be refused.
         self.select(Select {
             index: found,
             live: None,
         })
+        .unwrap_or_else(|refusal| refusal)
     }
 
     pub(super) fn rebuild(&mut self) -> Result<Response, Response> {
@@ -275,6 +304,8 @@ impl Session {
     /// scene, seed and profile, with the unsaved text and the undo history written to files
     /// for it (returned, to remove should it not start).
     pub(super) fn handover(&mut self) -> (Vec<std::ffi::OsString>, Vec<std::path::PathBuf>) {
+        // A drag under way becomes its undo step, so the history matches the scene handed over.
+        self.end_drag();
         let mut args = self.session_args();
         args.extend([
             "--port".into(),
@@ -297,13 +328,10 @@ impl Session {
                 ),
             }
         }
-        if !self.undo.is_empty() || !self.redo.is_empty() {
+        if self.history.can_undo() || self.history.can_redo() {
             let path = self.handover_path("history");
-            let history = json!({
-                "scene": self.doc_scene,
-                "undo": self.undo.iter().map(|d| d.text()).collect::<Vec<_>>(),
-                "redo": self.redo.iter().map(|d| d.text()).collect::<Vec<_>>(),
-            });
+            let (undo, redo) = self.history.texts(&self.doc);
+            let history = json!({ "scene": self.doc_scene, "undo": undo, "redo": redo });
             match std::fs::write(&path, history.to_string()) {
                 Ok(()) => {
                     args.push("--history".into());

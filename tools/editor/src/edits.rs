@@ -1,12 +1,14 @@
-//! Edits: each applied to a copy of the scene, checked by the scene loader, and only then
-//! kept (with its undo step) and shown in the running game; save, undo, redo and revert.
+//! Edits: each checked for what the page may send (entity indices that exist, names by the
+//! loader's rule, numbers in range), applied to a copy of the scene, checked by the scene
+//! loader, and only then kept (with its undo step) and shown in the running game; save, undo,
+//! redo and revert.
 
 use serde::Deserialize;
 use serde_json::json;
 
 use super::doc::{Json, SceneDoc, Step};
 use super::http::Response;
-use super::session::{Selected, Session, UNDO_KEPT, ok, read_scene};
+use super::session::{Selected, Session, ok, read_scene};
 use jengine_render::screen_to_world;
 
 /// A drag of an entity in the view, from where the pointer went down to where it is now
@@ -29,6 +31,9 @@ pub(super) struct Dragging {
     before: SceneDoc,
     base: [f64; 2],
 }
+
+/// How far outside the frame a pointer's point may be, in frame pixels.
+pub(super) const MAX_PIXEL: f32 = 1e6;
 
 /// A position as a scene file is pleased to hold it: to the thousandth.
 fn tidy(v: f64) -> Json {
@@ -78,10 +83,150 @@ pub(super) enum Edit {
 /// Keys whose change means the scene is loaded again rather than changed in place.
 pub(super) const STRUCTURAL: [&str; 3] = ["name", "script", "bulk"];
 
+/// The longest entity name, in characters.
+pub const NAME_CHARS: usize = 200;
+
+/// Whether `name` may name an entity: not blank, at most [`NAME_CHARS`] characters, and free
+/// of control characters (C0, DEL and C1) and of the bidirectional controls (U+200E, U+200F,
+/// U+061C, U+202A to U+202E, U+2066 to U+2069) that make a name show as something it is not,
+/// in the editor's tree, the log or a terminal. This mirrors the scene loader's rule for
+/// names, so the editor refuses what the runtime and `check` refuse.
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.trim().is_empty() {
+        return Err("a name cannot be empty".into());
+    }
+    let count = name.chars().count();
+    if count > NAME_CHARS {
+        return Err(format!(
+            "a name may be at most {NAME_CHARS} characters (this one has {count})"
+        ));
+    }
+    let bidi = |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    if let Some((at, c)) = name
+        .chars()
+        .enumerate()
+        .find(|(_, c)| c.is_control() || bidi(*c))
+    {
+        let what = if c.is_control() {
+            "a control character"
+        } else {
+            "a bidirectional control"
+        };
+        return Err(format!(
+            "a name may not hold {what} (U+{:04X} at character {})",
+            c as u32,
+            at + 1
+        ));
+    }
+    Ok(())
+}
+
+/// How far from the origin a position, size or angle in `transform` or `camera` may be: past
+/// this a 32-bit float has no unit left between neighbours, and a view of it is meaningless.
+pub(super) const MAX_COORDINATE: f64 = 1e9;
+/// The largest number any value may hold: past 2^53 the page (and any JSON reader using
+/// doubles) no longer holds every integer exactly.
+pub(super) const MAX_NUMBER: f64 = 9_007_199_254_740_992.0;
+
+/// Checks every number in `value`, the value (at `path`) of component `key`: within
+/// [`MAX_COORDINATE`] in `transform` and `camera`, within [`MAX_NUMBER`] anywhere.
+pub(super) fn check_numbers(key: &str, path: &[Step], value: &Json) -> Result<(), String> {
+    let mut at = key.to_string();
+    for step in path {
+        match step {
+            Step::Key(k) => at.push_str(&format!(".{k}")),
+            Step::Index(i) => at.push_str(&format!("[{i}]")),
+        }
+    }
+    let bound = if ["transform", "camera"].contains(&key) {
+        MAX_COORDINATE
+    } else {
+        MAX_NUMBER
+    };
+    walk_numbers(value, &mut at, bound)
+}
+
+fn walk_numbers(value: &Json, at: &mut String, bound: f64) -> Result<(), String> {
+    match value {
+        Json::Number(n) => {
+            let v = n.as_f64().unwrap_or(f64::INFINITY);
+            if !v.is_finite() || v.abs() > bound {
+                return Err(format!(
+                    "{at} is {n}: numbers here stay within \u{b1}{bound:e}"
+                ));
+            }
+        }
+        Json::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let len = at.len();
+                at.push_str(&format!("[{i}]"));
+                walk_numbers(item, at, bound)?;
+                at.truncate(len);
+            }
+        }
+        Json::Object(fields) => {
+            for (k, v) in fields {
+                let len = at.len();
+                at.push_str(&format!(".{k}"));
+                walk_numbers(v, at, bound)?;
+                at.truncate(len);
+            }
+        }
+        Json::Null | Json::Bool(_) | Json::String(_) => {}
+    }
+    Ok(())
+}
+
+impl Edit {
+    /// Refuses, before anything changes, an edit whose entity index is not in a scene of
+    /// `len` entities or whose numbers are out of range.
+    fn check(&self, len: usize) -> Result<(), String> {
+        let exists = |i: usize| {
+            if i < len {
+                Ok(())
+            } else {
+                Err(format!("there is no entity {i} (the scene has {len})"))
+            }
+        };
+        match self {
+            Edit::Set {
+                entity,
+                key,
+                path,
+                value,
+            } => {
+                exists(*entity)?;
+                check_numbers(key, path, value)
+            }
+            Edit::Remove { entity, .. }
+            | Edit::Duplicate { entity }
+            | Edit::Delete { entity }
+            | Edit::Rename { entity, .. } => exists(*entity),
+            Edit::AddEntity { at, value } => {
+                if let Some(at) = at
+                    && *at > len
+                {
+                    return Err(format!(
+                        "an entity can go in at 0 to {len} (the scene has {len}), not {at}"
+                    ));
+                }
+                if let Some(Json::Object(fields)) = value {
+                    for (key, v) in fields {
+                        check_numbers(key, &[], v)?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 impl Session {
     /// Applies an edit to a copy of the scene, checks the copy as the runtime loads scenes,
     /// and only then keeps it and shows it in the game.
     pub(super) fn edit(&mut self, edit: Edit) -> Result<Response, Response> {
+        edit.check(self.doc.len())
+            .map_err(|e| Response::error(400, e))?;
         let mut candidate = self.doc.clone();
         let refuse = |message: String| {
             Response::json(
@@ -137,9 +282,7 @@ impl Session {
                 candidate.delete(*entity).map_err(refuse)?;
             }
             Edit::Rename { entity, name } => {
-                if name.trim().is_empty() {
-                    return Err(refuse("a name cannot be empty".into()));
-                }
+                check_name(name).map_err(|e| Response::error(400, e))?;
                 let taken = candidate.entities().enumerate().any(|(i, e)| {
                     i != *entity && matches!(e.get("name"), Some(Json::String(s)) if s == name)
                 });
@@ -151,6 +294,12 @@ impl Session {
                     .map_err(refuse)?;
                 focus = Some(*entity);
             }
+        }
+        // The name the edit gave (or made, for a copy), by the loader's rule for names.
+        if let Some(i) = focus
+            && let Some(Json::String(name)) = candidate.entity(i).and_then(|e| e.get("name"))
+        {
+            check_name(name).map_err(|e| Response::error(400, format!("entity {i}: {e}")))?;
         }
         let text = candidate.text();
         if let Err(errors) = self.runtime.check_scene_text(&self.doc_scene, &text) {
@@ -171,11 +320,8 @@ impl Session {
                 json!({ "error": first, "errors": list }).to_string(),
             ));
         }
-        self.undo.push(std::mem::replace(&mut self.doc, candidate));
-        if self.undo.len() > UNDO_KEPT {
-            self.undo.remove(0);
-        }
-        self.redo.clear();
+        let before = std::mem::replace(&mut self.doc, candidate);
+        self.record(&before);
         self.show_doc(in_place);
         if matches!(edit, Edit::Delete { .. }) {
             self.selected = None;
@@ -222,6 +368,17 @@ impl Session {
         if !finite {
             return Err(Response::error(400, "a drag's points are numbers"));
         }
+        if drag
+            .from
+            .iter()
+            .chain(&drag.to)
+            .any(|v| v.abs() > MAX_PIXEL)
+        {
+            return Err(Response::error(
+                400,
+                format!("a drag's points are frame pixels, within \u{b1}{MAX_PIXEL}"),
+            ));
+        }
         let start = match &self.dragging {
             Some(d) if d.entity == drag.entity => d.clone(),
             _ => {
@@ -253,9 +410,13 @@ impl Session {
         ]);
         let mut candidate = start.before.clone();
         let path = [Step::Key("pos".into())];
-        let checked = candidate
-            .set(drag.entity, "transform", &path, pos)
-            .map_err(|e| Response::error(422, e))
+        let checked = check_numbers("transform", &path, &pos)
+            .map_err(|e| Response::error(400, e))
+            .and_then(|()| {
+                candidate
+                    .set(drag.entity, "transform", &path, pos)
+                    .map_err(|e| Response::error(422, e))
+            })
             .and_then(|()| {
                 self.runtime
                     .check_scene_text(&self.doc_scene, &candidate.text())
@@ -284,21 +445,32 @@ impl Session {
             return;
         };
         if self.doc != drag.before {
-            self.undo.push(drag.before);
-            if self.undo.len() > UNDO_KEPT {
-                self.undo.remove(0);
-            }
-            self.redo.clear();
+            self.record(&drag.before);
+        }
+    }
+
+    /// Keeps the step from `before` to the scene as it is now in the history, and says so
+    /// when the history had to drop its oldest steps to stay within its budget.
+    pub(super) fn record(&mut self, before: &SceneDoc) {
+        self.history.record(&self.doc, before);
+        if self.history.take_trimmed() {
+            self.say(
+                "info",
+                format!(
+                    "the undo history keeps about {} MB; its oldest steps were dropped",
+                    super::history::UNDO_BUDGET >> 20
+                ),
+            );
         }
     }
 
     pub(super) fn undo_redo(&mut self, undo: bool) -> Response {
-        let (from, to) = if undo {
-            (&mut self.undo, &mut self.redo)
+        let stepped = if undo {
+            self.history.undo(&mut self.doc)
         } else {
-            (&mut self.redo, &mut self.undo)
+            self.history.redo(&mut self.doc)
         };
-        let Some(doc) = from.pop() else {
+        if !stepped {
             return Response::error(
                 409,
                 if undo {
@@ -308,7 +480,6 @@ impl Session {
                 },
             );
         };
-        to.push(std::mem::replace(&mut self.doc, doc));
         if let Some(Selected::Scene(i)) = self.selected
             && i >= self.doc.len()
         {
@@ -343,7 +514,8 @@ impl Session {
     pub(super) fn revert(&mut self) -> Result<Response, Response> {
         let (doc, text) =
             read_scene(&self.project_dir, &self.doc_scene).map_err(|e| Response::error(422, e))?;
-        self.undo.push(std::mem::replace(&mut self.doc, doc));
+        let before = std::mem::replace(&mut self.doc, doc);
+        self.record(&before);
         self.saved_text = text;
         self.conflict = None;
         self.stand_in = None;

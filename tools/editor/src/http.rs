@@ -4,20 +4,20 @@
 //! `X-Jengine-Token` header) and a `Host` naming this loopback address; a request with an
 //! `Origin` must come from this page's own origin. Anything else is refused before it reaches
 //! the editor, so another page in the browser (or a name resolving to this machine) cannot
-//! drive it.
+//! drive it. A connection has a short deadline to send its whole head and show the token,
+//! and connections that have not shown it share only a few places (see [`Limits`]), so a
+//! local process holding connections open cannot keep the page out.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The longest request head read.
 const MAX_HEAD: usize = 16 * 1024;
 /// The largest request body read.
 pub const MAX_BODY: usize = 4 * 1024 * 1024;
-/// Connections served at once; more wait in the listen queue's place of a refusal.
-const MAX_CONNECTIONS: usize = 64;
 
 /// A request that passed the checks.
 #[derive(Debug, Clone)]
@@ -91,9 +91,11 @@ impl Response {
             403 => "Forbidden",
             404 => "Not Found",
             405 => "Method Not Allowed",
+            408 => "Request Timeout",
             409 => "Conflict",
             413 => "Payload Too Large",
             422 => "Unprocessable Entity",
+            429 => "Too Many Requests",
             431 => "Request Header Fields Too Large",
             500 => "Internal Server Error",
             503 => "Service Unavailable",
@@ -155,13 +157,8 @@ impl Guard {
         headers: &[(String, String)],
         query: Vec<(String, String)>,
     ) -> Result<Vec<(String, String)>, Response> {
-        let header = |name: &str| {
-            headers
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(name))
-                .map(|(_, v)| v.as_str())
-        };
-        match header("host") {
+        let header = |name: &str| single(headers, name);
+        match header("host")? {
             Some(host) if self.host_ok(host) => {}
             Some(host) => {
                 return Err(Response::text(
@@ -174,7 +171,7 @@ impl Guard {
             }
             None => return Err(Response::text(400, "refused: the request has no Host")),
         }
-        if let Some(origin) = header("origin")
+        if let Some(origin) = header("origin")?
             && !self.origin_ok(origin)
         {
             return Err(Response::text(
@@ -182,7 +179,7 @@ impl Guard {
                 format!("refused: a page from {origin:?} may not use the editor"),
             ));
         }
-        let mut token = header("x-jengine-token").map(str::to_string);
+        let mut token = header("x-jengine-token")?.map(str::to_string);
         let mut rest = Vec::with_capacity(query.len());
         for (k, v) in query {
             if k == "token" {
@@ -238,54 +235,158 @@ pub fn split_target(target: &str) -> Option<(String, Vec<(String, String)>)> {
     Some((path, pairs))
 }
 
-/// Reads one request's head and body. `Err` is the answer to send instead.
-fn read_request(stream: &mut TcpStream, guard: &Guard) -> Result<Request, Response> {
-    let mut reader = BufReader::new(stream);
+/// How long a connection may take over its request, and how many are served at once.
+///
+/// A connection that has not shown the token yet holds one of only `unverified` places, and
+/// only until `head_deadline` after it was accepted: the deadline is for the whole head, so a
+/// byte every few seconds does not extend it. When a new connection finds every such place
+/// taken, the oldest is closed to let it in, so a flood of connections that never finish
+/// their heads cannot keep the page's own requests out. A connection that showed the token
+/// moves to the `verified` places, which only such connections use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// From accepting a connection to the end of its request head.
+    pub head_deadline: Duration,
+    /// From the end of the head to the end of the body.
+    pub body_deadline: Duration,
+    /// Connections that have not shown the token yet, at most.
+    pub unverified: usize,
+    /// Connections that showed the token, served at once.
+    pub verified: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            head_deadline: Duration::from_secs(2),
+            body_deadline: Duration::from_secs(30),
+            unverified: 16,
+            verified: 48,
+        }
+    }
+}
+
+/// A source of bytes that can be told how long its next read may wait.
+trait Waits: Read {
+    fn wait_at_most(&mut self, time: Duration) -> std::io::Result<()>;
+}
+
+impl Waits for &TcpStream {
+    fn wait_at_most(&mut self, time: Duration) -> std::io::Result<()> {
+        self.set_read_timeout(Some(time.max(Duration::from_millis(1))))
+    }
+}
+
+/// Reads from `inner` until `deadline` (by the clock `now`), however the bytes trickle in:
+/// each read may wait only for the time left.
+struct Deadlined<S, C> {
+    inner: S,
+    deadline: Instant,
+    now: C,
+}
+
+impl<S: Waits, C: Fn() -> Instant> Read for Deadlined<S, C> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.deadline.saturating_duration_since((self.now)());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.inner.wait_at_most(left)?;
+        self.inner.read(buf)
+    }
+}
+
+fn timed_out(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+    )
+}
+
+/// A request head, read but not yet checked.
+#[derive(Debug)]
+struct Head {
+    method: String,
+    target: String,
+    headers: Vec<(String, String)>,
+}
+
+/// Reads one request head. `Err(None)` when the connection sent nothing (or was closed before
+/// it did): there is no one to answer.
+fn read_head(reader: &mut impl BufRead, deadline: Duration) -> Result<Head, Option<Response>> {
     let mut head = Vec::new();
     loop {
         let before = head.len();
         let room = (MAX_HEAD - head.len()) as u64;
-        let n = (&mut reader)
-            .take(room)
-            .read_until(b'\n', &mut head)
-            .map_err(|_| Response::text(400, "the request could not be read"))?;
+        let read = reader.take(room).read_until(b'\n', &mut head);
+        let n = match read {
+            Ok(n) => n,
+            Err(e) if timed_out(&e) && head.is_empty() => return Err(None),
+            Err(e) if timed_out(&e) => {
+                return Err(Some(Response::text(
+                    408,
+                    format!(
+                        "the request head took longer than {} ms",
+                        deadline.as_millis()
+                    ),
+                )));
+            }
+            Err(_) => return Err(Some(Response::text(400, "the request could not be read"))),
+        };
         if head.len() >= MAX_HEAD {
-            return Err(Response::text(431, "the request head is too long"));
+            return Err(Some(Response::text(431, "the request head is too long")));
+        }
+        if n == 0 && head.is_empty() {
+            return Err(None);
         }
         if n == 0 {
-            return Err(Response::text(400, "the request ended early"));
+            return Err(Some(Response::text(400, "the request ended early")));
         }
         let line = &head[before..];
         if line == b"\r\n" || line == b"\n" {
             break;
         }
     }
-    let head = String::from_utf8(head).map_err(|_| Response::text(400, "the head is not UTF-8"))?;
+    let head =
+        String::from_utf8(head).map_err(|_| Some(Response::text(400, "the head is not UTF-8")))?;
     let mut lines = head.lines();
     let first = lines.next().unwrap_or_default();
     let mut parts = first.split(' ');
     let (Some(method), Some(target), Some(version)) = (parts.next(), parts.next(), parts.next())
     else {
-        return Err(Response::text(400, "a malformed request line"));
+        return Err(Some(Response::text(400, "a malformed request line")));
     };
     if !version.starts_with("HTTP/1.") {
-        return Err(Response::text(400, "only HTTP/1.x is spoken here"));
+        return Err(Some(Response::text(400, "only HTTP/1.x is spoken here")));
     }
-    let headers: Vec<(String, String)> = lines
+    let headers = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
         .collect();
+    Ok(Head {
+        method: method.to_string(),
+        target: target.to_string(),
+        headers,
+    })
+}
+
+/// Checks a head against the guard: the path and the query (token removed), or the refusal.
+fn check_head(head: &Head, guard: &Guard) -> Result<(String, Vec<(String, String)>), Response> {
     let (path, query) =
-        split_target(target).ok_or_else(|| Response::text(400, "a malformed address"))?;
-    let query = guard.check(&headers, query)?;
-    let length = headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
-        .map(|(_, v)| v.parse::<usize>())
+        split_target(&head.target).ok_or_else(|| Response::text(400, "a malformed address"))?;
+    let query = guard.check(&head.headers, query)?;
+    Ok((path, query))
+}
+
+/// Reads the body a checked head announces.
+fn read_body(reader: &mut impl Read, head: &Head) -> Result<Vec<u8>, Response> {
+    let length = single(&head.headers, "content-length")?
+        .map(str::parse::<usize>)
         .transpose()
         .map_err(|_| Response::text(400, "a malformed Content-Length"))?
         .unwrap_or(0);
-    if headers
+    if head
+        .headers
         .iter()
         .any(|(k, _)| k.eq_ignore_ascii_case("transfer-encoding"))
     {
@@ -298,15 +399,129 @@ fn read_request(stream: &mut TcpStream, guard: &Guard) -> Result<Request, Respon
         ));
     }
     let mut body = vec![0; length];
-    reader
-        .read_exact(&mut body)
-        .map_err(|_| Response::text(400, "the body ended early"))?;
-    Ok(Request {
-        method: method.to_string(),
-        path,
-        query,
-        body,
-    })
+    reader.read_exact(&mut body).map_err(|e| {
+        if timed_out(&e) {
+            Response::text(408, "the body did not arrive in time")
+        } else {
+            Response::text(400, "the body ended early")
+        }
+    })?;
+    Ok(body)
+}
+
+/// The value of header `name`, refusing a request that gives it more than once (two `Host`s
+/// or two `Content-Length`s can be read two ways, by this server and by whatever is between).
+fn single<'a>(headers: &'a [(String, String)], name: &str) -> Result<Option<&'a str>, Response> {
+    let mut found = headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name));
+    let first = found.next().map(|(_, v)| v.as_str());
+    if found.next().is_some() {
+        return Err(Response::text(
+            400,
+            format!("refused: the request gives its {name} header more than once"),
+        ));
+    }
+    Ok(first)
+}
+
+/// The connections being served: the ones still to show the token (oldest first, each with a
+/// handle that can close it), and how many showed it.
+#[derive(Default)]
+struct Pool {
+    unverified: VecDeque<(u64, TcpStream)>,
+    verified: usize,
+    next: u64,
+}
+
+impl Pool {
+    /// Takes a new connection in, closing the oldest unverified one if every place is taken.
+    /// `None` when the connection cannot be held at all (no handle for it).
+    fn admit(&mut self, stream: &TcpStream, limits: &Limits) -> Option<u64> {
+        let handle = stream.try_clone().ok()?;
+        while self.unverified.len() >= limits.unverified.max(1) {
+            let Some((_, oldest)) = self.unverified.pop_front() else {
+                break;
+            };
+            let _ = oldest.shutdown(std::net::Shutdown::Both);
+        }
+        self.next += 1;
+        self.unverified.push_back((self.next, handle));
+        Some(self.next)
+    }
+
+    /// Moves connection `id`, which showed the token, to the verified places; false when it was
+    /// closed meanwhile or those places are all taken.
+    fn verify(&mut self, id: u64, limits: &Limits) -> bool {
+        let Some(at) = self.unverified.iter().position(|(i, _)| *i == id) else {
+            return false;
+        };
+        if self.verified >= limits.verified {
+            return false;
+        }
+        self.unverified.remove(at);
+        self.verified += 1;
+        true
+    }
+
+    /// Connection `id` is done.
+    fn release(&mut self, id: u64, verified: bool) {
+        self.unverified.retain(|(i, _)| *i != id);
+        if verified {
+            self.verified = self.verified.saturating_sub(1);
+        }
+    }
+}
+
+/// Serves one connection: its head within the head deadline, the token checked, then a
+/// verified place, the body and the answer.
+fn serve_one(
+    stream: TcpStream,
+    id: u64,
+    guard: &Guard,
+    limits: &Limits,
+    pool: &Mutex<Pool>,
+    handle: &(dyn Fn(Request) -> Response + Send + Sync),
+) {
+    let lock = || pool.lock().unwrap_or_else(|e| e.into_inner());
+    let mut reader = BufReader::new(Deadlined {
+        inner: &stream,
+        deadline: Instant::now() + limits.head_deadline,
+        now: Instant::now,
+    });
+    let mut verified = false;
+    let head = read_head(&mut reader, limits.head_deadline)
+        .and_then(|head| check_head(&head, guard).map(|c| (head, c)).map_err(Some));
+    let response = match head {
+        Err(refusal) => refusal,
+        Ok((head, (path, query))) => {
+            verified = lock().verify(id, limits);
+            if verified {
+                reader.get_mut().deadline = Instant::now() + limits.body_deadline;
+                let request = read_body(&mut reader, &head).map(|body| Request {
+                    method: head.method,
+                    path,
+                    query,
+                    body,
+                });
+                Some(match request {
+                    Ok(request) => handle(request),
+                    Err(refusal) => refusal,
+                })
+            } else {
+                Some(Response::text(503, "the editor is busy; try again"))
+            }
+        }
+    };
+    if let Some(response) = response {
+        let write_time = if verified {
+            Duration::from_secs(30)
+        } else {
+            limits.head_deadline
+        };
+        let _ = stream.set_write_timeout(Some(write_time.max(Duration::from_millis(1))));
+        let _ = response.write_to(&mut &stream);
+    }
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    lock().release(id, verified);
 }
 
 /// Serves `listener` on its own threads, passing each checked request to `handle` (called on
@@ -314,38 +529,30 @@ fn read_request(stream: &mut TcpStream, guard: &Guard) -> Result<Request, Respon
 pub fn serve(
     listener: TcpListener,
     guard: Guard,
+    limits: Limits,
     handle: Arc<dyn Fn(Request) -> Response + Send + Sync>,
 ) -> std::io::Result<SocketAddr> {
     let addr = listener.local_addr()?;
-    let open = Arc::new(AtomicUsize::new(0));
+    let pool = Arc::new(Mutex::new(Pool::default()));
     std::thread::Builder::new()
         .name("editor-http".into())
         .spawn(move || {
             for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { continue };
-                if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
-                    let _ =
-                        Response::text(503, "the editor is busy; try again").write_to(&mut stream);
-                    continue;
-                }
-                open.fetch_add(1, Ordering::SeqCst);
-                let (guard, handle, count) = (guard.clone(), handle.clone(), open.clone());
+                let Ok(stream) = stream else { continue };
+                let admitted = pool
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .admit(&stream, &limits);
+                let Some(id) = admitted else { continue };
+                let (guard, handle, held) = (guard.clone(), handle.clone(), pool.clone());
                 let spawned = std::thread::Builder::new()
                     .name("editor-request".into())
-                    .spawn(move || {
-                        let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-                        let _ = stream.set_write_timeout(Some(Duration::from_secs(30)));
-                        let response = match read_request(&mut stream, &guard) {
-                            Ok(request) => handle(request),
-                            Err(refusal) => refusal,
-                        };
-                        let _ = response.write_to(&mut stream);
-                        let _ = stream.shutdown(std::net::Shutdown::Write);
-                        count.fetch_sub(1, Ordering::SeqCst);
-                    });
+                    .spawn(move || serve_one(stream, id, &guard, &limits, &held, &*handle));
                 if spawned.is_err() {
                     // The thread never ran, so its place is free again.
-                    open.fetch_sub(1, Ordering::SeqCst);
+                    pool.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .release(id, false);
                 }
             }
         })?;
@@ -411,6 +618,118 @@ mod tests {
         ];
         assert!(g.check(&h(&same), q("abc123")).is_ok());
         assert_eq!(g.check(&[], q("abc123")).unwrap_err().status, 400);
+    }
+
+    #[test]
+    fn a_header_the_guard_reads_given_twice_is_refused() {
+        let g = guard();
+        let q = || vec![("token".to_string(), "abc123".to_string())];
+        for doubled in [
+            [("Host", "127.0.0.1:4000"), ("host", "127.0.0.1:4000")],
+            [("Host", "127.0.0.1:4000"), ("Host", "evil.example")],
+        ] {
+            let refused = g.check(&h(&doubled), q()).unwrap_err();
+            assert_eq!(refused.status, 400);
+            assert!(String::from_utf8_lossy(&refused.body).contains("host header more than once"));
+        }
+        let origins = [
+            ("Host", "127.0.0.1:4000"),
+            ("Origin", "http://127.0.0.1:4000"),
+            ("Origin", "http://evil.example"),
+        ];
+        assert_eq!(g.check(&h(&origins), q()).unwrap_err().status, 400);
+    }
+
+    /// Bytes that arrive one at a time, each read taking a second on a clock the test moves.
+    struct Trickle {
+        bytes: std::collections::VecDeque<u8>,
+        clock: std::rc::Rc<std::cell::Cell<Instant>>,
+    }
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.clock.set(self.clock.get() + Duration::from_secs(1));
+            match (self.bytes.pop_front(), buf.first_mut()) {
+                (Some(b), Some(slot)) => {
+                    *slot = b;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    impl Waits for Trickle {
+        fn wait_at_most(&mut self, _: Duration) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn trickled(head: &str, deadline: Duration) -> Result<Head, Option<Response>> {
+        let clock = std::rc::Rc::new(std::cell::Cell::new(Instant::now()));
+        let start = clock.get();
+        let source = Trickle {
+            bytes: head.bytes().collect(),
+            clock: clock.clone(),
+        };
+        let reader = Deadlined {
+            inner: source,
+            deadline: start + deadline,
+            now: move || clock.get(),
+        };
+        read_head(&mut BufReader::with_capacity(1, reader), deadline)
+    }
+
+    #[test]
+    fn a_head_that_trickles_in_is_cut_at_its_deadline_however_often_bytes_come() {
+        let head = "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:4000\r\n\r\n";
+        // A byte a second, every read on time: the whole head still has two seconds only.
+        let cut = trickled(head, Duration::from_secs(2)).unwrap_err().unwrap();
+        assert_eq!(cut.status, 408);
+        assert!(String::from_utf8_lossy(&cut.body).contains("longer than 2000 ms"));
+        // With time for every byte it is read whole.
+        let read = trickled(head, Duration::from_secs(head.len() as u64 + 1)).unwrap();
+        assert_eq!(
+            (read.method.as_str(), read.target.as_str()),
+            ("GET", "/api/state")
+        );
+        // Nothing at all before the deadline: closed without a word.
+        assert!(trickled("", Duration::from_secs(2)).unwrap_err().is_none());
+    }
+
+    #[test]
+    fn a_full_pool_closes_its_oldest_unverified_connection_for_a_new_one() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let limits = Limits {
+            unverified: 2,
+            verified: 1,
+            ..Limits::default()
+        };
+        let mut pool = Pool::default();
+        let mut clients = Vec::new();
+        let mut ids = Vec::new();
+        for _ in 0..3 {
+            clients.push(TcpStream::connect(addr).unwrap());
+            let (served, _) = listener.accept().unwrap();
+            ids.push(pool.admit(&served, &limits).unwrap());
+        }
+        assert_eq!(pool.unverified.len(), 2);
+        // The first was closed: its client reads the end.
+        clients[0]
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        assert_eq!(clients[0].read(&mut [0; 8]).unwrap(), 0);
+        assert!(!pool.verify(ids[0], &limits), "closed to make room");
+        assert!(pool.verify(ids[1], &limits));
+        assert!(
+            !pool.verify(ids[2], &limits),
+            "the verified places are full"
+        );
+        pool.release(ids[1], true);
+        assert!(pool.verify(ids[2], &limits));
+        pool.release(ids[2], true);
+        assert_eq!((pool.unverified.len(), pool.verified), (0, 0));
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod control;
 mod doc;
 mod edits;
 mod frames;
+mod history;
 mod http;
 mod markdown;
 mod reload;
@@ -22,6 +23,8 @@ mod views;
 
 pub use background::{Background, open_every_scene};
 pub use doc::{Json, SceneDoc, Step};
+pub use edits::{NAME_CHARS, check_name};
+pub use http::Limits;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -187,6 +190,18 @@ pub fn run(
     stop: Arc<AtomicBool>,
     ready: &mut dyn FnMut(&str),
 ) -> Result<(), Vec<String>> {
+    run_with(options, Limits::default(), packages, stop, ready)
+}
+
+/// [`run`] with the server's deadlines and places set by the caller (tests use a short head
+/// deadline).
+pub fn run_with(
+    options: EditOptions,
+    limits: Limits,
+    packages: &[&dyn Package],
+    stop: Arc<AtomicBool>,
+    ready: &mut dyn FnMut(&str),
+) -> Result<(), Vec<String>> {
     if let Some(token) = &options.token
         && !token_shape_ok(token)
     {
@@ -225,7 +240,7 @@ pub fn run(
             .recv_timeout(Duration::from_secs(30))
             .unwrap_or_else(|_| http::Response::error(503, "the editor did not answer in time"))
     });
-    http::serve(listener, guard, handler).map_err(|e| vec![e.to_string()])?;
+    http::serve(listener, guard, limits, handler).map_err(|e| vec![e.to_string()])?;
     reload::watch(&options, tx.clone(), stop.clone());
     let url = format!("http://127.0.0.1:{port}/?token={token}");
     ready(&url);

@@ -93,9 +93,12 @@ impl Session {
                 }
                 match SceneDoc::parse(&disk) {
                     Ok(doc) => {
-                        self.undo.push(std::mem::replace(&mut self.doc, doc));
+                        self.end_drag();
+                        let before = std::mem::replace(&mut self.doc, doc);
                         if self.stand_in.take().is_some() {
-                            self.undo.clear();
+                            self.history.clear();
+                        } else {
+                            self.record(&before);
                         }
                         self.saved_text = disk;
                         self.revision += 1;

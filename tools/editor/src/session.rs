@@ -15,6 +15,7 @@ use serde_json::json;
 
 use super::doc::SceneDoc;
 use super::frames::Frames;
+use super::history::{History, UNDO_KEPT};
 use super::http::{Request, Response};
 use super::{EditOptions, Msg};
 use jengine_runtime::input::Event;
@@ -26,8 +27,6 @@ use jengine_viewport::Profile;
 pub(super) const LOG_KEPT: usize = 5000;
 /// Live entities (spawned by the game, not the file) listed in the scene tree at most.
 pub(super) const LIVE_LISTED: usize = 200;
-/// Steps of undo kept.
-pub(super) const UNDO_KEPT: usize = 200;
 #[derive(Debug, Clone, serde::Serialize)]
 pub(super) struct LogEntry {
     pub(super) seq: u64,
@@ -51,8 +50,7 @@ pub struct Session {
     pub(super) doc: SceneDoc,
     pub(super) doc_scene: String,
     pub(super) saved_text: String,
-    pub(super) undo: Vec<SceneDoc>,
-    pub(super) redo: Vec<SceneDoc>,
+    pub(super) history: History,
     pub(super) playing: bool,
     pub(super) steps: u32,
     pub(super) events: Vec<Event>,
@@ -217,22 +215,22 @@ impl Session {
             }
             let _ = std::fs::remove_file(path);
         }
-        let (undo, redo) = match &options.history {
+        let history = match &options.history {
             Some(path) => {
                 let read = read_history(path, &scene);
                 let _ = std::fs::remove_file(path);
                 match read {
-                    Ok(steps) => steps,
+                    Ok((undo, redo)) => History::from_states(&doc, undo, redo),
                     Err(e) => {
                         notes.push((
                             "warning",
                             format!("the undo history could not be carried over the rebuild: {e}"),
                         ));
-                        (Vec::new(), Vec::new())
+                        History::default()
                     }
                 }
             }
-            None => (Vec::new(), Vec::new()),
+            None => History::default(),
         };
         // As the watcher names files: absolute, links resolved.
         let project_dir = std::fs::canonicalize(&runtime.project.dir)
@@ -245,8 +243,7 @@ impl Session {
             doc,
             doc_scene: scene,
             saved_text,
-            undo,
-            redo,
+            history,
             playing: true,
             steps: 0,
             events: Vec::new(),
@@ -411,8 +408,8 @@ impl Session {
                 self.stand_in = None;
                 self.doc_scene = running;
                 self.revision += 1;
-                self.undo.clear();
-                self.redo.clear();
+                self.history.clear();
+                self.dragging = None;
                 self.selected = None;
                 self.conflict = None;
             }
@@ -484,7 +481,7 @@ impl Session {
             ("POST", "/api/revert") => self.revert(),
             ("POST", "/api/control") => body(request).and_then(|c| self.control(c)),
             ("POST", "/api/input") => body(request).and_then(|i| self.input(i)),
-            ("POST", "/api/select") => body(request).map(|s| self.select(s)),
+            ("POST", "/api/select") => body(request).and_then(|s| self.select(s)),
             ("POST", "/api/pick") => body(request).map(|p| self.pick(p)),
             ("POST", "/api/drag") => body(request).and_then(|d| self.drag(d)),
             ("POST", "/api/rebuild") => self.rebuild(),
@@ -526,8 +523,8 @@ impl Session {
             "dirty": self.dirty(),
             "revision": self.revision,
             "entities": self.runtime.world.entities.len(),
-            "can_undo": !self.undo.is_empty(),
-            "can_redo": !self.redo.is_empty(),
+            "can_undo": self.history.can_undo(),
+            "can_redo": self.history.can_redo(),
             "playing": self.playing,
             "frame": self.runtime.frame(),
             "fps": self.stepped_at.len(),

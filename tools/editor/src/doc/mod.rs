@@ -1,5 +1,10 @@
 //! A scene file as the editor holds it: JSON that keeps its key order, and entities that keep
 //! their own text until they are edited, so a save changes only the lines that were edited.
+//! `patch` holds what turns one state of it into another, as the undo history keeps it.
+
+mod patch;
+
+pub(crate) use patch::Patch;
 
 use std::fmt::Write as _;
 
