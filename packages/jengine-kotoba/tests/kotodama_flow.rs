@@ -733,7 +733,10 @@ fn a_save_that_is_not_utf8_is_kept_beside_the_older_one_and_the_title_names_it()
         text(&rt, "status"),
         "Your saved progress could not be read, so the game starts afresh; the old file is kept as save.json.bad.1."
     );
-    assert_eq!(std::fs::read(save.path().join("save.json.bad.1")).unwrap(), bytes);
+    assert_eq!(
+        std::fs::read(save.path().join("save.json.bad.1")).unwrap(),
+        bytes
+    );
     assert_eq!(
         std::fs::read_to_string(save.path().join("save.json.bad")).unwrap(),
         "older"

@@ -934,7 +934,10 @@ mod tests {
         let mut s = Session::open(dir.path(), None).expect("opens");
         let problems = s.take_startup_problems();
         assert!(problems[0].contains("progress.json.bad"), "{problems:?}");
-        assert!(problems[0].ends_with("progress starts afresh"), "{problems:?}");
+        assert!(
+            problems[0].ends_with("progress starts afresh"),
+            "{problems:?}"
+        );
         assert_eq!(
             std::fs::read_to_string(dir.path().join("progress.json.bad")).expect("kept"),
             "{ not json"

@@ -81,9 +81,7 @@ fn file_name(path: &Path) -> String {
 }
 
 /// Reads a save's bytes into its values and their size, or says why they are no save.
-fn parse_save(
-    bytes: &[u8],
-) -> Result<(serde_json::Map<String, serde_json::Value>, usize), String> {
+fn parse_save(bytes: &[u8]) -> Result<(serde_json::Map<String, serde_json::Value>, usize), String> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         format!(
             "not UTF-8 text (byte {} is not part of a character)",
@@ -315,12 +313,10 @@ fn read_capped(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, String> {
     if len > cap {
         return Err(format!("it is {len} bytes; it may be at most {cap}"));
     }
-    read_bounded(file, cap)
-        .map(Some)
-        .map_err(|e| match e {
-            Bounded::Over => format!("it grew past {cap} bytes while being read"),
-            Bounded::Io(e) => format!("cannot read it: {e}"),
-        })
+    read_bounded(file, cap).map(Some).map_err(|e| match e {
+        Bounded::Over => format!("it grew past {cap} bytes while being read"),
+        Bounded::Io(e) => format!("cannot read it: {e}"),
+    })
 }
 
 enum Bounded {
@@ -401,9 +397,9 @@ fn temp_path(path: &Path) -> std::io::Result<PathBuf> {
 /// or the older `<stem>.tmp<pid>`.
 fn is_temp_of(path: &Path, candidate: &str) -> bool {
     let pid_after = |prefix: &str| {
-        candidate.strip_prefix(prefix).is_some_and(|rest| {
-            !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())
-        })
+        candidate
+            .strip_prefix(prefix)
+            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
     };
     let name = file_name(path);
     let old = file_name(&path.with_extension("tmp"));
@@ -505,11 +501,19 @@ mod tests {
     fn the_store_size_is_the_compact_file_size() {
         let mut store = SaveStore::in_memory();
         assert_eq!(store.size(), "{}".len());
-        store.set("a\"\n", json!({"x": [1, 2.5, "é\u{1}"]})).unwrap();
+        store
+            .set("a\"\n", json!({"x": [1, 2.5, "é\u{1}"]}))
+            .unwrap();
         store.set("b", json!(true)).unwrap();
-        assert_eq!(store.size(), serde_json::to_string(&store.values).unwrap().len());
+        assert_eq!(
+            store.size(),
+            serde_json::to_string(&store.values).unwrap().len()
+        );
         store.set("a\"\n", serde_json::Value::Null).unwrap();
-        assert_eq!(store.size(), serde_json::to_string(&store.values).unwrap().len());
+        assert_eq!(
+            store.size(),
+            serde_json::to_string(&store.values).unwrap().len()
+        );
     }
 
     #[test]
@@ -597,7 +601,10 @@ mod tests {
         assert!(store.problem().unwrap().contains("save.json.bad"));
         store.set("gen", json!(6)).unwrap();
         store.flush().unwrap();
-        assert_eq!(std::fs::read(dir.path().join("save.json.bad")).unwrap(), bytes);
+        assert_eq!(
+            std::fs::read(dir.path().join("save.json.bad")).unwrap(),
+            bytes
+        );
         let (back, warning) = SaveStore::open(&path);
         assert!(warning.is_none(), "{warning:?}");
         assert_eq!(back.get("gen"), Some(&json!(6)));
@@ -613,7 +620,9 @@ mod tests {
         let (mut store, warning) = opened(&path);
         // Refused by its length, not by what reading it would have found.
         assert!(
-            warning.contains(&format!("it is {size} bytes; it may be at most {MAX_SAVE_TOTAL}")),
+            warning.contains(&format!(
+                "it is {size} bytes; it may be at most {MAX_SAVE_TOTAL}"
+            )),
             "{warning}"
         );
         assert!(!warning.contains("JSON"), "{warning}");
@@ -668,7 +677,10 @@ mod tests {
             ("save.json.bad.1", "second"),
             ("save.json.bad.2", "third"),
         ] {
-            assert_eq!(std::fs::read_to_string(dir.path().join(name)).unwrap(), text);
+            assert_eq!(
+                std::fs::read_to_string(dir.path().join(name)).unwrap(),
+                text
+            );
         }
         assert!(!path.exists());
     }
@@ -711,7 +723,12 @@ mod tests {
         let path = dir.path().join("save.json");
         std::fs::write(&path, "{\"gen\": 3}").unwrap();
         let left = ["save.json.tmp4242", "save.tmp17"];
-        let kept = ["save.json.tmpx", "save.json.tmp", "other.json.tmp1", "saves.tmp1"];
+        let kept = [
+            "save.json.tmpx",
+            "save.json.tmp",
+            "other.json.tmp1",
+            "saves.tmp1",
+        ];
         for name in left.iter().chain(&kept) {
             std::fs::write(dir.path().join(name), "half a save").unwrap();
         }

@@ -208,8 +208,16 @@ fn a_save_that_does_not_read_is_kept_and_the_game_saves_again() {
             .any(|w| w.contains(&format!("it is {size} bytes")) && w.contains("save.json.bad.2")),
         "{said:#?}"
     );
-    assert_eq!(std::fs::metadata(dir.join("save.json.bad.2")).unwrap().len(), size);
-    assert_eq!(std::fs::read_to_string(dir.join("save.json.bad")).unwrap(), "older");
+    assert_eq!(
+        std::fs::metadata(dir.join("save.json.bad.2"))
+            .unwrap()
+            .len(),
+        size
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("save.json.bad")).unwrap(),
+        "older"
+    );
 }
 
 #[test]
