@@ -16,7 +16,7 @@ pub struct SaveStore {
     /// aside (so nothing writes over it).
     path: Option<PathBuf>,
     values: serde_json::Map<String, serde_json::Value>,
-    /// Bytes the entries take in the compact file, each with its comma (see [`entry_size`]).
+    /// Bytes the entries take in the compact file, each with its comma (see [`entry_sizes`]).
     entries: usize,
     dirty: bool,
     /// What went wrong reading the save, in the player's words (`Save.problem()`).
@@ -65,10 +65,12 @@ fn json_len<T: serde::Serialize + ?Sized>(value: &T) -> usize {
     serde_json::to_string(value).map_or(0, |s| s.len())
 }
 
-/// What one entry adds to the compact file: `"key":value,`. The file is `{`, the entries and
-/// `}` in place of the last comma, so its size is [`file_size`] exactly.
-fn entry_size(key: &str, value: &serde_json::Value) -> usize {
-    json_len(key) + 1 + json_len(value) + 1
+/// Two sizes of one entry: what [`MAX_SAVE_VALUE`] caps (the key's bytes and the value as
+/// JSON), and what it adds to the compact file (`"key":value,`). The file is `{`, the entries
+/// and `}` in place of the last comma, so its size is [`file_size`] exactly.
+fn entry_sizes(key: &str, value: &serde_json::Value) -> (usize, usize) {
+    let value = json_len(value);
+    (key.len() + value, json_len(key) + 1 + value + 1)
 }
 
 fn file_size(entries: usize, count: usize) -> usize {
@@ -95,14 +97,14 @@ fn parse_save(bytes: &[u8]) -> Result<(serde_json::Map<String, serde_json::Value
     };
     let mut entries = 0;
     for (key, value) in &map {
-        let size = entry_size(key, value);
+        let (size, in_file) = entry_sizes(key, value);
         if size > MAX_SAVE_VALUE {
             let shown: String = key.chars().take(40).collect();
             return Err(format!(
                 "the value under {shown:?} is {size} bytes as JSON; one saved value may be at most {MAX_SAVE_VALUE}"
             ));
         }
-        entries += size;
+        entries += in_file;
     }
     let total = file_size(entries, map.len());
     if total > MAX_SAVE_TOTAL {
@@ -169,7 +171,7 @@ impl SaveStore {
     pub fn set(&mut self, key: &str, value: serde_json::Value) -> Result<(), SaveTooLarge> {
         if value.is_null() {
             if let Some(old) = self.values.remove(key) {
-                self.entries -= entry_size(key, &old);
+                self.entries -= entry_sizes(key, &old).1;
                 self.dirty = true;
             }
             return Ok(());
@@ -177,12 +179,12 @@ impl SaveStore {
         if self.values.get(key) == Some(&value) {
             return Ok(());
         }
-        let size = entry_size(key, &value);
+        let (size, in_file) = entry_sizes(key, &value);
         if size > MAX_SAVE_VALUE {
             return Err(SaveTooLarge::Value { bytes: size });
         }
-        let old = self.values.get(key).map(|v| entry_size(key, v));
-        let entries = self.entries - old.unwrap_or(0) + size;
+        let old = self.values.get(key).map(|v| entry_sizes(key, v).1);
+        let entries = self.entries - old.unwrap_or(0) + in_file;
         let count = self.values.len() + usize::from(old.is_none());
         let total = file_size(entries, count);
         if total > MAX_SAVE_TOTAL {
