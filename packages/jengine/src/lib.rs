@@ -79,7 +79,8 @@ pub mod host {
         Bag, CORE, Command, ComponentBinding, RegistryProblem, System, TableBinding,
     };
     pub use crate::save::{
-        MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, write_atomically,
+        MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, SetAside, read_kept,
+        write_atomically,
     };
     pub use crate::scene::{AssetKind, AssetUse, Outline, Scene, SceneError};
     pub use crate::script::{
