@@ -210,7 +210,16 @@ pub fn open_every_scene(
     if !probed {
         problems.push(format!("no scene has an entity named {:?}", probe.0));
     }
-    match editor.request("GET", "/api/frame", "") {
+    // The first frame of the last scene may not be drawn yet on a busy machine: each request
+    // waits up to half a second for one, so ask again (a minute in all) until it is there.
+    let mut served = Err("no answer".to_string());
+    for _ in 0..120 {
+        served = editor.request("GET", "/api/frame", "").map_err(|e| e.to_string());
+        if !matches!(served, Ok((503, _))) {
+            break;
+        }
+    }
+    match served {
         Ok((200, png)) if png.starts_with(b"\x89PNG") => {}
         Ok((status, _)) => problems.push(format!("no frame served ({status})")),
         Err(e) => problems.push(format!("no frame served: {e}")),

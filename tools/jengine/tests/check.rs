@@ -239,7 +239,7 @@ fn every_texture_and_font_a_scene_names_is_decoded_and_each_bad_one_named() {
     );
     write_bytes(d, "assets/textures/cut.png", &good[..good.len() - 20]);
     let font =
-        std::fs::read(common::workspace().join("tools/jengine/fonts/Mplus1-Regular.subset.otf"))
+        std::fs::read(common::workspace().join("tools/render/fonts/Mplus1-Regular.subset.otf"))
             .unwrap();
     write_bytes(d, "assets/fonts/good.otf", &font);
     write_bytes(d, "assets/fonts/bad.ttf", b"no font here");
