@@ -4,12 +4,19 @@
 //! Scripts run in sandboxes with nothing of the host in reach: CommonJS in an embedded QuickJS
 //! runtime whose only module is `@miau/engine`, Lua in a state with just the table, string,
 //! math and utf8 libraries. Both have a memory cap and a time cap, and both only ever *return
-//! data*: what leaves a sandbox is a JSON-like value, never a function.
+//! data*: what leaves a sandbox is a JSON-like value, never a function. CommonJS built-ins
+//! whose C code walks a pack-chosen length are replaced before the pack runs (see
+//! `source/bounded.js`), and [`load_in_background`] runs a pasted pack on its own thread so a
+//! frame never waits for it.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+mod background;
+
+pub use background::{Cancel, Loading, MAX_RUNNING_LOADS, load_in_background};
 
 use serde_json::Value;
 
@@ -79,6 +86,17 @@ pub fn load_with(
     name: &str,
     limits: ScriptLimits,
 ) -> Result<Checked, PackError> {
+    load_cancellable(text, kind, name, limits, &Cancel::new())
+}
+
+/// [`load_with`], stopped early (as running too long) when `cancel` is raised.
+fn load_cancellable(
+    text: &str,
+    kind: SourceKind,
+    name: &str,
+    limits: ScriptLimits,
+    cancel: &Cancel,
+) -> Result<Checked, PackError> {
     if text.len() > MAX_SOURCE_BYTES {
         return Err(PackError::TooLarge {
             bytes: text.len(),
@@ -86,8 +104,8 @@ pub fn load_with(
         });
     }
     let value = match kind {
-        SourceKind::CommonJs => eval_commonjs(text, name, limits)?,
-        SourceKind::Lua => eval_lua(text, name, limits)?,
+        SourceKind::CommonJs => eval_commonjs(text, name, limits, cancel)?,
+        SourceKind::Lua => eval_lua(text, name, limits, cancel)?,
         SourceKind::Json => {
             serde_json::from_str(text).map_err(|e| PackError::Syntax(format!("{name}: {e}")))?
         }
@@ -119,6 +137,14 @@ fn ran_too_long(name: &str, limits: ScriptLimits) -> PackError {
         limits.time.as_millis()
     ))
 }
+
+/// Built-ins whose C code walks a length with no interrupt check, replaced by bounded ones
+/// before the pack runs.
+const BOUNDED_BUILTINS: &str = include_str!("source/bounded.js");
+
+/// Bytes one JavaScript value takes in an array: what turns the memory limit into the most
+/// elements an array can really hold.
+const BYTES_PER_VALUE: usize = 16;
 
 /// The `@miau/engine` helpers and the CommonJS wrapper, run inside QuickJS.
 const COMMONJS_PRELUDE: &str = r#"
@@ -173,7 +199,12 @@ const COMMONJS_PRELUDE: &str = r#"
 })()
 "#;
 
-fn eval_commonjs(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackError> {
+fn eval_commonjs(
+    text: &str,
+    name: &str,
+    limits: ScriptLimits,
+    cancel: &Cancel,
+) -> Result<Value, PackError> {
     use rquickjs::{Context, Runtime};
     let runtime = Runtime::new().map_err(|e| PackError::Script(format!("{name}: {e}")))?;
     runtime.set_memory_limit(limits.memory);
@@ -181,8 +212,9 @@ fn eval_commonjs(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, 
     let timed_out = Arc::new(AtomicBool::new(false));
     let deadline = Instant::now() + limits.time;
     let flag = timed_out.clone();
+    let stop = cancel.clone();
     runtime.set_interrupt_handler(Some(Box::new(move || {
-        let late = Instant::now() > deadline;
+        let late = stop.is_cancelled() || Instant::now() > deadline;
         if late {
             flag.store(true, Ordering::Relaxed);
         }
@@ -194,6 +226,21 @@ fn eval_commonjs(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, 
         globals
             .set("__miauSource", text)
             .map_err(|e| PackError::Script(format!("{name}: {e}")))?;
+        let bounded = BOUNDED_BUILTINS
+            .replace("__MAX_CHARS__", &limits.memory.to_string())
+            .replace(
+                "__MAX_ELEMENTS__",
+                &(limits.memory / BYTES_PER_VALUE).to_string(),
+            );
+        if let Err(e) = ctx.eval::<(), _>(bounded) {
+            let thrown = ctx.catch();
+            if timed_out.load(Ordering::Relaxed) {
+                return Err(ran_too_long(name, limits));
+            }
+            return Err(PackError::Script(format!(
+                "{name}: the script host did not start: {e} {thrown:?}"
+            )));
+        }
         let prelude = COMMONJS_PRELUDE
             .replace("__MAX_DATA__", &MAX_EXPORTED_DATA.to_string())
             .replace("__MAX_IMPORT_NAME__", &MAX_IMPORT_NAME.to_string());
@@ -261,7 +308,12 @@ local engine = {
 return engine
 "#;
 
-fn eval_lua(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackError> {
+fn eval_lua(
+    text: &str,
+    name: &str,
+    limits: ScriptLimits,
+    cancel: &Cancel,
+) -> Result<Value, PackError> {
     use mlua::chunk::ChunkMode;
     use mlua::{HookTriggers, Lua, LuaOptions, LuaSerdeExt, StdLib, VmState};
     let script = |e: mlua::Error| PackError::Script(format!("{name}: {e}"));
@@ -277,10 +329,11 @@ fn eval_lua(text: &str, name: &str, limits: ScriptLimits) -> Result<Value, PackE
     let timed_out = Arc::new(AtomicBool::new(false));
     let refused: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
     let late = timed_out.clone();
+    let stop = cancel.clone();
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(10_000),
         move |_, _| {
-            if Instant::now() > deadline {
+            if stop.is_cancelled() || Instant::now() > deadline {
                 late.store(true, Ordering::Relaxed);
                 Err(mlua::Error::runtime("the pack script ran too long"))
             } else {
@@ -433,6 +486,12 @@ module.exports = {
         time: Duration::from_millis(200),
     };
 
+    /// The memory of [`TIGHT`] with time to spare, for tests of what is not the clock.
+    const ROOMY: ScriptLimits = ScriptLimits {
+        memory: 8 << 20,
+        time: Duration::from_secs(20),
+    };
+
     #[test]
     fn a_runaway_commonjs_loop_is_stopped() {
         let err = load_with("while (true) {}", SourceKind::CommonJs, "loop.cjs", TIGHT)
@@ -514,15 +573,20 @@ module.exports = {
     #[test]
     fn a_lua_memory_bomb_is_stopped() {
         let bomb = "local t = {} while true do t[#t + 1] = string.rep('x', 1000) end";
-        let err = load_with(bomb, SourceKind::Lua, "mem.lua", TIGHT).expect_err("stopped");
+        // The memory cap is what is tested: the clock gets room a busy machine needs (filling
+        // 8 MiB through Lua's collector takes most of 200 ms in a debug build).
+        let err = load_with(bomb, SourceKind::Lua, "mem.lua", ROOMY).expect_err("stopped");
         assert!(err.to_string().contains("memory"), "{err}");
     }
 
     #[test]
     fn a_commonjs_memory_bomb_is_stopped() {
         let bomb = "const a = []; for (;;) a.push('x'.repeat(1000) + a.length);";
-        let err = load_with(bomb, SourceKind::CommonJs, "mem.cjs", TIGHT).expect_err("stopped");
-        assert!(matches!(err, PackError::Script(_)), "{err}");
+        let err = load_with(bomb, SourceKind::CommonJs, "mem.cjs", ROOMY).expect_err("stopped");
+        assert!(
+            matches!(&err, PackError::Script(m) if !m.contains("longer")),
+            "{err}"
+        );
     }
 
     #[test]
@@ -578,6 +642,156 @@ return {
             load(no_io, SourceKind::Lua, "p.lua"),
             Err(PackError::Invalid(_))
         ));
+    }
+
+    /// Runs `body` as a CommonJS pack with the default limits and returns its error text.
+    fn refused_js(body: &str) -> String {
+        let js = format!("{body}\nmodule.exports = 1;");
+        match load(&js, SourceKind::CommonJs, "bounded.cjs") {
+            Err(PackError::Script(m)) => m,
+            other => panic!("{body}: {other:?}"),
+        }
+    }
+
+    /// The C built-ins that walk a pack-chosen length or size are refused before they start,
+    /// with a RangeError naming the built-in (not stopped by the clock, which they never see).
+    #[test]
+    fn unbounded_javascript_builtins_are_refused_up_front() {
+        for (body, builtin) in [
+            ("new Array(2**32-1).join('')", "Array.prototype.join"),
+            ("String(new Array(2**32-1))", "Array.prototype.join"),
+            (
+                "new Array(2**32-1).toLocaleString()",
+                "Array.prototype.toLocaleString",
+            ),
+            ("'ab'.repeat(2**29)", "String.prototype.repeat"),
+            ("''.padStart(2**30, 'ab')", "String.prototype.padStart"),
+            ("'x'.padEnd(2**30)", "String.prototype.padEnd"),
+            ("new Array(2**32-1).fill(0)", "Array.prototype.fill"),
+            ("Array(2**32-1).fill(0, 1)", "Array.prototype.fill"),
+            ("new ArrayBuffer(2**31)", "new ArrayBuffer"),
+            (
+                "new ArrayBuffer(8, { maxByteLength: 2**40 })",
+                "new ArrayBuffer",
+            ),
+            ("new Float64Array(2**28)", "new Float64Array"),
+            ("new Uint8Array({ length: 2**27 })", "new Uint8Array"),
+            ("new Uint8Array(new Array(2**32-1))", "new Uint8Array"),
+            (
+                "new (Uint8Array.prototype.constructor)({ length: 2**27 })",
+                "new Uint8Array",
+            ),
+            ("Uint8Array.from({ length: 2**27 })", "TypedArray.from"),
+            (
+                "new Uint8Array(2**26).set({ length: 2**26 })",
+                "TypedArray.prototype.set",
+            ),
+            (
+                "new Uint8Array(2**26).join(',')",
+                "TypedArray.prototype.join",
+            ),
+            ("new Array(2**32-1).sort()", "Array.prototype.sort"),
+            ("new Array(2**32-1).reverse()", "Array.prototype.reverse"),
+            ("new Array(2**32-1).slice()", "Array.prototype.slice"),
+            ("new Array(2**32-1).shift()", "Array.prototype.shift"),
+            ("[].concat(new Array(2**32-1))", "Array.prototype.concat"),
+            ("[new Array(2**32-1)].flat()", "Array.prototype.flat"),
+            (
+                "[0].flatMap(() => new Array(2**32-1))",
+                "Array.prototype.flatMap",
+            ),
+            ("Array.from({ length: 2**32-1 })", "Array.from"),
+        ] {
+            let message = refused_js(body);
+            assert!(
+                message.contains("RangeError") && message.contains(builtin),
+                "{body}: {message}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_bounded_builtins_still_do_their_jobs() {
+        let js = r#"
+const same = (a, b, what) => { if (a !== b) throw new Error(what + ': ' + a + ' !== ' + b); };
+same([1, null, undefined, 'x', [2, 3]].join('-'), '1---x-2,3', 'join');
+same(String([1, [2, 3]]), '1,2,3', 'toString');
+same([1, 2].toLocaleString(), '1,2', 'toLocaleString');
+same(new Uint8Array([1, 2, 3]).join(), '1,2,3', 'typed join');
+same('ab'.repeat(3), 'ababab', 'repeat');
+same('7'.padStart(3, '0') + '7'.padEnd(3), '0077  ', 'pad');
+same(new Array(3).fill(1).join(''), '111', 'fill');
+same([1, 2, 3, 4].fill(0, 1, -1).join(''), '1004', 'fill range');
+same([10, 9, 1, undefined].sort().join(), '1,10,9,', 'sort');
+same(Array.from(new Float64Array([3, NaN, -0, 0, 1]).sort()).map(x => Object.is(x, -0) ? '-0' : String(x)).join(), '-0,0,1,3,NaN', 'typed sort');
+same([[1, [2]], 3].flat().length, 3, 'flat');
+same([1, 2].flatMap(x => [x, x * 10]).join(), '1,10,2,20', 'flatMap');
+same([1].concat([2, 3], 4).join(), '1,2,3,4', 'concat');
+same(Uint8Array.from([1, 2], x => x * 2).join(), '2,4', 'from');
+const t = new Uint8Array(4); t.set([7, 8], 1); same(t.join(''), '0780', 'set');
+same(new Uint16Array(new Set([5, 6])).join(), '5,6', 'from an iterable');
+same(new Uint8Array(new ArrayBuffer(4), 1, 2).length, 2, 'a view');
+same(t instanceof Uint8Array && t.constructor === Uint8Array, true, 'instanceof');
+class Bytes extends Uint8Array {}
+same(new Bytes(2) instanceof Bytes, true, 'a subclass');
+same(t.slice(1, 3).join(), '7,8', 'species');
+"#;
+        let err = load(js, SourceKind::CommonJs, "jobs.cjs").expect_err("not a pack");
+        assert!(matches!(err, PackError::Invalid(_)), "{err}");
+    }
+
+    #[test]
+    fn tampering_with_the_helpers_leaves_the_bounds_in_place() {
+        let body = "Object.defineProperty(Array.prototype, '0', { set() {} });\
+                    Object.prototype.get = function () {};\
+                    Reflect.apply = () => ''; Object.defineProperty = () => {}; String = () => '';\
+                    Array.isArray = () => false; Number = () => 0; Math.floor = () => 0;\
+                    new Array(2**32-1).join('')";
+        let message = refused_js(body);
+        assert!(message.contains("Array.prototype.join"), "{message}");
+    }
+
+    #[test]
+    fn a_raised_cancel_stops_a_script_at_its_next_check() {
+        let forever = ScriptLimits {
+            memory: 8 << 20,
+            time: Duration::from_secs(3600),
+        };
+        for (text, kind) in [
+            ("while (true) {}", SourceKind::CommonJs),
+            ("while true do end", SourceKind::Lua),
+        ] {
+            let cancel = Cancel::new();
+            cancel.cancel();
+            let err = load_cancellable(text, kind, "stopped", forever, &cancel).expect_err("stops");
+            assert!(err.to_string().contains("longer"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_background_load_reports_its_result_and_a_runaway_its_time() {
+        let loading = load_in_background(
+            HELLO.into(),
+            SourceKind::CommonJs,
+            "hello.cjs".into(),
+            ScriptLimits::default(),
+        );
+        let checked = loading.wait().expect("loads");
+        assert_eq!(checked.pack.manifest.id, "hello-miau");
+        let runaway = load_in_background(
+            "while (true) {}".into(),
+            SourceKind::CommonJs,
+            "loop.cjs".into(),
+            TIGHT,
+        );
+        let result = loop {
+            if let Some(result) = runaway.poll() {
+                break result;
+            }
+            std::thread::yield_now();
+        };
+        let err = result.expect_err("stopped");
+        assert!(err.to_string().contains("longer"), "{err}");
     }
 
     #[test]
