@@ -257,6 +257,12 @@ fn outcome_serial(rt: &Runtime) -> u64 {
 fn paste(rt: &mut Runtime, text: &str) -> usize {
     let before = outcome_serial(rt);
     rt.step(&[Event::Text { text: text.into() }]);
+    read_back(rt, before)
+}
+
+/// Steps frames until a pack outcome newer than `before` is in the bag, then four more for the
+/// screens to take it; returns how many of the frames showed the import still running.
+fn read_back(rt: &mut Runtime, before: u64) -> usize {
     let mut running = 0;
     while outcome_serial(rt) == before {
         if bag(rt)["importing"] == true {
@@ -414,8 +420,9 @@ fn a_pack_is_imported_kept_played_exported_shared_and_removed() {
             text: c.to_string(),
         }]);
     }
+    let before = outcome_serial(&rt);
     key(&mut rt, "enter");
-    settle(&mut rt, 2);
+    read_back(&mut rt, before);
     assert_eq!(rt.scene(), "gift");
     key(&mut rt, "escape");
     settle(&mut rt, 2);
