@@ -20,7 +20,7 @@ pub use background::{Cancel, Loading, MAX_RUNNING_LOADS, load_in_background};
 
 use serde_json::Value;
 
-use crate::validate::{Checked, MAX_SOURCE_BYTES, PackError, validate};
+use crate::validate::{Checked, MAX_ENTITIES, MAX_LEVELS, MAX_SOURCE_BYTES, PackError, validate};
 
 /// Memory a pack script may use.
 pub const SCRIPT_MEMORY_LIMIT: usize = 256 * 1024 * 1024;
@@ -146,6 +146,17 @@ const BOUNDED_BUILTINS: &str = include_str!("source/bounded.js");
 /// elements an array can really hold.
 const BYTES_PER_VALUE: usize = 16;
 
+/// The most elements a CommonJS pack's arrays may have for the built-ins that walk them in C:
+/// four times everything a pack can export ([`MAX_LEVELS`] levels of [`MAX_ENTITIES`]
+/// objects), and few enough that the slowest such walk (over holes) ends in well under a
+/// second. A smaller memory limit lowers it to what that memory can hold.
+pub const MAX_SCRIPT_ELEMENTS: usize = 4 * MAX_LEVELS * MAX_ENTITIES;
+
+/// The element cap of `limits`: [`MAX_SCRIPT_ELEMENTS`], or fewer when memory is short.
+fn element_cap(limits: ScriptLimits) -> usize {
+    (limits.memory / BYTES_PER_VALUE).min(MAX_SCRIPT_ELEMENTS)
+}
+
 /// The `@miau/engine` helpers and the CommonJS wrapper, run inside QuickJS.
 const COMMONJS_PRELUDE: &str = r#"
 (function () {
@@ -228,10 +239,7 @@ fn eval_commonjs(
             .map_err(|e| PackError::Script(format!("{name}: {e}")))?;
         let bounded = BOUNDED_BUILTINS
             .replace("__MAX_CHARS__", &limits.memory.to_string())
-            .replace(
-                "__MAX_ELEMENTS__",
-                &(limits.memory / BYTES_PER_VALUE).to_string(),
-            );
+            .replace("__MAX_ELEMENTS__", &element_cap(limits).to_string());
         if let Err(e) = ctx.eval::<(), _>(bounded) {
             let thrown = ctx.catch();
             if timed_out.load(Ordering::Relaxed) {
@@ -701,6 +709,27 @@ return {
                 "Array.prototype.flatMap",
             ),
             ("Array.from({ length: 2**32-1 })", "Array.from"),
+            ("JSON.stringify(new Array(2**32-1))", "JSON.stringify"),
+            (
+                "JSON.stringify({ a: [new Array(2**32-1)] }, ['a'])",
+                "JSON.stringify",
+            ),
+            ("String.raw({ raw: { length: 2**32-1 } })", "String.raw"),
+            ("[...new Array(2**32-1)]", "Array.prototype.values"),
+            ("new Set(new Array(2**32-1))", "new Set"),
+            (
+                "new Set(new Uint8Array(2**26))",
+                "TypedArray.prototype.values",
+            ),
+            (
+                "Object.fromEntries(new Array(2**32-1).entries())",
+                "Array.prototype.entries",
+            ),
+            ("Promise.all(new Array(2**32-1))", "Promise.all"),
+            (
+                "new Set('a'.repeat(2**25))",
+                "String.prototype[Symbol.iterator]",
+            ),
         ] {
             let message = refused_js(body);
             assert!(
@@ -735,9 +764,49 @@ same(t instanceof Uint8Array && t.constructor === Uint8Array, true, 'instanceof'
 class Bytes extends Uint8Array {}
 same(new Bytes(2) instanceof Bytes, true, 'a subclass');
 same(t.slice(1, 3).join(), '7,8', 'species');
+same(JSON.stringify({ b: [1, { c: 2, d: 3 }], a: 'x' }, ['a', 'b', 'c']), '{"a":"x","b":[1,{"c":2}]}', 'stringify keys');
+same(JSON.stringify({ a: 1 }, (k, v) => (k === 'a' ? v + 1 : v)), '{"a":2}', 'stringify replacer');
+same(String.raw`a${1}b${2}c`, 'a1b2c', 'raw');
+same([...new Set([1, 1, 2])].join(), '1,2', 'a set');
+same(new Map([[1, 'a']]).get(1), 'a', 'a map');
+same(Object.fromEntries([['k', 1]]).k, 1, 'fromEntries');
+same(new Set([1, 2]).union({ size: 1, has: () => true, keys: () => [3].values() }).size, 3, 'union');
+same([1, 2, 3].values().reduce((a, b) => a + b), 6, 'reduce');
+same([1, 2, 3].values().some(x => x > 2) && [1, 2].values().every(x => x > 0), true, 'some and every');
+same([5, 6].values().find(x => x > 5) + [7].values().toArray()[0], 13, 'find and toArray');
+let seen = 0; [1, 2].values().forEach(x => { seen += x; }); same(seen, 3, 'forEach');
+same(Array.from('ab').join() + Array.from(new Set([3]))[0], 'a,b3', 'from iterables');
 "#;
         let err = load(js, SourceKind::CommonJs, "jobs.cjs").expect_err("not a pack");
         assert!(matches!(err, PackError::Invalid(_)), "{err}");
+    }
+
+    /// A C built-in that drains an iterator would call the pack's `next` with no check; the
+    /// bounded ones read it in a loop the time cap sees.
+    #[test]
+    fn endless_iterators_fed_to_builtins_are_stopped_by_the_clock() {
+        let endless = "{ [Symbol.iterator]() { return { next() { return { done: false, value: [1, 1] } } } } }";
+        let stepper =
+            "{ next() { return { done: false, value: 1 } }, __proto__: Iterator.prototype }";
+        for body in [
+            format!("new Set({endless})"),
+            format!("new Map({endless})"),
+            format!("Object.fromEntries({endless})"),
+            format!("Array.from({endless})"),
+            format!("new Uint8Array({endless})"),
+            format!("new Set().union({{ size: 1, has() {{}}, keys() {{ return {stepper} }} }})"),
+            format!("({stepper}).forEach(() => {{}})"),
+            format!("({stepper}).some(() => false)"),
+            format!("({stepper}).includes(2)"),
+        ] {
+            let js = format!("{body}\nmodule.exports = 1;");
+            let err =
+                load_with(&js, SourceKind::CommonJs, "endless.cjs", TIGHT).expect_err("stopped");
+            assert!(
+                matches!(&err, PackError::Script(m) if m.contains("longer") || m.contains("RangeError")),
+                "{body}: {err}"
+            );
+        }
     }
 
     #[test]

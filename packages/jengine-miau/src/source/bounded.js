@@ -11,9 +11,11 @@
   'use strict';
   // The largest string, in characters, and the largest buffer, in bytes: the memory limit.
   var MAX_CHARS = __MAX_CHARS__;
-  // The most elements a real array can hold under the memory limit (16 bytes a value); a
-  // longer `length` is holes or a made-up object, and walking it is work with nothing in it.
+  // The most elements a pack's array may have for a built-in that walks it (1,048,576, four
+  // times what a pack can export, or what the memory limit holds at 16 bytes a value if less).
+  // A longer `length` is holes or a made-up object, and walking it is work with nothing in it.
   var MAX_ELEMENTS = __MAX_ELEMENTS__;
+  var BYTES_PER_VALUE = 16;
 
   var apply = Reflect.apply;
   var construct = Reflect.construct;
@@ -118,10 +120,12 @@
     return false;
   }
 
+  var arrayValues = Array.prototype.values;
   // A plain array of what `source` holds (by its iterator when `iterate`, else by its length),
-  // built in a loop the interrupt handler sees. It hides the array iterator, so a C built-in
-  // given it reads its own elements by index and nothing else.
-  function dense(what, source, size, iterate) {
+  // built in a loop the interrupt handler sees. Its own iterator is the original array
+  // iterator (or none, when `byIndex`), so a C built-in given it walks its elements and
+  // nothing a pack wrote.
+  function dense(what, source, size, iterate, byIndex) {
     var out = [];
     var method = iterate ? source[iteratorKey] : undefined;
     var n = 0;
@@ -145,28 +149,24 @@
       checkBytes(what, len * size);
       for (; n < len; n++) put(out, n, source[n]);
     }
-    defineProperty(out, iteratorKey, { __proto__: null, value: undefined });
+    defineProperty(out, iteratorKey, { __proto__: null, value: byIndex ? undefined : arrayValues });
     return out;
   }
 
-  // join and toLocaleString: every element's text is made here, then the original joins the
-  // plain strings, which is as much work as the result is long.
-  var originalJoin = Array.prototype.join;
+  // join and toLocaleString: the text is put together here (QuickJS appends to a string in
+  // place or as a rope, so this is as much work as the result is long).
   function joined(what, O, len, separator, local, atLeastOne) {
     var sep = separator === undefined ? ',' : text(separator);
     checkElements(what, len);
-    var total = len > 0 ? (len - 1) * sep.length + (atLeastOne ? len : 0) : 0;
-    checkChars(what, total);
-    var parts = [];
-    total = len > 0 ? (len - 1) * sep.length : 0;
+    checkChars(what, len > 0 ? (len - 1) * sep.length + (atLeastOne ? len : 0) : 0);
+    var out = '';
     for (var i = 0; i < len; i++) {
+      if (i > 0) out += sep;
       var v = O[i];
-      var t = v === undefined || v === null ? '' : local ? text(v.toLocaleString()) : text(v);
-      total += t.length;
-      checkChars(what, total);
-      put(parts, i, t);
+      if (v !== undefined && v !== null) out += local ? text(v.toLocaleString()) : text(v);
+      checkChars(what, out.length);
     }
-    return apply(originalJoin, parts, [sep]);
+    return out;
   }
   install(Array.prototype, 'join', named(function (separator) {
     var O = objectOf(this, 'Array.prototype.join');
@@ -273,16 +273,21 @@
     return out;
   }, 'flatMap', 1));
 
+  // Array.from: an iterable is read here (a C loop would call a pack's `next` with no check);
+  // an array-like is measured.
   var originalFrom = Array.from;
   install(Array, 'from', named(function (items) {
     var what = 'Array.from';
+    var args = arguments;
     if (items !== undefined && items !== null) {
       var method = items[iteratorKey];
-      if (isArray(items) || method === undefined || method === null) {
+      if (method === undefined || method === null) {
         checkElements(what, lengthOf(toObject(items).length));
+      } else {
+        args = [dense(what, items, BYTES_PER_VALUE, true, true), arguments[1], arguments[2]];
       }
     }
-    return apply(originalFrom, this, arguments);
+    return apply(originalFrom, this, args);
   }, 'from', 1));
 
   // sort: the original's own comparison is C with no check; a comparison in JavaScript is seen.
@@ -357,7 +362,7 @@
             checkBytes(what, integer(options.maxByteLength));
           }
         } else if ((typeof a === 'object' || typeof a === 'function') && a !== null) {
-          if (!isBuffer(a) && !isTypedArray(a)) given = [dense(what, a, size, true)];
+          if (!isBuffer(a) && !isTypedArray(a)) given = [dense(what, a, size, true, true)];
         } else if (a !== undefined) {
           checkBytes(what, integer(a) * size);
         }
@@ -382,7 +387,7 @@
     var mapper = arguments[1];
     var thisArg = arguments[2];
     if (mapper !== undefined && typeof mapper !== 'function') throw new MakeTypeError(what + ': the mapper is not a function');
-    var items = dense(what, objectOf(source, what), 1, true);
+    var items = dense(what, objectOf(source, what), 1, true, true);
     if (mapper !== undefined) {
       for (var i = 0; i < items.length; i++) put(items, i, apply(mapper, thisArg, [items[i], i]));
     }
@@ -392,7 +397,293 @@
   install(TypedArrayPrototype, 'set', named(function (source) {
     var what = 'TypedArray.prototype.set';
     var from = objectOf(source, what);
-    if (!isTypedArray(from)) from = dense(what, from, 1, false);
+    if (!isTypedArray(from)) from = dense(what, from, 1, false, true);
     return apply(originalSet, this, arguments.length > 1 ? [from, arguments[1]] : [from]);
   }, 'set', 1));
+
+  // Iterators over an array, a string or a typed array walk its length in C for whoever drives
+  // them (a Set being filled, a spread): refused past what an array can hold.
+  function iteratorChecked(owner, key, what, measure) {
+    var original = owner[key];
+    if (typeof original !== 'function') return;
+    var guarded = named(function () {
+      checkElements(what, measure(this));
+      return apply(original, this, arguments);
+    }, typeof key === 'symbol' ? '[Symbol.iterator]' : key, 0);
+    install(owner, key, guarded);
+    return guarded;
+  }
+  function arrayMeasure(v) {
+    return lengthOf(objectOf(v, 'Array iterator').length);
+  }
+  function typedMeasure(v) {
+    return apply(typedLength, v, []);
+  }
+  function stringMeasure(v) {
+    return stringOf(v, 'String iterator').length;
+  }
+  var guardedValues = iteratorChecked(Array.prototype, 'values', 'Array.prototype.values', arrayMeasure);
+  install(Array.prototype, iteratorKey, guardedValues);
+  iteratorChecked(Array.prototype, 'keys', 'Array.prototype.keys', arrayMeasure);
+  iteratorChecked(Array.prototype, 'entries', 'Array.prototype.entries', arrayMeasure);
+  var guardedTypedValues = iteratorChecked(TypedArrayPrototype, 'values', 'TypedArray.prototype.values', typedMeasure);
+  install(TypedArrayPrototype, iteratorKey, guardedTypedValues);
+  iteratorChecked(TypedArrayPrototype, 'keys', 'TypedArray.prototype.keys', typedMeasure);
+  iteratorChecked(TypedArrayPrototype, 'entries', 'TypedArray.prototype.entries', typedMeasure);
+  iteratorChecked(String.prototype, iteratorKey, 'String.prototype[Symbol.iterator]', stringMeasure);
+
+  // Built-ins that drain an iterable in C are given a plain array read here instead.
+  function drainedFirst(owner, key, what) {
+    var original = owner[key];
+    if (typeof original !== 'function') return;
+    install(owner, key, named(function (iterable) {
+      var args = arguments;
+      if (iterable !== undefined && iterable !== null) {
+        args = [dense(what, toObject(iterable), BYTES_PER_VALUE, true, false)];
+      }
+      return apply(original, this, args);
+    }, key, original.length));
+  }
+  drainedFirst(Object, 'fromEntries', 'Object.fromEntries');
+  var combinators = ['all', 'allSettled', 'any', 'race'];
+  for (var c = 0; c < combinators.length; c++) drainedFirst(Promise, combinators[c], 'Promise.' + combinators[c]);
+  function collection(name) {
+    var Original = globals[name];
+    if (typeof Original !== 'function') return;
+    var what = 'new ' + name;
+    var guarded = new MakeProxy(Original, {
+      __proto__: null,
+      construct: function (target, args, newTarget) {
+        var a = args[0];
+        var given = a === undefined || a === null ? args : [dense(what, toObject(a), BYTES_PER_VALUE, true, false)];
+        return construct(target, given, newTarget);
+      }
+    });
+    install(Original.prototype, 'constructor', guarded);
+    install(globals, name, guarded);
+  }
+  collection('Set');
+  collection('Map');
+  collection('WeakSet');
+  collection('WeakMap');
+
+  // Set methods that read another set-like through its own `keys()` iterator: a set-like that
+  // is not a real Set or Map is read into one here first.
+  var RealSet = Set;
+  var setSize = getter(Set.prototype, 'size');
+  var mapSize = getter(Map.prototype, 'size');
+  var setAdd = Set.prototype.add;
+  function isCollection(v) {
+    try {
+      apply(setSize, v, []);
+      return true;
+    } catch (e) {}
+    try {
+      apply(mapSize, v, []);
+      return true;
+    } catch (e) {}
+    return false;
+  }
+  function setLike(what, other) {
+    if (isCollection(other)) return other;
+    var o = objectOf(other, what);
+    var it = o.keys();
+    var next = it.next;
+    var out = construct(RealSet, []);
+    for (var n = 0; ; n++) {
+      var step = apply(next, it, []);
+      if (typeof step !== 'object' || step === null) throw new MakeTypeError(what + ': an iterator step is not an object');
+      if (step.done) break;
+      checkElements(what, n + 1);
+      apply(setAdd, out, [step.value]);
+    }
+    return out;
+  }
+  var setMethods = ['union', 'intersection', 'difference', 'symmetricDifference', 'isSubsetOf',
+    'isSupersetOf', 'isDisjointFrom'];
+  for (var m = 0; m < setMethods.length; m++) {
+    (function (key) {
+      var original = Set.prototype[key];
+      if (typeof original !== 'function') return;
+      var what = 'Set.prototype.' + key;
+      install(Set.prototype, key, named(function (other) {
+        return apply(original, this, [setLike(what, other)]);
+      }, key, 1));
+    })(setMethods[m]);
+  }
+
+  // Iterator helpers that drain an iterator in C: the same work in loops here.
+  var IteratorPrototype = getPrototypeOf(getPrototypeOf([][iteratorKey]()));
+  function stepper(what, it) {
+    var o = objectOf(it, what);
+    var next = o.next;
+    return function () {
+      var step = apply(next, o, []);
+      if (typeof step !== 'object' || step === null) throw new MakeTypeError(what + ': an iterator step is not an object');
+      return step;
+    };
+  }
+  function close(it) {
+    var ret = it['return'];
+    if (ret !== undefined && ret !== null) apply(ret, it, []);
+  }
+  function callable(what, fn) {
+    if (typeof fn !== 'function') throw new MakeTypeError(what + ': not a function');
+  }
+  function eager(key, body) {
+    if (typeof IteratorPrototype[key] !== 'function') return;
+    install(IteratorPrototype, key, named(body, key, IteratorPrototype[key].length));
+  }
+  eager('forEach', function (fn) {
+    var what = 'Iterator.prototype.forEach';
+    callable(what, fn);
+    var step = stepper(what, this);
+    for (var n = 0; ; n++) {
+      var s = step();
+      if (s.done) return undefined;
+      apply(fn, undefined, [s.value, n]);
+    }
+  });
+  function finder(key, found, result, otherwise) {
+    eager(key, function (fn) {
+      var what = 'Iterator.prototype.' + key;
+      callable(what, fn);
+      var step = stepper(what, this);
+      for (var n = 0; ; n++) {
+        var s = step();
+        if (s.done) return otherwise;
+        var v = s.value;
+        if (found(apply(fn, undefined, [v, n]))) {
+          close(this);
+          return result(v);
+        }
+      }
+    });
+  }
+  finder('some', function (r) { return !!r; }, function () { return true; }, false);
+  finder('every', function (r) { return !r; }, function () { return false; }, true);
+  finder('find', function (r) { return !!r; }, function (v) { return v; }, undefined);
+  eager('includes', function (value) {
+    var step = stepper('Iterator.prototype.includes', this);
+    for (;;) {
+      var s = step();
+      if (s.done) return false;
+      var v = s.value;
+      if (v === value || (v !== v && value !== value)) {
+        close(this);
+        return true;
+      }
+    }
+  });
+  eager('reduce', function (fn) {
+    var what = 'Iterator.prototype.reduce';
+    callable(what, fn);
+    var step = stepper(what, this);
+    var n = 0;
+    var acc;
+    if (arguments.length > 1) {
+      acc = arguments[1];
+    } else {
+      var first = step();
+      if (first.done) throw new MakeTypeError(what + ': an empty iterator with no initial value');
+      acc = first.value;
+      n = 1;
+    }
+    for (; ; n++) {
+      var s = step();
+      if (s.done) return acc;
+      acc = apply(fn, undefined, [acc, s.value, n]);
+    }
+  });
+  eager('toArray', function () {
+    var what = 'Iterator.prototype.toArray';
+    var step = stepper(what, this);
+    var out = [];
+    for (var n = 0; ; n++) {
+      var s = step();
+      if (s.done) return out;
+      checkElements(what, n + 1);
+      put(out, n, s.value);
+    }
+  });
+  eager('join', function (separator) {
+    var what = 'Iterator.prototype.join';
+    var all = [];
+    var step = stepper(what, this);
+    for (var n = 0; ; n++) {
+      var s = step();
+      if (s.done) break;
+      checkElements(what, n + 1);
+      put(all, n, s.value);
+    }
+    return joined(what, all, n, separator, false, false);
+  });
+
+  // JSON.stringify walks every array's length in C: each value is measured by a replacer of
+  // ours on its way in (a pack's replacer, or list of keys, still applies).
+  var originalStringify = JSON.stringify;
+  function measured(v) {
+    if (isArray(v)) checkElements('JSON.stringify', lengthOf(v.length));
+    return v;
+  }
+  function plain(key, v) {
+    return measured(v);
+  }
+  function keysOf(what, list) {
+    var len = lengthOf(list.length);
+    checkElements(what, len);
+    var keys = [];
+    var seen = { __proto__: null };
+    var n = 0;
+    for (var i = 0; i < len; i++) {
+      var k = list[i];
+      var key;
+      if (typeof k === 'string') key = k;
+      else if (typeof k === 'number' || (typeof k === 'object' && k !== null && (k instanceof String || k instanceof Number))) key = text(k);
+      else continue;
+      if (seen[key] === true) continue;
+      seen[key] = true;
+      put(keys, n++, key);
+    }
+    return keys;
+  }
+  function only(keys) {
+    return function (key, v) {
+      measured(v);
+      if (typeof v !== 'object' || v === null || isArray(v)) return v;
+      var out = { __proto__: null };
+      for (var i = 0; i < keys.length; i++) {
+        var k = keys[i];
+        if (k in v) put(out, k, v[k]);
+      }
+      return out;
+    };
+  }
+  install(JSON, 'stringify', named(function (value, replacer, space) {
+    var what = 'JSON.stringify';
+    var walk = plain;
+    if (typeof replacer === 'function') {
+      walk = function (key, v) {
+        return measured(apply(replacer, this, [key, v]));
+      };
+    } else if (isArray(replacer)) {
+      walk = only(keysOf(what, replacer));
+    }
+    return apply(originalStringify, JSON, [value, walk, space]);
+  }, 'stringify', 3));
+
+  // String.raw walks the template's `raw` length in C: measured, and put together here.
+  install(String, 'raw', named(function (template) {
+    var what = 'String.raw';
+    var raw = objectOf(objectOf(template, what).raw, what);
+    var len = lengthOf(raw.length);
+    checkElements(what, len);
+    var out = '';
+    for (var i = 0; i < len; i++) {
+      out += text(raw[i]);
+      if (i + 1 < len && i + 1 < arguments.length) out += text(arguments[i + 1]);
+      checkChars(what, out.length);
+    }
+    return out;
+  }, 'raw', 1));
 })();
