@@ -3,12 +3,14 @@
 //!
 //! Every operation either succeeds whole or leaves the session as it was and says why in an
 //! [`Outcome`]: a game shows outcomes, it never has to undo anything. Progress is one small JSON
-//! file written atomically; a file that does not read is set aside, not overwritten silently.
+//! file written atomically; a file that does not read is set aside as `progress.json.bad` (or the
+//! next free `.bad.N`) before anything is written, never overwritten.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use jengine::host::read_kept;
 use serde_json::{Value, json};
 
 use crate::board::{Action, Proof, Turn};
@@ -21,6 +23,9 @@ use crate::share;
 use crate::source::{Loading, ScriptLimits, SourceKind, load_file, load_in_background};
 use crate::validate::{Checked, MAX_SOURCE_BYTES, Note, PackError, Problem, validate};
 use crate::worlds;
+
+/// The largest progress file read, in bytes (a bigger one is set aside unread).
+pub const MAX_PROGRESS_BYTES: u64 = jengine::host::MAX_SAVE_TOTAL as u64;
 
 /// The longest file path the Workshop reads, in bytes.
 pub const MAX_PATH_BYTES: usize = 4096;
@@ -204,6 +209,12 @@ impl Progress {
         json!({ "version": 1, "solved": self.solved })
     }
 
+    /// Reads a progress file's bytes.
+    fn from_bytes(bytes: &[u8]) -> Result<Progress, String> {
+        let value = serde_json::from_slice::<Value>(bytes).map_err(|e| e.to_string())?;
+        Progress::from_json(&value)
+    }
+
     fn from_json(value: &Value) -> Result<Progress, String> {
         if value.get("version").and_then(Value::as_u64) != Some(1) {
             return Err("it is not version 1 progress".into());
@@ -239,7 +250,8 @@ struct Importing {
 pub struct Session {
     library: Library,
     progress: Progress,
-    progress_file: PathBuf,
+    /// Where progress is written; `None` when a bad file there could not be set aside.
+    progress_file: Option<PathBuf>,
     exports: PathBuf,
     catalog: Vec<CatalogPack>,
     broken: Vec<(String, String)>,
@@ -292,28 +304,16 @@ impl Session {
             ));
         }
         let progress_file = folder.join("progress.json");
-        let progress = match std::fs::read(&progress_file) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Progress::default(),
-            Err(e) => return Err(io(&progress_file, e)),
-            Ok(bytes) => {
-                match serde_json::from_slice::<Value>(&bytes)
-                    .map_err(|e| e.to_string())
-                    .and_then(|v| Progress::from_json(&v))
-                {
-                    Ok(p) => p,
-                    Err(why) => {
-                        let aside = folder.join("progress.bad.json");
-                        let _ = std::fs::rename(&progress_file, &aside);
-                        startup.push(format!(
-                            "{} did not read ({why}); it was kept as {} and progress starts afresh",
-                            progress_file.display(),
-                            aside.display()
-                        ));
-                        Progress::default()
-                    }
+        let (progress, progress_file) =
+            match read_kept(&progress_file, MAX_PROGRESS_BYTES, Progress::from_bytes) {
+                Ok(progress) => (progress.unwrap_or_default(), Some(progress_file)),
+                Err(aside) => {
+                    startup.push(format!("{aside}; progress starts afresh"));
+                    // A file that could not be moved aside is never written over.
+                    let keep = aside.kept.is_ok().then_some(progress_file);
+                    (Progress::default(), keep)
                 }
-            }
-        };
+            };
         let mut session = Session {
             library,
             progress,
@@ -591,9 +591,20 @@ impl Session {
     }
 
     fn save_progress(&self) -> Result<(), String> {
-        let text = serde_json::to_string_pretty(&self.progress.to_json())
-            .map_err(|e| io(&self.progress_file, e))?;
-        write_atomically(&self.progress_file, text.as_bytes())
+        let Some(file) = &self.progress_file else {
+            return Ok(());
+        };
+        let text =
+            serde_json::to_string_pretty(&self.progress.to_json()).map_err(|e| io(file, e))?;
+        // Larger would be set aside when read back.
+        if text.len() as u64 > MAX_PROGRESS_BYTES {
+            return Err(format!(
+                "{}: progress would be {} bytes; it may be at most {MAX_PROGRESS_BYTES}, so it was not written",
+                file.display(),
+                text.len()
+            ));
+        }
+        write_atomically(file, text.as_bytes())
     }
 
     fn hold(&mut self, op: &str, origin: Origin, preview: Result<Preview, PackError>) {
@@ -1010,17 +1021,83 @@ mod tests {
         assert_eq!(s.playing().expect("p").level.id, before);
     }
 
+    /// Wins the first core level, which writes progress.
+    fn win_first_level(s: &mut Session) {
+        s.play("core", "first-steps");
+        for _ in 0..4 {
+            assert!(s.step(Action::Right).is_ok());
+        }
+        assert!(s.catalog()[0].levels[0].solved);
+    }
+
     #[test]
     fn a_corrupt_progress_file_is_set_aside_and_said() {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::write(dir.path().join("progress.json"), "{ not json").expect("writes");
         let mut s = Session::open(dir.path(), None).expect("opens");
         let problems = s.take_startup_problems();
-        assert!(problems[0].contains("progress.bad.json"), "{problems:?}");
+        assert!(problems[0].contains("progress.json.bad"), "{problems:?}");
+        assert!(
+            problems[0].ends_with("progress starts afresh"),
+            "{problems:?}"
+        );
         assert_eq!(
-            std::fs::read_to_string(dir.path().join("progress.bad.json")).expect("kept"),
+            std::fs::read_to_string(dir.path().join("progress.json.bad")).expect("kept"),
             "{ not json"
         );
+    }
+
+    #[test]
+    fn progress_that_is_not_utf8_is_kept_beside_older_bad_files_and_not_overwritten() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let bytes = b"\xff\xfe{\"version\": 1, \"solved\": {}}";
+        std::fs::write(dir.path().join("progress.json"), bytes).expect("writes");
+        std::fs::write(dir.path().join("progress.json.bad"), "older").expect("writes");
+        let mut s = Session::open(dir.path(), None).expect("opens");
+        let problems = s.take_startup_problems();
+        assert!(problems[0].contains("progress.json.bad.1"), "{problems:?}");
+        win_first_level(&mut s);
+        assert_eq!(
+            std::fs::read(dir.path().join("progress.json.bad.1")).expect("kept"),
+            bytes
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("progress.json.bad")).expect("kept"),
+            "older"
+        );
+        let again = Session::open(dir.path(), None).expect("reopens");
+        assert!(again.catalog()[0].levels[0].solved);
+    }
+
+    #[test]
+    fn oversize_progress_is_set_aside_unread_and_progress_is_kept_after() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("progress.json");
+        let size = MAX_PROGRESS_BYTES + (1 << 20);
+        std::fs::File::create(&file)
+            .and_then(|f| f.set_len(size))
+            .expect("a sparse file");
+        let mut s = Session::open(dir.path(), None).expect("opens");
+        let problems = s.take_startup_problems();
+        assert!(
+            problems[0].contains(&format!("it is {size} bytes")),
+            "{problems:?}"
+        );
+        let bad = dir.path().join("progress.json.bad");
+        assert_eq!(std::fs::metadata(&bad).expect("kept").len(), size);
+        win_first_level(&mut s);
+        let again = Session::open(dir.path(), None).expect("reopens");
+        assert!(again.catalog()[0].levels[0].solved);
+    }
+
+    #[test]
+    fn leftover_progress_temporaries_are_removed_at_open() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let left = dir.path().join("progress.json.tmp999");
+        std::fs::write(&left, "half").expect("writes");
+        let mut s = Session::open(dir.path(), None).expect("opens");
+        assert!(!left.exists());
+        assert!(s.take_startup_problems().is_empty());
     }
 
     #[test]

@@ -79,11 +79,13 @@ pub mod host {
         Bag, CORE, Command, ComponentBinding, RegistryProblem, System, TableBinding,
     };
     pub use crate::save::{
-        MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, write_atomically,
+        MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, SetAside, read_kept,
+        write_atomically,
     };
     pub use crate::scene::{AssetKind, AssetUse, Outline, Scene, SceneError};
     pub use crate::script::{
-        Limits, MAX_STRING_ARG, Queued, ScriptError, ScriptErrorKind, ScriptHost, StopKind,
+        Budget, BudgetStop, Limits, MAX_STRING_ARG, Meter, Queued, ScriptError, ScriptErrorKind,
+        ScriptHost, StopKind, harden,
     };
     pub use crate::table::{TableError, describe_path_error, json_kind, table_name};
     pub use crate::world::{MAX_LOG_LINE, MAX_MESSAGE, SpawnOrder, WARN_ONCE_MEMORY, cut};

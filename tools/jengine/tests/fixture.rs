@@ -166,6 +166,60 @@ fn saves_persist_between_runs() {
     assert_eq!(saved["count_at_3"], 3);
 }
 
+/// A save the run cannot read (not UTF-8, then too large to read) is kept beside the older
+/// `.bad` files, a killed run's temporary file goes, and the game saves again.
+#[test]
+fn a_save_that_does_not_read_is_kept_and_the_game_saves_again() {
+    let save = tempfile::tempdir().unwrap();
+    let dir = save.path();
+    let options = || Options {
+        save_dir: Some(dir.to_path_buf()),
+        ..Options::default()
+    };
+    let run = || {
+        let mut rt = start(&common::fixture(), options());
+        let said = warnings(&mut rt);
+        rt.run(4, &mut InputScript::default(), |_| {});
+        let text = std::fs::read_to_string(dir.join("save.json")).unwrap();
+        let saved: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(saved["count_at_3"], 3);
+        said
+    };
+    std::fs::write(dir.join("save.json.bad"), "older").unwrap();
+    std::fs::write(dir.join("save.json.tmp77"), "half").unwrap();
+    let bytes = b"\xff\xfe{\"gen\": 5}";
+    std::fs::write(dir.join("save.json"), bytes).unwrap();
+    let said = run();
+    assert!(
+        said.iter()
+            .any(|w| w.contains("not UTF-8") && w.contains("save.json.bad.1")),
+        "{said:#?}"
+    );
+    assert_eq!(std::fs::read(dir.join("save.json.bad.1")).unwrap(), bytes);
+    assert!(!dir.join("save.json.tmp77").exists());
+
+    let size = 9u64 << 20;
+    std::fs::File::create(dir.join("save.json"))
+        .and_then(|f| f.set_len(size))
+        .unwrap();
+    let said = run();
+    assert!(
+        said.iter()
+            .any(|w| w.contains(&format!("it is {size} bytes")) && w.contains("save.json.bad.2")),
+        "{said:#?}"
+    );
+    assert_eq!(
+        std::fs::metadata(dir.join("save.json.bad.2"))
+            .unwrap()
+            .len(),
+        size
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("save.json.bad")).unwrap(),
+        "older"
+    );
+}
+
 #[test]
 fn a_v1_scene_keeps_the_package_key_inert() {
     let options = Options {
@@ -668,4 +722,70 @@ fn the_system_clipboard_falls_back_to_memory_without_a_display() {
         ["no system clipboard here (no display): Clipboard.copy keeps its text in memory"]
     );
     assert_eq!(rt.frame(), 3);
+}
+
+#[test]
+fn c_calls_that_never_returned_are_stopped_and_the_counter_runs_on() {
+    let dir = common::copy_fixture();
+    let attacks = [
+        ("rep", "string.rep('', 1 << 62)"),
+        ("move", "table.move({}, 1, 1 << 40, 1, {})"),
+        (
+            "insert",
+            "table.insert(setmetatable({}, {__len = function() return 1 << 40 end}), 1, 'x')",
+        ),
+        ("find", "string.find(string.rep('a', 30000), '.-.-.-b')"),
+        (
+            "leak",
+            "local _, S = pairs(string) S.format = function() return 'spoiled' end",
+        ),
+    ];
+    let mut entities = String::new();
+    for (name, code) in attacks {
+        common::write(
+            dir.path(),
+            &format!("assets/scripts/{name}.lua"),
+            &format!("function update(e, dt)\n  {code}\nend\n"),
+        );
+        entities.push_str(&format!(
+            r#"{{"name": "{name}", "script": "{name}.lua"}}, "#
+        ));
+    }
+    // The witness reads the shared functions every frame: one changed would break it.
+    common::write(
+        dir.path(),
+        "assets/scripts/witness.lua",
+        "function update(e, dt)\n  assert(string.format('%d', 7) == '7' and Counter.add and Entity.get)\nend\n",
+    );
+    common::write(
+        dir.path(),
+        "assets/scenes/main.scene",
+        &format!(
+            r#"{{"version": 2, "entities": [{entities}
+            {{"name": "witness", "script": "witness.lua"}},
+            {{"name": "box", "counter": {{"step": 1}}, "script": "counter.lua"}},
+            {{"name": "label", "text": {{}}}}
+        ]}}"#
+        ),
+    );
+    let mut rt = start(dir.path(), Options::default());
+    rt.run(90, &mut InputScript::default(), |_| {});
+    let w = warnings(&mut rt);
+    for (name, _) in &attacks[..4] {
+        let said: Vec<&String> = w
+            .iter()
+            .filter(|l| l.starts_with(&format!("assets/scripts/{name}.lua:2: stopped")))
+            .collect();
+        assert_eq!(said.len(), 1, "{name}: {w:#?}");
+    }
+    // The leak is an error at its line every frame (said once), and changes nothing.
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("assets/scripts/leak.lua:2:")
+                && l.contains("string is read-only")),
+        "{w:#?}"
+    );
+    assert!(w.iter().all(|l| !l.contains("witness")), "{w:#?}");
+    // The counter's script and system ran every frame: 1 + 2 from start, plus 90 ticks.
+    assert_eq!(count(&rt), 93);
 }

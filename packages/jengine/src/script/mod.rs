@@ -7,7 +7,9 @@
 //! file, line and callback, and the game goes on without it.
 
 mod api;
+mod bounded;
 mod commands;
+mod library;
 mod pattern;
 mod sandbox;
 mod strings;
@@ -22,6 +24,7 @@ use std::time::Duration;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, Table};
 
+pub use bounded::{Budget, BudgetStop, Meter, harden};
 pub use commands::{MAX_STRING_ARG, Queued};
 
 use crate::components::{BulkEntity, Script};
@@ -251,7 +254,12 @@ pub(crate) fn script_place(lua: &Lua) -> String {
             })
         })
         .find_map(|(src, line)| match line {
-            Some(line) if src != "sandbox" && src != "[C]" && !src.is_empty() => {
+            Some(line)
+                if src != "sandbox"
+                    && src != "bounded library"
+                    && src != "[C]"
+                    && !src.is_empty() =>
+            {
                 Some(format!("{src}:{line}"))
             }
             _ => None,
@@ -668,5 +676,11 @@ enum CallArgs {
     Text(mlua::LuaString),
 }
 
+#[cfg(test)]
+mod library_tests;
+#[cfg(test)]
+mod probe;
+#[cfg(test)]
+mod proxy_tests;
 #[cfg(test)]
 mod sandbox_tests;

@@ -144,11 +144,14 @@ impl super::strings::Meter for Guard {
         self.instructions_left()
     }
 
+    fn memory_limit(&self) -> Option<usize> {
+        Some(self.limits.memory)
+    }
+
     fn charge(&self, lua: &Lua, steps: u64) -> mlua::Result<()> {
-        // Pattern steps count as instructions; where they ran out is the script's call.
-        self.spend(steps, || {
-            super::caller(lua).trim_end_matches(": ").to_string()
-        })
+        // Metered steps count as instructions; where they ran out is the script's call, past
+        // the bounded library's own Lua.
+        self.spend(steps, || super::script_place(lua))
     }
 }
 
@@ -166,7 +169,7 @@ pub(crate) fn new_state(guard: &Rc<Guard>, seed: u64) -> mlua::Result<Lua> {
     }
     let string: Table = g.get("string")?;
     string.raw_set("dump", mlua::Value::Nil)?;
-    super::strings::install(&lua, guard.clone())?;
+    super::bounded::harden(&lua, guard.clone())?;
     let start = Instant::now();
     let os = lua.create_table()?;
     os.raw_set(
@@ -195,13 +198,17 @@ fn install_hook(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<()> {
     let triggers = mlua::HookTriggers::new().every_nth_instruction(HOOK_EVERY);
     // The global hook: coroutines the script creates inherit it (a per-thread hook would not
     // follow them).
-    lua.set_global_hook(triggers, move |_, debug| {
+    lua.set_global_hook(triggers, move |lua, debug| {
         guard.spend(HOOK_EVERY as u64, || {
             let src = debug
                 .source()
                 .short_src
                 .map(|s| s.into_owned())
                 .unwrap_or_default();
+            // Inside the host's own Lua (a bounded library loop), the place is the script's call.
+            if src == "bounded library" || src == "sandbox" {
+                return super::script_place(lua);
+            }
             format!("{src}:{}", debug.current_line().unwrap_or(0))
         })?;
         Ok(mlua::VmState::Continue)
@@ -344,8 +351,22 @@ setmetatable = function(t, mt)
 end
 print = host_print
 
+-- A read-only proxy for `real`, and for every table inside it (each real table gets one proxy,
+-- so cycles and shared subtables stay as they were). Every door out of a proxy (indexing,
+-- `pairs`, `ipairs`, `#`) hands back proxies, never a real table: `pairs` iterates with a
+-- function of its own over the proxy, not `next` over the real table.
+local proxies = {}
 local function freeze(real, name, strict)
+    local have = proxies[real]
+    if have then return have end
     local proxy = {}
+    proxies[real] = proxy
+    frozen[proxy] = true
+    for k, v in next_, real do
+        if type_(v) == "table" and not frozen[v] then
+            rawset_(real, k, freeze(v, name .. "." .. tostring_(k), false))
+        end
+    end
     local index = real
     if strict then
         index = function(_, k)
@@ -354,16 +375,16 @@ local function freeze(real, name, strict)
             return v
         end
     end
+    local function step(_, k) return next_(real, k) end
     setmetatable_(proxy, {
         __index = index,
         __newindex = function(_, k)
             error_(name .. " is read-only: a script cannot change " .. name .. "." .. tostring_(k), 2)
         end,
-        __pairs = function() return next_, real, nil end,
+        __pairs = function() return step, proxy, nil end,
         __len = function() return #real end,
         __metatable = "read-only",
     })
-    frozen[proxy] = true
     return proxy
 end
 
@@ -375,6 +396,7 @@ end
 for _, k in ipairs(names) do
     rawset_(G, k, freeze(G[k], k, not libraries[k]))
 end
+proxies = nil
 local string_meta = getmetatable("")
 string_meta.__metatable = "read-only"
 

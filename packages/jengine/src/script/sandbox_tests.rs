@@ -2,172 +2,10 @@
 //! script's file, line and callback, within the limits, with the host running on and the
 //! other scripts untouched.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::probe::*;
 use super::*;
-use crate::value::{entity, integer};
-
-/// Counts kicks per entity, so a test can see which commands were applied.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-struct Kicks(i64);
-
-/// A bag with a table in it, for scripts to try to spoil.
-#[derive(Debug, Default, serde::Serialize)]
-struct Tally {
-    count: i64,
-    cells: Vec<i64>,
-}
-
-struct Bouncer;
-impl crate::Package for Bouncer {
-    fn name(&self) -> &'static str {
-        "jengine-bouncer"
-    }
-    fn register(&self, reg: &mut Registry) {
-        reg.component::<Kicks>("kicks");
-        reg.bag::<Tally>("tally");
-        reg.command("Bouncer", "kick", (entity("e"),), |world, (e,)| {
-            let mut k = world
-                .entities
-                .get::<&mut Kicks>(e)
-                .map_err(|_| "no kicks")?;
-            k.0 += 1;
-            Ok(())
-        });
-        reg.command(
-            "Bouncer",
-            "add",
-            (entity("e"), integer("n")),
-            |world, (e, n)| {
-                let mut k = world
-                    .entities
-                    .get::<&mut Kicks>(e)
-                    .map_err(|_| "no kicks")?;
-                k.0 += n;
-                Ok(())
-            },
-        );
-    }
-}
-
-fn limits() -> Limits {
-    Limits {
-        memory: 16 << 20,
-        instructions: 2_000_000,
-        ..Limits::default()
-    }
-}
-
-/// A host, a world and two scripted entities: `bad.lua` (the probe) and `good.lua`, which
-/// kicks its own entity once per update.
-struct Probe {
-    host: ScriptHost,
-    world: World,
-    registry: Rc<Registry>,
-    bad: Entity,
-    good: Entity,
-    warnings: Vec<String>,
-    infos: Vec<String>,
-    _dir: tempfile::TempDir,
-}
-
-const GOOD: &str = "function update(e) Bouncer.kick(e) end\n";
-
-impl Probe {
-    fn new(bad: &str) -> Probe {
-        Probe::with(bad, GOOD, limits())
-    }
-
-    fn with(bad: &str, good: &str, limits: Limits) -> Probe {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("bad.lua"), bad).unwrap();
-        std::fs::write(dir.path().join("good.lua"), good).unwrap();
-        let registry = Rc::new(Registry::with(&[&Bouncer]));
-        let host = ScriptHost::new(&registry, dir.path(), limits, 1).unwrap();
-        host.set_registry(registry.clone());
-        let mut world = World::new();
-        let bad = world.spawn((
-            Script("bad.lua".into()),
-            Kicks(0),
-            crate::Name("bad".into()),
-        ));
-        let good = world.spawn((
-            Script("good.lua".into()),
-            Kicks(0),
-            crate::Name("good".into()),
-        ));
-        let mut probe = Probe {
-            host,
-            world,
-            registry,
-            bad,
-            good,
-            warnings: Vec::new(),
-            infos: Vec::new(),
-            _dir: dir,
-        };
-        let errors = probe.host.attach(&mut probe.world, &[bad, good]);
-        probe.warnings.extend(errors.iter().map(|e| e.to_string()));
-        probe
-    }
-
-    /// One frame: start, update, the queue, the log.
-    fn frame(&mut self) {
-        self.host.start(&mut self.world);
-        self.host.update(&mut self.world, 1.0 / 60.0);
-        self.host.apply_queue(&self.registry, &mut self.world);
-        for line in self.world.log().drain() {
-            match line.level {
-                // What went wrong, whether the game went on (warnings) or a part stopped.
-                crate::LogLevel::Warn | crate::LogLevel::Error => self.warnings.push(line.message),
-                crate::LogLevel::Info => self.infos.push(line.message),
-            }
-        }
-    }
-
-    fn kicks(&self, e: Entity) -> i64 {
-        self.world.entities.get::<&Kicks>(e).unwrap().0
-    }
-
-    /// Runs `frames` frames, asserting they end within `seconds` of real time.
-    fn run(&mut self, frames: usize) -> &mut Self {
-        let start = Instant::now();
-        for _ in 0..frames {
-            self.frame();
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "the probe hung the host for {:?}",
-            start.elapsed()
-        );
-        self
-    }
-
-    /// The one warning about the bad script; it must name its file, line and callback.
-    fn stopped(&self, callback: &str, what: &str) -> &str {
-        let bad: Vec<&String> = self
-            .warnings
-            .iter()
-            .filter(|w| w.contains("bad.lua"))
-            .collect();
-        assert_eq!(bad.len(), 1, "one warning, said once: {:#?}", self.warnings);
-        let w = bad[0];
-        assert!(w.starts_with("assets/scripts/bad.lua:"), "{w}");
-        assert!(w.contains(what), "expected {what:?} in {w}");
-        assert!(
-            w.ends_with(&format!(
-                "; {callback}() of this script is switched off, the game goes on"
-            )),
-            "{w}"
-        );
-        w
-    }
-
-    /// The good script kept running every frame.
-    fn good_ran(&self, frames: i64) {
-        assert_eq!(self.kicks(self.good), frames, "{:#?}", self.warnings);
-    }
-}
 
 #[test]
 fn load_with_a_reader_function_cannot_swallow_the_stop() {
@@ -311,7 +149,7 @@ fn a_memory_error_ends_the_callback_even_under_pcall() {
 #[test]
 fn a_memory_bomb_in_update_is_switched_off_and_said_once() {
     let mut p = Probe::new(
-        "local keep = {}\nfunction update(e)\n  while true do keep[#keep + 1] = string.rep('x', 100000) .. #keep end\nend\n",
+        "local keep, chunk = {}, string.rep('x', 100000)\nfunction update(e)\n  while true do keep[#keep + 1] = chunk .. #keep end\nend\n",
     );
     p.run(5);
     p.stopped("update", "out of memory");
@@ -342,7 +180,7 @@ fn huge_strings_for_the_host_are_refused_and_the_process_lives() {
         ..limits()
     };
     let mut p = Probe::with(
-        "local big = string.rep('x', 10 * 1024 * 1024)\n\
+        "local big = string.rep('xxxxxxxxxxxxxxxx', 640 * 1024)\n\
          function update(e)\n\
            Log.info(#big)\n\
            Log.info(select(2, pcall(Log.info, big)))\n\

@@ -13,11 +13,16 @@ use mlua::{Function, Lua, MultiValue, Table, Value};
 use super::pattern::{self, Capture, GMatch, PatternError, Steps};
 
 /// The budget a pattern call spends from.
-pub(crate) trait Meter {
+pub trait Meter {
     /// Steps the running callback may still spend.
     fn remaining(&self) -> u64;
     /// Charges `steps`; an error (the budget stop, which the caller raises) once over.
     fn charge(&self, lua: &Lua, steps: u64) -> mlua::Result<()>;
+    /// Bytes the whole state may allocate, when the meter knows it: a call that would need more
+    /// is left to fail at its first allocation, as Lua's own out-of-memory error.
+    fn memory_limit(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// Replaces the four pattern functions in the global `string` table (which is also the
