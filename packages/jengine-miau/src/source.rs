@@ -3,13 +3,15 @@
 //!
 //! Scripts run in sandboxes with nothing of the host in reach: CommonJS in an embedded QuickJS
 //! runtime whose only module is `@miau/engine`, Lua in a state with just the table, string,
-//! math and utf8 libraries. Both have a memory cap and a time cap, and both only ever *return
-//! data*: what leaves a sandbox is a JSON-like value, never a function. CommonJS built-ins
-//! whose C code walks a pack-chosen length are replaced before the pack runs (see
-//! `source/bounded.js`), and [`load_in_background`] runs a pasted pack on its own thread so a
-//! frame never waits for it.
+//! math and utf8 libraries, hardened by the seam so no library call outruns the budget. Both
+//! have a memory cap and a time cap, and both only ever *return data*: what leaves a sandbox is
+//! a JSON-like value, never a function. CommonJS built-ins whose C code walks a pack-chosen
+//! length are replaced before the pack runs (see `source/bounded.js`), and
+//! [`load_in_background`] runs a pasted pack on its own thread so a frame never waits for it.
 
+use std::cell::Cell;
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -301,6 +303,70 @@ fn eval_commonjs(
         .map_err(|e| PackError::Script(format!("{name}: exported data: {e}")))
 }
 
+/// Instructions (and metered library steps) a Lua pack may spend: far more than the largest
+/// pack needs, so on an ordinary machine the time cap ends a runaway first.
+pub const LUA_PACK_INSTRUCTIONS: u64 = 500_000_000;
+
+/// The most steps one library call of a Lua pack may spend (a pattern match, a `string.rep`):
+/// the metered matcher runs without looking at the clock for as many steps as it is offered,
+/// so it is offered this slice of the budget, a fraction of a second of matching, and a call
+/// that needs more stops the script.
+pub const LUA_PACK_CALL_STEPS: u64 = 4_000_000;
+
+/// How often the Lua pack hook runs, in VM instructions.
+const LUA_HOOK_EVERY: u32 = 1000;
+
+/// The meter of a Lua pack: the seam's [`jengine::host::Budget`] (instructions and the time
+/// cap), offered to a library call [`LUA_PACK_CALL_STEPS`] at a time, which also stops when
+/// the host raises the pack's [`Cancel`] flag, and which tells the hardened library the
+/// state's memory limit.
+struct PackMeter {
+    budget: Rc<jengine::host::Budget>,
+    cancel: Cancel,
+    /// Set when the meter stopped the state itself: a cancel, or a call past its slice.
+    stopped: Cell<bool>,
+    memory: usize,
+}
+
+impl PackMeter {
+    /// Whether the meter (not the script) stopped the state: time, instructions or cancel.
+    fn stopped(&self) -> bool {
+        self.stopped.get() || self.budget.stopped().is_some()
+    }
+
+    fn stop(&self, why: &str) -> mlua::Error {
+        self.stopped.set(true);
+        mlua::Error::runtime(format!("stopped: {why}"))
+    }
+}
+
+impl jengine::host::Meter for PackMeter {
+    fn remaining(&self) -> u64 {
+        if self.stopped() || self.cancel.is_cancelled() {
+            0
+        } else {
+            self.budget.remaining().min(LUA_PACK_CALL_STEPS)
+        }
+    }
+
+    fn charge(&self, lua: &mlua::Lua, steps: u64) -> mlua::Result<()> {
+        if self.cancel.is_cancelled() {
+            return Err(self.stop("the pack script was cancelled"));
+        }
+        if self.stopped.get() {
+            return Err(self.stop("the pack script ran past its limits"));
+        }
+        if steps > LUA_PACK_CALL_STEPS {
+            return Err(self.stop("one library call ran past its steps"));
+        }
+        self.budget.charge(lua, steps)
+    }
+
+    fn memory_limit(&self) -> Option<usize> {
+        Some(self.memory)
+    }
+}
+
 /// `@miau/engine` for Lua packs: the same three helpers.
 const LUA_PRELUDE: &str = r#"
 local engine = {
@@ -322,6 +388,7 @@ fn eval_lua(
     limits: ScriptLimits,
     cancel: &Cancel,
 ) -> Result<Value, PackError> {
+    use jengine::host::{Budget, Meter, harden};
     use mlua::chunk::ChunkMode;
     use mlua::{HookTriggers, Lua, LuaOptions, LuaSerdeExt, StdLib, VmState};
     let script = |e: mlua::Error| PackError::Script(format!("{name}: {e}"));
@@ -331,25 +398,27 @@ fn eval_lua(
     )
     .map_err(script)?;
     lua.set_memory_limit(limits.memory).map_err(script)?;
-    let deadline = Instant::now() + limits.time;
-    // What stopped the script is the host's own record, never read back from an error message a
-    // pack could write itself.
-    let timed_out = Arc::new(AtomicBool::new(false));
-    let refused: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
-    let late = timed_out.clone();
-    let stop = cancel.clone();
-    lua.set_hook(
-        HookTriggers::new().every_nth_instruction(10_000),
-        move |_, _| {
-            if stop.is_cancelled() || Instant::now() > deadline {
-                late.store(true, Ordering::Relaxed);
-                Err(mlua::Error::runtime("the pack script ran too long"))
-            } else {
-                Ok(VmState::Continue)
-            }
+    // The library's C calls (string.rep, table.move, the pattern matcher, ...) spend from the
+    // same meter as the instructions, so no single call outruns the time cap or the cancel.
+    let meter = Rc::new(PackMeter {
+        budget: Budget::new(LUA_PACK_INSTRUCTIONS, limits.time),
+        cancel: cancel.clone(),
+        stopped: Cell::new(false),
+        memory: limits.memory,
+    });
+    harden(&lua, meter.clone()).map_err(script)?;
+    let hook = meter.clone();
+    lua.set_global_hook(
+        HookTriggers::new().every_nth_instruction(LUA_HOOK_EVERY),
+        move |lua, _| {
+            hook.charge(lua, u64::from(LUA_HOOK_EVERY))?;
+            Ok(VmState::Continue)
         },
     )
     .map_err(script)?;
+    // What stopped the script is the host's own record, never read back from an error message a
+    // pack could write itself.
+    let refused: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
     let engine: mlua::Table = lua
         .load(LUA_PRELUDE)
         .set_name("@miau/engine")
@@ -391,7 +460,7 @@ fn eval_lua(
     {
         Ok(v) => v,
         Err(e) => {
-            if timed_out.load(Ordering::Relaxed) {
+            if meter.stopped() {
                 return Err(ran_too_long(name, limits));
             }
             if let Some(import) = refused.lock().ok().and_then(|r| r.clone()) {
@@ -400,7 +469,11 @@ fn eval_lua(
             return Err(lua_error(&e, name));
         }
     };
-    lua.remove_hook();
+    lua.remove_global_hook();
+    // A stop the script caught with pcall is still a stop: its data is not taken.
+    if meter.stopped() {
+        return Err(ran_too_long(name, limits));
+    }
     if !result.is_table() {
         return Err(PackError::Script(format!(
             "{name}: the chunk must return a table"
@@ -807,6 +880,43 @@ same(Array.from('ab').join() + Array.from(new Set([3]))[0], 'a,b3', 'from iterab
                 "{body}: {err}"
             );
         }
+    }
+
+    /// Single C calls of the Lua library that used to run for ever: each spends from the pack's
+    /// budget and is stopped as running too long.
+    #[test]
+    fn lua_library_calls_that_never_returned_are_stopped() {
+        for call in [
+            "string.rep('', 1 << 62)",
+            "table.move({}, 1, 1 << 40, 1, {})",
+            "string.find(string.rep('a', 30000), '.-.-.-b')",
+        ] {
+            let lua = format!("pcall(function() return {call} end)\nreturn {{}}");
+            let err = load_with(&lua, SourceKind::Lua, "bad.lua", TIGHT).expect_err("stopped");
+            assert!(
+                matches!(&err, PackError::Script(m) if m.contains("longer")),
+                "{call}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_hardened_lua_library_still_works_for_packs() {
+        let src = r#"local rows = {}
+for i = 1, 3 do rows[#rows + 1] = string.rep('ab', 2, '-') end
+local t = table.move({ 1, 2, 3 }, 1, 3, 2, {})
+return {
+  manifest = { id = 'lua-ok', name = table.concat(rows, ' '), version = '1.0.0' },
+  levels = {{ id = string.format('l%d', #t), width = 3, height = 1, objects = {
+    { kind = 'word', text = ('cat'):upper(), x = 0, y = 0 },
+    { kind = 'word', text = string.match('IS!', '%a+'), x = 1, y = 0 },
+    { kind = 'word', text = utf8.char(89, 79, 85), x = 2, y = 0 },
+  } }},
+}"#;
+        let checked = load(src, SourceKind::Lua, "ok.lua").expect("loads");
+        assert_eq!(checked.pack.manifest.name, "ab-ab ab-ab ab-ab");
+        assert_eq!(checked.pack.levels[0].id, "l4");
+        assert_eq!(checked.pack.levels[0].objects[2].text, "YOU");
     }
 
     #[test]
