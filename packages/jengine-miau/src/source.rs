@@ -242,6 +242,15 @@ fn eval_commonjs(
         let bounded = BOUNDED_BUILTINS
             .replace("__MAX_CHARS__", &limits.memory.to_string())
             .replace("__MAX_ELEMENTS__", &element_cap(limits).to_string());
+        // The bounded built-ins take this check for themselves and remove it from the globals.
+        let is_proxy = rquickjs::Function::new(ctx.clone(), |v: rquickjs::Value| {
+            // SAFETY: JS_IsProxy only reads the tag and class of a live value it is lent.
+            unsafe { rquickjs::qjs::JS_IsProxy(v.as_raw()) }
+        })
+        .map_err(|e| PackError::Script(format!("{name}: {e}")))?;
+        globals
+            .set("__miauIsProxy", is_proxy)
+            .map_err(|e| PackError::Script(format!("{name}: {e}")))?;
         if let Err(e) = ctx.eval::<(), _>(bounded) {
             let thrown = ctx.catch();
             if timed_out.load(Ordering::Relaxed) {
@@ -917,6 +926,43 @@ return {
         assert_eq!(checked.pack.manifest.name, "ab-ab ab-ab ab-ab");
         assert_eq!(checked.pack.levels[0].id, "l4");
         assert_eq!(checked.pack.levels[0].objects[2].text, "YOU");
+    }
+
+    /// A `length` that answers small when measured and huge when walked is not handed to a C
+    /// built-in that reads it again.
+    #[test]
+    fn a_length_that_changes_between_the_measure_and_the_walk_is_refused() {
+        let liar = "let n = 0; const liar = { get length() { return n++ ? 2**32-1 : 0 } };";
+        let proxy = "let m = 0; const proxy = new Proxy([], { get: (t, k) => k === 'length' ? (m++ ? 2**32-1 : 0) : t[k] });";
+        for (body, builtin) in [
+            (
+                "Array.prototype.reverse.call(liar)",
+                "Array.prototype.reverse",
+            ),
+            (
+                "Array.prototype.slice.call(Object.create(liar))",
+                "Array.prototype.slice",
+            ),
+            (
+                "Array.prototype.reverse.call(proxy)",
+                "Array.prototype.reverse",
+            ),
+            ("[].concat(proxy)", "Array.prototype.concat"),
+            ("[proxy].flat()", "Array.prototype.flat"),
+            ("JSON.stringify(proxy)", "JSON.stringify"),
+        ] {
+            let message = refused_js(&format!("{liar} {proxy} {body}"));
+            assert!(
+                message.contains("TypeError") && message.contains(builtin),
+                "{body}: {message}"
+            );
+        }
+        let js = "const a = Array.from({ get length() { return 2 }, 0: 'x', 1: 'y' });\n\
+                  if (a.join('') !== 'xy') throw new Error(a.join(''));\n\
+                  if (Array.prototype.slice.call(new Uint8Array([1, 2])).join() !== '1,2') throw new Error('typed');\n\
+                  module.exports = 1;";
+        let err = load(js, SourceKind::CommonJs, "steady.cjs").expect_err("not a pack");
+        assert!(matches!(err, PackError::Invalid(_)), "{err}");
     }
 
     #[test]

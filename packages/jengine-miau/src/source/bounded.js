@@ -32,6 +32,8 @@
   var iteratorKey = Symbol.iterator;
   var spreadableKey = Symbol.isConcatSpreadable;
   var globals = globalThis;
+  var isProxy = globals.__miauIsProxy;
+  delete globals.__miauIsProxy;
 
   function text(v) {
     return `${v}`;
@@ -68,6 +70,26 @@
   }
   function checkElements(what, n) {
     if (n > MAX_ELEMENTS) refuse(what, n, 'elements', MAX_ELEMENTS);
+  }
+  // A C built-in reads `length` again after it was measured: a Proxy, or a `length` getter
+  // anywhere on the way, could answer small to the measure and huge to the walk.
+  function checkSteady(what, O) {
+    for (var o = O; o !== null; o = getPrototypeOf(o)) {
+      if (isProxy(o)) throw new MakeTypeError(what + ': a Proxy is not walked by this built-in in a pack');
+      var d = getOwnPropertyDescriptor(o, 'length');
+      if (d !== undefined) {
+        if ((d.get !== undefined && d.get !== typedLength) || d.set !== undefined) {
+          throw new MakeTypeError(what + ': a length getter is not walked by this built-in in a pack');
+        }
+        return;
+      }
+    }
+  }
+  function checkWalk(what, O) {
+    checkSteady(what, O);
+    var len = lengthOf(O.length);
+    checkElements(what, len);
+    return len;
   }
   function checkChars(what, n) {
     if (n > MAX_CHARS) refuse(what, n, 'characters', MAX_CHARS);
@@ -204,7 +226,7 @@
     var what = 'Array.prototype.' + key;
     install(owner, key, named(function () {
       var O = objectOf(this, what);
-      checkElements(what, lengthOf(O.length));
+      checkWalk(what, O);
       return apply(original, O, arguments);
     }, key, original.length));
   }
@@ -218,12 +240,12 @@
   install(Array.prototype, 'concat', named(function () {
     var what = 'Array.prototype.concat';
     var O = objectOf(this, what);
-    var total = isArray(O) ? lengthOf(O.length) : 1;
+    var total = isArray(O) ? checkWalk(what, O) : 1;
     for (var i = 0; i < arguments.length; i++) {
       var a = arguments[i];
       var spread = (typeof a === 'object' || typeof a === 'function') && a !== null &&
         (a[spreadableKey] !== undefined ? !!a[spreadableKey] : isArray(a));
-      total += spread ? lengthOf(a.length) : 1;
+      total += spread ? checkWalk(what, a) : 1;
       checkElements(what, total);
     }
     return apply(originalConcat, O, arguments);
@@ -232,7 +254,7 @@
   // flat: every array it will open is measured first, to its depth.
   var originalFlat = Array.prototype.flat;
   function measure(what, O, depth, seen) {
-    var len = lengthOf(O.length);
+    var len = checkWalk(what, O);
     checkElements(what, seen + len);
     if (depth < 1) return seen + len;
     for (var i = 0; i < len; i++) {
@@ -281,11 +303,8 @@
     var args = arguments;
     if (items !== undefined && items !== null) {
       var method = items[iteratorKey];
-      if (method === undefined || method === null) {
-        checkElements(what, lengthOf(toObject(items).length));
-      } else {
-        args = [dense(what, items, BYTES_PER_VALUE, true, true), arguments[1], arguments[2]];
-      }
+      var iterate = method !== undefined && method !== null;
+      args = [dense(what, toObject(items), BYTES_PER_VALUE, iterate, true), arguments[1], arguments[2]];
     }
     return apply(originalFrom, this, args);
   }, 'from', 1));
@@ -312,7 +331,7 @@
     var original = owner[key];
     if (typeof original !== 'function') return;
     install(owner, key, named(function (comparefn) {
-      if (what !== undefined) checkElements(what, lengthOf(objectOf(this, what).length));
+      if (what !== undefined) checkWalk(what, objectOf(this, what));
       return apply(original, this, [comparefn === undefined ? compare : comparefn]);
     }, key, 1));
   }
@@ -623,7 +642,7 @@
   // ours on its way in (a pack's replacer, or list of keys, still applies).
   var originalStringify = JSON.stringify;
   function measured(v) {
-    if (isArray(v)) checkElements('JSON.stringify', lengthOf(v.length));
+    if (isArray(v)) checkWalk('JSON.stringify', v);
     return v;
   }
   function plain(key, v) {
