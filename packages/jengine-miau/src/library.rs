@@ -213,7 +213,8 @@ impl Library {
         self.is_shipped(id) || self.path_of(id).is_ok_and(|p| p.is_file())
     }
 
-    fn preview(&self, checked: Checked) -> Preview {
+    /// A checked pack as a preview: whether its id is taken here. Changes nothing.
+    pub fn preview(&self, checked: Checked) -> Preview {
         let conflict = self.contains(&checked.pack.manifest.id);
         Preview {
             pack: checked.pack,

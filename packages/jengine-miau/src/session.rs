@@ -20,8 +20,8 @@ use crate::library::{
 };
 use crate::pack::{Glyph, Level};
 use crate::share;
-use crate::source::load_file;
-use crate::validate::{MAX_SOURCE_BYTES, Note, PackError, Problem, validate};
+use crate::source::{Loading, ScriptLimits, SourceKind, load_file, load_in_background};
+use crate::validate::{Checked, MAX_SOURCE_BYTES, Note, PackError, Problem, validate};
 use crate::worlds;
 
 /// The largest progress file read, in bytes (a bigger one is set aside unread).
@@ -240,6 +240,12 @@ impl Progress {
     }
 }
 
+/// A pack script being read on its own thread, and where its text came from.
+struct Importing {
+    loading: Loading,
+    origin: Origin,
+}
+
 /// A player's session over one library folder.
 pub struct Session {
     library: Library,
@@ -251,6 +257,10 @@ pub struct Session {
     broken: Vec<(String, String)>,
     playing: Option<Playing>,
     pending: Option<Pending>,
+    /// A pasted or named pack script still running; its outcome comes when it ends.
+    importing: Option<Importing>,
+    /// What an imported pack script may use.
+    limits: ScriptLimits,
     outcome: Option<Outcome>,
     /// The last move or undo that did nothing, and why; cleared when a level starts.
     refused: Option<Refused>,
@@ -313,6 +323,8 @@ impl Session {
             broken: Vec::new(),
             playing: None,
             pending: None,
+            importing: None,
+            limits: ScriptLimits::default(),
             outcome: None,
             refused: None,
             refusals: 0,
@@ -623,6 +635,10 @@ impl Session {
 
     /// Reads pack text (`.cjs`, `.lua` or `.json`, told by `filename`; JSON when it has no
     /// such ending) into a pending preview. A bad pack changes nothing and lists every problem.
+    ///
+    /// JSON is read at once. A script runs on its own thread and its outcome comes from a later
+    /// [`Session::poll_import`] (or [`Session::finish_import`]), so the caller's frame never
+    /// waits for it; a newer import stops one still running.
     pub fn import_text(&mut self, text: &str, filename: &str) {
         let lower = filename.to_ascii_lowercase();
         let named = [".cjs", ".js", ".lua", ".json"]
@@ -638,19 +654,76 @@ impl Session {
         } else {
             "pasted.lua".into()
         };
-        let preview = self.library.import(text, &name);
-        self.hold("import", Origin::Text, preview);
+        self.start_import(text, name, Origin::Text);
     }
 
-    /// Reads a pack file the player named into a pending preview.
+    /// Reads a pack file the player named into a pending preview, as [`Session::import_text`]
+    /// does (a script's outcome comes later).
     pub fn import_file(&mut self, path: &str) {
-        let preview =
-            read_pack_file(path).and_then(|(text, name)| self.library.import(&text, &name));
-        self.hold("import", Origin::File, preview);
+        match read_pack_file(path) {
+            Ok((text, name)) => self.start_import(&text, name, Origin::File),
+            Err(e) => {
+                self.importing = None;
+                self.hold("import", Origin::File, Err(e));
+            }
+        }
+    }
+
+    fn start_import(&mut self, text: &str, name: String, origin: Origin) {
+        // A newer import replaces one still running, which stops at its next check.
+        self.importing = None;
+        match SourceKind::from_name(&name) {
+            SourceKind::Json => {
+                let preview = self.library.import(text, &name);
+                self.hold("import", origin, preview);
+            }
+            kind => {
+                let loading = load_in_background(text.to_string(), kind, name, self.limits);
+                self.importing = Some(Importing { loading, origin });
+            }
+        }
+    }
+
+    /// Takes the outcome of a running pack script if it has ended, or has run out of time (it
+    /// is then stopped and the outcome says it ran too long). Never blocks; returns whether
+    /// an outcome was taken. A game calls it every frame.
+    pub fn poll_import(&mut self) -> bool {
+        let Some(result) = self.importing.as_ref().and_then(|i| i.loading.poll()) else {
+            return false;
+        };
+        if let Some(importing) = self.importing.take() {
+            self.end_import(importing.origin, result);
+        }
+        true
+    }
+
+    /// Waits for a running pack script's outcome (for tools and tests, never a frame).
+    pub fn finish_import(&mut self) {
+        if let Some(importing) = self.importing.take() {
+            let origin = importing.origin;
+            let result = importing.loading.wait();
+            self.end_import(origin, result);
+        }
+    }
+
+    fn end_import(&mut self, origin: Origin, result: Result<Checked, PackError>) {
+        let preview = result.map(|c| self.library.preview(c));
+        self.hold("import", origin, preview);
+    }
+
+    /// Whether a pasted or named pack script is still being read.
+    pub fn importing(&self) -> bool {
+        self.importing.is_some()
+    }
+
+    /// What imported pack scripts may use from now on (memory and time).
+    pub fn set_script_limits(&mut self, limits: ScriptLimits) {
+        self.limits = limits;
     }
 
     /// Reads a share link (or its fragment) into a pending preview. Runs no code.
     pub fn open_link(&mut self, link: &str) {
+        self.importing = None;
         let preview = self.library.decode_link(link.trim());
         self.hold("link", Origin::Link, preview);
     }
@@ -862,6 +935,35 @@ mod tests {
         assert_eq!(p.game.board(), p.game.proof().initial());
     }
 
+    #[test]
+    fn a_runaway_pasted_script_never_holds_up_the_caller() {
+        let (_d, mut s) = open();
+        s.set_script_limits(ScriptLimits {
+            memory: 8 << 20,
+            time: std::time::Duration::from_millis(200),
+        });
+        // The script can only end by its time running out, so a call that returns while it
+        // is still importing did not wait for it.
+        s.import_text("module.exports = {}; for (;;) {}", "loop.cjs");
+        assert!(s.importing(), "the import returned before the script ended");
+        assert!(s.outcome().is_none(), "no outcome until the script ends");
+        while !s.poll_import() {
+            std::thread::yield_now();
+        }
+        let o = outcome(&s);
+        assert!(!o.ok && o.message.contains("longer"), "{o:?}");
+        assert!(!s.importing() && s.pending().is_none());
+        // A newer import replaces one still running.
+        s.import_text("for (;;) {}", "first.lua");
+        s.import_text(HELLO, "hello.cjs");
+        s.finish_import();
+        assert!(outcome(&s).ok, "{:?}", s.outcome());
+        assert_eq!(
+            s.pending().expect("pending").preview.pack.manifest.id,
+            "hello-miau"
+        );
+    }
+
     /// The cat stands above `IS`: a step down pushes it out of `MIAU IS YOU`.
     const LOOSE: &str = r#"{ "manifest": { "id": "loose", "name": "Loose", "version": "1.0.0" },
       "levels": [{ "id": "a", "width": 5, "height": 4, "objects": [
@@ -873,6 +975,7 @@ mod tests {
         let (_d, mut s) = open();
         assert_eq!(s.step(Action::Up), Err(Refusal::NoLevel));
         s.import_text(LOOSE, "loose.json");
+        s.finish_import();
         s.keep(None);
         s.play("loose", "");
         assert_eq!(s.refused(), None, "a level starts with nothing refused");
@@ -1002,6 +1105,7 @@ mod tests {
         let (_d, mut s) = open();
         let before = s.catalog().to_vec();
         s.import_text(BROKEN, "");
+        s.finish_import();
         let o = outcome(&s);
         assert!(!o.ok);
         let paths: Vec<&str> = o.errors.iter().map(|p| p.path.as_str()).collect();
@@ -1022,6 +1126,7 @@ mod tests {
     fn import_keep_play_export_and_remove() {
         let (dir, mut s) = open();
         s.import_text(HELLO, "");
+        s.finish_import();
         assert!(outcome(&s).ok, "{:?}", s.outcome());
         assert_eq!(s.pending().expect("pending").origin, Origin::Text);
         assert_eq!(s.catalog().len(), 1, "a preview installs nothing");
@@ -1046,6 +1151,7 @@ mod tests {
         assert_eq!(s.catalog().len(), 1);
         // The export brings it back.
         s.import_text(&text, "hello-miau.cjs");
+        s.finish_import();
         s.keep(None);
         assert_eq!(s.catalog()[1].summary.id, "hello-miau");
     }
@@ -1054,8 +1160,10 @@ mod tests {
     fn a_second_copy_needs_a_choice_and_can_be_kept_as_a_fork() {
         let (_d, mut s) = open();
         s.import_text(HELLO, "hello.cjs");
+        s.finish_import();
         s.keep(None);
         s.import_text(HELLO, "hello.cjs");
+        s.finish_import();
         assert!(s.pending().expect("pending").preview.conflict);
         s.keep(None);
         assert!(!outcome(&s).ok);
@@ -1071,6 +1179,7 @@ mod tests {
     fn a_gift_link_left_changes_nothing_and_kept_installs() {
         let (_d, mut s) = open();
         s.import_text(HELLO, "hello.cjs");
+        s.finish_import();
         s.keep(None);
         s.share("hello-miau");
         let link = outcome(&s).link.clone().expect("link");
@@ -1116,6 +1225,7 @@ mod tests {
             assert!(!outcome(&s).ok, "{link:.40}");
         }
         s.import_text(&"x".repeat(MAX_SOURCE_BYTES + 1), "big.json");
+        s.finish_import();
         assert!(
             outcome(&s).message.contains("over the limit"),
             "{:?}",
@@ -1128,18 +1238,22 @@ mod tests {
         let (dir, mut s) = open();
         let missing = dir.path().join("missing.cjs");
         s.import_file(&missing.display().to_string());
+        s.finish_import();
         assert!(!outcome(&s).ok);
         s.import_file(&dir.path().display().to_string());
+        s.finish_import();
         assert!(
             outcome(&s).message.contains("is not a file"),
             "{:?}",
             s.outcome()
         );
         s.import_file("a\0b.cjs");
+        s.finish_import();
         assert!(outcome(&s).message.contains("not a file path"));
         let big = dir.path().join("big.json");
         std::fs::write(&big, vec![b' '; MAX_SOURCE_BYTES + 10]).expect("writes");
         s.import_file(&big.display().to_string());
+        s.finish_import();
         assert!(
             outcome(&s).message.contains("over the limit"),
             "{:?}",
@@ -1148,6 +1262,7 @@ mod tests {
         let good = dir.path().join("hello.cjs");
         std::fs::write(&good, HELLO).expect("writes");
         s.import_file(&good.display().to_string());
+        s.finish_import();
         assert!(outcome(&s).ok);
         assert_eq!(s.pending().expect("pending").origin, Origin::File);
     }
