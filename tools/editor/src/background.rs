@@ -214,7 +214,9 @@ pub fn open_every_scene(
     // waits up to half a second for one, so ask again (a minute in all) until it is there.
     let mut served = Err("no answer".to_string());
     for _ in 0..120 {
-        served = editor.request("GET", "/api/frame", "").map_err(|e| e.to_string());
+        served = editor
+            .request("GET", "/api/frame", "")
+            .map_err(|e| e.to_string());
         if !matches!(served, Ok((503, _))) {
             break;
         }

@@ -11,8 +11,8 @@ use serde_json::json;
 use super::Msg;
 use super::http::Response;
 use super::session::{Selected, Session, ok, read_scene};
-use jengine_runtime::input::{Event, Phase};
 use jengine_render::screen_to_world;
+use jengine_runtime::input::{Event, Phase};
 use jengine_viewport::Profile;
 
 #[derive(Debug, Deserialize)]
@@ -137,7 +137,8 @@ impl Session {
                     Event::Key { key, down }
                 }
                 PageEvent::Text { text } => {
-                    jengine_runtime::input::check_text(&text).map_err(|e| Response::error(400, e))?;
+                    jengine_runtime::input::check_text(&text)
+                        .map_err(|e| Response::error(400, e))?;
                     Event::Text { text }
                 }
             });

@@ -18,8 +18,8 @@ use super::frames::Frames;
 use super::history::{History, UNDO_KEPT};
 use super::http::{Request, Response};
 use super::{EditOptions, Msg};
-use jengine_runtime::input::Event;
 use jengine_render::Renderer;
+use jengine_runtime::input::Event;
 use jengine_runtime::{Options, Runtime};
 use jengine_viewport::Profile;
 

@@ -19,7 +19,11 @@ fn graph() -> Graph {
         .current_dir(&root)
         .output()
         .expect("cargo metadata runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let root = std::fs::canonicalize(root).unwrap();
     let mut names = BTreeMap::new();
@@ -98,11 +102,23 @@ fn dependencies_point_down() {
                 .collect()
         };
         if dir.starts_with("packages/") {
-            assert!(on("tools/").is_empty(), "{name} depends on {:?}", on("tools/"));
-            assert!(on("projects/").is_empty(), "{name} depends on {:?}", on("projects/"));
+            assert!(
+                on("tools/").is_empty(),
+                "{name} depends on {:?}",
+                on("tools/")
+            );
+            assert!(
+                on("projects/").is_empty(),
+                "{name} depends on {:?}",
+                on("projects/")
+            );
         }
         if dir.starts_with("tools/") {
-            assert!(on("projects/").is_empty(), "{name} depends on {:?}", on("projects/"));
+            assert!(
+                on("projects/").is_empty(),
+                "{name} depends on {:?}",
+                on("projects/")
+            );
         }
     }
 }

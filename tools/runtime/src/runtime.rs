@@ -16,9 +16,9 @@ use jengine::host::{
 };
 use jengine::{Entity, LogLevel, LogLine, Package, Registry, Tables, Time, World};
 
-use jengine_audio::{self as audio, Audio};
 use crate::clipboard::Clipboard;
 use crate::input::{Event, InputScript, KeyUse, PasteKeys};
+use jengine_audio::{self as audio, Audio};
 
 /// The fixed step.
 pub const STEP: f64 = 1.0 / 60.0;
