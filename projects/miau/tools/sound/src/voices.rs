@@ -1,4 +1,4 @@
-//! Miau's own voices, lighter than Kotodama's koto and drums: a marimba bar, a kalimba tine
+//! Miau's own voices, lighter than the synthesiser's koto and drums: a marimba bar, a kalimba tine
 //! and a small cat's mew.
 //!
 //! The bar and the tine are a few decaying sine modes ([`instruments::struck`]) at the
