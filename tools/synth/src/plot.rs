@@ -3,10 +3,18 @@
 //!
 //! Plots are never committed, so they use the platform's maths freely.
 
+use std::path::{Path, PathBuf};
+
+use crate::dsp::RATE;
+use crate::{Kind, Sound, SoundError};
+
 /// An RGB picture.
 pub struct Image {
+    /// Pixels across.
     pub width: u32,
+    /// Pixels down.
     pub height: u32,
+    /// Three bytes a pixel, row by row from the top left.
     pub rgb: Vec<u8>,
 }
 
@@ -203,6 +211,45 @@ pub fn encode_png(img: &Image) -> Result<Vec<u8>, png::EncodingError> {
     Ok(out)
 }
 
+/// Draws every sound into `dir` (made if missing) as `<name>.png`, each with ticks on its
+/// beats when it is a loop; a loop longer than two seconds also gets `<name>-seam.png`, its last
+/// second then its first, the seam in the middle. Returns the pictures written, in order.
+pub fn write_all(dir: &Path, sounds: &[Sound]) -> Result<Vec<PathBuf>, SoundError> {
+    std::fs::create_dir_all(dir).map_err(|source| SoundError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut written = Vec::new();
+    for sound in sounds {
+        let beat = match sound.kind {
+            Kind::Music { bpm, .. } => Some((u64::from(RATE) * 60 / u64::from(bpm)) as usize),
+            Kind::Effect => None,
+        };
+        let stem = sound.name.trim_end_matches(".wav");
+        let mut pictures = vec![(format!("{stem}.png"), draw(&sound.samples, RATE, beat))];
+        let second = RATE as usize;
+        if beat.is_some() && sound.samples.len() > 2 * second {
+            let n = sound.samples.len();
+            let mut seam = sound.samples[n - second..].to_vec();
+            seam.extend_from_slice(&sound.samples[..second]);
+            pictures.push((format!("{stem}-seam.png"), draw(&seam, RATE, Some(second))));
+        }
+        for (file, image) in pictures {
+            let bytes = encode_png(&image).map_err(|source| SoundError::Plot {
+                name: file.clone(),
+                source,
+            })?;
+            let path = dir.join(file);
+            std::fs::write(&path, bytes).map_err(|source| SoundError::Write {
+                path: path.clone(),
+                source,
+            })?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,5 +275,33 @@ mod tests {
             (brightest as i64 - expected).abs() <= 2,
             "{brightest} vs {expected}"
         );
+    }
+
+    #[test]
+    fn every_sound_is_drawn_and_a_long_loop_also_at_its_seam() {
+        let dir = tempfile::tempdir().unwrap();
+        let sounds = [
+            Sound {
+                name: "loop.wav",
+                kind: Kind::Music {
+                    bpm: 60,
+                    beats: 3,
+                    beats_per_bar: 3,
+                },
+                samples: vec![100; 3 * 22_050],
+            },
+            Sound {
+                name: "tick.wav",
+                kind: Kind::Effect,
+                samples: vec![0, 900, 0],
+            },
+        ];
+        let written = write_all(dir.path(), &sounds).unwrap();
+        let names: Vec<_> = written
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["loop.png", "loop-seam.png", "tick.png"]);
+        assert!(written.iter().all(|p| p.is_file()));
     }
 }

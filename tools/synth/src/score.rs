@@ -22,7 +22,12 @@ const MAX_BEATS: u32 = 4096;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pitch {
     /// A scale degree, 1-based, and how many octaves up (negative: down).
-    Degree { degree: u8, octave: i8 },
+    Degree {
+        /// 1 is the tonic.
+        degree: u8,
+        /// Octaves up (negative: down).
+        octave: i8,
+    },
     /// A drum of the kit, by its letter.
     Hit(char),
 }
@@ -34,14 +39,18 @@ pub struct Event {
     pub at: u32,
     /// How long it lasts, in ticks.
     pub len: u32,
+    /// What sounds: one pitch, or a chord's, low to high as written.
     pub pitches: Vec<Pitch>,
+    /// Whether it is played harder (`>`).
     pub accent: bool,
 }
 
 /// A parsed line: its events in order and its whole length in ticks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
+    /// The notes, chords, hits and holds, in time order (rests leave gaps).
     pub events: Vec<Event>,
+    /// The whole line's length, in ticks.
     pub ticks: u32,
 }
 
@@ -57,7 +66,9 @@ pub enum Alphabet<'a> {
 /// A mistake in a line, with the character (counted from 1) where it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScoreError {
+    /// The character, counted from 1.
     pub column: usize,
+    /// What is wrong there.
     pub kind: ScoreErrorKind,
 }
 
@@ -67,9 +78,19 @@ pub enum ScoreErrorKind {
     /// A character that cannot stand here.
     Unexpected(char),
     /// A degree the scale does not have.
-    NoSuchDegree { degree: char, notes: u8 },
+    NoSuchDegree {
+        /// The degree written.
+        degree: char,
+        /// How many notes the scale has.
+        notes: u8,
+    },
     /// A letter the kit does not have.
-    NoSuchHit { hit: char, kit: String },
+    NoSuchHit {
+        /// The letter written.
+        hit: char,
+        /// The kit's letters.
+        kit: String,
+    },
     /// More than four octave marks on one note.
     TooManyOctaves,
     /// A `+` with no pitch after it.
@@ -83,7 +104,14 @@ pub enum ScoreErrorKind {
     /// The line runs past the longest accepted.
     TooLong,
     /// A bar that is not exactly a bar long.
-    BarLength { bar: u32, ticks: u32, expected: u32 },
+    BarLength {
+        /// Which bar, counted from 1.
+        bar: u32,
+        /// How long it is, in ticks.
+        ticks: u32,
+        /// How long a bar is, in ticks.
+        expected: u32,
+    },
 }
 
 impl fmt::Display for ScoreError {

@@ -103,10 +103,12 @@ pub fn samples(seconds: f64) -> usize {
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator seeded with `seed`; the same seed gives the same stream on every machine.
     pub fn new(seed: u64) -> Rng {
         Rng(seed ^ 0x5DEE_CE66_D1CE_4E5B)
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -140,6 +142,7 @@ pub struct OnePole {
 }
 
 impl OnePole {
+    /// A filter with its corner at `cutoff` Hz, at rest.
     pub fn new(cutoff: f64) -> OnePole {
         OnePole {
             a: 1.0 - exp(-TAU * cutoff / SR),
@@ -147,11 +150,13 @@ impl OnePole {
         }
     }
 
+    /// Filters one sample, keeping what is below the cutoff.
     pub fn lowpass(&mut self, x: f64) -> f64 {
         self.y += self.a * (x - self.y);
         self.y
     }
 
+    /// Filters one sample, keeping what is above the cutoff.
     pub fn highpass(&mut self, x: f64) -> f64 {
         x - self.lowpass(x)
     }
@@ -172,12 +177,16 @@ pub struct Svf {
 /// The three outputs of [`Svf::run`].
 #[derive(Clone, Copy, Debug)]
 pub struct SvfOut {
+    /// Below the cutoff.
     pub low: f64,
+    /// Around the cutoff.
     pub band: f64,
+    /// Above the cutoff.
     pub high: f64,
 }
 
 impl Svf {
+    /// A filter at `cutoff` Hz with resonance `q`, at rest.
     pub fn new(cutoff: f64, q: f64) -> Svf {
         let mut f = Svf {
             ic1: 0.0,
@@ -201,6 +210,7 @@ impl Svf {
         self.a3 = g * self.a2;
     }
 
+    /// Filters one sample into its three bands.
     pub fn run(&mut self, x: f64) -> SvfOut {
         let v3 = x - self.ic2;
         let v1 = self.a1 * self.ic1 + self.a2 * v3;
@@ -223,6 +233,7 @@ pub struct DcBlock {
 }
 
 impl DcBlock {
+    /// Filters one sample.
     pub fn run(&mut self, x: f64) -> f64 {
         let y = x - self.x1 + 0.997 * self.y1;
         self.x1 = x;
@@ -309,6 +320,8 @@ pub struct Echo {
 }
 
 impl Echo {
+    /// An echo repeating every `delay_samples`, each repeat `feedback` (at most 0.95) of the
+    /// one before and darkened by a low-pass at `cutoff` Hz.
     pub fn new(delay_samples: usize, feedback: f64, cutoff: f64) -> Echo {
         Echo {
             line: Delay::new(delay_samples),

@@ -135,8 +135,11 @@ pub fn koto(freq: f64, vel: f64, pluck: Pluck, rng: &mut Rng) -> Vec<f64> {
 /// One resonant mode of a struck body: frequency, level and the time to fall 60 dB.
 #[derive(Clone, Copy, Debug)]
 pub struct Mode {
+    /// Hz.
     pub freq: f64,
+    /// Its share of the stroke.
     pub level: f64,
+    /// Seconds to fall 60 dB.
     pub ring: f64,
 }
 
