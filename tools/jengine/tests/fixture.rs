@@ -711,6 +711,7 @@ fn the_system_clipboard_falls_back_to_memory_without_a_display() {
     );
     let options = Options {
         system_clipboard: true,
+        platform: jengine_tool::desktop::platform(),
         ..Options::default()
     };
     let mut rt = start(dir.path(), options);

@@ -599,7 +599,8 @@ fn a_wider_screen_shows_more_world_at_the_same_scale() {
 #[test]
 fn a_named_font_is_loaded_from_the_assets_folder() {
     let dir = assets();
-    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("fonts/Mplus1-Regular.subset.otf");
+    let bundled =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../render/fonts/Mplus1-Regular.subset.otf");
     std::fs::copy(bundled, dir.path().join("fonts/named.otf")).unwrap();
     let mut world = World::new();
     camera(&mut world, "#000000");
