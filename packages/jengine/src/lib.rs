@@ -89,6 +89,11 @@ pub mod host {
     };
     pub use crate::table::{TableError, describe_path_error, json_kind, table_name};
     pub use crate::world::{MAX_LOG_LINE, MAX_MESSAGE, SpawnOrder, WARN_ONCE_MEMORY, cut};
+    pub use crate::{
+        project::{MAX_PATH, MAX_TITLE},
+        scene::{MAX_NAME, NameError, check_name},
+        table::MAX_STRING,
+    };
 }
 
 #[cfg(test)]
