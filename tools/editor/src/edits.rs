@@ -83,42 +83,18 @@ pub(super) enum Edit {
 /// Keys whose change means the scene is loaded again rather than changed in place.
 pub(super) const STRUCTURAL: [&str; 3] = ["name", "script", "bulk"];
 
-/// The longest entity name, in characters.
-pub const NAME_CHARS: usize = 200;
+/// The longest entity name, in characters: the scene loader's cap.
+pub const NAME_CHARS: usize = jengine::host::MAX_NAME;
 
-/// Whether `name` may name an entity: not blank, at most [`NAME_CHARS`] characters, and free
-/// of control characters (C0, DEL and C1) and of the bidirectional controls (U+200E, U+200F,
-/// U+061C, U+202A to U+202E, U+2066 to U+2069) that make a name show as something it is not,
-/// in the editor's tree, the log or a terminal. This mirrors the scene loader's rule for
-/// names, so the editor refuses what the runtime and `check` refuse.
+/// Whether `name` may name an entity: not blank (a name nobody could pick out in the tree), and
+/// within the scene loader's rule ([`jengine::host::check_name`]: at most [`NAME_CHARS`]
+/// characters, no control or bidirectional characters), so the editor refuses exactly what the
+/// runtime and `check` refuse.
 pub fn check_name(name: &str) -> Result<(), String> {
     if name.trim().is_empty() {
         return Err("a name cannot be empty".into());
     }
-    let count = name.chars().count();
-    if count > NAME_CHARS {
-        return Err(format!(
-            "a name may be at most {NAME_CHARS} characters (this one has {count})"
-        ));
-    }
-    let bidi = |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-    if let Some((at, c)) = name
-        .chars()
-        .enumerate()
-        .find(|(_, c)| c.is_control() || bidi(*c))
-    {
-        let what = if c.is_control() {
-            "a control character"
-        } else {
-            "a bidirectional control"
-        };
-        return Err(format!(
-            "a name may not hold {what} (U+{:04X} at character {})",
-            c as u32,
-            at + 1
-        ));
-    }
-    Ok(())
+    jengine::host::check_name(name).map_err(|e| format!("the name is refused: {e}"))
 }
 
 /// How far from the origin a position, size or angle in `transform` or `camera` may be: past

@@ -15,7 +15,10 @@ fn graph() -> Graph {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // This machine's platform only, so the graph needs no other platform's crates.
-    let rustc = Command::new("rustc").arg("-vV").output().expect("rustc runs");
+    let rustc = Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .expect("rustc runs");
     let host = String::from_utf8_lossy(&rustc.stdout)
         .lines()
         .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
