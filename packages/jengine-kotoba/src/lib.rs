@@ -491,7 +491,7 @@ pub fn packages() -> [&'static dyn Package; 3] {
     [
         &KotobaPackage,
         &jengine_online::OnlinePackage,
-        &jengine_net::NetPackage,
+        &jengine_online::NetPackage,
     ]
 }
 
