@@ -38,6 +38,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bag;
 pub mod battle;
 pub mod board;
 pub mod bot;
@@ -59,7 +60,8 @@ pub use dict::{Dict, Entry};
 pub use kana::{Kana, TileStats};
 pub use play::{Event, Hand, Placed, Refusal, Stock};
 pub use puzzle::{Puzzle, Stage, autoplay};
-pub use session::{KotobaBag, Session, SessionError};
+pub use bag::KotobaBag;
+pub use session::{Session, SessionError};
 pub use waves::Waves;
 
 use jengine::value::{boolean, entity, integer, number, string};

@@ -14,7 +14,7 @@ use crate::battle::{
     STUN, Setup, SetupError, Snapshot,
 };
 use crate::board::{Board, BoardError, MAX_SIDE, Pos};
-use crate::content::MAX_HAND;
+use crate::play::MAX_HAND;
 use crate::dict::Dict;
 use crate::kana::{Kana, TileStats};
 use crate::play::{Event, MadeWord, Refusal};
