@@ -6,8 +6,8 @@
 use serde::Serialize;
 
 use crate::battle::{Battle, Move, Phase};
-use crate::dict::Dict;
 use crate::content::Rival;
+use crate::dict::Dict;
 use crate::net::Gone;
 use crate::play::{Ending, Event, Failure, MadeWord};
 use crate::puzzle::{Stage, State};

@@ -52,6 +52,7 @@ pub mod puzzle;
 pub mod session;
 pub mod waves;
 
+pub use bag::KotobaBag;
 pub use battle::{Battle, COMBO_WINDOW, Fighter, FighterSpec, Move, Phase, Setup};
 pub use board::{Board, Cell, Dir, Pos, Word};
 pub use bot::{Bot, LegalMove, Skill, legal_moves};
@@ -60,7 +61,6 @@ pub use dict::{Dict, Entry};
 pub use kana::{Kana, TileStats};
 pub use play::{Event, Hand, Placed, Refusal, Stock};
 pub use puzzle::{Puzzle, Stage, autoplay};
-pub use bag::KotobaBag;
 pub use session::{Session, SessionError};
 pub use waves::Waves;
 

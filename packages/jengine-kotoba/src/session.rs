@@ -518,7 +518,6 @@ impl Session {
             }
         }
     }
-
 }
 
 fn find_rival<'a>(id: &str, rivals: &'a [Rival]) -> Result<&'a Rival, SessionError> {
@@ -641,5 +640,4 @@ pub(crate) mod tests {
         assert_eq!(g.seed, 8);
         assert!(s.bag(dict, &stages, &rivals).demo);
     }
-
 }

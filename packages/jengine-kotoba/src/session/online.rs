@@ -38,7 +38,6 @@ impl PartialEq for OnlineGame {
     }
 }
 
-
 impl Session {
     /// Takes a message from the room: a start builds the mirror (a new battle), a state is the
     /// room's word on it, events are what happened there. A message that does not fit the
@@ -138,11 +137,11 @@ impl OnlineGame {
 mod tests {
     use super::*;
     use crate::battle::Battle;
+    use crate::battle::{FighterSpec, Setup};
     use crate::content;
     use crate::kana::TileStats;
-    use crate::session::SessionError;
-    use crate::battle::{FighterSpec, Setup};
     use crate::net::{start_for, state_for};
+    use crate::session::SessionError;
 
     fn setup() -> Setup {
         Setup {
@@ -239,4 +238,3 @@ mod tests {
         );
     }
 }
-
