@@ -10,7 +10,9 @@ use crate::Table;
 use crate::board::{Cell, Pos};
 use crate::dict::Dict;
 use crate::session::{Mode, Session, SessionError};
-use crate::waves::WaveContext;
+use crate::sea::WaveContext;
+
+pub mod sea;
 
 /// How far a pointer must move between press and release to count as a drag, as a share of a
 /// hand tile.
