@@ -9,8 +9,8 @@ use jengine::{Align, BulkEntity, Color, Entity, Sprite, Text, Time, Transform2D,
 use crate::Table;
 use crate::board::{Cell, Pos};
 use crate::dict::Dict;
-use crate::session::{Mode, Session, SessionError};
 use crate::sea::WaveContext;
+use crate::session::{Mode, Session, SessionError};
 
 pub mod sea;
 

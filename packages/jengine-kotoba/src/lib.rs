@@ -3,7 +3,8 @@
 //!
 //! This crate is the `jengine-kotoba` package: [`KotobaPackage`] registers a table and a sea
 //! into a jengine project, and under it sit the rules, the dictionary, the two modes and the bot,
-//! on plain data and with no engine in sight (only this file, `draw` and `waves` touch the seam). Its priorities, in order:
+//! on plain data and with no engine in sight (only this file and [`draw`] touch the seam: the
+//! `register` below names a handler function a line). Its priorities, in order:
 //! the rule is exact (a word is found wherever it lies in a run, and counted once); everything
 //! replays (all randomness comes from seeded streams kept in the state, and time only moves when
 //! told); bad input is refused with where it went wrong, never a panic; and the bot is fast
@@ -19,8 +20,10 @@
 //! - [`net`]: a battle over the network: the messages a room and its players share, and a
 //!   player's [`net::Mirror`] of the room's battle, predicted and corrected.
 //! - [`content`]: stage and [`Rival`] tables, checked row by row, and the shipped ones.
-//! - [`session`]: a game at one table: the choice, the cursor, pause, demo and the bag.
-//! - `draw`: the board and hands on screen, and pointer hits; [`waves`]: the sea behind it.
+//! - [`session`]: a game at one table: the choice, the cursor, pause and demo, and a battle
+//!   through a room; [`bag`]: what scripts read of it.
+//! - [`sea`]: the sea behind the board, a simulation on plain numbers.
+//! - [`draw`]: the board and hands on screen, and pointer hits; [`draw::sea`]: the sea's sprites.
 //!
 //! ```
 //! use jengine_kotoba::{Board, Dict, Kana, Pos, TileStats, play};
@@ -58,11 +61,11 @@ pub use board::{Board, Cell, Dir, Pos, Word};
 pub use bot::{Bot, LegalMove, Skill, legal_moves};
 pub use content::{Rival, TableError};
 pub use dict::{Dict, Entry};
+pub use draw::sea::Waves;
 pub use kana::{Kana, TileStats};
 pub use play::{Event, Hand, Placed, Refusal, Stock};
 pub use puzzle::{Puzzle, Stage, autoplay};
 pub use session::{Session, SessionError};
-pub use draw::sea::Waves;
 
 use sea::Rgba;
 
@@ -241,18 +244,48 @@ impl Package for KotobaPackage {
         reg.component::<Table>("kotoba_table");
         reg.component_checked::<Waves>("kotoba_waves", check_waves);
 
-        reg.command("Kotoba", "puzzle", (entity("e"), string("stage")), start_puzzle);
-        reg.command("Kotoba", "battle", (entity("e"), string("rival")), start_battle);
+        reg.command(
+            "Kotoba",
+            "puzzle",
+            (entity("e"), string("stage")),
+            start_puzzle,
+        );
+        reg.command(
+            "Kotoba",
+            "battle",
+            (entity("e"), string("rival")),
+            start_battle,
+        );
         reg.command("Kotoba", "demo", (entity("e"),), start_demo);
         reg.command("Kotoba", "stop", (entity("e"),), stop);
         reg.command("Kotoba", "pause", (entity("e"), boolean("paused")), pause);
-        reg.command("Kotoba", "press", (entity("e"), number("x"), number("y")), press);
-        reg.command("Kotoba", "drag", (entity("e"), number("x"), number("y")), drag);
-        reg.command("Kotoba", "release", (entity("e"), number("x"), number("y")), release);
+        reg.command(
+            "Kotoba",
+            "press",
+            (entity("e"), number("x"), number("y")),
+            press,
+        );
+        reg.command(
+            "Kotoba",
+            "drag",
+            (entity("e"), number("x"), number("y")),
+            drag,
+        );
+        reg.command(
+            "Kotoba",
+            "release",
+            (entity("e"), number("x"), number("y")),
+            release,
+        );
         reg.command("Kotoba", "select", (entity("e"), integer("slot")), select);
         reg.command("Kotoba", "turn", (entity("e"),), turn);
         reg.command("Kotoba", "swap", (entity("e"),), swap);
-        reg.command("Kotoba", "cursor", (entity("e"), integer("dx"), integer("dy")), cursor);
+        reg.command(
+            "Kotoba",
+            "cursor",
+            (entity("e"), integer("dx"), integer("dy")),
+            cursor,
+        );
         reg.command("Kotoba", "place", (entity("e"),), place);
         reg.command("Kotoba", "hint", (entity("e"),), hint);
         reg.command("Kotoba", "ripple", ripple_params(), ripple);

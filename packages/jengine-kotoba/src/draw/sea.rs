@@ -6,12 +6,14 @@
 //! transform and tint onto a pool of sprites reused frame after frame.
 
 use jengine::{
-    BulkEntity, Color, Entity, MusicClock, Name, Pointer, PointerPhase, Sprite, Time,
-    Transform2D, World, check_asset_name, hecs,
+    BulkEntity, Color, Entity, MusicClock, Name, Pointer, PointerPhase, Sprite, Time, Transform2D,
+    World, check_asset_name, hecs,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::sea::{Hand, HandEvent, HandPhase, Look, MAX_SWELL, Music, Palette, Rgba, Sea, Settings, WaveError};
+use crate::sea::{
+    Hand, HandEvent, HandPhase, Look, MAX_SWELL, Music, Palette, Rgba, Sea, Settings, WaveError,
+};
 
 /// The `kotoba_waves` scene component: how the sea behind the board looks and moves.
 ///

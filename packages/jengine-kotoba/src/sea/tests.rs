@@ -408,21 +408,9 @@ fn a_press_on_open_sea_splashes_but_not_on_land() {
     let mut sea = Sea::new(&w, 1).unwrap();
     sea.set_land(&[[-2.0, -2.0, 2.0, 2.0]]);
     let press = |at| pointer_at(1, &[(HandPhase::Press, at)]);
-    sea.step(
-        &w,
-        1.0 / 60.0,
-        1,
-        &press([0.5, 0.5]),
-        &Music::default(),
-    );
+    sea.step(&w, 1.0 / 60.0, 1, &press([0.5, 0.5]), &Music::default());
     assert!(sea.is_calm(), "the board is land");
-    sea.step(
-        &w,
-        1.0 / 60.0,
-        1,
-        &press([5.0, 3.0]),
-        &Music::default(),
-    );
+    sea.step(&w, 1.0 / 60.0, 1, &press([5.0, 3.0]), &Music::default());
     assert_eq!(sea.rings.len(), 1);
     assert_eq!(sea.jolts.len(), 1);
     assert_eq!(sea.rings[0].at, [5.0, 3.0]);
@@ -698,8 +686,7 @@ fn any_wave() -> impl Strategy<Value = Wave> {
                 count
             }
         ),
-        (num.clone(), colour.clone())
-            .prop_map(|(strength, color)| Wave::Surge { strength, color }),
+        (num.clone(), colour.clone()).prop_map(|(strength, color)| Wave::Surge { strength, color }),
         (point.clone(), num.clone(), colour).prop_map(|(at, strength, color)| Wave::Jolt {
             at,
             strength,
