@@ -240,52 +240,24 @@ impl Package for KotobaPackage {
         "jengine-kotoba"
     }
 
+    // One line a component, command, system, bag or table, as the package's surface reads.
+    #[rustfmt::skip]
     fn register(&self, reg: &mut Registry) {
         reg.component::<Table>("kotoba_table");
         reg.component_checked::<Waves>("kotoba_waves", check_waves);
 
-        reg.command(
-            "Kotoba",
-            "puzzle",
-            (entity("e"), string("stage")),
-            start_puzzle,
-        );
-        reg.command(
-            "Kotoba",
-            "battle",
-            (entity("e"), string("rival")),
-            start_battle,
-        );
+        reg.command("Kotoba", "puzzle", (entity("e"), string("stage")), start_puzzle);
+        reg.command("Kotoba", "battle", (entity("e"), string("rival")), start_battle);
         reg.command("Kotoba", "demo", (entity("e"),), start_demo);
         reg.command("Kotoba", "stop", (entity("e"),), stop);
         reg.command("Kotoba", "pause", (entity("e"), boolean("paused")), pause);
-        reg.command(
-            "Kotoba",
-            "press",
-            (entity("e"), number("x"), number("y")),
-            press,
-        );
-        reg.command(
-            "Kotoba",
-            "drag",
-            (entity("e"), number("x"), number("y")),
-            drag,
-        );
-        reg.command(
-            "Kotoba",
-            "release",
-            (entity("e"), number("x"), number("y")),
-            release,
-        );
+        reg.command("Kotoba", "press", (entity("e"), number("x"), number("y")), press);
+        reg.command("Kotoba", "drag", (entity("e"), number("x"), number("y")), drag);
+        reg.command("Kotoba", "release", (entity("e"), number("x"), number("y")), release);
         reg.command("Kotoba", "select", (entity("e"), integer("slot")), select);
         reg.command("Kotoba", "turn", (entity("e"),), turn);
         reg.command("Kotoba", "swap", (entity("e"),), swap);
-        reg.command(
-            "Kotoba",
-            "cursor",
-            (entity("e"), integer("dx"), integer("dy")),
-            cursor,
-        );
+        reg.command("Kotoba", "cursor", (entity("e"), integer("dx"), integer("dy")), cursor);
         reg.command("Kotoba", "place", (entity("e"),), place);
         reg.command("Kotoba", "hint", (entity("e"),), hint);
         reg.command("Kotoba", "ripple", ripple_params(), ripple);

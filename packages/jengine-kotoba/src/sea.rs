@@ -184,8 +184,8 @@ impl Shape {
     }
 }
 
-/// A sea's running state: the `kotoba_waves` entity's companion, added by [`system`] (or
-/// [`sea_mut`]) and never saved. All its chance comes from its own seeded stream, so a sea
+/// A sea's running state (on the engine side, the `kotoba_waves` entity's companion, never
+/// saved). All its chance comes from its own seeded stream, so a sea
 /// given the same seed, steps and waves moves the same way every run.
 #[derive(Debug, Clone)]
 pub struct Sea {
@@ -220,7 +220,7 @@ pub struct Sea {
 }
 
 impl Sea {
-    /// A sea for `waves`, its chance seeded from `seed`; refuses a component [`Settings::check`]
+    /// A sea for `settings`, its chance seeded from `seed`; refuses settings [`Settings::check`]
     /// refuses.
     pub fn new(settings: &Settings, seed: u64) -> Result<Sea, WaveError> {
         settings.check()?;
@@ -270,7 +270,7 @@ impl Sea {
         self.glint = vec![0.0; self.spots.len()];
     }
 
-    /// Lays the sea out again if the component's area, centre, scale or depth changed; true
+    /// Lays the sea out again if the settings' area, centre, scale or depth changed; true
     /// when it did (the sprites must be made again). Refuses what [`Settings::check`] refuses.
     pub fn fit(&mut self, settings: &Settings) -> Result<bool, WaveError> {
         settings.check()?;
@@ -347,8 +347,8 @@ impl Sea {
     }
 
     /// Moves the sea on by `dt` seconds (clamped to a quarter second): the swells, glints,
-    /// gusts, the pointer (`frame` is [`Time::frame`], to tell a pointer at rest), the music's
-    /// beat and whatever the game sent. `waves` is the component the sea was laid out for (see
+    /// gusts, the pointer (`frame` is the frame number, to tell a pointer at rest), the music's
+    /// beat and whatever the game sent. `settings` are what the sea was laid out for (see
     /// [`Sea::fit`]); one [`Settings::check`] refuses leaves the sea as it was.
     pub fn step(
         &mut self,
@@ -844,8 +844,8 @@ fn quantise(v: f32) -> f32 {
     (v.clamp(0.0, 1.0) * TINT_STEPS).round() / TINT_STEPS
 }
 
-/// The beat the sea breathes on, when the component asks for one (`bpm` set): the playing
-/// track's own tempo, else the component's.
+/// The beat the sea breathes on, when the settings ask for one (`bpm` set): the playing
+/// track's own tempo, else the settings'.
 fn tempo(settings: &Settings, music: &Music) -> Option<f32> {
     let asked = settings.bpm?;
     let own = music

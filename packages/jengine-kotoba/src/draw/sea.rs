@@ -31,7 +31,7 @@ pub struct Waves {
     pub centre: [f32; 2],
     /// World width of one scale; rows lie a quarter of this apart.
     pub scale: f32,
-    /// Depth of the back row; the scales stay below `z + 1` ([`Z_BAND`]).
+    /// Depth of the back row; the scales stay below `z + 1` ([`Z_BAND`](crate::sea::Z_BAND)).
     pub z: f32,
     /// How rough the resting sea is: 0 still, 1 gentle, up to 4.
     pub swell: f32,
