@@ -175,7 +175,7 @@ pub enum Gone {
 pub struct Start {
     /// The player's seat: 0 or 1.
     pub seat: usize,
-    /// The board as rows of text, the way [`Board::from_rows`] reads it.
+    /// The board as rows of text, the way [`Board::from_rows`](crate::board::Board::from_rows) reads it.
     pub board: Vec<String>,
     /// The board's name, for the players to see.
     pub board_name: String,
@@ -210,7 +210,7 @@ pub struct State {
     /// The number of the last of this seat's moves the room has applied or refused (0 for
     /// none yet; numbers start again with each battle).
     pub acked: u32,
-    /// The board as rows of text, the way [`Board::from_rows`] reads it.
+    /// The board as rows of text, the way [`Board::from_rows`](crate::board::Board::from_rows) reads it.
     pub board: Vec<String>,
     /// Both fighters, seat 0 first, hands included: the battle is played in the open.
     pub fighters: [FighterState; 2],

@@ -5,7 +5,7 @@
 //! choosing a tile (a second tap turns it), the keyboard cursor, pausing, a demo of two bots that
 //! starts again when it ends, the words made this game, and this frame's events. It is plain
 //! data driven by plain calls, so the engine registration stays a thin layer over it. A battle
-//! through a room is [`online`]'s; what scripts read of a session is [`crate::bag`]'s.
+//! through a room is [`OnlineGame`]'s; what scripts read of a session is [`crate::bag`]'s.
 
 use crate::battle::{Battle, Move};
 use crate::board::{Board, Cell, Pos};

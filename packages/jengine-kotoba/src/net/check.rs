@@ -198,7 +198,7 @@ impl State {
         check_seconds("State.time_left", self.time_left, MAX_TIME)
     }
 
-    /// The moment this state shows, for [`Battle::restore`].
+    /// The moment this state shows, for [`Battle::restore`](crate::battle::Battle::restore).
     pub fn snapshot(&self) -> Result<Snapshot, Invalid> {
         self.validate()?;
         Ok(Snapshot {

@@ -648,7 +648,7 @@ fn a_sea_refuses_a_component_gone_bad_and_keeps_its_looks() {
     let before = (sea.looks.clone(), sea.clock);
     let bad = Settings {
         swell_length: 0.0,
-        ..w.clone()
+        ..w
     };
     sea.step(&bad, 1.0 / 60.0, 0, &idle(), &Music::default());
     assert!(sea.fit(&bad).is_err());
