@@ -717,6 +717,32 @@ fn a_hostile_save_shows_as_nothing_and_breaks_no_menu() {
     assert!(warnings(&mut rt).is_empty(), "{:#?}", warnings(&mut rt));
 }
 
+/// A save that is not UTF-8, beside one set aside before: it is kept under the next free name
+/// and the title names that one.
+#[test]
+fn a_save_that_is_not_utf8_is_kept_beside_the_older_one_and_the_title_names_it() {
+    let save = tempfile::tempdir().unwrap();
+    let bytes = b"\xff\xfe{\"stage\": 3}";
+    std::fs::write(save.path().join("save.json"), bytes).unwrap();
+    std::fs::write(save.path().join("save.json.bad"), "older").unwrap();
+    let mut rt = start("title", 1, save.path());
+    for _ in 0..3 {
+        rt.step(&[]);
+    }
+    assert_eq!(
+        text(&rt, "status"),
+        "Your saved progress could not be read, so the game starts afresh; the old file is kept as save.json.bad.1."
+    );
+    assert_eq!(
+        std::fs::read(save.path().join("save.json.bad.1")).unwrap(),
+        bytes
+    );
+    assert_eq!(
+        std::fs::read_to_string(save.path().join("save.json.bad")).unwrap(),
+        "older"
+    );
+}
+
 /// A save file that is no save: it is set aside, the game starts afresh, and the title says
 /// so under its menu in a sentence for the player.
 #[test]

@@ -356,6 +356,8 @@ pub struct MiauBag {
     pub broken: Vec<ProblemBag>,
     /// The pack waiting to be kept or left.
     pub pending: Option<PendingBag>,
+    /// A pasted or named pack script is still being read; its outcome comes when it ends.
+    pub importing: bool,
     /// What the last pack operation said.
     pub outcome: Option<OutcomeBag>,
     /// The last move or undo that did nothing, and why (`nil` since the level started).
@@ -650,6 +652,7 @@ fn miau_bag(session: &Session) -> MiauBag {
         catalog,
         broken,
         pending,
+        importing: session.importing(),
         outcome,
         refused,
         ..MiauBag::default()
@@ -778,6 +781,14 @@ pub fn word_kind(kind: TokenKind) -> &'static str {
 /// The frame's sessions: every `miau_game` opened, and the bags of those whose session
 /// changed since they were last made (nothing is rebuilt on a quiet frame).
 fn publish(world: &mut World, _dt: f64) {
+    // Pack scripts run on their own threads; a frame only looks whether one has ended.
+    if let Some(sessions) = world.resources.get_mut::<Sessions>() {
+        for session in sessions.by_folder.values_mut().flatten() {
+            if session.poll_import() {
+                session.touch();
+            }
+        }
+    }
     let games: Vec<jengine::Entity> = world
         .entities
         .query::<(jengine::Entity, &MiauGame)>()

@@ -5,7 +5,6 @@
 //! (`<id>.json`), so reloading them never evaluates a script, and every write goes to a
 //! temporary file that is renamed into place, so a failed install leaves the catalog as it was.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::pack::Pack;
@@ -214,7 +213,8 @@ impl Library {
         self.is_shipped(id) || self.path_of(id).is_ok_and(|p| p.is_file())
     }
 
-    fn preview(&self, checked: Checked) -> Preview {
+    /// A checked pack as a preview: whether its id is taken here. Changes nothing.
+    pub fn preview(&self, checked: Checked) -> Preview {
         let conflict = self.contains(&checked.pack.manifest.id);
         Preview {
             pack: checked.pack,
@@ -296,18 +296,11 @@ impl Library {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path` and renames it into place, so a reader
-/// sees the old file or the new one, never half of either.
+/// Writes `bytes` to a temporary file beside `path` that is synced and renamed into place
+/// (the engine's [`jengine::host::write_atomically`]), so a reader sees the old file or the
+/// new one, never half of either.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut tmp =
-        tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    tmp.write_all(bytes).map_err(|e| fail(&e))?;
-    tmp.as_file().sync_all().map_err(|e| fail(&e))?;
-    tmp.persist(path).map_err(|e| fail(&e.error))?;
-    Ok(())
+    jengine::host::write_atomically(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Writes a pack as CommonJS or JSON text that loads back to the same pack.

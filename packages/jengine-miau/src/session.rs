@@ -3,12 +3,14 @@
 //!
 //! Every operation either succeeds whole or leaves the session as it was and says why in an
 //! [`Outcome`]: a game shows outcomes, it never has to undo anything. Progress is one small JSON
-//! file written atomically; a file that does not read is set aside, not overwritten silently.
+//! file written atomically; a file that does not read is set aside as `progress.json.bad` (or the
+//! next free `.bad.N`) before anything is written, never overwritten.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use jengine::host::read_kept;
 use serde_json::{Value, json};
 
 use crate::board::{Action, Proof, Turn};
@@ -18,9 +20,12 @@ use crate::library::{
 };
 use crate::pack::{Glyph, Level};
 use crate::share;
-use crate::source::load_file;
-use crate::validate::{MAX_SOURCE_BYTES, Note, PackError, Problem, validate};
+use crate::source::{Loading, ScriptLimits, SourceKind, load_file, load_in_background};
+use crate::validate::{Checked, MAX_SOURCE_BYTES, Note, PackError, Problem, validate};
 use crate::worlds;
+
+/// The largest progress file read, in bytes (a bigger one is set aside unread).
+pub const MAX_PROGRESS_BYTES: u64 = jengine::host::MAX_SAVE_TOTAL as u64;
 
 /// The longest file path the Workshop reads, in bytes.
 pub const MAX_PATH_BYTES: usize = 4096;
@@ -204,6 +209,12 @@ impl Progress {
         json!({ "version": 1, "solved": self.solved })
     }
 
+    /// Reads a progress file's bytes.
+    fn from_bytes(bytes: &[u8]) -> Result<Progress, String> {
+        let value = serde_json::from_slice::<Value>(bytes).map_err(|e| e.to_string())?;
+        Progress::from_json(&value)
+    }
+
     fn from_json(value: &Value) -> Result<Progress, String> {
         if value.get("version").and_then(Value::as_u64) != Some(1) {
             return Err("it is not version 1 progress".into());
@@ -229,16 +240,27 @@ impl Progress {
     }
 }
 
+/// A pack script being read on its own thread, and where its text came from.
+struct Importing {
+    loading: Loading,
+    origin: Origin,
+}
+
 /// A player's session over one library folder.
 pub struct Session {
     library: Library,
     progress: Progress,
-    progress_file: PathBuf,
+    /// Where progress is written; `None` when a bad file there could not be set aside.
+    progress_file: Option<PathBuf>,
     exports: PathBuf,
     catalog: Vec<CatalogPack>,
     broken: Vec<(String, String)>,
     playing: Option<Playing>,
     pending: Option<Pending>,
+    /// A pasted or named pack script still running; its outcome comes when it ends.
+    importing: Option<Importing>,
+    /// What an imported pack script may use.
+    limits: ScriptLimits,
     outcome: Option<Outcome>,
     /// The last move or undo that did nothing, and why; cleared when a level starts.
     refused: Option<Refused>,
@@ -282,28 +304,16 @@ impl Session {
             ));
         }
         let progress_file = folder.join("progress.json");
-        let progress = match std::fs::read(&progress_file) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Progress::default(),
-            Err(e) => return Err(io(&progress_file, e)),
-            Ok(bytes) => {
-                match serde_json::from_slice::<Value>(&bytes)
-                    .map_err(|e| e.to_string())
-                    .and_then(|v| Progress::from_json(&v))
-                {
-                    Ok(p) => p,
-                    Err(why) => {
-                        let aside = folder.join("progress.bad.json");
-                        let _ = std::fs::rename(&progress_file, &aside);
-                        startup.push(format!(
-                            "{} did not read ({why}); it was kept as {} and progress starts afresh",
-                            progress_file.display(),
-                            aside.display()
-                        ));
-                        Progress::default()
-                    }
+        let (progress, progress_file) =
+            match read_kept(&progress_file, MAX_PROGRESS_BYTES, Progress::from_bytes) {
+                Ok(progress) => (progress.unwrap_or_default(), Some(progress_file)),
+                Err(aside) => {
+                    startup.push(format!("{aside}; progress starts afresh"));
+                    // A file that could not be moved aside is never written over.
+                    let keep = aside.kept.is_ok().then_some(progress_file);
+                    (Progress::default(), keep)
                 }
-            }
-        };
+            };
         let mut session = Session {
             library,
             progress,
@@ -313,6 +323,8 @@ impl Session {
             broken: Vec::new(),
             playing: None,
             pending: None,
+            importing: None,
+            limits: ScriptLimits::default(),
             outcome: None,
             refused: None,
             refusals: 0,
@@ -579,9 +591,20 @@ impl Session {
     }
 
     fn save_progress(&self) -> Result<(), String> {
-        let text = serde_json::to_string_pretty(&self.progress.to_json())
-            .map_err(|e| io(&self.progress_file, e))?;
-        write_atomically(&self.progress_file, text.as_bytes())
+        let Some(file) = &self.progress_file else {
+            return Ok(());
+        };
+        let text =
+            serde_json::to_string_pretty(&self.progress.to_json()).map_err(|e| io(file, e))?;
+        // Larger would be set aside when read back.
+        if text.len() as u64 > MAX_PROGRESS_BYTES {
+            return Err(format!(
+                "{}: progress would be {} bytes; it may be at most {MAX_PROGRESS_BYTES}, so it was not written",
+                file.display(),
+                text.len()
+            ));
+        }
+        write_atomically(file, text.as_bytes())
     }
 
     fn hold(&mut self, op: &str, origin: Origin, preview: Result<Preview, PackError>) {
@@ -612,6 +635,10 @@ impl Session {
 
     /// Reads pack text (`.cjs`, `.lua` or `.json`, told by `filename`; JSON when it has no
     /// such ending) into a pending preview. A bad pack changes nothing and lists every problem.
+    ///
+    /// JSON is read at once. A script runs on its own thread and its outcome comes from a later
+    /// [`Session::poll_import`] (or [`Session::finish_import`]), so the caller's frame never
+    /// waits for it; a newer import stops one still running.
     pub fn import_text(&mut self, text: &str, filename: &str) {
         let lower = filename.to_ascii_lowercase();
         let named = [".cjs", ".js", ".lua", ".json"]
@@ -627,19 +654,76 @@ impl Session {
         } else {
             "pasted.lua".into()
         };
-        let preview = self.library.import(text, &name);
-        self.hold("import", Origin::Text, preview);
+        self.start_import(text, name, Origin::Text);
     }
 
-    /// Reads a pack file the player named into a pending preview.
+    /// Reads a pack file the player named into a pending preview, as [`Session::import_text`]
+    /// does (a script's outcome comes later).
     pub fn import_file(&mut self, path: &str) {
-        let preview =
-            read_pack_file(path).and_then(|(text, name)| self.library.import(&text, &name));
-        self.hold("import", Origin::File, preview);
+        match read_pack_file(path) {
+            Ok((text, name)) => self.start_import(&text, name, Origin::File),
+            Err(e) => {
+                self.importing = None;
+                self.hold("import", Origin::File, Err(e));
+            }
+        }
+    }
+
+    fn start_import(&mut self, text: &str, name: String, origin: Origin) {
+        // A newer import replaces one still running, which stops at its next check.
+        self.importing = None;
+        match SourceKind::from_name(&name) {
+            SourceKind::Json => {
+                let preview = self.library.import(text, &name);
+                self.hold("import", origin, preview);
+            }
+            kind => {
+                let loading = load_in_background(text.to_string(), kind, name, self.limits);
+                self.importing = Some(Importing { loading, origin });
+            }
+        }
+    }
+
+    /// Takes the outcome of a running pack script if it has ended, or has run out of time (it
+    /// is then stopped and the outcome says it ran too long). Never blocks; returns whether
+    /// an outcome was taken. A game calls it every frame.
+    pub fn poll_import(&mut self) -> bool {
+        let Some(result) = self.importing.as_ref().and_then(|i| i.loading.poll()) else {
+            return false;
+        };
+        if let Some(importing) = self.importing.take() {
+            self.end_import(importing.origin, result);
+        }
+        true
+    }
+
+    /// Waits for a running pack script's outcome (for tools and tests, never a frame).
+    pub fn finish_import(&mut self) {
+        if let Some(importing) = self.importing.take() {
+            let origin = importing.origin;
+            let result = importing.loading.wait();
+            self.end_import(origin, result);
+        }
+    }
+
+    fn end_import(&mut self, origin: Origin, result: Result<Checked, PackError>) {
+        let preview = result.map(|c| self.library.preview(c));
+        self.hold("import", origin, preview);
+    }
+
+    /// Whether a pasted or named pack script is still being read.
+    pub fn importing(&self) -> bool {
+        self.importing.is_some()
+    }
+
+    /// What imported pack scripts may use from now on (memory and time).
+    pub fn set_script_limits(&mut self, limits: ScriptLimits) {
+        self.limits = limits;
     }
 
     /// Reads a share link (or its fragment) into a pending preview. Runs no code.
     pub fn open_link(&mut self, link: &str) {
+        self.importing = None;
         let preview = self.library.decode_link(link.trim());
         self.hold("link", Origin::Link, preview);
     }
@@ -851,6 +935,35 @@ mod tests {
         assert_eq!(p.game.board(), p.game.proof().initial());
     }
 
+    #[test]
+    fn a_runaway_pasted_script_never_holds_up_the_caller() {
+        let (_d, mut s) = open();
+        s.set_script_limits(ScriptLimits {
+            memory: 8 << 20,
+            time: std::time::Duration::from_millis(200),
+        });
+        // The script can only end by its time running out, so a call that returns while it
+        // is still importing did not wait for it.
+        s.import_text("module.exports = {}; for (;;) {}", "loop.cjs");
+        assert!(s.importing(), "the import returned before the script ended");
+        assert!(s.outcome().is_none(), "no outcome until the script ends");
+        while !s.poll_import() {
+            std::thread::yield_now();
+        }
+        let o = outcome(&s);
+        assert!(!o.ok && o.message.contains("longer"), "{o:?}");
+        assert!(!s.importing() && s.pending().is_none());
+        // A newer import replaces one still running.
+        s.import_text("for (;;) {}", "first.lua");
+        s.import_text(HELLO, "hello.cjs");
+        s.finish_import();
+        assert!(outcome(&s).ok, "{:?}", s.outcome());
+        assert_eq!(
+            s.pending().expect("pending").preview.pack.manifest.id,
+            "hello-miau"
+        );
+    }
+
     /// The cat stands above `IS`: a step down pushes it out of `MIAU IS YOU`.
     const LOOSE: &str = r#"{ "manifest": { "id": "loose", "name": "Loose", "version": "1.0.0" },
       "levels": [{ "id": "a", "width": 5, "height": 4, "objects": [
@@ -862,6 +975,7 @@ mod tests {
         let (_d, mut s) = open();
         assert_eq!(s.step(Action::Up), Err(Refusal::NoLevel));
         s.import_text(LOOSE, "loose.json");
+        s.finish_import();
         s.keep(None);
         s.play("loose", "");
         assert_eq!(s.refused(), None, "a level starts with nothing refused");
@@ -907,17 +1021,83 @@ mod tests {
         assert_eq!(s.playing().expect("p").level.id, before);
     }
 
+    /// Wins the first core level, which writes progress.
+    fn win_first_level(s: &mut Session) {
+        s.play("core", "first-steps");
+        for _ in 0..4 {
+            assert!(s.step(Action::Right).is_ok());
+        }
+        assert!(s.catalog()[0].levels[0].solved);
+    }
+
     #[test]
     fn a_corrupt_progress_file_is_set_aside_and_said() {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::write(dir.path().join("progress.json"), "{ not json").expect("writes");
         let mut s = Session::open(dir.path(), None).expect("opens");
         let problems = s.take_startup_problems();
-        assert!(problems[0].contains("progress.bad.json"), "{problems:?}");
+        assert!(problems[0].contains("progress.json.bad"), "{problems:?}");
+        assert!(
+            problems[0].ends_with("progress starts afresh"),
+            "{problems:?}"
+        );
         assert_eq!(
-            std::fs::read_to_string(dir.path().join("progress.bad.json")).expect("kept"),
+            std::fs::read_to_string(dir.path().join("progress.json.bad")).expect("kept"),
             "{ not json"
         );
+    }
+
+    #[test]
+    fn progress_that_is_not_utf8_is_kept_beside_older_bad_files_and_not_overwritten() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let bytes = b"\xff\xfe{\"version\": 1, \"solved\": {}}";
+        std::fs::write(dir.path().join("progress.json"), bytes).expect("writes");
+        std::fs::write(dir.path().join("progress.json.bad"), "older").expect("writes");
+        let mut s = Session::open(dir.path(), None).expect("opens");
+        let problems = s.take_startup_problems();
+        assert!(problems[0].contains("progress.json.bad.1"), "{problems:?}");
+        win_first_level(&mut s);
+        assert_eq!(
+            std::fs::read(dir.path().join("progress.json.bad.1")).expect("kept"),
+            bytes
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("progress.json.bad")).expect("kept"),
+            "older"
+        );
+        let again = Session::open(dir.path(), None).expect("reopens");
+        assert!(again.catalog()[0].levels[0].solved);
+    }
+
+    #[test]
+    fn oversize_progress_is_set_aside_unread_and_progress_is_kept_after() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("progress.json");
+        let size = MAX_PROGRESS_BYTES + (1 << 20);
+        std::fs::File::create(&file)
+            .and_then(|f| f.set_len(size))
+            .expect("a sparse file");
+        let mut s = Session::open(dir.path(), None).expect("opens");
+        let problems = s.take_startup_problems();
+        assert!(
+            problems[0].contains(&format!("it is {size} bytes")),
+            "{problems:?}"
+        );
+        let bad = dir.path().join("progress.json.bad");
+        assert_eq!(std::fs::metadata(&bad).expect("kept").len(), size);
+        win_first_level(&mut s);
+        let again = Session::open(dir.path(), None).expect("reopens");
+        assert!(again.catalog()[0].levels[0].solved);
+    }
+
+    #[test]
+    fn leftover_progress_temporaries_are_removed_at_open() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let left = dir.path().join("progress.json.tmp999");
+        std::fs::write(&left, "half").expect("writes");
+        let mut s = Session::open(dir.path(), None).expect("opens");
+        assert!(!left.exists());
+        assert!(s.take_startup_problems().is_empty());
     }
 
     #[test]
@@ -925,6 +1105,7 @@ mod tests {
         let (_d, mut s) = open();
         let before = s.catalog().to_vec();
         s.import_text(BROKEN, "");
+        s.finish_import();
         let o = outcome(&s);
         assert!(!o.ok);
         let paths: Vec<&str> = o.errors.iter().map(|p| p.path.as_str()).collect();
@@ -945,6 +1126,7 @@ mod tests {
     fn import_keep_play_export_and_remove() {
         let (dir, mut s) = open();
         s.import_text(HELLO, "");
+        s.finish_import();
         assert!(outcome(&s).ok, "{:?}", s.outcome());
         assert_eq!(s.pending().expect("pending").origin, Origin::Text);
         assert_eq!(s.catalog().len(), 1, "a preview installs nothing");
@@ -969,6 +1151,7 @@ mod tests {
         assert_eq!(s.catalog().len(), 1);
         // The export brings it back.
         s.import_text(&text, "hello-miau.cjs");
+        s.finish_import();
         s.keep(None);
         assert_eq!(s.catalog()[1].summary.id, "hello-miau");
     }
@@ -977,8 +1160,10 @@ mod tests {
     fn a_second_copy_needs_a_choice_and_can_be_kept_as_a_fork() {
         let (_d, mut s) = open();
         s.import_text(HELLO, "hello.cjs");
+        s.finish_import();
         s.keep(None);
         s.import_text(HELLO, "hello.cjs");
+        s.finish_import();
         assert!(s.pending().expect("pending").preview.conflict);
         s.keep(None);
         assert!(!outcome(&s).ok);
@@ -994,6 +1179,7 @@ mod tests {
     fn a_gift_link_left_changes_nothing_and_kept_installs() {
         let (_d, mut s) = open();
         s.import_text(HELLO, "hello.cjs");
+        s.finish_import();
         s.keep(None);
         s.share("hello-miau");
         let link = outcome(&s).link.clone().expect("link");
@@ -1039,6 +1225,7 @@ mod tests {
             assert!(!outcome(&s).ok, "{link:.40}");
         }
         s.import_text(&"x".repeat(MAX_SOURCE_BYTES + 1), "big.json");
+        s.finish_import();
         assert!(
             outcome(&s).message.contains("over the limit"),
             "{:?}",
@@ -1051,18 +1238,22 @@ mod tests {
         let (dir, mut s) = open();
         let missing = dir.path().join("missing.cjs");
         s.import_file(&missing.display().to_string());
+        s.finish_import();
         assert!(!outcome(&s).ok);
         s.import_file(&dir.path().display().to_string());
+        s.finish_import();
         assert!(
             outcome(&s).message.contains("is not a file"),
             "{:?}",
             s.outcome()
         );
         s.import_file("a\0b.cjs");
+        s.finish_import();
         assert!(outcome(&s).message.contains("not a file path"));
         let big = dir.path().join("big.json");
         std::fs::write(&big, vec![b' '; MAX_SOURCE_BYTES + 10]).expect("writes");
         s.import_file(&big.display().to_string());
+        s.finish_import();
         assert!(
             outcome(&s).message.contains("over the limit"),
             "{:?}",
@@ -1071,6 +1262,7 @@ mod tests {
         let good = dir.path().join("hello.cjs");
         std::fs::write(&good, HELLO).expect("writes");
         s.import_file(&good.display().to_string());
+        s.finish_import();
         assert!(outcome(&s).ok);
         assert_eq!(s.pending().expect("pending").origin, Origin::File);
     }

@@ -246,11 +246,34 @@ fn key(rt: &mut Runtime, name: &str) {
     }
 }
 
-fn paste(rt: &mut Runtime, text: &str) {
+/// The serial of the last pack outcome the `Miau` bag shows, 0 before any.
+fn outcome_serial(rt: &Runtime) -> u64 {
+    bag(rt)["outcome"]["serial"].as_u64().unwrap_or(0)
+}
+
+/// Pastes pack text and steps frames until its outcome is in the bag (a script runs on its
+/// own thread, and ends by its time cap at the latest), then lets the screens take it.
+/// Returns how many of the frames stepped meanwhile showed the import still running.
+fn paste(rt: &mut Runtime, text: &str) -> usize {
+    let before = outcome_serial(rt);
     rt.step(&[Event::Text { text: text.into() }]);
+    read_back(rt, before)
+}
+
+/// Steps frames until a pack outcome newer than `before` is in the bag, then four more for the
+/// screens to take it; returns how many of the frames showed the import still running.
+fn read_back(rt: &mut Runtime, before: u64) -> usize {
+    let mut running = 0;
+    while outcome_serial(rt) == before {
+        if bag(rt)["importing"] == true {
+            running += 1;
+        }
+        rt.step(&[]);
+    }
     for _ in 0..4 {
         rt.step(&[]);
     }
+    running
 }
 
 fn settle(rt: &mut Runtime, frames: usize) {
@@ -312,6 +335,32 @@ fn a_bad_pack_pasted_in_the_workshop_shows_every_error_with_its_path() {
     golden(&rt, "miau_workshop_errors");
 }
 
+/// A pasted script that never ends by itself: the game keeps drawing frames while it runs, and
+/// the Workshop says it ran too long.
+#[test]
+fn a_runaway_pasted_pack_does_not_stop_the_game() {
+    let mut rt = runtime(Options::default());
+    to_workshop(&mut rt);
+    let frames = rt.frame();
+    let running = paste(
+        &mut rt,
+        "// a pack that never returns\nmodule.exports = {};\nfor (;;) {}\n",
+    );
+    assert!(
+        running >= 2,
+        "frames went on while the script ran: {running}"
+    );
+    assert!(rt.frame() > frames + running as u64);
+    assert_eq!(rt.scene(), "workshop");
+    assert!(
+        text(&rt, "message").contains("ran longer"),
+        "{}",
+        text(&rt, "message")
+    );
+    assert_eq!(bag(&rt)["importing"], false);
+    assert_eq!(catalog_ids(&rt).len(), 4);
+}
+
 #[test]
 fn a_pack_is_imported_kept_played_exported_shared_and_removed() {
     let data = tempfile::tempdir().unwrap();
@@ -371,8 +420,9 @@ fn a_pack_is_imported_kept_played_exported_shared_and_removed() {
             text: c.to_string(),
         }]);
     }
+    let before = outcome_serial(&rt);
     key(&mut rt, "enter");
-    settle(&mut rt, 2);
+    read_back(&mut rt, before);
     assert_eq!(rt.scene(), "gift");
     key(&mut rt, "escape");
     settle(&mut rt, 2);

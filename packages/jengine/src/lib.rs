@@ -79,7 +79,8 @@ pub mod host {
         Bag, CORE, Command, ComponentBinding, RegistryProblem, System, TableBinding,
     };
     pub use crate::save::{
-        MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, write_atomically,
+        MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, SetAside, read_kept,
+        write_atomically,
     };
     pub use crate::scene::{AssetKind, AssetUse, Outline, Scene, SceneError};
     pub use crate::script::{
@@ -88,6 +89,11 @@ pub mod host {
     };
     pub use crate::table::{TableError, describe_path_error, json_kind, table_name};
     pub use crate::world::{MAX_LOG_LINE, MAX_MESSAGE, SpawnOrder, WARN_ONCE_MEMORY, cut};
+    pub use crate::{
+        project::{MAX_PATH, MAX_TITLE},
+        scene::{MAX_NAME, NameError, check_name},
+        table::MAX_STRING,
+    };
 }
 
 #[cfg(test)]

@@ -2,12 +2,16 @@
 //!
 //! The file is JSON. Packages are listed by name with a path source, relative to the
 //! project's folder; the listing, not the crate graph, decides what gets registered.
-//! Every key is known, so a key the format does not have is reported as the typo it is.
+//! Every key is known, so a key the format does not have is reported as the typo it is; the
+//! required keys must be there, nothing may follow the document, and every string is capped.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use crate::scene::{MAX_NAME, check_line};
+use crate::table::quoted;
 
 /// The window a project asks for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,6 +91,20 @@ impl fmt::Display for FileError {
 }
 
 impl std::error::Error for FileError {}
+
+/// The most characters the window title may have.
+pub const MAX_TITLE: usize = 200;
+
+/// The most characters a path in the project file (`start_scene`, a package's `path`) may
+/// have. The project's name and version and each package's name are held to
+/// [`MAX_NAME`](crate::host::MAX_NAME).
+pub const MAX_PATH: usize = 1024;
+
+/// The keys the file must hold, with what each is for.
+const REQUIRED_KEYS: &[(&str, &str)] = &[
+    ("name", "the project's name"),
+    ("start_scene", "the scene to load first"),
+];
 
 /// The keys each object of `project.jengine` may hold; anything else is a typo to report.
 const PROJECT_KEYS: &[&str] = &["name", "version", "start_scene", "window", "packages"];
@@ -185,25 +203,47 @@ impl Project {
 impl ProjectFile {
     /// Parses and checks the file's text.
     pub fn parse(text: &str) -> Result<ProjectFile, String> {
-        // Unknown keys first, all of them: a typo'd key is otherwise silently ignored or
-        // reported without the key it was probably meant to be.
+        if let Some(message) = crate::table::trailing_bytes(text) {
+            return Err(message);
+        }
+        // Unknown and missing keys first, all of them: a typo'd key is otherwise silently
+        // ignored or reported without the key it was probably meant to be.
         if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
-            let unknown = unknown_keys(&value);
-            if !unknown.is_empty() {
-                return Err(unknown.join("; "));
+            if !value.is_object() {
+                return Err(format!(
+                    "project.jengine is a JSON object with the keys {}; got {}",
+                    PROJECT_KEYS.join(", "),
+                    crate::table::json_kind(&value)
+                ));
+            }
+            let mut problems = unknown_keys(&value);
+            for (key, what) in REQUIRED_KEYS {
+                if value.get(key).is_none() {
+                    problems.push(format!("missing key {key:?} ({what})"));
+                }
+            }
+            if !problems.is_empty() {
+                return Err(problems.join("; "));
             }
         }
         let de = &mut serde_json::Deserializer::from_str(text);
         let file: ProjectFile = serde_path_to_error::deserialize(de)
             .map_err(|e| crate::table::describe_path_error(&e))?;
+        let line = |at: &str, text: &str, max: usize| {
+            check_line(text, max).map_err(|e| format!("{at}: {e}"))
+        };
         if file.name.trim().is_empty() {
             return Err("name: must not be empty".into());
         }
+        line("name", &file.name, MAX_NAME)?;
+        line("version", &file.version, MAX_NAME)?;
         if file.start_scene.trim().is_empty() {
             return Err("start_scene: must name a scene".into());
         }
+        line("start_scene", &file.start_scene, MAX_PATH)?;
         crate::asset::check_asset_name(&file.start_scene)
             .map_err(|e| format!("start_scene: {e}"))?;
+        line("window.title", &file.window.title, MAX_TITLE)?;
         if file.window.width == 0 || file.window.height == 0 {
             return Err(format!(
                 "window: size must be above zero, got {}x{}",
@@ -211,6 +251,9 @@ impl ProjectFile {
             ));
         }
         for (i, p) in file.packages.iter().enumerate() {
+            line(&format!("packages[{i}].name"), &p.name, MAX_NAME)?;
+            let Source::Path { path } = &p.source;
+            line(&format!("packages[{i}].source.path"), path, MAX_PATH)?;
             if file.packages[..i].iter().any(|q| q.name == p.name) {
                 return Err(format!("packages[{i}]: {} is listed twice", p.name));
             }
@@ -236,7 +279,8 @@ fn unknown_keys(value: &serde_json::Value) -> Vec<String> {
                 let hint = crate::table::did_you_mean(key, known.iter().copied());
                 let expected = known.join(", ");
                 out.push(format!(
-                    "{at}unknown key {key:?}{hint} (expected one of: {expected})"
+                    "{at}unknown key {}{hint} (expected one of: {expected})",
+                    quoted(key)
                 ));
             }
         }
@@ -431,7 +475,133 @@ mod tests {
         );
     }
 
+    const SAMPLE: &str = r#"{
+        "name": "demo", "version": "0.1.0", "start_scene": "levels/one",
+        "window": {"width": 640, "height": 360, "title": "Demo"},
+        "packages": [{"name": "jengine-counter", "source": {"type": "path", "path": "../counter"}}]
+    }"#;
+
+    #[test]
+    fn trailing_bytes_after_the_project_file_are_an_error_with_their_offset() {
+        let text = format!("{SAMPLE}\0");
+        assert_eq!(
+            ProjectFile::parse(&text).unwrap_err(),
+            format!(
+                "trailing bytes after the JSON: byte {} is 0x00; only whitespace may follow the document",
+                SAMPLE.len()
+            )
+        );
+        let text = format!("{SAMPLE}\n{{\"name\": \"again\"}}");
+        assert!(
+            ProjectFile::parse(&text)
+                .unwrap_err()
+                .contains(&format!("byte {} is 0x7b", SAMPLE.len() + 1))
+        );
+        assert!(ProjectFile::parse(&format!("{SAMPLE}\n\n")).is_ok());
+    }
+
+    #[test]
+    fn a_ten_megabyte_title_or_name_is_refused_with_the_cap() {
+        let long = "t".repeat(10 << 20);
+        let with = |key: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(SAMPLE).unwrap();
+            match key {
+                "title" => v["window"]["title"] = long.clone().into(),
+                "package" => v["packages"][0]["name"] = long.clone().into(),
+                "path" => v["packages"][0]["source"]["path"] = long.clone().into(),
+                _ => v[key] = long.clone().into(),
+            }
+            ProjectFile::parse(&v.to_string()).unwrap_err()
+        };
+        let too_long = |max: usize| format!("10485760 characters is too long: the most is {max}");
+        assert_eq!(
+            with("title"),
+            format!("window.title: {}", too_long(MAX_TITLE))
+        );
+        assert_eq!(
+            with("name"),
+            format!("name: {}", too_long(crate::scene::MAX_NAME))
+        );
+        assert_eq!(
+            with("version"),
+            format!("version: {}", too_long(crate::scene::MAX_NAME))
+        );
+        assert_eq!(
+            with("start_scene"),
+            format!("start_scene: {}", too_long(MAX_PATH))
+        );
+        assert_eq!(
+            with("package"),
+            format!("packages[0].name: {}", too_long(crate::scene::MAX_NAME))
+        );
+        assert_eq!(
+            with("path"),
+            format!("packages[0].source.path: {}", too_long(MAX_PATH))
+        );
+        let mut v: serde_json::Value = serde_json::from_str(SAMPLE).unwrap();
+        v["window"]["title"] = "題".repeat(MAX_TITLE).into();
+        assert!(ProjectFile::parse(&v.to_string()).is_ok());
+    }
+
+    #[test]
+    fn a_title_or_name_with_control_or_bidi_characters_is_refused() {
+        for (key, value, expected) in [
+            (
+                "title",
+                "Demo\u{1b}]0;pwned\u{7}",
+                "window.title: character 4 is the control character U+001B: only printable text on one line is allowed",
+            ),
+            (
+                "name",
+                "de\nmo",
+                "name: character 2 is the control character U+000A: only printable text on one line is allowed",
+            ),
+            (
+                "title",
+                "\u{202e}omed",
+                "window.title: character 0 is the bidirectional control U+202E, which reorders how the text around it reads",
+            ),
+        ] {
+            let mut v: serde_json::Value = serde_json::from_str(SAMPLE).unwrap();
+            match key {
+                "title" => v["window"]["title"] = value.into(),
+                _ => v[key] = value.into(),
+            }
+            assert_eq!(ProjectFile::parse(&v.to_string()).unwrap_err(), expected);
+        }
+    }
+
+    #[test]
+    fn missing_top_level_keys_are_named_beside_unknown_ones() {
+        let err = ProjectFile::parse(r#"{"version": "1", "nmae": "demo"}"#).unwrap_err();
+        assert_eq!(
+            err,
+            [
+                "unknown key \"nmae\"; did you mean \"name\"? (expected one of: name, version, start_scene, window, packages)",
+                "missing key \"name\" (the project's name)",
+                "missing key \"start_scene\" (the scene to load first)",
+            ]
+            .join("; ")
+        );
+        assert_eq!(
+            ProjectFile::parse("[1]").unwrap_err(),
+            "project.jengine is a JSON object with the keys name, version, start_scene, window, packages; got an array"
+        );
+    }
+
+    #[test]
+    fn the_mutation_sample_is_a_good_project_file() {
+        assert!(ProjectFile::parse(SAMPLE).is_ok());
+    }
+
     proptest! {
+        #[test]
+        fn mutated_project_files_never_panic_the_parser(
+            edits in proptest::collection::vec((any::<proptest::sample::Index>(), any::<usize>(), any::<u8>()), 1..6)
+        ) {
+            let _ = ProjectFile::parse(&crate::scene::tests::mutate(SAMPLE, &edits));
+        }
+
         #[test]
         fn random_bytes_never_panic_the_project_parser(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
             let _ = ProjectFile::parse(&String::from_utf8_lossy(&bytes));

@@ -6,6 +6,9 @@
 //! Version 2 resolves package keys through the registry and fails on a key no listed package
 //! registers; version 1 predates package components and keeps such keys as inert
 //! [`CustomData`], saying so once per key. Every file name is checked by [`check_asset_name`].
+//! The top level is strict: one JSON document holding exactly `version` and `entities`.
+//! Entity names follow [`check_name`], every other string is held to [`MAX_STRING`], and a
+//! camera must have a size to show.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -13,10 +16,10 @@ use std::fmt;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::components::{CustomData, Script};
+use crate::components::{Camera2D, CustomData, Script};
 use crate::convert::without_fragment_position;
 use crate::registry::{CORE, Registry};
-use crate::table::{Members, did_you_mean};
+use crate::table::{MAX_STRING, Members, did_you_mean, long_string, quoted, too_long};
 use crate::world::{Entity, World};
 
 /// A problem in a scene, with the entity and key where it is.
@@ -41,7 +44,7 @@ impl fmt::Display for SceneError {
             None => {}
         }
         if let Some(key) = &self.key {
-            write!(f, ", key {key:?}")?;
+            write!(f, ", key {}", quoted(key))?;
         }
         write!(f, ": {}", self.message)
     }
@@ -49,9 +52,97 @@ impl fmt::Display for SceneError {
 
 impl std::error::Error for SceneError {}
 
+/// The most characters an entity name may have.
+pub const MAX_NAME: usize = 200;
+
+/// Why [`check_name`] refuses a name. Positions are 0-based character indexes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameError {
+    /// More characters than the cap allows.
+    TooLong {
+        /// How many characters the name has.
+        chars: usize,
+        /// The cap ([`MAX_NAME`] for entity names).
+        max: usize,
+    },
+    /// A control character: C0 (NUL, newline, the escape that starts a terminal
+    /// sequence), DEL or C1.
+    Control {
+        /// Where it is.
+        at: usize,
+        /// Which.
+        ch: char,
+    },
+    /// A bidirectional control, which shows the text around it in another order than
+    /// the one it is stored in.
+    Bidi {
+        /// Where it is.
+        at: usize,
+        /// Which.
+        ch: char,
+    },
+}
+
+impl fmt::Display for NameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            NameError::TooLong { chars, max } => {
+                write!(f, "{chars} characters is too long: the most is {max}")
+            }
+            NameError::Control { at, ch } => write!(
+                f,
+                "character {at} is the control character U+{:04X}: only printable text on one line is allowed",
+                u32::from(ch)
+            ),
+            NameError::Bidi { at, ch } => write!(
+                f,
+                "character {at} is the bidirectional control U+{:04X}, which reorders how the text around it reads",
+                u32::from(ch)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NameError {}
+
+/// The rule for an entity's `name`, which the scene loader applies and every tool that
+/// writes names should too: at most [`MAX_NAME`] characters, no control characters (C0,
+/// DEL, C1) and no bidirectional controls (U+202A to U+202E, U+2066 to U+2069, U+200E,
+/// U+200F, U+061C). A name is shown in logs, terminals and the editor, where such
+/// characters would break lines, colour the output or show one name as another.
+pub fn check_name(name: &str) -> Result<(), NameError> {
+    check_line(name, MAX_NAME)
+}
+
+/// [`check_name`]'s rule with another cap: for the project file's names and title.
+pub(crate) fn check_line(text: &str, max: usize) -> Result<(), NameError> {
+    if let Some(chars) = too_long(text, max) {
+        return Err(NameError::TooLong { chars, max });
+    }
+    for (at, ch) in text.chars().enumerate() {
+        if ch.is_control() {
+            return Err(NameError::Control { at, ch });
+        }
+        if is_bidi_control(ch) {
+            return Err(NameError::Bidi { at, ch });
+        }
+    }
+    Ok(())
+}
+
+/// The characters that reorder text: embeddings, overrides, isolates and the marks.
+pub(crate) fn is_bidi_control(ch: char) -> bool {
+    matches!(
+        ch,
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}'
+    )
+}
+
+/// The keys a scene file holds at the top.
+const SCENE_KEYS: &[&str] = &["version", "entities"];
+
 #[derive(Deserialize)]
 struct RawScene<'a> {
-    version: Option<&'a RawValue>,
     /// Each entity read on its own: one that is not an object, or repeats a key, is an
     /// error for that entity while the rest are still checked.
     #[serde(borrow, default)]
@@ -175,10 +266,12 @@ impl Outline {
     }
 }
 
-/// An entity's `name`, when it is an object with a string name.
+/// An entity's `name`, when it is an object with a string name that [`check_name`] keeps:
+/// a refused name is reported once, under its own key, and never echoed in another message.
 fn entity_name(item: &Members<'_, &RawValue>) -> Option<String> {
     item.get("name")
         .and_then(|v| serde_json::from_str::<String>(v.get()).ok())
+        .filter(|name| check_name(name).is_ok())
 }
 
 /// A checked scene, ready to spawn.
@@ -199,36 +292,17 @@ impl Scene {
     /// Parses `text` as the scene `file`, checking every entity against the registry.
     /// Returns every problem found, not just the first.
     pub fn parse(file: &str, text: &str, registry: &Registry) -> Result<Scene, Vec<SceneError>> {
-        let top = |message: String| {
-            vec![SceneError {
-                file: file.to_string(),
-                entity: None,
-                key: None,
-                message,
-            }]
-        };
-        let raw: RawScene =
-            serde_json::from_str(text).map_err(|e| top(format!("not a valid scene: {e}")))?;
-        let version = match raw.version.map(|v| v.get().trim()) {
-            Some("1") => 1,
-            Some("2") => 2,
-            Some(other) => {
-                return Err(top(format!(
-                    "unknown scene version {other} (this host reads versions 1 and 2)"
-                )));
-            }
-            None => return Err(top("missing \"version\" (1 or 2)".into())),
-        };
+        let (version, entities) = read_top(file, text)?;
         let mut scene = Scene {
             file: file.to_string(),
             version,
-            builders: Vec::with_capacity(raw.entities.len()),
+            builders: Vec::with_capacity(entities.len()),
             scripts: Vec::new(),
             notices: Vec::new(),
         };
         let mut errors = Vec::new();
         let mut noticed = BTreeSet::new();
-        for (index, item) in raw.entities.iter().enumerate() {
+        for (index, item) in entities.iter().enumerate() {
             let (fields, repeated) = match item {
                 Members::Object { fields, repeated } => (fields, repeated),
                 Members::Other(kind) => {
@@ -254,12 +328,36 @@ impl Scene {
             let mut builder = hecs::EntityBuilder::new();
             let mut custom = serde_json::Map::new();
             for (key, value) in fields {
+                if let Some(chars) = too_long(key, MAX_STRING) {
+                    errors.push(SceneError {
+                        file: file.to_string(),
+                        entity: Some((index, name.clone())),
+                        key: None,
+                        message: format!(
+                            "a key is at most {MAX_STRING} characters, this one has {chars}"
+                        ),
+                    });
+                    continue;
+                }
                 let fail = |message: String| SceneError {
                     file: file.to_string(),
                     entity: Some((index, name.clone())),
                     key: Some(key.to_string()),
                     message,
                 };
+                // Names and strings are held to their caps before anything is built.
+                let capped = if key == "name" {
+                    serde_json::from_str::<String>(value.get())
+                        .ok()
+                        .and_then(|name| check_name(&name).err())
+                        .map(|e| e.to_string())
+                } else {
+                    long_string(&mut serde_json::Deserializer::from_str(value.get()))
+                };
+                if let Some(message) = capped {
+                    errors.push(fail(message));
+                    continue;
+                }
                 let binding = registry.binding(key);
                 let result = match binding {
                     // Core keys in any version; package keys only in version 2.
@@ -283,7 +381,8 @@ impl Scene {
                                 ),
                             };
                             scene.notices.push(format!(
-                                "{file}: key {key:?}{about} is kept as inert custom data: a version 1 scene has no package components; make it \"version\": 2 to use it{hint}"
+                                "{file}: key {}{about} is kept as inert custom data: a version 1 scene has no package components; make it \"version\": 2 to use it{hint}",
+                                quoted(key)
                             ));
                         }
                         match serde_json::from_str(value.get()) {
@@ -309,6 +408,16 @@ impl Scene {
                 if let Err(message) = result {
                     errors.push(fail(message));
                 }
+            }
+            if let Some(camera) = builder.get::<&Camera2D>()
+                && let Err(message) = check_camera(camera)
+            {
+                errors.push(SceneError {
+                    file: file.to_string(),
+                    entity: Some((index, name.clone())),
+                    key: Some("camera".into()),
+                    message,
+                });
             }
             if !custom.is_empty() {
                 builder.add(CustomData(custom));
@@ -364,6 +473,112 @@ impl Scene {
     }
 }
 
+/// A scene's top level, checked: one JSON document, an object with exactly the keys
+/// [`SCENE_KEYS`] (each once), a known version and an array of entities. Every problem at
+/// this level is reported together, since no entity can be read past one.
+fn read_top<'a>(
+    file: &str,
+    text: &'a str,
+) -> Result<(u32, Vec<Members<'a, &'a RawValue>>), Vec<SceneError>> {
+    let top = |message: String| SceneError {
+        file: file.to_string(),
+        entity: None,
+        key: None,
+        message,
+    };
+    if let Some(message) = crate::table::trailing_bytes(text) {
+        return Err(vec![top(message)]);
+    }
+    let members: Members<&RawValue> =
+        serde_json::from_str(text).map_err(|e| vec![top(format!("not a valid scene: {e}"))])?;
+    let (fields, repeated) = match &members {
+        Members::Object { fields, repeated } => (fields, repeated),
+        Members::Other(kind) => {
+            return Err(vec![top(format!(
+                "a scene is a JSON object with the keys {}; got {kind}",
+                SCENE_KEYS.join(", ")
+            ))]);
+        }
+    };
+    let mut errors = Vec::new();
+    for key in repeated {
+        errors.push(top(format!(
+            "top-level key {} appears twice; a key may appear once",
+            quoted(key)
+        )));
+    }
+    for (key, _) in fields {
+        if !SCENE_KEYS.contains(&key.as_ref()) {
+            errors.push(top(format!(
+                "unknown top-level key {}{} (a scene has the keys: {})",
+                quoted(key),
+                did_you_mean(key, SCENE_KEYS.iter().copied()),
+                SCENE_KEYS.join(", ")
+            )));
+        }
+    }
+    let version = match members.get("version").map(|v| v.get().trim()) {
+        Some("1") => Some(1),
+        Some("2") => Some(2),
+        Some(other) => {
+            // Written as it stands, unless it is long or unprintable.
+            let other = match check_line(other, 40) {
+                Ok(()) => other.to_string(),
+                Err(_) => format!("({} bytes of JSON)", other.len()),
+            };
+            errors.push(top(format!(
+                "unknown scene version {other} (this host reads versions 1 and 2)"
+            )));
+            None
+        }
+        None => {
+            errors.push(top("missing \"version\" (1 or 2)".into()));
+            None
+        }
+    };
+    let entities = match members.get("entities") {
+        Some(raw) => match serde_json::from_str::<Vec<Members<&RawValue>>>(raw.get()) {
+            Ok(entities) => Some(entities),
+            Err(_) => {
+                let kind = match serde_json::from_str::<Members<serde::de::IgnoredAny>>(raw.get()) {
+                    Ok(Members::Object { .. }) => "an object",
+                    Ok(Members::Other(kind)) => kind,
+                    Err(_) => "not an array",
+                };
+                errors.push(top(format!(
+                    "entities: a scene's entities are a JSON array, got {kind}"
+                )));
+                None
+            }
+        },
+        None => {
+            errors.push(top(
+                "missing top-level key \"entities\" (a scene with nothing in it says \"entities\": [])"
+                    .into(),
+            ));
+            None
+        }
+    };
+    match (version, entities) {
+        (Some(version), Some(entities)) if errors.is_empty() => Ok((version, entities)),
+        _ => Err(errors),
+    }
+}
+
+/// A camera must show something: a size above zero both ways. (JSON has no infinity or
+/// NaN, and a number past `f32`'s range is refused as the component is read.)
+fn check_camera(camera: &Camera2D) -> Result<(), String> {
+    let [w, h] = camera.size;
+    if w > 0.0 && h > 0.0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "size must be above zero in both directions, got {:?}",
+            camera.size
+        ))
+    }
+}
+
 impl fmt::Debug for Scene {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Scene")
@@ -376,7 +591,7 @@ impl fmt::Debug for Scene {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::testing::{Counter, CounterPackage};
     use crate::{BulkEntity, Transform2D};
@@ -636,7 +851,326 @@ mod tests {
         assert!(err[0].message.contains("line 2"), "{}", err[0]);
     }
 
+    /// The messages of every error `text` gets as a scene.
+    fn refused(text: &str) -> Vec<String> {
+        Scene::parse("s.scene", text, &reg())
+            .unwrap_err()
+            .iter()
+            .map(|e| e.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_misspelt_entities_key_is_an_error_naming_the_key_it_meant() {
+        let all = refused(r#"{"version": 2, "entites": [{"name": "a"}]}"#);
+        assert_eq!(
+            all,
+            [
+                "s.scene: unknown top-level key \"entites\"; did you mean \"entities\"? (a scene has the keys: version, entities)",
+                "s.scene: missing top-level key \"entities\" (a scene with nothing in it says \"entities\": [])",
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_top_level_keys_are_errors() {
+        let all = refused(r#"{"version": 2, "entities": [], "colour": 1, "verison": 2}"#);
+        assert_eq!(
+            all,
+            [
+                "s.scene: unknown top-level key \"colour\" (a scene has the keys: version, entities)",
+                "s.scene: unknown top-level key \"verison\"; did you mean \"version\"? (a scene has the keys: version, entities)",
+            ]
+        );
+        let all = refused(r#"{"version": 2, "entities": [], "entities": []}"#);
+        assert_eq!(
+            all,
+            ["s.scene: top-level key \"entities\" appears twice; a key may appear once"]
+        );
+        let all = refused(r#"[{"version": 2}]"#);
+        assert_eq!(
+            all,
+            ["s.scene: a scene is a JSON object with the keys version, entities; got an array"]
+        );
+        let all = refused(r#"{"version": 2, "entities": {"name": "a"}}"#);
+        assert_eq!(
+            all,
+            ["s.scene: entities: a scene's entities are a JSON array, got an object"]
+        );
+    }
+
+    #[test]
+    fn trailing_bytes_after_the_scene_are_an_error_with_their_offset() {
+        let text = "{\"version\": 2, \"entities\": []}\n\0";
+        let all = refused(text);
+        assert_eq!(
+            all,
+            [
+                "s.scene: trailing bytes after the JSON: byte 31 is 0x00; only whitespace may follow the document"
+            ]
+        );
+        let all = refused("{\"version\": 2, \"entities\": []} {}");
+        assert_eq!(
+            all,
+            [
+                "s.scene: trailing bytes after the JSON: byte 31 is 0x7b; only whitespace may follow the document"
+            ]
+        );
+        // Whitespace after the document is fine.
+        assert!(
+            Scene::parse(
+                "s.scene",
+                "{\"version\": 2, \"entities\": []}\r\n\t ",
+                &reg()
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn a_ten_megabyte_name_is_refused_with_the_cap_and_not_repeated() {
+        let long = "n".repeat(10 << 20);
+        let text = format!(
+            r#"{{"version": 2, "entities": [{{"name": "{long}", "transform": {{"pos": [0, "x"]}}}}]}}"#
+        );
+        let all = refused(&text);
+        assert_eq!(
+            all,
+            [
+                "s.scene: entity 0, key \"name\": 10485760 characters is too long: the most is 200",
+                "s.scene: entity 0, key \"transform\": pos[1]: invalid type: string \"x\", expected f32",
+            ]
+        );
+        let outline = Outline::read(&text).unwrap();
+        assert!(outline.keys.contains("name"));
+        let at_cap = format!(
+            r#"{{"version": 2, "entities": [{{"name": "{}"}}]}}"#,
+            "é".repeat(MAX_NAME)
+        );
+        assert!(Scene::parse("s.scene", &at_cap, &reg()).is_ok());
+    }
+
+    #[test]
+    fn a_ten_megabyte_string_anywhere_in_a_scene_is_refused_with_the_cap() {
+        let long = "t".repeat(10 << 20);
+        let text = format!(
+            r#"{{"version": 1, "entities": [
+                {{"text": {{"text": "{long}"}}}},
+                {{"counter": {{"notes": ["a", "{long}"]}}}},
+                {{"bulk": true, "{long}": 1}}
+            ]}}"#
+        );
+        let all = refused(&text);
+        assert_eq!(
+            all,
+            [
+                "s.scene: entity 0, key \"text\": text: a string is at most 65536 characters, this one has 10485760",
+                "s.scene: entity 1, key \"counter\": notes[1]: a string is at most 65536 characters, this one has 10485760",
+                "s.scene: entity 2: a key is at most 65536 characters, this one has 10485760",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_camera_of_zero_or_negative_size_is_refused_at_load() {
+        for (size, shown) in [
+            ("[0, 0]", "[0.0, 0.0]"),
+            ("[-16, 9]", "[-16.0, 9.0]"),
+            ("[16, 0]", "[16.0, 0.0]"),
+            ("[16, -0.0]", "[16.0, -0.0]"),
+        ] {
+            let text = format!(
+                r#"{{"version": 2, "entities": [{{"name": "cam", "camera": {{"size": {size}}}}}]}}"#
+            );
+            assert_eq!(
+                refused(&text),
+                [format!(
+                    "s.scene: entity 0 (\"cam\"), key \"camera\": size must be above zero in both directions, got {shown}"
+                )]
+            );
+        }
+        let far = r#"{"version": 2, "entities": [{"camera": {"size": [1e39, 9]}}]}"#;
+        assert_eq!(
+            refused(far),
+            ["s.scene: entity 0, key \"camera\": size[0]: number out of range"]
+        );
+        let fine =
+            r#"{"version": 2, "entities": [{"camera": {"size": [0.5, 0.25]}}, {"camera": {}}]}"#;
+        assert!(Scene::parse("s.scene", fine, &reg()).is_ok());
+    }
+
+    #[test]
+    fn an_entity_name_with_control_or_bidi_characters_is_refused() {
+        for (name, message) in [
+            (
+                "a\0b",
+                "character 1 is the control character U+0000: only printable text on one line is allowed",
+            ),
+            (
+                "two\nlines",
+                "character 3 is the control character U+000A: only printable text on one line is allowed",
+            ),
+            (
+                "\u{1b}[31mred",
+                "character 0 is the control character U+001B: only printable text on one line is allowed",
+            ),
+            (
+                "del\u{7f}",
+                "character 3 is the control character U+007F: only printable text on one line is allowed",
+            ),
+            (
+                "c1\u{85}",
+                "character 2 is the control character U+0085: only printable text on one line is allowed",
+            ),
+            (
+                "evil\u{202e}gnp.exe",
+                "character 4 is the bidirectional control U+202E, which reorders how the text around it reads",
+            ),
+            (
+                "\u{2066}x",
+                "character 0 is the bidirectional control U+2066, which reorders how the text around it reads",
+            ),
+            (
+                "x\u{200f}",
+                "character 1 is the bidirectional control U+200F, which reorders how the text around it reads",
+            ),
+            (
+                "x\u{61c}",
+                "character 1 is the bidirectional control U+061C, which reorders how the text around it reads",
+            ),
+        ] {
+            let json = serde_json::to_string(name).unwrap();
+            let text = format!(
+                r#"{{"version": 2, "entities": [{{"name": {json}, "counter": {{"start": "x"}}}}]}}"#
+            );
+            let all = refused(&text);
+            assert_eq!(all.len(), 2, "{all:?}");
+            assert_eq!(
+                all[0],
+                format!("s.scene: entity 0, key \"name\": {message}"),
+                "{name:?}"
+            );
+            // The bad name is never echoed back, not even escaped.
+            assert!(
+                all[1].starts_with("s.scene: entity 0, key \"counter\""),
+                "{}",
+                all[1]
+            );
+            let outline = Outline::read(&text).unwrap();
+            assert!(outline.assets.iter().all(|a| a.entity_name.is_none()));
+        }
+    }
+
+    #[test]
+    fn the_name_rule_keeps_every_ordinary_name() {
+        for name in [
+            "",
+            "player",
+            "プレイヤー",
+            "Zoë",
+            "a b",
+            "right-to-left عربي",
+            "tab-less 🐈",
+            "x\u{200d}y",
+        ] {
+            assert_eq!(check_name(name), Ok(()), "{name:?}");
+        }
+        assert_eq!(
+            check_name(&"x".repeat(MAX_NAME + 1))
+                .unwrap_err()
+                .to_string(),
+            "201 characters is too long: the most is 200"
+        );
+    }
+
+    /// A scene using every core key, for mutation.
+    const SAMPLE: &str = r##"{"version": 2, "entities": [
+        {"name": "camera", "camera": {"center": [0, 0], "size": [16, 9], "clear": "#102030"}},
+        {"name": "box", "transform": {"pos": [1, 2], "rot": 0.5, "scale": [1, 1], "z": 3},
+         "sprite": {"texture": "box.png", "size": [1, 1], "tint": "#ff000080"}, "script": "box.lua",
+         "counter": {"start": 3}},
+        {"name": "label", "text": {"text": "こんにちは\n", "font": "", "size": 0.5, "align": "center"}},
+        {"bulk": true, "mesh": {"texture": "", "vertices": []}, "sprite_library": {"textures": ["a.png"]}}
+    ]}"##;
+
+    /// Tokens a mutation inserts or writes over: JSON's own punctuation, the keys, and the
+    /// characters and numbers the loaders refuse.
+    const TOKENS: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"",
+        "\\",
+        "\0",
+        "\n",
+        "\u{1b}[31m",
+        "\u{202e}",
+        "\u{85}",
+        "0",
+        "-1",
+        "1e39",
+        "-0",
+        "null",
+        "true",
+        "\"entities\"",
+        "\"entites\"",
+        "\"version\"",
+        "\"name\"",
+        "\"camera\"",
+        "\"size\"",
+        "[0, 0]",
+        "\"\\u0000\"",
+        "\"\\ud800\"",
+        "é",
+    ];
+
+    /// `text` after `edits`: each at a position (a fraction of the length), inserting,
+    /// replacing or deleting a token's worth of bytes. Cuts land on any byte; the result is
+    /// read lossily, as a file of broken UTF-8 would be.
+    pub(crate) fn mutate(text: &str, edits: &[(proptest::sample::Index, usize, u8)]) -> String {
+        let mut bytes = text.as_bytes().to_vec();
+        for (at, token, op) in edits {
+            let i = at.index(bytes.len() + 1);
+            let token = TOKENS[token % TOKENS.len()].as_bytes();
+            match op % 3 {
+                0 => {
+                    bytes.splice(i..i, token.iter().copied());
+                }
+                1 => {
+                    let end = (i + token.len()).min(bytes.len());
+                    bytes.splice(i..end, token.iter().copied());
+                }
+                _ => {
+                    let end = (i + 1 + token.len() % 4).min(bytes.len());
+                    bytes.drain(i..end);
+                }
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    #[test]
+    fn the_mutation_sample_is_a_good_scene() {
+        let scene = Scene::parse("s.scene", SAMPLE, &reg()).unwrap();
+        assert_eq!(scene.len(), 4);
+    }
+
     proptest! {
+        #[test]
+        fn mutated_scenes_never_panic_the_parser_or_the_outline(
+            edits in proptest::collection::vec((any::<proptest::sample::Index>(), any::<usize>(), any::<u8>()), 1..6)
+        ) {
+            let text = mutate(SAMPLE, &edits);
+            if let Ok(scene) = Scene::parse("s.scene", &text, &reg()) {
+                let mut world = World::new();
+                prop_assert_eq!(scene.spawn(&mut world).len(), world.entities.len() as usize);
+            }
+            let _ = Outline::read(&text);
+        }
+
         #[test]
         fn random_bytes_never_panic_the_scene_parser(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
             let _ = Scene::parse("s.scene", &String::from_utf8_lossy(&bytes), &reg());

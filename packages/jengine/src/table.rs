@@ -101,9 +101,11 @@ fn file_error(file: &str, message: String) -> TableError {
     }
 }
 
+/// The row's `id` or `name` to show in its errors; a label the name rule refuses (too long,
+/// a control character) is not shown.
 fn row_label(row: &serde_json::Value) -> Option<String> {
     ["id", "name"].iter().find_map(|k| match row.get(k)? {
-        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::String(s) => crate::scene::check_name(s).is_ok().then(|| s.clone()),
         serde_json::Value::Number(n) => Some(n.to_string()),
         _ => None,
     })
@@ -148,6 +150,9 @@ impl Tables {
     pub fn insert_json(&mut self, name: &str, text: &str) -> Result<(), TableError> {
         let name = table_name(name);
         let file = format!("data/{name}.json");
+        if let Some(message) = trailing_bytes(text) {
+            return Err(file_error(&file, message));
+        }
         let items: Vec<Members<'_, serde_json::Value>> = match serde_json::from_str(text) {
             Ok(items) => items,
             Err(e) => {
@@ -164,17 +169,20 @@ impl Tables {
         let mut bad = Vec::new();
         let mut malformed = BTreeSet::new();
         for (i, item) in items.into_iter().enumerate() {
-            let (row, problem) = match item {
+            let (mut row, problem) = match item {
                 Members::Object { fields, repeated } => {
                     let map: serde_json::Map<String, serde_json::Value> = fields
                         .into_iter()
                         .map(|(k, v)| (k.into_owned(), v))
                         .collect();
-                    let problem = (!repeated.is_empty()).then(|| {
-                        let keys: Vec<String> = repeated.iter().map(|k| format!("{k:?}")).collect();
-                        format!("key {} appears twice in one row", keys.join(", "))
-                    });
-                    (serde_json::Value::Object(map), problem)
+                    let row = serde_json::Value::Object(map);
+                    let problem = if repeated.is_empty() {
+                        long_string(&row)
+                    } else {
+                        let keys: Vec<String> = repeated.iter().map(|k| quoted(k)).collect();
+                        Some(format!("key {} appears twice in one row", keys.join(", ")))
+                    };
+                    (row, problem)
                 }
                 Members::Other(kind) => (
                     serde_json::Value::Null,
@@ -189,6 +197,11 @@ impl Tables {
                     label: row_label(&row),
                     message,
                 });
+                // A string past the cap is kept from every reader: the row stays in its
+                // place as nothing.
+                if long_string(&row).is_some() {
+                    row = serde_json::Value::Null;
+                }
             }
             rows.push(row);
         }
@@ -294,27 +307,30 @@ impl<'a, V> Members<'a, V> {
     }
 }
 
-impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Members<'a, V> {
+/// An object's key, borrowed from the text when it holds no escapes.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Key<'a>(Cow<'a, str>);
-        impl<'de> Deserialize<'de> for Key<'de> {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct KeyVisitor;
-                impl<'de> serde::de::Visitor<'de> for KeyVisitor {
-                    type Value = Key<'de>;
-                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                        f.write_str("a key")
-                    }
-                    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
-                        Ok(Key(Cow::Borrowed(v)))
-                    }
-                    fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
-                        Ok(Key(Cow::Owned(v.to_string())))
-                    }
-                }
-                d.deserialize_str(KeyVisitor)
+        struct KeyVisitor;
+        impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_string())))
             }
         }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Members<'a, V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor<'a, V>(PhantomData<(&'a (), V)>);
         impl<'de: 'a, 'a, V: Deserialize<'de>> serde::de::Visitor<'de> for Visitor<'a, V> {
             type Value = Members<'a, V>;
@@ -371,19 +387,184 @@ impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Members<'a, V> {
     }
 }
 
+/// The most characters a string or key in a scene, table or project file may hold (names and
+/// titles have their own, smaller caps).
+pub const MAX_STRING: usize = 65_536;
+
+/// Where the first JSON value in `text` ends and something other than whitespace follows,
+/// as a message with the byte offset: bytes a reader would otherwise drop unseen. `None`
+/// when the text is one value (or not JSON at all, which its own parse reports).
+pub(crate) fn trailing_bytes(text: &str) -> Option<String> {
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
+    values.next()?.ok()?;
+    let end = values.byte_offset();
+    let rest = text.as_bytes().get(end..)?;
+    let at = rest
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))?;
+    Some(format!(
+        "trailing bytes after the JSON: byte {} is 0x{:02x}; only whitespace may follow the document",
+        end + at,
+        rest[at]
+    ))
+}
+
+/// How many characters `text` has, when that is more than `max`.
+pub(crate) fn too_long(text: &str, max: usize) -> Option<usize> {
+    // A string of at most `max` bytes has at most `max` characters: no count needed.
+    if text.len() <= max {
+        return None;
+    }
+    let chars = text.chars().count();
+    (chars > max).then_some(chars)
+}
+
+/// The first string or key inside a JSON value longer than [`MAX_STRING`] characters, as
+/// `path: what` (`notes[1]: a string is at most …`), or `None`. Read straight from any serde
+/// deserializer (a scene's raw text, a table's parsed row) without building the value.
+pub(crate) fn long_string<'de, D: serde::Deserializer<'de>>(d: D) -> Option<String> {
+    let LongString(found) = LongString::deserialize(d).ok()?;
+    let (path, message) = found?;
+    let path = path.strip_prefix('.').unwrap_or(&path);
+    Some(if path.is_empty() {
+        message
+    } else {
+        format!("{path}: {message}")
+    })
+}
+
+/// What [`long_string`] finds: the path to the first string past the cap (built from the
+/// inside out, only when there is one) and what is wrong with it.
+struct LongString(Option<(String, String)>);
+
+impl<'de> Deserialize<'de> for LongString {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LongString;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<LongString, E> {
+                Ok(LongString(too_long(v, MAX_STRING).map(|chars| {
+                    let message = format!(
+                        "a string is at most {MAX_STRING} characters, this one has {chars}"
+                    );
+                    (String::new(), message)
+                })))
+            }
+            fn visit_seq<S: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: S,
+            ) -> Result<LongString, S::Error> {
+                let mut found = None;
+                let mut i = 0usize;
+                while let Some(LongString(inner)) = seq.next_element()? {
+                    if found.is_none()
+                        && let Some((path, message)) = inner
+                    {
+                        found = Some((format!("[{i}]{path}"), message));
+                    }
+                    i += 1;
+                }
+                Ok(LongString(found))
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<LongString, M::Error> {
+                let mut found = None;
+                while let Some(Key(key)) = map.next_key()? {
+                    let LongString(inner) = map.next_value()?;
+                    if found.is_some() {
+                        continue;
+                    }
+                    if let Some(chars) = too_long(&key, MAX_STRING) {
+                        let message = format!(
+                            "a key is at most {MAX_STRING} characters, this one has {chars}"
+                        );
+                        found = Some((String::new(), message));
+                    } else if let Some((path, message)) = inner {
+                        // A key that would garble the path is shown quoted.
+                        let step = if crate::scene::check_name(&key).is_ok()
+                            && !key.contains(['.', '[', ']'])
+                        {
+                            format!(".{key}")
+                        } else {
+                            format!("[{key:?}]")
+                        };
+                        found = Some((format!("{step}{path}"), message));
+                    }
+                }
+                Ok(LongString(found))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<LongString, E> {
+                Ok(LongString(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<LongString, E> {
+                Ok(LongString(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<LongString, E> {
+                Ok(LongString(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<LongString, E> {
+                Ok(LongString(None))
+            }
+            fn visit_unit<E>(self) -> Result<LongString, E> {
+                Ok(LongString(None))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
 /// The candidate closest to `word` by edit distance, when it is close enough to be a typo:
 /// at most one edit per three characters of the longer word (and at least one).
 pub(crate) fn closest<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
+    let length = word.chars().count();
     candidates
         .into_iter()
         .filter(|c| *c != word)
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|(d, c)| *d <= (word.chars().count().max(c.chars().count()) / 3).max(1))
+        .filter_map(|c| {
+            let other = c.chars().count();
+            let most = (length.max(other) / 3).max(1);
+            // Words whose lengths differ by more edits than allowed are never close, and a
+            // long word's distance table is never built for them.
+            if length.abs_diff(other) > most {
+                return None;
+            }
+            let d = edit_distance(word, c);
+            (d <= most).then_some((d, c))
+        })
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
+}
+
+/// `text` in quotes for a message, escaped as Rust's `{:?}` does and with the
+/// bidirectional controls escaped too; past 60 characters it is cut, with its length said.
+/// A key or value from a file can be shown this way without garbling the message.
+pub(crate) fn quoted(text: &str) -> String {
+    const SHOWN: usize = 60;
+    let (cut, more) = match text.char_indices().nth(SHOWN) {
+        Some((at, _)) => (&text[..at], true),
+        None => (text, false),
+    };
+    let mut out = String::new();
+    for ch in format!("{cut:?}").chars() {
+        if crate::scene::is_bidi_control(ch) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(ch)));
+        } else {
+            out.push(ch);
+        }
+    }
+    if more {
+        out.insert(out.len() - 1, '…');
+        out.push_str(&format!(" ({} characters)", text.chars().count()));
+    }
+    out
 }
 
 /// `; did you mean "x"?` for the closest candidate, or nothing.
@@ -565,6 +746,49 @@ mod tests {
         assert_eq!(edit_distance("paht", "path"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(did_you_mean("sprit", keys), "; did you mean \"sprite\"?");
+    }
+
+    #[test]
+    fn trailing_bytes_after_a_table_are_an_error_with_their_offset() {
+        let mut tables = Tables::default();
+        let err = tables
+            .insert_json("stages", "[{\"id\": \"a\"}]\0")
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "data/stages.json: trailing bytes after the JSON: byte 13 is 0x00; only whitespace may follow the document"
+        );
+        assert!(tables.raw("stages").is_none());
+    }
+
+    #[test]
+    fn a_ten_megabyte_string_in_a_row_is_that_row_s_error_with_the_cap() {
+        let long = "s".repeat(10 << 20);
+        let text = format!(
+            r#"[{{"id": "a", "time": 1}}, {{"id": "b", "notes": ["x", "{long}"]}}, {{"id": "c", "{long}": 1}}]"#
+        );
+        let mut tables = Tables::default();
+        let err = tables.insert_json("stages", &text).unwrap_err();
+        let lines: Vec<String> = err.rows.iter().map(|r| r.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                "data/stages.json: row 2 (\"b\"): notes[1]: a string is at most 65536 characters, this one has 10485760",
+                "data/stages.json: row 3 (\"c\"): a key is at most 65536 characters, this one has 10485760",
+            ]
+        );
+        // The rows are in their places, the long ones kept as nothing.
+        let rows = &tables.raw("stages").unwrap().rows;
+        assert_eq!(rows.len(), 3);
+        assert!(rows[1].is_null() && rows[2].is_null());
+        assert_eq!(tables.rows::<Stage>("stages").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_long_word_is_compared_without_building_its_whole_distance_table() {
+        let word = "x".repeat(10 << 20);
+        assert_eq!(closest(&word, ["name", "transform"]), None);
+        assert_eq!(did_you_mean("name", [word.as_str()]), "");
     }
 
     proptest! {

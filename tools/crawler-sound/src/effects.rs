@@ -1,18 +1,13 @@
-//! The effects: each a few strokes of the crawl's voices (and Kotodama's koto) laid out in time
+//! The effects: each a few strokes of the crawl's voices (and the synthesiser's koto) laid out in time
 //! on a short canvas, a touch of stone room, and a fade to silence, so every effect starts and
 //! ends on a zero sample. Both games share the list; each game's seed colours its noise.
 
-use kotodama_sound::canvas::{Canvas, Room};
-use kotodama_sound::dsp::{Rng, midi_hz};
-use kotodama_sound::instruments::{self, Pluck};
+use jengine_synth::Effect;
+use jengine_synth::canvas::{Canvas, Room};
+use jengine_synth::dsp::{Rng, midi_hz};
+use jengine_synth::instruments::{self, Pluck};
 
 use crate::voices;
-
-/// One effect: its file name and how it is made.
-pub struct Effect {
-    pub name: &'static str,
-    pub make: fn(&mut Rng) -> Vec<f64>,
-}
 
 macro_rules! effects {
     ($($name:literal => $make:ident),* $(,)?) => {

@@ -2,10 +2,10 @@
 //! Seven Stairs' town music and dungeon ambience, synthesised from code and written as 16-bit
 //! mono WAV files at 22 050 Hz into each game's `assets/audio/`.
 //!
-//! The signal maths, the koto and the score notation are Kotodama's sound library
-//! (`kotodama_sound`), which is exact on every machine; this crate adds the crawl's own voices
+//! The signal maths, the koto and the score notation are the shared synthesiser's
+//! ([`jengine_synth`]), which is exact on every machine; this crate adds the crawl's own voices
 //! ([`voices`]: footsteps, creaks, clinks, growls, drones), lays out the effects ([`effects`])
-//! and the loops ([`music`]), and levels and writes them the way Kotodama does, so a run
+//! and the loops ([`music`]), and levels and writes them with the synthesiser, so a run
 //! anywhere writes the committed files byte for byte.
 //!
 //! ```no_run
@@ -20,9 +20,9 @@ pub mod voices;
 
 use std::path::{Path, PathBuf};
 
-pub use kotodama_sound::Written;
-use kotodama_sound::dsp::{RATE, Rng};
-use kotodama_sound::{Kind, Sound, SoundError, encode_wav, level_effect, level_music};
+pub use jengine_synth::Written;
+use jengine_synth::dsp::RATE;
+use jengine_synth::{Kind, Sound, SoundError, level_music, wavs_of, write_files};
 
 /// Which game's sound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,15 +73,7 @@ pub fn sounds(game: Game) -> Result<Vec<Sound>, SoundError> {
         Game::Warren => vec![music::WARREN_DRONE],
         Game::Stairs => {
             let town = music::town();
-            out.push(Sound {
-                name: town.name,
-                kind: Kind::Music {
-                    bpm: town.bpm,
-                    beats: town.beats(),
-                    beats_per_bar: town.beats_per_bar,
-                },
-                samples: level_music(&music::render(&town)?),
-            });
+            out.push(Sound::music(&town, level_music(&music::render(&town)?)));
             vec![music::STAIRS_DEEP]
         }
     };
@@ -98,29 +90,19 @@ pub fn sounds(game: Game) -> Result<Vec<Sound>, SoundError> {
             samples: level_music(&drone.render()),
         });
     }
-    for (i, effect) in effects::EFFECTS.iter().enumerate() {
-        let mut rng = Rng::new(game.seed() + i as u64);
-        out.push(Sound {
-            name: effect.name,
-            kind: Kind::Effect,
-            samples: level_effect(&(effect.make)(&mut rng)),
-        });
-    }
+    out.extend(Sound::effects(effects::EFFECTS, game.seed()));
     Ok(out)
 }
 
 /// Every file the tool writes for a game, as `(file name, bytes)`.
 pub fn files(game: Game) -> Result<Vec<(String, Vec<u8>)>, SoundError> {
-    sounds(game)?
-        .iter()
-        .map(|s| Ok((s.name.to_string(), encode_wav(s)?)))
-        .collect()
+    wavs_of(&sounds(game)?)
 }
 
 /// Writes a game's files into `dir` (made if missing). Everything is made and encoded before
 /// the first file is written, so a failure there leaves `dir` as it was.
 pub fn write_all(game: Game, dir: &Path) -> Result<Vec<Written>, SoundError> {
-    kotodama_sound::write_files(dir, files(game)?)
+    write_files(dir, files(game)?)
 }
 
 /// Samples per second of every file.

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crawler_sound::{Game, sounds, write_all};
-use kotodama_sound::SoundError;
+use jengine_synth::SoundError;
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<PathBuf>, String> {
     let mut out = None;

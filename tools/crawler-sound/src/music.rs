@@ -1,13 +1,13 @@
-//! The loops: Seven Stairs' quiet town tune, scored in Kotodama's notation and rendered by its
-//! `music::render`, and the drones of the deep, made here from a detuned low pair.
+//! The loops: Seven Stairs' quiet town tune, scored in the synthesiser's notation and rendered
+//! by its `music::render`, and the drones of the deep, made here from a detuned low pair.
 //!
 //! A drone loops seamlessly because every frequency in it is a whole number of cycles in the
 //! loop (the grid is 1 / seconds Hz) and its rumble is filtered round the loop.
 
-use kotodama_sound::SoundError;
-use kotodama_sound::dsp::{Rng, samples};
-use kotodama_sound::instruments::Pluck;
-use kotodama_sound::music::{self, Instrument, Scale, Track, Voice};
+use jengine_synth::SoundError;
+use jengine_synth::dsp::{Rng, samples};
+use jengine_synth::instruments::Pluck;
+use jengine_synth::music::{self, Instrument, Scale, Track, Voice};
 
 use crate::voices;
 
@@ -68,10 +68,15 @@ pub fn town() -> Track {
 
 /// A drone loop: `seconds` long, the pair at `root` and `root + beat` Hz.
 pub struct Drone {
+    /// The file name, `<name>.wav`.
     pub name: &'static str,
+    /// The loop's length; a whole number of seconds, so it is listed as 60 bpm beats.
     pub seconds: f64,
+    /// The lower of the pair, Hz.
     pub root: f64,
+    /// How far above it the upper one sits, Hz: the beats a second.
     pub beat: f64,
+    /// The seed its rumble's noise starts from.
     pub seed: u64,
 }
 

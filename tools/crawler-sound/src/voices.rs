@@ -1,11 +1,12 @@
-//! The crawl's own voices, beside Kotodama's instruments: feet on stone, a door's hinge, iron
+//! The crawl's own voices, beside the synthesiser's instruments: feet on stone, a door's hinge, iron
 //! bolts, a beast's throat and the low drone of the deep.
 //!
-//! Each is built from `kotodama_sound::dsp` alone (its sine, exponential, filters and seeded
-//! noise), so it is as exactly repeatable as Kotodama's own; each returns floats about -1..1.
+//! Each is built from `jengine_synth::dsp` alone (its sine, exponential, filters and seeded
+//! noise), so it is as exactly repeatable as the synthesiser's own; each returns floats about
+//! -1..1.
 
-use kotodama_sound::dsp::{OnePole, Rng, SR, Svf, decay, samples, sin_turns};
-use kotodama_sound::instruments::{Mode, fade_in, fade_out, struck};
+use jengine_synth::dsp::{OnePole, Rng, SR, Svf, decay, samples, sin_turns};
+use jengine_synth::instruments::{Mode, fade_in, fade_out, struck};
 
 /// One footfall on stone: a dull heel thump, then the scuff of grit under the sole (noise
 /// banded round `grit` Hz), the two 30 ms apart. `weight` 0..1 deepens and lengthens it.
@@ -39,7 +40,7 @@ pub fn footstep(grit: f64, weight: f64, rng: &mut Rng) -> Vec<f64> {
 
 /// e^(-t/tau), a glide's fraction still to go after `t` seconds.
 fn falloff_at(t: f64, tau: f64) -> f64 {
-    kotodama_sound::dsp::exp(-t / tau)
+    jengine_synth::dsp::exp(-t / tau)
 }
 
 /// A dull thud: a body knocked against rock, low and quickly damped, with a little dust.
@@ -213,7 +214,7 @@ pub fn drone(root: f64, beat: f64, len: usize, rng: &mut Rng) -> Vec<f64> {
     }
     let noise: Vec<f64> = (0..len).map(|_| rng.signed()).collect();
     let mut low = Svf::new(root * 2.0, 0.7);
-    let rumble = kotodama_sound::dsp::circular(&noise, |x| low.run(x).low);
+    let rumble = jengine_synth::dsp::circular(&noise, |x| low.run(x).low);
     for (s, r) in out.iter_mut().zip(rumble) {
         *s += 1.2 * r;
     }

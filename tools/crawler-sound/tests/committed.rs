@@ -7,9 +7,13 @@ use crawler_sound::Game;
 fn committed_audio_is_byte_identical_to_a_fresh_run() {
     for game in Game::ALL {
         let files = crawler_sound::files(game).unwrap();
-        let found =
-            kotodama_sound::check::differences(&game.committed_dir(), &files, "crawler-sound");
-        assert!(found.is_empty(), "{found:#?}");
+        jengine_committed::check(
+            &game.committed_dir(),
+            &files,
+            &["wav", "json"],
+            "crawler-sound",
+        )
+        .unwrap_or_else(|mismatch| panic!("{mismatch}"));
     }
 }
 

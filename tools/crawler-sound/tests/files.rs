@@ -12,11 +12,11 @@ fn loops(game: Game) -> &'static [(&'static str, f64)] {
     }
 }
 
-use kotodama_sound::check::{dbfs, peak, rms};
+use jengine_synth::check::{dbfs, peak, rms};
 
 /// The file's samples, after checking its format.
 fn read(game: Game, name: &str) -> Vec<i16> {
-    kotodama_sound::check::read_wav(&game.committed_dir().join(name))
+    jengine_synth::check::read_wav(&game.committed_dir().join(name))
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -29,7 +29,7 @@ fn loops_last_their_length_sit_near_minus_14_dbfs_rms_and_wrap_without_a_click()
             let (p, r) = (dbfs(peak(&s)), dbfs(rms(&s)));
             assert!(p <= -0.99, "{name}: peak {p:.2} dBFS");
             assert!((-15.0..=-13.0).contains(&r), "{name}: rms {r:.2} dBFS");
-            let (wrap, p99) = kotodama_sound::check::seam(&s);
+            let (wrap, p99) = jengine_synth::check::seam(&s);
             assert!(
                 wrap <= p99,
                 "{name}: the seam steps {wrap}, 99% of steps are under {p99}"

@@ -341,6 +341,7 @@ fn edit(args: EditArgs, packages: &[&dyn Package]) -> ExitCode {
         history: args.history,
         seed: args.seed,
         sound: !args.mute,
+        platform: crate::desktop::platform(),
     };
     if args.probe {
         return match crate::edit::probe(&options, packages) {
@@ -467,6 +468,7 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
         args: args.args.clone(),
         // Headless runs never read or change the machine's clipboard.
         system_clipboard: windowed,
+        platform: crate::desktop::platform(),
         ..Options::default()
     };
     let (mut runtime, mut input) =

@@ -956,7 +956,7 @@ proptest! {
 #[test]
 fn open_default_plays_or_falls_back_with_one_warning() {
     let dir = assets();
-    let mut audio = Audio::open_default(dir.path());
+    let mut audio = jengine_tool::audio::open_default(dir.path());
     let warnings = audio.take_warnings();
     if audio.device_name() == "null" {
         assert_eq!(warnings.len(), 1, "{warnings:?}");

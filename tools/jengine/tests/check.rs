@@ -239,7 +239,7 @@ fn every_texture_and_font_a_scene_names_is_decoded_and_each_bad_one_named() {
     );
     write_bytes(d, "assets/textures/cut.png", &good[..good.len() - 20]);
     let font =
-        std::fs::read(common::workspace().join("tools/jengine/fonts/Mplus1-Regular.subset.otf"))
+        std::fs::read(common::workspace().join("tools/render/fonts/Mplus1-Regular.subset.otf"))
             .unwrap();
     write_bytes(d, "assets/fonts/good.otf", &font);
     write_bytes(d, "assets/fonts/bad.ttf", b"no font here");
@@ -412,5 +412,71 @@ fn every_sound_a_script_names_is_decoded() {
             "assets/scripts/noise.lua:4: Audio.play(\"../x.wav\"): \"../x.wav\" leaves its folder"
         ),
         "{all}"
+    );
+}
+
+#[test]
+fn nonsense_at_the_top_of_a_scene_fails_the_check() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    common::write(
+        d,
+        "assets/scenes/typo.scene",
+        r#"{"version": 2, "entites": [{"name": "x"}], "colour": 1}"#,
+    );
+    common::write(
+        d,
+        "assets/scenes/names.scene",
+        "{\"version\": 2, \"entities\": [{\"name\": \"a\\u0000b\\n\\u001b[31mred\\u202e\"}]}",
+    );
+    common::write(
+        d,
+        "assets/scenes/flat.scene",
+        r#"{"version": 2, "entities": [{"name": "cam", "camera": {"size": [0, 0]}}]}"#,
+    );
+    let long = "n".repeat(10 << 20);
+    common::write(
+        d,
+        "assets/scenes/long.scene",
+        &format!(r#"{{"version": 2, "entities": [{{"name": "{long}"}}]}}"#),
+    );
+    assert_eq!(
+        problems(d),
+        [
+            "assets/scenes/flat.scene: entity 0 (\"cam\"), key \"camera\": size must be above zero in both directions, got [0.0, 0.0]",
+            "assets/scenes/long.scene: entity 0, key \"name\": 10485760 characters is too long: the most is 200",
+            "assets/scenes/names.scene: entity 0, key \"name\": character 1 is the control character U+0000: only printable text on one line is allowed",
+            "assets/scenes/typo.scene: unknown top-level key \"entites\"; did you mean \"entities\"? (a scene has the keys: version, entities)",
+            "assets/scenes/typo.scene: unknown top-level key \"colour\" (a scene has the keys: version, entities)",
+            "assets/scenes/typo.scene: missing top-level key \"entities\" (a scene with nothing in it says \"entities\": [])",
+        ]
+    );
+}
+
+#[test]
+fn trailing_bytes_or_a_huge_title_in_the_project_file_fail_the_check() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    let path = d.join("project.jengine");
+    let project = std::fs::read_to_string(&path).unwrap();
+    write_bytes(d, "project.jengine", format!("{project}\0").as_bytes());
+    let report = check(d, &[&CounterPackage]);
+    assert_eq!(
+        report.problems,
+        [format!(
+            "{}: trailing bytes after the JSON: byte {} is 0x00; only whitespace may follow the document",
+            path.display(),
+            project.len()
+        )]
+    );
+    let titled = project.replace("Counter fixture", &"t".repeat(10 << 20));
+    common::write(d, "project.jengine", &titled);
+    let report = check(d, &[&CounterPackage]);
+    assert_eq!(
+        report.problems,
+        [format!(
+            "{}: window.title: 10485760 characters is too long: the most is 200",
+            path.display()
+        )]
     );
 }

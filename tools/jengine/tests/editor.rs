@@ -9,7 +9,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use jengine_tool::edit::{Background, EditOptions};
+use jengine_tool::edit::{Background, EditOptions, Limits};
 use serde_json::{Value, json};
 
 /// A session on a copy of the fixture, and the folder (dropped after the session stops).
@@ -30,9 +30,14 @@ fn packages() -> Vec<&'static dyn jengine::Package> {
 
 /// The editor on a copy of the fixture that `prepare` has changed first.
 fn start_with(prepare: impl FnOnce(&Path)) -> Editor {
+    start_limited(Limits::default(), prepare)
+}
+
+/// The editor with its server's deadlines and places as given.
+fn start_limited(limits: Limits, prepare: impl FnOnce(&Path)) -> Editor {
     let dir = common::copy_fixture();
     prepare(dir.path());
-    let session = Background::start(EditOptions::new(dir.path()), packages)
+    let session = Background::start_with(EditOptions::new(dir.path()), limits, packages)
         .unwrap_or_else(|p| panic!("the editor starts: {p:#?}"));
     Editor {
         port: session.port,
@@ -276,6 +281,8 @@ fn names_that_leave_their_folders_are_refused() {
 #[test]
 fn bad_requests_are_refused_and_change_nothing() {
     let ed = start();
+    // Paused first, so the entity's live values stand still while the test compares them.
+    ed.post("/api/control", json!({ "action": "pause" }));
     let before = ed.get("/api/entity?index=1").json();
     for body in ["not json", "{}", r#"{"op":"explode"}"#, r#"{"op":"set"}"#] {
         let host = ed.host();
@@ -893,7 +900,7 @@ mod random_edits {
                     Some("redo") => ed.post("/api/redo", json!({})),
                     _ => ed.post("/api/edit", op.clone()),
                 };
-                prop_assert!([200, 409, 422].contains(&answer.status), "{op}: {}", answer.text());
+                prop_assert!([200, 400, 409, 422].contains(&answer.status), "{op}: {}", answer.text());
                 let after = ed.get("/api/scene").json()["entities"].clone();
                 if answer.status != 200 {
                     prop_assert_eq!(&before, &after, "a refused {} changed the scene", op);
@@ -1044,4 +1051,218 @@ fn a_scene_in_a_folder_is_listed_opened_edited_and_saved() {
     assert!(std::fs::read_to_string(file).unwrap().contains("#102030"));
     let main = std::fs::read_to_string(ed.scene_file()).unwrap();
     assert!(!main.contains("#102030"));
+}
+
+/// Connections that never finish their heads (the token never shown), a byte now and then:
+/// they share a few places and each only until the head deadline, so the page's own requests
+/// are answered throughout the flood.
+#[test]
+fn connections_without_the_token_cannot_keep_the_page_out() {
+    let ed = start_limited(
+        Limits {
+            head_deadline: Duration::from_millis(300),
+            ..Limits::default()
+        },
+        |_| {},
+    );
+    let host = ed.host();
+    for round in 0..3 {
+        let flood: Vec<TcpStream> = (0..70)
+            .map(|_| {
+                let mut s = TcpStream::connect(("127.0.0.1", ed.port)).unwrap();
+                s.write_all(
+                    format!("GET /api/state HTTP/1.1\r\nHost: {host}\r\nX-Slow: a").as_bytes(),
+                )
+                .unwrap();
+                s
+            })
+            .collect();
+        // Every place such connections may hold is taken; the page still gets in.
+        let answer = ed.get("/api/state");
+        assert_eq!(answer.status, 200, "round {round}: {}", answer.text());
+        // And the server lets go of every one of them by itself (at the deadline, or to make
+        // room): each read ends, with a 408 or with the connection closed.
+        for mut s in flood {
+            s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+            let mut out = Vec::new();
+            let ended = s.read_to_end(&mut out);
+            let text = String::from_utf8_lossy(&out);
+            // Closed, or reset when closed with its bytes unread: let go either way. Only a
+            // read still waiting after a minute would mean the place was held.
+            let let_go = match &ended {
+                Ok(_) => true,
+                Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+            };
+            assert!(let_go, "round {round}: {ended:?} {text}");
+            assert!(out.is_empty() || text.starts_with("HTTP/1.1 408"), "{text}");
+        }
+    }
+    // A request whose head stops half way is told why once its deadline is past.
+    let mut half = TcpStream::connect(("127.0.0.1", ed.port)).unwrap();
+    half.write_all(b"GET /api/state HTTP/1.1\r\n").unwrap();
+    half.set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut out = String::new();
+    let _ = half.read_to_string(&mut out);
+    assert!(out.starts_with("HTTP/1.1 408"), "{out}");
+    assert!(out.contains("took longer than 300 ms"), "{out}");
+}
+
+#[test]
+fn a_request_naming_its_host_twice_is_refused() {
+    let ed = start();
+    let host = ed.host();
+    for other in [host.as_str(), "evil.example"] {
+        let a = ed.request(
+            "GET",
+            "/api/state",
+            &[
+                ("Host", &host),
+                ("Host", other),
+                ("X-Jengine-Token", &ed.token),
+            ],
+            "",
+        );
+        assert_eq!(a.status, 400, "{other}: {}", a.text());
+        assert!(a.text().contains("more than once"), "{}", a.text());
+    }
+    // Two lengths for one body, two tokens: refused the same way.
+    let two_lengths = format!(
+        "POST /api/select HTTP/1.1\r\nHost: {host}\r\nX-Jengine-Token: {}\r\nContent-Length: 2\r\nContent-Length: 9\r\n\r\n{{}}",
+        ed.token
+    );
+    assert_eq!(raw(ed.port, two_lengths.as_bytes()).status, 400);
+    let two_tokens = ed.request(
+        "GET",
+        "/api/state",
+        &[
+            ("Host", &host),
+            ("X-Jengine-Token", &ed.token),
+            ("X-Jengine-Token", "other"),
+        ],
+        "",
+    );
+    assert_eq!(two_tokens.status, 400);
+}
+
+/// The names the page may give an entity: not blank, at most 200 characters, no control or
+/// bidirectional characters. Each refusal says why and changes nothing, in the editor or on
+/// disk.
+#[test]
+fn names_with_control_or_bidi_characters_or_too_long_are_refused() {
+    let ed = start();
+    let scene = ed.get("/api/scene").json()["entities"].clone();
+    let file = std::fs::read_to_string(ed.scene_file()).unwrap();
+    let long = "n".repeat(100 * 1024);
+    let bad = [
+        ("a\u{0}b", "control character"),
+        ("two\nlines", "control character"),
+        ("\u{1b}[31mred\u{1b}[0m", "control character"),
+        ("del\u{7f}", "control character"),
+        ("c1\u{85}", "control character"),
+        ("evil\u{202e}txt.exe", "bidirectional control"),
+        ("\u{2066}isolate", "bidirectional control"),
+        ("mark\u{200f}", "bidirectional control"),
+        ("arabic\u{61c}", "bidirectional control"),
+        (
+            long.as_str(),
+            "102400 characters is too long: the most is 200",
+        ),
+        ("   ", "cannot be empty"),
+    ];
+    for (name, why) in bad {
+        for edit in [
+            json!({ "op": "rename", "entity": 1, "name": name }),
+            json!({ "op": "set", "entity": 1, "key": "name", "path": [], "value": name }),
+            json!({ "op": "add_entity", "value": { "name": name } }),
+        ] {
+            let a = ed.post("/api/edit", edit.clone());
+            assert_eq!(a.status, 400, "{edit:.80}: {}", a.text());
+            let said = a.json()["error"].as_str().unwrap().to_string();
+            assert!(said.contains(why), "{said:.200}");
+        }
+    }
+    // A name of 200 characters is fine; its copy would need 202 and is refused.
+    let most = "m".repeat(200);
+    let a = ed.post(
+        "/api/edit",
+        json!({ "op": "rename", "entity": 2, "name": most }),
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    let copy = ed.post("/api/edit", json!({ "op": "duplicate", "entity": 2 }));
+    assert_eq!(copy.status, 400, "{}", copy.text());
+    assert!(copy.text().contains("the most is 200"), "{}", copy.text());
+    assert_eq!(ed.post("/api/undo", json!({})).status, 200);
+    assert_eq!(ed.get("/api/scene").json()["entities"], scene);
+    assert_eq!(ed.post("/api/save", json!({})).status, 200);
+    assert_eq!(std::fs::read_to_string(ed.scene_file()).unwrap(), file);
+}
+
+/// Entity indices that do not exist and numbers out of range, in edits, the selection, drags
+/// and pointer events: refused with why, and the scene and selection as they were.
+#[test]
+fn numbers_out_of_range_and_missing_indices_are_refused() {
+    let ed = start();
+    ed.post("/api/control", json!({ "action": "pause" }));
+    assert_eq!(ed.post("/api/select", json!({ "index": 1 })).status, 200);
+    let scene = ed.get("/api/scene").json()["entities"].clone();
+    let huge = 1u64 << 63;
+    let edits = [
+        (
+            json!({ "op": "set", "entity": 1, "key": "transform", "path": ["pos"], "value": [huge, 0] }),
+            "transform.pos[0]",
+        ),
+        (
+            json!({ "op": "set", "entity": 1, "key": "transform", "path": ["pos", 1], "value": -1e30 }),
+            "transform.pos[1]",
+        ),
+        (
+            json!({ "op": "set", "entity": 1, "key": "transform", "path": [], "value": { "pos": [0, 1], "z": 1e10 } }),
+            "transform.z",
+        ),
+        (
+            json!({ "op": "set", "entity": 1, "key": "counter", "path": ["count"], "value": huge }),
+            "counter.count",
+        ),
+        (
+            json!({ "op": "set", "entity": huge, "key": "sprite", "path": [], "value": {} }),
+            "there is no entity 9223372036854775808",
+        ),
+        (
+            json!({ "op": "delete", "entity": 3 }),
+            "there is no entity 3 (the scene has 3)",
+        ),
+        (
+            json!({ "op": "add_entity", "at": 1u64 << 40 }),
+            "not 1099511627776",
+        ),
+        (
+            json!({ "op": "add_entity", "value": { "name": "far", "transform": { "pos": [huge, 0] } } }),
+            "transform.pos[0]",
+        ),
+    ];
+    for (edit, why) in edits {
+        let a = ed.post("/api/edit", edit.clone());
+        assert_eq!(a.status, 400, "{edit}: {}", a.text());
+        assert!(a.text().contains(why), "{edit}: {}", a.text());
+    }
+    for select in [json!({ "index": 1u64 << 40 }), json!({ "live": 4_000_000 })] {
+        let a = ed.post("/api/select", select.clone());
+        assert_eq!(a.status, 400, "{select}: {}", a.text());
+        assert!(a.text().contains("there is no"), "{}", a.text());
+    }
+    assert_eq!(ed.state()["selection"], json!({ "index": 1 }));
+    let far = ed.post(
+        "/api/drag",
+        json!({ "entity": 1, "from": [0, 0], "to": [1e30, 0], "done": true }),
+    );
+    assert_eq!(far.status, 400, "{}", far.text());
+    let pointer = ed.post(
+        "/api/input",
+        json!({ "events": [{ "type": "pointer", "phase": "press", "x": 1e30, "y": 0 }] }),
+    );
+    assert_eq!(pointer.status, 400, "{}", pointer.text());
+    assert_eq!(ed.get("/api/scene").json()["entities"], scene);
+    assert_eq!(ed.state()["dirty"], false);
+    assert_eq!(ed.state()["can_undo"], false);
 }

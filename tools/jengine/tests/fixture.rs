@@ -166,6 +166,60 @@ fn saves_persist_between_runs() {
     assert_eq!(saved["count_at_3"], 3);
 }
 
+/// A save the run cannot read (not UTF-8, then too large to read) is kept beside the older
+/// `.bad` files, a killed run's temporary file goes, and the game saves again.
+#[test]
+fn a_save_that_does_not_read_is_kept_and_the_game_saves_again() {
+    let save = tempfile::tempdir().unwrap();
+    let dir = save.path();
+    let options = || Options {
+        save_dir: Some(dir.to_path_buf()),
+        ..Options::default()
+    };
+    let run = || {
+        let mut rt = start(&common::fixture(), options());
+        let said = warnings(&mut rt);
+        rt.run(4, &mut InputScript::default(), |_| {});
+        let text = std::fs::read_to_string(dir.join("save.json")).unwrap();
+        let saved: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(saved["count_at_3"], 3);
+        said
+    };
+    std::fs::write(dir.join("save.json.bad"), "older").unwrap();
+    std::fs::write(dir.join("save.json.tmp77"), "half").unwrap();
+    let bytes = b"\xff\xfe{\"gen\": 5}";
+    std::fs::write(dir.join("save.json"), bytes).unwrap();
+    let said = run();
+    assert!(
+        said.iter()
+            .any(|w| w.contains("not UTF-8") && w.contains("save.json.bad.1")),
+        "{said:#?}"
+    );
+    assert_eq!(std::fs::read(dir.join("save.json.bad.1")).unwrap(), bytes);
+    assert!(!dir.join("save.json.tmp77").exists());
+
+    let size = 9u64 << 20;
+    std::fs::File::create(dir.join("save.json"))
+        .and_then(|f| f.set_len(size))
+        .unwrap();
+    let said = run();
+    assert!(
+        said.iter()
+            .any(|w| w.contains(&format!("it is {size} bytes")) && w.contains("save.json.bad.2")),
+        "{said:#?}"
+    );
+    assert_eq!(
+        std::fs::metadata(dir.join("save.json.bad.2"))
+            .unwrap()
+            .len(),
+        size
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("save.json.bad")).unwrap(),
+        "older"
+    );
+}
+
 #[test]
 fn a_v1_scene_keeps_the_package_key_inert() {
     let options = Options {
@@ -657,6 +711,7 @@ fn the_system_clipboard_falls_back_to_memory_without_a_display() {
     );
     let options = Options {
         system_clipboard: true,
+        platform: jengine_tool::desktop::platform(),
         ..Options::default()
     };
     let mut rt = start(dir.path(), options);

@@ -599,7 +599,8 @@ fn a_wider_screen_shows_more_world_at_the_same_scale() {
 #[test]
 fn a_named_font_is_loaded_from_the_assets_folder() {
     let dir = assets();
-    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("fonts/Mplus1-Regular.subset.otf");
+    let bundled =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../render/fonts/Mplus1-Regular.subset.otf");
     std::fs::copy(bundled, dir.path().join("fonts/named.otf")).unwrap();
     let mut world = World::new();
     camera(&mut world, "#000000");
@@ -616,10 +617,10 @@ fn a_named_font_is_loaded_from_the_assets_folder() {
 
 #[test]
 fn a_truetype_font_draws_its_quadratic_outlines_upright_and_rotated() {
-    // Shapes.ttf (tools/fonts/test_font.py): "A" is a square ring, "B" a triangle; advance 900,
+    // Shapes.ttf (tools/render/fonts/test_font.py): "A" is a square ring, "B" a triangle; advance 900,
     // ascender 800, descender -200, so a line of size 1 is 1000 font units.
     let dir = assets();
-    let font = golden_dir().join("fonts/Shapes.ttf");
+    let font = Path::new(env!("CARGO_MANIFEST_DIR")).join("../render/fonts/test/Shapes.ttf");
     std::fs::copy(font, dir.path().join("fonts/Shapes.ttf")).unwrap();
     let world = |rot: f32, text: &str| {
         let mut world = World::new();

@@ -1,9 +1,9 @@
-//! The generator around the paint: encode every image, write them (all or nothing), read the
-//! command line (`--out DIR`, `--preview DIR`), and check a fresh run against the committed files.
+//! The generator around the paint: encode every image, write them (all or nothing) and read the
+//! command line (`--out DIR`, `--preview DIR`). A fresh run is checked against the committed
+//! files by [`crate::committed`], the check the sound tools use too.
 //!
 //! Every art tool is the same program around its own list of images, so this is it once.
 
-use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -168,41 +168,6 @@ pub fn main(
             ExitCode::FAILURE
         }
     }
-}
-
-/// Checks a fresh run (`written`, into a temporary folder) against the committed PNGs: every
-/// file byte for byte, none missing, none the generator does not make. The message says how
-/// to make them again (`program`).
-pub fn check_committed(committed: &Path, written: &[Written], program: &str) -> Result<(), String> {
-    for w in written {
-        let name = w.path.file_name().unwrap_or_default();
-        let fresh = std::fs::read(&w.path).map_err(|e| format!("{name:?}: {e}"))?;
-        let kept = std::fs::read(committed.join(name)).map_err(|e| {
-            format!("{name:?} is not committed ({e}); run `cargo run -p {program}`")
-        })?;
-        if fresh != kept {
-            return Err(format!(
-                "{name:?} differs from a fresh run; run `cargo run -p {program}` and commit"
-            ));
-        }
-    }
-    let made: BTreeSet<_> = written
-        .iter()
-        .filter_map(|w| w.path.file_name().map(|n| n.to_owned()))
-        .collect();
-    let pngs: BTreeSet<_> = std::fs::read_dir(committed)
-        .map_err(|e| format!("{}: {e}", committed.display()))?
-        .filter_map(|e| e.ok().map(|e| e.file_name()))
-        .filter(|n| n.to_string_lossy().ends_with(".png"))
-        .collect();
-    if pngs != made {
-        return Err(format!(
-            "PNGs in {} the generator does not make, or makes and they are missing: {:?}",
-            committed.display(),
-            pngs.symmetric_difference(&made).collect::<Vec<_>>()
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

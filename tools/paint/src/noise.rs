@@ -42,7 +42,9 @@ pub fn fbm(x: f64, y: f64, cell: f64, seed: u64) -> f64 {
 /// A short straight fibre: a segment from `a` to `b`.
 #[derive(Clone, Copy, Debug)]
 pub struct Fibre {
+    /// One end.
     pub a: [f64; 2],
+    /// The other end.
     pub b: [f64; 2],
     /// Lighter (positive) or darker (negative) than the paper, -1..1.
     pub tone: f64,

@@ -9,8 +9,11 @@ pub type Rgba = [f64; 4];
 /// An image being painted: straight RGBA in 0..1, top row first.
 #[derive(Clone, Debug)]
 pub struct Image {
+    /// Pixels across.
     pub width: u32,
+    /// Pixels down.
     pub height: u32,
+    /// `width × height` pixels, row by row.
     pub pixels: Vec<Rgba>,
 }
 
@@ -85,6 +88,7 @@ pub fn to_u8(v: f64) -> u8 {
     (clamp01(v) * 255.0).round() as u8
 }
 
+/// `v` held to 0..1.
 pub fn clamp01(v: f64) -> f64 {
     v.clamp(0.0, 1.0)
 }
@@ -168,11 +172,14 @@ pub fn radius(x: f64, y: f64, centre: [f64; 2]) -> f64 {
 /// A box given by its edges `[left, top, right, bottom]` and corner radius.
 #[derive(Clone, Copy, Debug)]
 pub struct RoundedBox {
+    /// `[left, top, right, bottom]`.
     pub edges: [f64; 4],
+    /// The corners' radius.
     pub radius: f64,
 }
 
 impl RoundedBox {
+    /// The box with these edges and corner radius.
     pub fn new(edges: [f64; 4], radius: f64) -> RoundedBox {
         RoundedBox { edges, radius }
     }

@@ -5,15 +5,10 @@
 //! effect over a track never sounds out of tune; only a refusal and a failure step down a
 //! semitone, the in scale's sad interval.
 
-use crate::canvas::{Canvas, Room};
-use crate::dsp::{Rng, midi_hz};
-use crate::instruments::{self, GONG, Pluck, RIN};
-
-/// One effect: its file name and how it is made.
-pub struct Effect {
-    pub name: &'static str,
-    pub make: fn(&mut Rng) -> Vec<f64>,
-}
+use jengine_synth::Effect;
+use jengine_synth::canvas::{Canvas, Room};
+use jengine_synth::dsp::{Rng, midi_hz};
+use jengine_synth::instruments::{self, GONG, Pluck, RIN};
 
 /// Every effect, in the order they are written.
 pub const EFFECTS: [Effect; 16] = [

@@ -8,11 +8,11 @@
 //! its last second then its first, the seam in the middle. Each file's size and levels are
 //! printed.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use kotodama_sound::dsp::RATE;
-use kotodama_sound::{Kind, Sound, SoundError, committed_dir, plot, sounds, write_all};
+use jengine_synth::plot;
+use kotodama_sound::{SoundError, committed_dir, sounds, write_all};
 
 #[derive(Debug)]
 struct Args {
@@ -40,47 +40,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     Ok(parsed)
 }
 
-fn write_plots(dir: &Path, sounds: &[Sound]) -> Result<(), SoundError> {
-    std::fs::create_dir_all(dir).map_err(|source| SoundError::Write {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    for sound in sounds {
-        let beat = match sound.kind {
-            Kind::Music { bpm, .. } => Some((u64::from(RATE) * 60 / u64::from(bpm)) as usize),
-            Kind::Effect => None,
-        };
-        let stem = sound.name.trim_end_matches(".wav");
-        let mut pictures = vec![(
-            format!("{stem}.png"),
-            plot::draw(&sound.samples, RATE, beat),
-        )];
-        let second = RATE as usize;
-        if beat.is_some() && sound.samples.len() > 2 * second {
-            let n = sound.samples.len();
-            let mut seam = sound.samples[n - second..].to_vec();
-            seam.extend_from_slice(&sound.samples[..second]);
-            pictures.push((
-                format!("{stem}-seam.png"),
-                plot::draw(&seam, RATE, Some(second)),
-            ));
-        }
-        for (file, image) in pictures {
-            let bytes = plot::encode_png(&image).map_err(|source| SoundError::Plot {
-                name: file.clone(),
-                source,
-            })?;
-            let path = dir.join(file);
-            std::fs::write(&path, bytes).map_err(|source| SoundError::Write {
-                path: path.clone(),
-                source,
-            })?;
-            println!("{}", path.display());
-        }
-    }
-    Ok(())
-}
-
 fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
         Ok(args) => args,
@@ -101,7 +60,9 @@ fn main() -> ExitCode {
             println!("{}", s.report());
         }
         if let Some(dir) = &args.plot {
-            write_plots(dir, &sounds)?;
+            for path in plot::write_all(dir, &sounds)? {
+                println!("{}", path.display());
+            }
         }
         Ok(())
     };

@@ -4,12 +4,13 @@
 #[test]
 fn committed_audio_is_byte_identical_to_a_fresh_run() {
     let files = kotodama_sound::files().unwrap();
-    let found = kotodama_sound::check::differences(
+    jengine_committed::check(
         &kotodama_sound::committed_dir(),
         &files,
+        &["wav", "json"],
         "kotodama-sound",
-    );
-    assert!(found.is_empty(), "{found:#?}");
+    )
+    .unwrap_or_else(|mismatch| panic!("{mismatch}"));
 }
 
 #[test]

@@ -5,17 +5,12 @@
 //! effect over the loop never sounds out of tune; only the refusal and the defeat step down
 //! a semitone, the one sad interval Miau allows itself.
 
-use kotodama_sound::canvas::{Canvas, Room};
-use kotodama_sound::dsp::{Rng, samples};
-use kotodama_sound::instruments;
+use jengine_synth::Effect;
+use jengine_synth::canvas::{Canvas, Room};
+use jengine_synth::dsp::{Rng, samples};
+use jengine_synth::instruments;
 
 use crate::voices::{kalimba, marimba, mew, reversed};
-
-/// One effect: its file name and how it is made.
-pub struct Effect {
-    pub name: &'static str,
-    pub make: fn(&mut Rng) -> Vec<f64>,
-}
 
 /// Every effect, in the order they are written.
 pub const EFFECTS: [Effect; 13] = [
@@ -86,8 +81,9 @@ const C6: f64 = 84.0;
 const E6: f64 = 88.0;
 const G6: f64 = 91.0;
 
-/// The rule-formed triad, rising; the rule-broken pair, falling.
+/// The rule-formed triad, rising ...
 pub const FORMED: [f64; 3] = [C5, E5, G5];
+/// ... and the rule-broken pair, falling.
 pub const BROKEN: [f64; 2] = [E5, A4];
 
 /// The room Miau's effects sound in: a small bright reverb, 2 ms of fade in.

@@ -1,8 +1,8 @@
 //! Miau's sound: a gentle music loop and eleven effects, synthesised from code and written as
 //! 16-bit mono WAV files at 22 050 Hz into `projects/miau/assets/audio/`.
 //!
-//! The signal maths, the score notation, the WAV encoding and Kotodama's wood, swish and
-//! struck-mode instruments come from `kotodama-sound`; Miau adds its own lighter voices
+//! The signal maths, the score notation, the WAV encoding and the wood, swish and struck-mode
+//! instruments come from the shared synthesiser ([`jengine_synth`]); Miau adds its own lighter voices
 //! ([`voices`]: marimba, kalimba, a mew), lays its effects out in [`effects`] and scores its
 //! loop in [`music`]. Every step is plain IEEE arithmetic and seeded noise, so a run on any
 //! machine writes the committed files byte for byte; `tracks.json` gives the loop's tempo.
@@ -18,23 +18,25 @@ pub mod voices;
 
 use std::path::{Path, PathBuf};
 
-use kotodama_sound::dsp::Rng;
-pub use kotodama_sound::{Kind, Sound, SoundError, TRACKS_JSON, Written, encode_wav, tracks_json};
+pub use jengine_synth::{Kind, Sound, SoundError, TRACKS_JSON, Written, encode_wav, tracks_json};
 
 /// Music is levelled to this RMS (dBFS): quiet, under the effects ...
 pub const MUSIC_RMS_DB: f64 = -20.0;
 /// ... and its peaks are held under this (dBFS).
 pub const MUSIC_CEILING_DB: f64 = -6.0;
 /// Every effect's peak (dBFS).
-pub const EFFECT_PEAK_DB: f64 = kotodama_sound::EFFECT_PEAK_DB;
+pub const EFFECT_PEAK_DB: f64 = jengine_synth::EFFECT_PEAK_DB;
 
 /// Levels a music loop to [`MUSIC_RMS_DB`], then turns down the few strokes that would pass
-/// [`MUSIC_CEILING_DB`] with Kotodama's loop limiter, which wraps round the loop's ends.
+/// [`MUSIC_CEILING_DB`] with the synthesiser's loop limiter, which wraps round the loop's ends.
 pub fn level_music(signal: &[f64]) -> Vec<i16> {
-    kotodama_sound::level_loop(signal, MUSIC_RMS_DB, MUSIC_CEILING_DB)
+    jengine_synth::level_loop(signal, MUSIC_RMS_DB, MUSIC_CEILING_DB)
 }
 
-pub use kotodama_sound::level_effect;
+pub use jengine_synth::level_effect;
+
+/// The seed the effects' noise starts from (the `i`th effect's is this plus `i`).
+const EFFECT_SEED: u64 = 0x4D1A_E000;
 
 /// Every sound, music first, in the order they are listed.
 pub fn sounds() -> Result<Vec<Sound>, SoundError> {
@@ -51,26 +53,19 @@ pub fn sounds() -> Result<Vec<Sound>, SoundError> {
             samples: level_music(&raw),
         });
     }
-    for (i, effect) in effects::EFFECTS.iter().enumerate() {
-        let mut rng = Rng::new(0x4D1A_E000 + i as u64);
-        out.push(Sound {
-            name: effect.name,
-            kind: Kind::Effect,
-            samples: level_effect(&(effect.make)(&mut rng)),
-        });
-    }
+    out.extend(Sound::effects(&effects::EFFECTS, EFFECT_SEED));
     Ok(out)
 }
 
 /// Every file the tool writes, as `(file name, bytes)`: the WAVs, then `tracks.json`.
 pub fn files() -> Result<Vec<(String, Vec<u8>)>, SoundError> {
-    kotodama_sound::files_of(&sounds()?)
+    jengine_synth::files_of(&sounds()?)
 }
 
 /// Writes every file into `dir` (made if missing). Everything is made and encoded before the
 /// first file is written, so a failure there leaves `dir` as it was.
 pub fn write_all(dir: &Path) -> Result<Vec<Written>, SoundError> {
-    kotodama_sound::write_files(dir, files()?)
+    jengine_synth::write_files(dir, files()?)
 }
 
 /// The folder the committed sounds live in, found from this crate's own folder.

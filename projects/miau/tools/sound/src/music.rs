@@ -1,4 +1,4 @@
-//! The music: one gentle loop for play, scored in Kotodama's notation ([`score`]) on the
+//! The music: one gentle loop for play, scored in the synthesiser's notation ([`score`]) on the
 //! major pentatonic on C and played by Miau's own voices.
 //!
 //! Notes are mixed into a buffer exactly one loop long; a note that rings past the end wraps
@@ -6,10 +6,11 @@
 //! way ([`dsp::circular`]), so the last sample flows into the first. A beat is a whole number
 //! of samples, so the loop is a whole number of beats.
 
-use kotodama_sound::SoundError;
-use kotodama_sound::dsp::{self, RATE, Reverb, Rng, SR};
-use kotodama_sound::instruments;
-use kotodama_sound::score::{self, Alphabet, Pitch, TICKS_PER_BEAT};
+use jengine_synth::SoundError;
+use jengine_synth::dsp::{self, RATE, Reverb, Rng, SR};
+use jengine_synth::instruments;
+use jengine_synth::music::add_wrapped;
+use jengine_synth::score::{self, Alphabet, Pitch, TICKS_PER_BEAT};
 
 use crate::voices::{kalimba, marimba};
 
@@ -33,28 +34,41 @@ pub enum Instrument {
 /// One voice: what plays, its line, the octave it sits in, its level and its share of room.
 #[derive(Clone, Copy, Debug)]
 pub struct Voice {
+    /// Its name, for mistakes in its line.
     pub name: &'static str,
+    /// What plays it.
     pub instrument: Instrument,
+    /// Octaves its degrees sit above (negative: below) the tonic's.
     pub octave: i8,
+    /// Its line, in [`score`] notation.
     pub line: &'static str,
+    /// Its level in the mix.
     pub gain: f64,
+    /// Its share sent to the room.
     pub reverb: f64,
 }
 
 /// One music loop.
 #[derive(Clone, Debug)]
 pub struct Track {
+    /// The file name, `<name>.wav`.
     pub name: &'static str,
+    /// Beats a minute; 60 × 22 050 must be a whole number of them.
     pub bpm: u32,
+    /// Beats to a bar.
     pub beats_per_bar: u32,
+    /// Bars in the loop.
     pub bars: u32,
     /// The scale's tonic as a MIDI note.
     pub tonic: i32,
+    /// Its voices, mixed in order.
     pub voices: Vec<Voice>,
+    /// The seed its noise (and its players' timing) starts from.
     pub seed: u64,
 }
 
 impl Track {
+    /// Beats in the loop.
     pub fn beats(&self) -> u32 {
         self.beats_per_bar * self.bars
     }
@@ -134,18 +148,6 @@ pub fn play() -> Track {
 /// Every music track, in the order they are written.
 pub fn tracks() -> Vec<Track> {
     vec![play()]
-}
-
-/// Adds `sound × gain` into `buf` from `at`, wrapping past the end to the start.
-fn add_wrapped(buf: &mut [f64], at: i64, sound: &[f64], gain: f64) {
-    let n = buf.len();
-    if n == 0 {
-        return;
-    }
-    let start = at.rem_euclid(n as i64) as usize;
-    for (i, s) in sound.iter().enumerate() {
-        buf[(start + i) % n] += s * gain;
-    }
 }
 
 /// One kit stroke.
@@ -240,12 +242,5 @@ mod tests {
             err.to_string(),
             "play.wav, voice bass: the line lasts 8 beats, the track 32"
         );
-    }
-
-    #[test]
-    fn a_note_past_the_end_wraps_to_the_start() {
-        let mut buf = vec![0.0; 4];
-        add_wrapped(&mut buf, 3, &[1.0, 2.0, 3.0], 1.0);
-        assert_eq!(buf, [2.0, 3.0, 0.0, 1.0]);
     }
 }

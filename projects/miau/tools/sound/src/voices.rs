@@ -1,4 +1,4 @@
-//! Miau's own voices, lighter than Kotodama's koto and drums: a marimba bar, a kalimba tine
+//! Miau's own voices, lighter than the synthesiser's koto and drums: a marimba bar, a kalimba tine
 //! and a small cat's mew.
 //!
 //! The bar and the tine are a few decaying sine modes ([`instruments::struck`]) at the
@@ -6,8 +6,8 @@
 //! near 5.4 and 13.3 and die at once); the mew is a buzzy tone whose pitch rises and falls
 //! while a band-pass slides from an "i" to an "au", so it says "mi-au".
 
-use kotodama_sound::dsp::{Rng, SR, Svf, midi_hz, samples, sin_turns};
-use kotodama_sound::instruments::{self, Mode};
+use jengine_synth::dsp::{Rng, SR, Svf, midi_hz, samples, sin_turns};
+use jengine_synth::instruments::{self, Mode};
 
 /// A marimba bar at MIDI `note`, `vel` 0..1; `ring` is seconds to fall 60 dB (about 0.8
 /// for a bar of the middle register, shorter for a muffled stroke).
@@ -99,7 +99,7 @@ pub fn reversed(signal: &[f64]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kotodama_sound::dsp::peak;
+    use jengine_synth::dsp::peak;
 
     #[test]
     fn voices_are_audible_and_start_and_end_in_silence() {

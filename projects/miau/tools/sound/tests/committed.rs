@@ -4,9 +4,13 @@
 #[test]
 fn committed_audio_is_byte_identical_to_a_fresh_run() {
     let files = miau_sound::files().unwrap();
-    let found =
-        kotodama_sound::check::differences(&miau_sound::committed_dir(), &files, "miau-sound");
-    assert!(found.is_empty(), "{found:#?}");
+    jengine_committed::check(
+        &miau_sound::committed_dir(),
+        &files,
+        &["wav", "json"],
+        "miau-sound",
+    )
+    .unwrap_or_else(|mismatch| panic!("{mismatch}"));
 }
 
 #[test]

@@ -26,11 +26,11 @@ fn path(name: &str) -> PathBuf {
     miau_sound::committed_dir().join(name)
 }
 
-use kotodama_sound::check::{dbfs, peak, rms};
+use jengine_synth::check::{dbfs, peak, rms};
 
 /// The file's samples, after checking its format.
 fn read(name: &str) -> Vec<i16> {
-    kotodama_sound::check::read_wav(&path(name)).unwrap_or_else(|e| panic!("{e}"))
+    jengine_synth::check::read_wav(&path(name)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn tracks() -> Vec<serde_json::Value> {
@@ -73,7 +73,7 @@ fn the_loop_wraps_without_a_click() {
     // the last sample to the first far bigger than the steps inside the loop.
     for name in MUSIC {
         let s = read(name);
-        let (wrap, p99) = kotodama_sound::check::seam(&s);
+        let (wrap, p99) = jengine_synth::check::seam(&s);
         assert!(
             wrap <= p99,
             "{name}: the seam steps {wrap}, 99% of steps are under {p99}"
