@@ -102,17 +102,17 @@ fn sea(c: &mut Criterion) {
     let sea = jengine::host::Scene::parse("bench.scene", &text, &registry)
         .unwrap()
         .spawn(&mut world)[0];
-    jengine_kotoba::waves::system(&mut world, 1.0 / 60.0);
+    jengine_kotoba::draw::sea::system(&mut world, 1.0 / 60.0);
     let mut n = 0u32;
     c.bench_function("kotoba/sea_step_858_scales", |b| {
         b.iter(|| {
             n += 1;
             if n.is_multiple_of(30) {
-                let mut s = jengine_kotoba::waves::sea_mut(&mut world, sea).unwrap();
+                let mut s = jengine_kotoba::draw::sea::sea_mut(&mut world, sea).unwrap();
                 let at = [(n % 7) as f32 - 3.0, (n % 5) as f32 - 2.0];
-                jengine_kotoba::waves::ripple(&mut s, at, 1.0, None).unwrap();
+                jengine_kotoba::sea::ripple(&mut s, at, 1.0, None).unwrap();
             }
-            jengine_kotoba::waves::system(&mut world, 1.0 / 60.0);
+            jengine_kotoba::draw::sea::system(&mut world, 1.0 / 60.0);
         })
     });
 }

@@ -11,10 +11,9 @@ use thiserror::Error;
 
 use crate::board::{Board, Cell, Pos};
 use crate::bot::{Bot, Skill, legal_moves};
-use crate::content::MAX_HAND;
 use crate::dict::Dict;
 use crate::kana::{Kana, TileStats};
-use crate::play::{Ending, Event, Hand, MadeWord, Refusal, placement};
+use crate::play::{Ending, Event, Hand, MAX_HAND, MadeWord, Refusal, placement};
 
 /// Seconds after a word in which the next one chains.
 pub const COMBO_WINDOW: f32 = 4.0;

@@ -18,6 +18,7 @@ use crate::board::{Board, Cell, Pos};
 use crate::bot::Skill;
 use crate::dict::Dict;
 use crate::kana::{FACES, Kana, parse_kana};
+use crate::play::MAX_HAND;
 use crate::puzzle::Stage;
 
 /// The stage table's name in a project.
@@ -35,8 +36,6 @@ pub const PLAYER_LIFE: u32 = 100;
 pub const PLAYER_HAND: usize = 7;
 /// Seconds a battle lasts unless a rival says otherwise.
 pub const BATTLE_TIME: f32 = 90.0;
-/// The biggest hand a row may ask for.
-pub const MAX_HAND: usize = 12;
 
 /// One thing wrong in a table.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,8 +9,10 @@ use jengine::{Align, BulkEntity, Color, Entity, Sprite, Text, Time, Transform2D,
 use crate::Table;
 use crate::board::{Cell, Pos};
 use crate::dict::Dict;
+use crate::sea::WaveContext;
 use crate::session::{Mode, Session, SessionError};
-use crate::waves::WaveContext;
+
+pub mod sea;
 
 /// How far a pointer must move between press and release to count as a drag, as a share of a
 /// hand tile.

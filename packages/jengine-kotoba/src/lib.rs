@@ -3,7 +3,8 @@
 //!
 //! This crate is the `jengine-kotoba` package: [`KotobaPackage`] registers a table and a sea
 //! into a jengine project, and under it sit the rules, the dictionary, the two modes and the bot,
-//! on plain data and with no engine in sight (only this file, `draw` and `waves` touch the seam). Its priorities, in order:
+//! on plain data and with no engine in sight (only this file and [`draw`] touch the seam: the
+//! `register` below names a handler function a line). Its priorities, in order:
 //! the rule is exact (a word is found wherever it lies in a run, and counted once); everything
 //! replays (all randomness comes from seeded streams kept in the state, and time only moves when
 //! told); bad input is refused with where it went wrong, never a panic; and the bot is fast
@@ -19,8 +20,10 @@
 //! - [`net`]: a battle over the network: the messages a room and its players share, and a
 //!   player's [`net::Mirror`] of the room's battle, predicted and corrected.
 //! - [`content`]: stage and [`Rival`] tables, checked row by row, and the shipped ones.
-//! - [`session`]: a game at one table: the choice, the cursor, pause, demo and the bag.
-//! - `draw`: the board and hands on screen, and pointer hits; [`waves`]: the sea behind it.
+//! - [`session`]: a game at one table: the choice, the cursor, pause and demo, and a battle
+//!   through a room; [`bag`]: what scripts read of it.
+//! - [`sea`]: the sea behind the board, a simulation on plain numbers.
+//! - [`draw`]: the board and hands on screen, and pointer hits; [`draw::sea`]: the sea's sprites.
 //!
 //! ```
 //! use jengine_kotoba::{Board, Dict, Kana, Pos, TileStats, play};
@@ -38,6 +41,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bag;
 pub mod battle;
 pub mod board;
 pub mod bot;
@@ -48,21 +52,24 @@ pub mod kana;
 pub mod net;
 pub mod play;
 pub mod puzzle;
+pub mod sea;
 pub mod session;
-pub mod waves;
 
+pub use bag::KotobaBag;
 pub use battle::{Battle, COMBO_WINDOW, Fighter, FighterSpec, Move, Phase, Setup};
 pub use board::{Board, Cell, Dir, Pos, Word};
 pub use bot::{Bot, LegalMove, Skill, legal_moves};
 pub use content::{Rival, TableError};
 pub use dict::{Dict, Entry};
+pub use draw::sea::Waves;
 pub use kana::{Kana, TileStats};
 pub use play::{Event, Hand, Placed, Refusal, Stock};
 pub use puzzle::{Puzzle, Stage, autoplay};
-pub use session::{KotobaBag, Session, SessionError};
-pub use waves::Waves;
+pub use session::{Session, SessionError};
 
-use jengine::value::{boolean, entity, integer, number, string};
+use sea::Rgba;
+
+use jengine::value::{Arg, boolean, entity, integer, number, string};
 use jengine::{Color, Entity, Package, RawTable, Registry, RowError, Tables, Time, World};
 use serde::{Deserialize, Serialize};
 
@@ -233,175 +240,217 @@ impl Package for KotobaPackage {
         "jengine-kotoba"
     }
 
+    // One line a component, command, system, bag or table, as the package's surface reads.
+    #[rustfmt::skip]
     fn register(&self, reg: &mut Registry) {
         reg.component::<Table>("kotoba_table");
-        reg.component_checked::<Waves>("kotoba_waves", |w| w.check().map_err(|e| e.to_string()));
+        reg.component_checked::<Waves>("kotoba_waves", check_waves);
 
-        reg.command(
-            "Kotoba",
-            "puzzle",
-            (entity("e"), string("stage")),
-            |w, (e, id)| at_table(w, e, |s, c, _| s.puzzle(&id, &c.stages, &c.stats)),
-        );
-        reg.command(
-            "Kotoba",
-            "battle",
-            (entity("e"), string("rival")),
-            |w, (e, id)| {
-                let seed = game_seed(w, e);
-                at_table(w, e, |s, c, _| s.battle(&id, &c.rivals, &c.stats, seed))
-            },
-        );
-        reg.command("Kotoba", "demo", (entity("e"),), |w, (e,)| {
-            let seed = game_seed(w, e);
-            at_table(w, e, |s, c, _| s.demo(&c.rivals, &c.stats, seed))
-        });
-        reg.command("Kotoba", "stop", (entity("e"),), |w, (e,)| {
-            at_table(w, e, |s, _, _| {
-                s.stop();
-                Ok(())
-            })
-        });
-        reg.command(
-            "Kotoba",
-            "pause",
-            (entity("e"), boolean("paused")),
-            |w, (e, p)| {
-                at_table(w, e, |s, _, _| {
-                    s.pause(p);
-                    Ok(())
-                })
-            },
-        );
-        reg.command(
-            "Kotoba",
-            "press",
-            (entity("e"), number("x"), number("y")),
-            |w, (e, x, y)| pointer(w, e, draw::Touch::Press, [x as f32, y as f32]),
-        );
-        reg.command(
-            "Kotoba",
-            "drag",
-            (entity("e"), number("x"), number("y")),
-            |w, (e, x, y)| pointer(w, e, draw::Touch::Drag, [x as f32, y as f32]),
-        );
-        reg.command(
-            "Kotoba",
-            "release",
-            (entity("e"), number("x"), number("y")),
-            |w, (e, x, y)| pointer(w, e, draw::Touch::Release, [x as f32, y as f32]),
-        );
-        reg.command(
-            "Kotoba",
-            "select",
-            (entity("e"), integer("slot")),
-            |w, (e, slot)| {
-                at_table(w, e, |s, _, _| {
-                    let len = s.hand().len();
-                    let index = usize::try_from(slot - 1)
-                        .map_err(|_| SessionError::NoSlot { slot, len })?;
-                    s.select(index)
-                })
-            },
-        );
-        reg.command("Kotoba", "turn", (entity("e"),), |w, (e,)| {
-            at_table(w, e, |s, _, d| s.turn(d))
-        });
-        reg.command("Kotoba", "swap", (entity("e"),), |w, (e,)| {
-            at_table(w, e, |s, _, d| s.swap(d))
-        });
-        reg.command(
-            "Kotoba",
-            "cursor",
-            (entity("e"), integer("dx"), integer("dy")),
-            |w, (e, dx, dy)| {
-                at_table(w, e, |s, _, _| {
-                    s.move_cursor(dx.clamp(-64, 64), dy.clamp(-64, 64))
-                })
-            },
-        );
-        reg.command("Kotoba", "place", (entity("e"),), |w, (e,)| {
-            at_table(w, e, |s, _, d| s.place_at_cursor(d))
-        });
-        reg.command("Kotoba", "hint", (entity("e"),), |w, (e,)| {
-            at_table(w, e, |s, _, d| s.hint(d))
-        });
-        reg.command(
-            "Kotoba",
-            "ripple",
-            (
-                entity("e"),
-                number("x"),
-                number("y"),
-                number("strength"),
-                number("r").optional(),
-                number("g").optional(),
-                number("b").optional(),
-            ),
-            |w, (e, x, y, strength, r, g, b)| {
-                let colour = rgb(r, g, b)?;
-                at_sea(w, e, |sea| {
-                    waves::ripple(sea, [x as f32, y as f32], strength as f32, colour)
-                })
-            },
-        );
-        reg.command(
-            "Kotoba",
-            "surge",
-            (
-                entity("e"),
-                number("strength"),
-                number("r").optional(),
-                number("g").optional(),
-                number("b").optional(),
-            ),
-            |w, (e, strength, r, g, b)| {
-                let colour = rgb(r, g, b)?;
-                at_sea(w, e, |sea| waves::surge(sea, strength as f32, colour))
-            },
-        );
-        reg.command(
-            "Kotoba",
-            "swell",
-            (entity("e"), number("amount")),
-            |w, (e, amount)| {
-                let mut waves = w
-                    .entities
-                    .get::<&mut Waves>(e)
-                    .map_err(|_| format!("entity {} has no kotoba_waves", e.to_bits()))?;
-                waves.set_swell(amount as f32).map_err(|e| e.to_string())
-            },
-        );
-
-        reg.command(
-            "Kotoba",
-            "online",
-            (entity("e"), integer("conn")),
-            |w, (e, conn)| online(w, e, conn),
-        );
+        reg.command("Kotoba", "puzzle", (entity("e"), string("stage")), start_puzzle);
+        reg.command("Kotoba", "battle", (entity("e"), string("rival")), start_battle);
+        reg.command("Kotoba", "demo", (entity("e"),), start_demo);
+        reg.command("Kotoba", "stop", (entity("e"),), stop);
+        reg.command("Kotoba", "pause", (entity("e"), boolean("paused")), pause);
+        reg.command("Kotoba", "press", (entity("e"), number("x"), number("y")), press);
+        reg.command("Kotoba", "drag", (entity("e"), number("x"), number("y")), drag);
+        reg.command("Kotoba", "release", (entity("e"), number("x"), number("y")), release);
+        reg.command("Kotoba", "select", (entity("e"), integer("slot")), select);
+        reg.command("Kotoba", "turn", (entity("e"),), turn);
+        reg.command("Kotoba", "swap", (entity("e"),), swap);
+        reg.command("Kotoba", "cursor", (entity("e"), integer("dx"), integer("dy")), cursor);
+        reg.command("Kotoba", "place", (entity("e"),), place);
+        reg.command("Kotoba", "hint", (entity("e"),), hint);
+        reg.command("Kotoba", "ripple", ripple_params(), ripple);
+        reg.command("Kotoba", "surge", surge_params(), surge);
+        reg.command("Kotoba", "swell", (entity("e"), number("amount")), swell);
+        reg.command("Kotoba", "online", (entity("e"), integer("conn")), online);
 
         reg.system("play", play);
         reg.system("draw", draw::system);
-        reg.system("sea", waves::system);
+        reg.system("sea", draw::sea::system);
         reg.bag::<KotobaBag>("kotoba");
-        reg.optional_table("kotoba_stages", |raw| {
-            check_with(raw, content::STAGES_TABLE, |t, v| {
-                content::stages_from_value(t, v).map(|_| ())
-            })
-        });
-        reg.optional_table("kotoba_rivals", |raw| {
-            check_with(raw, content::RIVALS_TABLE, |t, v| {
-                content::rivals_from_value(t, v).map(|_| ())
-            })
-        });
+        reg.optional_table("kotoba_stages", check_stages);
+        reg.optional_table("kotoba_rivals", check_rivals);
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// What `register` names: the checks, then the commands, in its order.
+
+fn check_waves(waves: &Waves) -> Result<(), String> {
+    waves.check().map_err(|e| e.to_string())
+}
+
+fn check_stages(raw: &RawTable) -> Vec<RowError> {
+    check_with(raw, content::STAGES_TABLE, |t, v| {
+        content::stages_from_value(t, v).map(|_| ())
+    })
+}
+
+fn check_rivals(raw: &RawTable) -> Vec<RowError> {
+    check_with(raw, content::RIVALS_TABLE, |t, v| {
+        content::rivals_from_value(t, v).map(|_| ())
+    })
+}
+
+/// `Kotoba.puzzle(e, stage)`: a puzzle of the stage with this id.
+fn start_puzzle(w: &mut World, (e, id): (Entity, String)) -> Result<(), String> {
+    at_table(w, e, |s, c, _| s.puzzle(&id, &c.stages, &c.stats))
+}
+
+/// `Kotoba.battle(e, rival)`: a battle against the rival with this id.
+fn start_battle(w: &mut World, (e, id): (Entity, String)) -> Result<(), String> {
+    let seed = game_seed(w, e);
+    at_table(w, e, |s, c, _| s.battle(&id, &c.rivals, &c.stats, seed))
+}
+
+/// `Kotoba.demo(e)`: two bots playing for show, again and again.
+fn start_demo(w: &mut World, (e,): (Entity,)) -> Result<(), String> {
+    let seed = game_seed(w, e);
+    at_table(w, e, |s, c, _| s.demo(&c.rivals, &c.stats, seed))
+}
+
+/// `Kotoba.stop(e)`: the table clears.
+fn stop(w: &mut World, (e,): (Entity,)) -> Result<(), String> {
+    at_table(w, e, |s, _, _| {
+        s.stop();
+        Ok(())
+    })
+}
+
+/// `Kotoba.pause(e, paused)`.
+fn pause(w: &mut World, (e, paused): (Entity, bool)) -> Result<(), String> {
+    at_table(w, e, |s, _, _| {
+        s.pause(paused);
+        Ok(())
+    })
+}
+
+/// `Kotoba.press(e, x, y)`: a pointer went down at a world point.
+fn press(w: &mut World, (e, x, y): (Entity, f64, f64)) -> Result<(), String> {
+    pointer(w, e, draw::Touch::Press, [x as f32, y as f32])
+}
+
+/// `Kotoba.drag(e, x, y)`: it moved while down.
+fn drag(w: &mut World, (e, x, y): (Entity, f64, f64)) -> Result<(), String> {
+    pointer(w, e, draw::Touch::Drag, [x as f32, y as f32])
+}
+
+/// `Kotoba.release(e, x, y)`: it came up.
+fn release(w: &mut World, (e, x, y): (Entity, f64, f64)) -> Result<(), String> {
+    pointer(w, e, draw::Touch::Release, [x as f32, y as f32])
+}
+
+/// `Kotoba.select(e, slot)`: choose a hand tile, counting from 1.
+fn select(w: &mut World, (e, slot): (Entity, i64)) -> Result<(), String> {
+    at_table(w, e, |s, _, _| {
+        let len = s.hand().len();
+        let index = usize::try_from(slot - 1).map_err(|_| SessionError::NoSlot { slot, len })?;
+        s.select(index)
+    })
+}
+
+/// `Kotoba.turn(e)`: the chosen tile shows its next form.
+fn turn(w: &mut World, (e,): (Entity,)) -> Result<(), String> {
+    at_table(w, e, |s, _, d| s.turn(d))
+}
+
+/// `Kotoba.swap(e)`: the chosen tile goes back for another.
+fn swap(w: &mut World, (e,): (Entity,)) -> Result<(), String> {
+    at_table(w, e, |s, _, d| s.swap(d))
+}
+
+/// `Kotoba.cursor(e, dx, dy)`: the keyboard cursor moves (shown first if it was not).
+fn cursor(w: &mut World, (e, dx, dy): (Entity, i64, i64)) -> Result<(), String> {
+    at_table(w, e, |s, _, _| {
+        s.move_cursor(dx.clamp(-64, 64), dy.clamp(-64, 64))
+    })
+}
+
+/// `Kotoba.place(e)`: the chosen tile goes down at the cursor.
+fn place(w: &mut World, (e,): (Entity,)) -> Result<(), String> {
+    at_table(w, e, |s, _, d| s.place_at_cursor(d))
+}
+
+/// `Kotoba.hint(e)`: a puzzle lights a cell where the hand reads.
+fn hint(w: &mut World, (e,): (Entity,)) -> Result<(), String> {
+    at_table(w, e, |s, _, d| s.hint(d))
+}
+
+type RippleParams = (
+    Arg<Entity>,
+    Arg<f64>,
+    Arg<f64>,
+    Arg<f64>,
+    Arg<Option<f64>>,
+    Arg<Option<f64>>,
+    Arg<Option<f64>>,
+);
+
+fn ripple_params() -> RippleParams {
+    (
+        entity("e"),
+        number("x"),
+        number("y"),
+        number("strength"),
+        number("r").optional(),
+        number("g").optional(),
+        number("b").optional(),
+    )
+}
+
+/// `Kotoba.ripple(e, x, y, strength, r, g, b)`: a ring from a world point on the sea at `e`.
+fn ripple(
+    w: &mut World,
+    (e, x, y, strength, r, g, b): (Entity, f64, f64, f64, Option<f64>, Option<f64>, Option<f64>),
+) -> Result<(), String> {
+    let colour = rgb(r, g, b)?;
+    at_sea(w, e, |sea| {
+        sea::ripple(sea, [x as f32, y as f32], strength as f32, colour)
+    })
+}
+
+type SurgeParams = (
+    Arg<Entity>,
+    Arg<f64>,
+    Arg<Option<f64>>,
+    Arg<Option<f64>>,
+    Arg<Option<f64>>,
+);
+
+fn surge_params() -> SurgeParams {
+    (
+        entity("e"),
+        number("strength"),
+        number("r").optional(),
+        number("g").optional(),
+        number("b").optional(),
+    )
+}
+
+/// `Kotoba.surge(e, strength, r, g, b)`: a wave across the whole sea at `e`.
+fn surge(
+    w: &mut World,
+    (e, strength, r, g, b): (Entity, f64, Option<f64>, Option<f64>, Option<f64>),
+) -> Result<(), String> {
+    let colour = rgb(r, g, b)?;
+    at_sea(w, e, |sea| sea::surge(sea, strength as f32, colour))
+}
+
+/// `Kotoba.swell(e, amount)`: how rough the resting sea at `e` is.
+fn swell(w: &mut World, (e, amount): (Entity, f64)) -> Result<(), String> {
+    let mut waves = w
+        .entities
+        .get::<&mut Waves>(e)
+        .map_err(|_| format!("entity {} has no kotoba_waves", e.to_bits()))?;
+    waves.set_swell(amount as f32).map_err(|e| e.to_string())
+}
+
 /// A colour from a script's optional 0..1 sRGB channels: all three or none.
-fn rgb(r: Option<f64>, g: Option<f64>, b: Option<f64>) -> Result<Option<Color>, String> {
+fn rgb(r: Option<f64>, g: Option<f64>, b: Option<f64>) -> Result<Option<Rgba>, String> {
     match (r, g, b) {
         (None, None, None) => Ok(None),
-        (Some(r), Some(g), Some(b)) => Ok(Some(Color([
+        (Some(r), Some(g), Some(b)) => Ok(Some(Rgba([
             r.clamp(0.0, 1.0) as f32,
             g.clamp(0.0, 1.0) as f32,
             b.clamp(0.0, 1.0) as f32,
@@ -468,9 +517,9 @@ fn at_table(
 fn at_sea(
     world: &mut World,
     e: Entity,
-    f: impl FnOnce(&mut waves::Sea) -> Result<(), waves::WaveError>,
+    f: impl FnOnce(&mut sea::Sea) -> Result<(), sea::WaveError>,
 ) -> Result<(), String> {
-    let mut sea = waves::sea_mut(world, e).map_err(|e| e.to_string())?;
+    let mut sea = draw::sea::sea_mut(world, e).map_err(|e| e.to_string())?;
     f(&mut sea).map_err(|e| e.to_string())
 }
 
@@ -491,7 +540,7 @@ pub fn packages() -> [&'static dyn Package; 3] {
     [
         &KotobaPackage,
         &jengine_online::OnlinePackage,
-        &jengine_net::NetPackage,
+        &jengine_online::NetPackage,
     ]
 }
 
@@ -502,7 +551,7 @@ pub struct OnlineTable {
 
 /// `Kotoba.online(e, conn)`: play the battles of the room behind connection entity `conn`
 /// (`-1` stops: the table clears).
-fn online(world: &mut World, e: Entity, conn: i64) -> Result<(), String> {
+fn online(world: &mut World, (e, conn): (Entity, i64)) -> Result<(), String> {
     if world.entities.get::<&Table>(e).is_err() {
         return Err(format!("entity {} has no kotoba_table", world.describe(e)));
     }
@@ -623,16 +672,16 @@ fn play(world: &mut World, dt: f64) {
         // with whatever commands add before it.
         session.begin_frame();
     }
-    for (waves, sea) in world.entities.query_mut::<(&Waves, &mut waves::Sea)>() {
+    for (waves, sea) in world.entities.query_mut::<(&Waves, &mut sea::Sea)>() {
         sea.set_land(&land);
         for (events, context) in &sent {
-            let context = waves::WaveContext {
+            let context = sea::WaveContext {
                 palette: waves.palette(),
                 ..*context
             };
-            for wave in waves::waves_for(events, &context) {
+            for wave in sea::waves_for(events, &context) {
                 // Waves made from the board's own events are finite by construction.
-                let _ = waves::apply(sea, wave);
+                let _ = sea::apply(sea, wave);
             }
         }
     }

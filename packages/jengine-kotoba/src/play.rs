@@ -180,6 +180,9 @@ impl Stock {
     }
 }
 
+/// The most tiles a hand holds, in either mode (a stage, a rival or a room asks for 1 to this).
+pub const MAX_HAND: usize = 12;
+
 /// The tiles a player holds, each showing one of its forms.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hand {

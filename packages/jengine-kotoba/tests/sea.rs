@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use jengine::{Camera2D, Color, Name, Time, World};
-use jengine_kotoba::waves::{self, Wave, Waves};
+use jengine_kotoba::Waves;
+use jengine_kotoba::draw::sea::{sea_mut, system};
+use jengine_kotoba::sea::{self, Wave};
 use jengine_tool::render::{Frame, Renderer};
 
 /// One seigaiha scale, 128x80 texels: the upper part of a disc of five rings, light bands
@@ -87,7 +89,7 @@ fn run(world: &mut World, frames: u32) {
         time.frame += 1;
         time.elapsed += time.dt;
         let dt = time.dt;
-        waves::system(world, dt);
+        system(world, dt);
     }
 }
 
@@ -110,9 +112,9 @@ fn the_sea_with_rings_and_a_surge() {
     let (mut world, sea) = world();
     run(&mut world, 30);
     {
-        let mut s = waves::sea_mut(&mut world, sea).unwrap();
+        let mut s = sea_mut(&mut world, sea).unwrap();
         let palette = Waves::default().palette();
-        waves::apply(
+        sea::apply(
             &mut s,
             Wave::Ring {
                 at: [-3.2, 0.8],
@@ -122,7 +124,7 @@ fn the_sea_with_rings_and_a_surge() {
             },
         )
         .unwrap();
-        waves::apply(
+        sea::apply(
             &mut s,
             Wave::Ring {
                 at: [4.1, -1.5],
@@ -132,7 +134,7 @@ fn the_sea_with_rings_and_a_surge() {
             },
         )
         .unwrap();
-        waves::surge(&mut s, 1.2, Some(palette.gold)).unwrap();
+        sea::surge(&mut s, 1.2, Some(palette.gold)).unwrap();
     }
     run(&mut world, 42);
     check_golden("sea_with_rings_and_a_surge", &render(&world));

@@ -1,7 +1,9 @@
 //! The WebSocket transport under jengine's online play: typed frames between a game and a
 //! server, with every limit kept by the transport so the code above it need not.
 //!
-//! It knows nothing of the ECS or of any game (its [`NetPackage`] only lets a project list it). Three parts:
+//! It knows nothing of the ECS, the scripts or any game, and links none of them: a room server
+//! builds on it without the engine. (A project still lists `jengine-net` by name; the entry that
+//! listing names, `jengine_online::NetPackage`, lives in `jengine-online`.) Three parts:
 //!
 //! - **Frames** ([`Codec`]): one protocol version byte, then a postcard payload of any serde
 //!   type. Decoding checks the size, then the version (a mismatch is reported in words), and
@@ -77,19 +79,6 @@ pub use frame::{Codec, DEFAULT_MAX_FRAME, FrameError};
 pub use limit::RateLimit;
 pub use server::{AcceptError, Connection, Sender, Server, ServerConfig, serve};
 pub use value::{MAX_DEPTH, MAX_NODES, Value, ValueError};
-
-/// The package entry point, so a project can list the transport its online packages stand on.
-/// It registers nothing: the transport has no components, commands or bags of its own (the
-/// `online` component of `jengine-online` is what scripts use).
-pub struct NetPackage;
-
-impl jengine::Package for NetPackage {
-    fn name(&self) -> &'static str {
-        "jengine-net"
-    }
-
-    fn register(&self, _reg: &mut jengine::Registry) {}
-}
 
 /// tungstenite's settings for a frame size limit: nothing larger is read (the check is on the
 /// frame header, before the payload is buffered), and the write buffer is bounded so a peer

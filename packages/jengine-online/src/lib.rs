@@ -295,6 +295,20 @@ pub fn is_open(world: &World, e: Entity) -> bool {
         .is_ok_and(|l| l.client.state() == State::Open)
 }
 
+/// The entry a project's listing of `jengine-net` names. The transport itself links no
+/// engine (a room server builds on it alone), so its listable package lives here, above it.
+/// It registers nothing: the transport has no components, commands or bags of its own (the
+/// `online` component is what scripts use).
+pub struct NetPackage;
+
+impl Package for NetPackage {
+    fn name(&self) -> &'static str {
+        "jengine-net"
+    }
+
+    fn register(&self, _reg: &mut Registry) {}
+}
+
 /// The package entry point.
 pub struct OnlinePackage;
 

@@ -34,6 +34,16 @@ impl PackageMeta {
     pub fn crate_ident(&self) -> String {
         self.name.replace('-', "_")
     }
+
+    /// The Rust path of the entry point: the entry as written when it names its crate
+    /// (`jengine_online::NetPackage`), else inside this crate (`jengine_kotoba::KotobaPackage`).
+    pub fn entry_path(&self) -> String {
+        if self.entry.contains("::") {
+            self.entry.clone()
+        } else {
+            format!("{}::{}", self.crate_ident(), self.entry)
+        }
+    }
 }
 
 #[derive(Deserialize)]

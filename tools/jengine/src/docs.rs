@@ -88,12 +88,7 @@ pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
     );
     let _ = writeln!(s, "| Source | `{}` |", rel(&meta.dir));
     let _ = writeln!(s, "| Version | {} |", meta.version);
-    let _ = writeln!(
-        s,
-        "| Entry point | `{}::{}` |",
-        meta.crate_ident(),
-        meta.entry
-    );
+    let _ = writeln!(s, "| Entry point | `{}` |", meta.entry_path());
     let _ = writeln!(
         s,
         "| Script namespace | {} |",

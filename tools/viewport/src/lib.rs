@@ -346,12 +346,7 @@ pub fn generate(
             meta.name,
             toml_str(&dep_path(&meta.dir, root, linked))
         ));
-        let entry = if meta.entry.contains("::") {
-            meta.entry.clone()
-        } else {
-            format!("{}::{}", meta.crate_ident(), meta.entry)
-        };
-        entries.push(format!("&{entry}"));
+        entries.push(format!("&{}", meta.entry_path()));
     }
     manifest.push_str("\n# Copied from the workspace's Cargo.toml.\n");
     manifest.push_str(tables);

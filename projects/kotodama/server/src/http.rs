@@ -10,7 +10,15 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::server::Shared;
+use crate::life::Life;
+use crate::metrics::Metrics;
+
+/// What the endpoints read: the server's life, the most players it takes, and its figures now.
+pub(crate) struct Endpoints {
+    pub life: Arc<Life>,
+    pub max_players: usize,
+    pub metrics: Box<dyn Fn() -> Metrics + Send + Sync>,
+}
 
 /// The most a request head may take, in bytes.
 const MAX_HEAD: usize = 8 * 1024;
@@ -18,10 +26,10 @@ const MAX_HEAD: usize = 8 * 1024;
 const READ_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Answers requests on `listener` until the server stops.
-pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
+pub(crate) async fn serve(listener: TcpListener, ends: Arc<Endpoints>) {
     loop {
         let stream = tokio::select! {
-            _ = shared.stopped() => return,
+            _ = ends.life.stopped() => return,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
                 Err(_) => {
@@ -30,16 +38,16 @@ pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
                 }
             },
         };
-        tokio::spawn(answer(stream, Arc::clone(&shared)));
+        tokio::spawn(answer(stream, Arc::clone(&ends)));
     }
 }
 
-async fn answer(mut stream: TcpStream, shared: Arc<Shared>) {
+async fn answer(mut stream: TcpStream, ends: Arc<Endpoints>) {
     let head = match tokio::time::timeout(READ_TIMEOUT, read_head(&mut stream)).await {
         Ok(Some(head)) => head,
         _ => return,
     };
-    let (status, content_type, body) = respond(&head, &shared);
+    let (status, content_type, body) = respond(&head, &ends);
     let response = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
          Cache-Control: no-store\r\nConnection: close\r\n\r\n{body}",
@@ -66,19 +74,19 @@ async fn read_head(stream: &mut TcpStream) -> Option<String> {
 const TEXT: &str = "text/plain; charset=utf-8";
 
 /// Status line, content type and body for a request head.
-fn respond(head: &str, shared: &Shared) -> (&'static str, &'static str, String) {
+fn respond(head: &str, ends: &Endpoints) -> (&'static str, &'static str, String) {
     let mut words = head.lines().next().unwrap_or("").split(' ');
     let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     let path = target.split('?').next().unwrap_or("");
     match (method, path) {
-        ("GET", "/health") if shared.draining() => {
+        ("GET", "/health") if ends.life.draining() => {
             ("503 Service Unavailable", TEXT, "draining\n".into())
         }
         ("GET", "/health") => ("200 OK", TEXT, "ok\n".into()),
         ("GET", "/metrics") => (
             "200 OK",
             "text/plain; version=0.0.4; charset=utf-8",
-            shared.metrics().prometheus(shared.config.max_players),
+            (ends.metrics)().prometheus(ends.max_players),
         ),
         ("GET", _) => (
             "404 Not Found",

@@ -29,6 +29,7 @@
 
 mod config;
 mod http;
+mod life;
 mod lobby;
 mod metrics;
 mod player;

@@ -6,14 +6,13 @@
 //! taken before a room's, never after.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use jengine_kotoba::net::{MAX_CODE, Rejection, ToClient};
 use rand::Rng;
 use rand_pcg::Pcg64;
 
-use crate::room::{self, Room, RoomRef, Seat};
-use crate::server::Shared;
+use crate::room::{self, Hall, Room, RoomRef, Seat};
 use crate::wire;
 
 /// Letters and digits a code is made of: no 0/O or 1/I to misread.
@@ -59,8 +58,8 @@ impl Lobby {
         unreachable!("the loop above returns")
     }
 
-    fn open(&mut self, shared: &Shared, code: Option<String>, first: Seat) -> Option<RoomRef> {
-        if !shared.room_opened() {
+    fn open(&mut self, hall: &Hall, code: Option<String>, first: Seat) -> Option<RoomRef> {
+        if !hall.room_opened() {
             return None;
         }
         let id = self.next_room;
@@ -69,34 +68,43 @@ impl Lobby {
     }
 }
 
+/// Locks the lobby; a task that panicked holding it leaves it as it was.
+fn lock(lobby: &Mutex<Lobby>) -> MutexGuard<'_, Lobby> {
+    lobby.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Where a player sits after the lobby has placed them.
 pub(crate) type Placed = (RoomRef, usize);
 
 /// A quick match: the player takes the seat of the next one waiting, or waits first.
-pub(crate) fn queue(shared: &Arc<Shared>, me: Seat) -> Result<Placed, Rejection> {
-    let mut lobby = shared.lobby();
+pub(crate) fn queue(hall: &Arc<Hall>, lobby: &Mutex<Lobby>, me: Seat) -> Result<Placed, Rejection> {
+    let mut lobby = lock(lobby);
     while let Some(room) = lobby.quick.pop_front() {
         let mut r = room::lock(&room);
         if r.waiting() {
-            r.sit_and_start(shared, &room, me);
+            r.sit_and_start(hall, &room, me);
             drop(r);
             return Ok((room, 1));
         }
     }
     let out = me.out.clone();
-    let room = lobby.open(shared, None, me).ok_or(Rejection::Busy)?;
+    let room = lobby.open(hall, None, me).ok_or(Rejection::Busy)?;
     lobby.quick.push_back(Arc::clone(&room));
     wire::send(&out, &ToClient::Waiting { code: None });
     Ok((room, 0))
 }
 
 /// A named room: the player waits in it under a fresh code, told to them to pass on.
-pub(crate) fn create(shared: &Arc<Shared>, me: Seat) -> Result<Placed, Rejection> {
-    let mut lobby = shared.lobby();
+pub(crate) fn create(
+    hall: &Arc<Hall>,
+    lobby: &Mutex<Lobby>,
+    me: Seat,
+) -> Result<Placed, Rejection> {
+    let mut lobby = lock(lobby);
     let code = lobby.fresh_code();
     let out = me.out.clone();
     let room = lobby
-        .open(shared, Some(code.clone()), me)
+        .open(hall, Some(code.clone()), me)
         .ok_or(Rejection::Busy)?;
     lobby.named.insert(code.clone(), Arc::clone(&room));
     wire::send(&out, &ToClient::Waiting { code: Some(code) });
@@ -104,8 +112,13 @@ pub(crate) fn create(shared: &Arc<Shared>, me: Seat) -> Result<Placed, Rejection
 }
 
 /// Joins the named room with this code (letters in either case) and starts its match.
-pub(crate) fn join(shared: &Arc<Shared>, me: Seat, code: &str) -> Result<Placed, Rejection> {
-    let lobby = shared.lobby();
+pub(crate) fn join(
+    hall: &Arc<Hall>,
+    lobby: &Mutex<Lobby>,
+    me: Seat,
+    code: &str,
+) -> Result<Placed, Rejection> {
+    let lobby = lock(lobby);
     let room = lobby
         .named
         .get(&code.to_ascii_uppercase())
@@ -118,12 +131,12 @@ pub(crate) fn join(shared: &Arc<Shared>, me: Seat, code: &str) -> Result<Placed,
     if !r.waiting() {
         return Err(Rejection::Full);
     }
-    r.sit_and_start(shared, &room, me);
+    r.sit_and_start(hall, &room, me);
     drop(r);
     Ok((room, 1))
 }
 
 /// Forgets a room that has closed, so its code can be used again.
-pub(crate) fn forget(shared: &Shared, code: &str) {
-    shared.lobby().named.remove(code);
+pub(crate) fn forget(lobby: &Mutex<Lobby>, code: &str) {
+    lock(lobby).named.remove(code);
 }

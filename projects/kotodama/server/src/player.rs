@@ -1,32 +1,75 @@
 //! One player's connection, from `Hello` to goodbye: the lobby's requests, then the moves and
 //! rematches of the room they sit in, and the room told when they go, however they go.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use jengine_kotoba::net::{Gone, Rejection, ToClient, ToServer, VERSION};
 use jengine_net::{CloseReason, Connection, Value};
 
-use crate::lobby::{self, Placed};
-use crate::room::{self, Seat};
-use crate::server::Shared;
+use crate::lobby::{self, Lobby, Placed};
+use crate::room::{self, Hall, Seat};
 use crate::wire;
 
+/// What a player's task needs past the rooms' hall: the lobby, and numbers for connections.
+pub(crate) struct Players {
+    pub hall: Arc<Hall>,
+    pub lobby: Mutex<Lobby>,
+    /// Numbers the connections, so a room knows which connection holds a seat.
+    next_conn: AtomicU64,
+}
+
+impl Players {
+    pub fn new(hall: Arc<Hall>, lobby: Lobby) -> Players {
+        Players {
+            hall,
+            lobby: Mutex::new(lobby),
+            next_conn: AtomicU64::new(1),
+        }
+    }
+
+    /// A fresh number for a connection.
+    fn next_conn(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Admits a player if there is room and the server is not draining; the guard lets go.
+fn admit(hall: &Arc<Hall>) -> Option<Admitted> {
+    if hall.draining() {
+        return None;
+    }
+    let before = hall.counters.players.fetch_add(1, Ordering::SeqCst);
+    let admitted = Admitted(Arc::clone(hall));
+    (before < hall.config.max_players).then_some(admitted)
+}
+
+/// A player admitted; counted until dropped.
+struct Admitted(Arc<Hall>);
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.0.counters.players.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// Serves one connection until it ends.
-pub(crate) async fn player(mut conn: Connection<Value, Value>, shared: Arc<Shared>) {
-    let Some(_admitted) = shared.admit() else {
-        shared.refused_busy();
-        refuse(&conn, Rejection::Busy, busy_words(&shared));
+pub(crate) async fn player(mut conn: Connection<Value, Value>, players: Arc<Players>) {
+    let hall = &players.hall;
+    let Some(_admitted) = admit(hall) else {
+        hall.refused_busy();
+        refuse(&conn, Rejection::Busy, busy_words(hall));
         return;
     };
-    let Some(name) = hello(&mut conn, &shared).await else {
+    let Some(name) = hello(&mut conn, hall).await else {
         return;
     };
     let mut me = Player {
         seat: Seat {
             name,
             out: conn.sender(),
-            conn: shared.next_conn(),
+            conn: players.next_conn(),
         },
         room: None,
     };
@@ -36,27 +79,27 @@ pub(crate) async fn player(mut conn: Connection<Value, Value>, shared: Arc<Share
             Err(reason) => {
                 let gone = wire::gone(&reason);
                 if gone == Gone::Removed {
-                    shared.removed();
+                    hall.removed();
                 }
                 // Lost in a match: the room may hold the seat for them to come back.
-                if gone == Gone::Lost && me.hold(&shared) {
+                if gone == Gone::Lost && me.hold(&players) {
                     return;
                 }
-                return me.leave(&shared, gone);
+                return me.leave(&players, gone);
             }
         };
         let heard = Instant::now();
         let msg = match wire::read(&frame) {
             Ok(msg) => msg,
             Err(reason) => {
-                shared.removed();
+                hall.removed();
                 conn.close_with(reason);
-                return me.leave(&shared, Gone::Removed);
+                return me.leave(&players, Gone::Removed);
             }
         };
-        if let Err(why) = me.hear(&shared, msg, heard) {
+        if let Err(why) = me.hear(&players, msg, heard) {
             if why == Rejection::Busy {
-                shared.refused_busy();
+                hall.refused_busy();
             }
             wire::send(&me.seat.out, &ToClient::Refused { why });
         }
@@ -65,8 +108,8 @@ pub(crate) async fn player(mut conn: Connection<Value, Value>, shared: Arc<Share
 
 /// Waits for the first message, which must be a `Hello` of this version with a fair name.
 /// Anything else is refused and the connection closed, saying why.
-async fn hello(conn: &mut Connection<Value, Value>, shared: &Shared) -> Option<String> {
-    let wait = shared.config.hello_timeout;
+async fn hello(conn: &mut Connection<Value, Value>, hall: &Hall) -> Option<String> {
+    let wait = hall.config.hello_timeout;
     let frame = match tokio::time::timeout(wait, conn.recv()).await {
         Err(_) => {
             conn.close(&format!("no Hello within {} ms", wait.as_millis()));
@@ -118,8 +161,8 @@ fn msg_valid(name: &str) -> Result<(), String> {
     .map_err(|e| format!("invalid name: {e}"))
 }
 
-fn busy_words(shared: &Shared) -> &'static str {
-    if shared.draining() {
+fn busy_words(hall: &Hall) -> &'static str {
+    if hall.draining() {
         "the server is draining: it takes no new players"
     } else {
         "the server is full"
@@ -140,24 +183,25 @@ struct Player {
 
 impl Player {
     /// One message from the player. An error is the refusal to send back.
-    fn hear(
-        &mut self,
-        shared: &Arc<Shared>,
-        msg: ToServer,
-        heard: Instant,
-    ) -> Result<(), Rejection> {
+    fn hear(&mut self, players: &Players, msg: ToServer, heard: Instant) -> Result<(), Rejection> {
         match msg {
             ToServer::Hello { .. } => Err(Rejection::NotNow),
-            ToServer::Queue => self.seek(shared, |me| lobby::queue(shared, me)),
-            ToServer::Create => self.seek(shared, |me| lobby::create(shared, me)),
-            ToServer::Join { code } => self.seek(shared, |me| lobby::join(shared, me, &code)),
+            ToServer::Queue => self.seek(players, |me| {
+                lobby::queue(&players.hall, &players.lobby, me)
+            }),
+            ToServer::Create => self.seek(players, |me| {
+                lobby::create(&players.hall, &players.lobby, me)
+            }),
+            ToServer::Join { code } => self.seek(players, |me| {
+                lobby::join(&players.hall, &players.lobby, me, &code)
+            }),
             ToServer::Play { number, mv } => {
                 let (room, seat) = self.room.as_ref().ok_or(Rejection::NotNow)?;
                 let mut r = room::lock(room);
                 if !r.holds(*seat, self.seat.conn) {
                     return Err(Rejection::NotNow);
                 }
-                r.play(shared, *seat, number, mv, heard)
+                r.play(&players.hall, *seat, number, mv, heard)
             }
             ToServer::Again => {
                 let (room, seat) = self.room.as_ref().ok_or(Rejection::NotNow)?;
@@ -165,7 +209,7 @@ impl Player {
                 if !r.holds(*seat, self.seat.conn) {
                     return Err(Rejection::NotNow);
                 }
-                r.again(shared, room, *seat)
+                r.again(&players.hall, room, *seat)
             }
             ToServer::Rejoin { ticket } => {
                 if let Some((room, seat)) = &self.room {
@@ -174,14 +218,14 @@ impl Player {
                         return Err(Rejection::NotNow);
                     }
                 }
-                let (room, seat) = shared.redeem(&ticket).ok_or(Rejection::NoSuchMatch)?;
-                self.leave(shared, Gone::Quit);
-                room::lock(&room).rejoin(shared, seat, self.seat.clone())?;
+                let (room, seat) = players.hall.redeem(&ticket).ok_or(Rejection::NoSuchMatch)?;
+                self.leave(players, Gone::Quit);
+                room::lock(&room).rejoin(&players.hall, seat, self.seat.clone())?;
                 self.room = Some((room, seat));
                 Ok(())
             }
             ToServer::Leave => {
-                self.leave(shared, Gone::Quit);
+                self.leave(players, Gone::Quit);
                 Ok(())
             }
         }
@@ -191,7 +235,7 @@ impl Player {
     /// server drains; a room the player waits in or has finished in is left first.
     fn seek(
         &mut self,
-        shared: &Arc<Shared>,
+        players: &Players,
         find: impl FnOnce(Seat) -> Result<Placed, Rejection>,
     ) -> Result<(), Rejection> {
         if let Some((room, seat)) = &self.room {
@@ -200,26 +244,31 @@ impl Player {
                 return Err(Rejection::NotNow);
             }
         }
-        if shared.draining() {
+        if players.hall.draining() {
             return Err(Rejection::Busy);
         }
-        self.leave(shared, Gone::Quit);
+        self.leave(players, Gone::Quit);
         self.room = Some(find(self.seat.clone())?);
         Ok(())
     }
 
     /// Asks the room to hold this player's seat after their connection was lost; says
     /// whether it does.
-    fn hold(&mut self, shared: &Arc<Shared>) -> bool {
+    fn hold(&mut self, players: &Arc<Players>) -> bool {
         let Some((room, seat)) = &self.room else {
             return false;
         };
-        room::lock(room).lose(shared, room, *seat, self.seat.conn)
+        // A named room that closes while the seat is held is forgotten by the lobby.
+        let forget = {
+            let players = Arc::clone(players);
+            move |code: String| lobby::forget(&players.lobby, &code)
+        };
+        room::lock(room).lose(&players.hall, room, *seat, self.seat.conn, forget)
     }
 
     /// Leaves the room, if in one; the other player is told `why`. A seat someone else has
     /// since taken (a rejoin on a new connection) is theirs, and left alone.
-    fn leave(&mut self, shared: &Shared, why: Gone) {
+    fn leave(&mut self, players: &Players, why: Gone) {
         let Some((room, seat)) = self.room.take() else {
             return;
         };
@@ -228,10 +277,10 @@ impl Player {
             if !r.holds(seat, self.seat.conn) {
                 return;
             }
-            (r.leave(shared, seat, why), r.code.clone())
+            (r.leave(&players.hall, seat, why), r.code.clone())
         };
         if let (true, Some(code)) = (closed, code) {
-            lobby::forget(shared, &code);
+            lobby::forget(&players.lobby, &code);
         }
     }
 }

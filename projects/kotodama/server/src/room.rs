@@ -16,8 +16,131 @@ use jengine_kotoba::play::Ending;
 use jengine_net::{Sender, Value};
 use tokio::time::MissedTickBehavior;
 
-use crate::server::Shared;
+use std::collections::HashMap;
+use std::sync::Weak;
+
+use jengine_kotoba::dict::Dict;
+use jengine_kotoba::kana::TileStats;
+use rand::RngCore;
+use rand_pcg::Pcg64;
+
+use crate::config::Config;
+use crate::life::Life;
+use crate::metrics::Counters;
 use crate::wire;
+
+/// What a rejoin ticket opens: its room (while the room lives) and seat.
+type Ticketed = (Weak<Mutex<Room>>, usize);
+
+/// What every room of one server shares: the rules' data, the stream of seeds, the counters,
+/// the rejoin tickets of the matches in play, and the server's life (a draining server starts
+/// no rematch).
+pub(crate) struct Hall {
+    pub config: Config,
+    pub dict: &'static Dict,
+    pub stats: TileStats,
+    pub counters: Counters,
+    pub life: Arc<Life>,
+    /// The stream each battle's seed is drawn from. Taken under a room's lock, and nothing
+    /// is locked while it is held.
+    seeds: Mutex<Pcg64>,
+    /// Rejoin tickets of the matches in play: the room and the seat each opens. A leaf lock:
+    /// nothing else is locked while it is held.
+    tickets: Mutex<HashMap<String, Ticketed>>,
+}
+
+fn lock_leaf<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Hall {
+    /// A hall for `config`, its seeds drawn from `seeds`.
+    pub fn new(config: Config, seeds: Pcg64, life: Arc<Life>) -> Hall {
+        let dict = Dict::japanese();
+        Hall {
+            config,
+            dict,
+            stats: TileStats::from_dict(dict),
+            counters: Counters::default(),
+            life,
+            seeds: Mutex::new(seeds),
+            tickets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// A ticket back into `seat` of `room`'s match: 128 bits from the system's random source
+    /// (it is a secret; nothing in a battle depends on it, so replays are untouched).
+    pub fn issue_ticket(&self, room: &RoomRef, seat: usize) -> String {
+        use rand::Rng;
+        let ticket = format!("{:032x}", rand::rng().random::<u128>());
+        lock_leaf(&self.tickets).insert(ticket.clone(), (Arc::downgrade(room), seat));
+        ticket
+    }
+
+    /// Forgets tickets (their match ended or was replaced).
+    pub fn void_tickets(&self, tickets: &[String]) {
+        let mut map = lock_leaf(&self.tickets);
+        for t in tickets {
+            map.remove(t);
+        }
+    }
+
+    /// The room and seat a ticket opens, while its match is in play.
+    pub fn redeem(&self, ticket: &str) -> Option<(RoomRef, usize)> {
+        let (room, seat) = lock_leaf(&self.tickets).get(ticket).cloned()?;
+        Some((room.upgrade()?, seat))
+    }
+
+    /// A battle's seed. It fits 63 bits: a frame's numbers are JSON's signed 64-bit ones, and
+    /// the seed travels in `Start`.
+    pub fn next_seed(&self) -> u64 {
+        lock_leaf(&self.seeds).next_u64() >> 1
+    }
+
+    pub fn draining(&self) -> bool {
+        self.life.draining()
+    }
+
+    pub fn stopping(&self) -> bool {
+        self.life.stopping()
+    }
+
+    /// Counts a room opened, if the server may open one more.
+    pub fn room_opened(&self) -> bool {
+        let before = self.counters.rooms.fetch_add(1, Ordering::SeqCst);
+        if before >= self.config.max_rooms {
+            self.counters.rooms.fetch_sub(1, Ordering::SeqCst);
+            return false;
+        }
+        true
+    }
+
+    pub fn room_closed(&self) {
+        self.counters.rooms.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Counts a match started and gives its number.
+    pub fn match_started(&self) -> u64 {
+        self.counters.matches_running.fetch_add(1, Ordering::SeqCst);
+        self.counters.matches_started.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    pub fn match_finished(&self) {
+        self.counters.matches_running.fetch_sub(1, Ordering::SeqCst);
+        self.counters
+            .matches_finished
+            .fetch_add(1, Ordering::SeqCst);
+        self.life.match_ended();
+    }
+
+    pub fn removed(&self) {
+        self.counters.removed.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn refused_busy(&self) {
+        self.counters.refused_busy.fetch_add(1, Ordering::Relaxed);
+    }
+}
 
 /// A room as its players and its clock hold it.
 pub(crate) type RoomRef = Arc<Mutex<Room>>;
@@ -112,35 +235,35 @@ impl Room {
     }
 
     /// Seats the second player and starts the first match.
-    pub fn sit_and_start(&mut self, shared: &Arc<Shared>, me: &RoomRef, second: Seat) {
+    pub fn sit_and_start(&mut self, hall: &Arc<Hall>, me: &RoomRef, second: Seat) {
         self.seats[1] = Some(second);
-        self.begin(shared, me);
+        self.begin(hall, me);
     }
 
     /// A new battle from a new seed: every seat gets its `Start`, the opening events and a
     /// state; the room's clock starts.
-    fn begin(&mut self, shared: &Arc<Shared>, me: &RoomRef) {
+    fn begin(&mut self, hall: &Arc<Hall>, me: &RoomRef) {
         let [Some(a), Some(b)] = &self.seats else {
             return;
         };
-        let seed = shared.next_seed();
-        let (board_name, setup) = shared.config.setup([&a.name, &b.name], seed);
-        let Ok(battle) = Battle::new(&setup, &shared.stats) else {
+        let seed = hall.next_seed();
+        let (board_name, setup) = hall.config.setup([&a.name, &b.name], seed);
+        let Ok(battle) = Battle::new(&setup, &hall.stats) else {
             // The setup is the server's own and always makes a battle.
             return;
         };
-        shared.void_tickets(&std::mem::take(&mut self.tickets));
+        hall.void_tickets(&std::mem::take(&mut self.tickets));
         let mut starts = [0, 1].map(|seat| start_for(&setup, &board_name, seat));
-        if !shared.config.rejoin_grace.is_zero() {
+        if !hall.config.rejoin_grace.is_zero() {
             for (seat, start) in starts.iter_mut().enumerate() {
-                start.ticket = shared.issue_ticket(me, seat);
+                start.ticket = hall.issue_ticket(me, seat);
                 self.tickets.push(start.ticket.clone());
             }
         }
         for (player, start) in [a, b].into_iter().zip(&starts) {
             wire::send(&player.out, &ToClient::Start(start.clone()));
         }
-        let number = shared.match_started();
+        let number = hall.match_started();
         let now = Instant::now();
         self.game = Some(Match {
             number,
@@ -155,7 +278,7 @@ impl Room {
             starts,
         });
         self.again = [false; 2];
-        if shared.config.log_matches {
+        if hall.config.log_matches {
             eprintln!(
                 "event=match_start match={number} room={} code={} seed={seed} p0={:?} p1={:?}",
                 self.id,
@@ -166,7 +289,7 @@ impl Room {
         }
         self.send_state();
         self.send_events();
-        tokio::spawn(clock(Arc::clone(shared), Arc::clone(me), number));
+        tokio::spawn(clock(Arc::clone(hall), Arc::clone(me), number));
     }
 
     /// A player's move, heard at `heard`: the clock is moved on to now, the move applied (or
@@ -174,7 +297,7 @@ impl Room {
     /// A number already answered is ignored.
     pub fn play(
         &mut self,
-        shared: &Shared,
+        hall: &Hall,
         seat: usize,
         number: u32,
         mv: Move,
@@ -188,22 +311,22 @@ impl Room {
         }
         let now = Instant::now();
         game.battle
-            .update(shared.dict, now.duration_since(game.clock).as_secs_f32());
+            .update(hall.dict, now.duration_since(game.clock).as_secs_f32());
         game.clock = now;
         game.acked[seat] = number;
-        if game.battle.apply(shared.dict, seat, mv).is_ok() {
+        if game.battle.apply(hall.dict, seat, mv).is_ok() {
             game.moves[seat] += 1;
         }
         self.send_state();
-        shared.counters.acked(heard.elapsed());
+        hall.counters.acked(heard.elapsed());
         self.send_events();
-        self.check_over(shared);
+        self.check_over(hall);
         Ok(())
     }
 
     /// One beat of the clock: time moves on, the state and any events go out. Says whether
     /// the clock should keep beating for match `number`.
-    fn tick(&mut self, shared: &Shared, number: u64) -> bool {
+    fn tick(&mut self, hall: &Hall, number: u64) -> bool {
         let Some(game) = self.game.as_mut() else {
             return false;
         };
@@ -212,53 +335,48 @@ impl Room {
         }
         let now = Instant::now();
         game.battle
-            .update(shared.dict, now.duration_since(game.clock).as_secs_f32());
+            .update(hall.dict, now.duration_since(game.clock).as_secs_f32());
         game.clock = now;
         self.send_state();
         self.send_events();
-        self.check_over(shared);
+        self.check_over(hall);
         self.playing()
     }
 
     /// A player asks for a rematch once the match is over; when both have, it begins.
-    pub fn again(
-        &mut self,
-        shared: &Arc<Shared>,
-        me: &RoomRef,
-        seat: usize,
-    ) -> Result<(), Rejection> {
+    pub fn again(&mut self, hall: &Arc<Hall>, me: &RoomRef, seat: usize) -> Result<(), Rejection> {
         let over = self.game.as_ref().is_some_and(|g| g.ended && !g.abandoned);
         if !over || self.seats.iter().any(Option::is_none) {
             return Err(Rejection::NotNow);
         }
-        if shared.draining() {
+        if hall.draining() {
             return Err(Rejection::Busy);
         }
         self.again[seat] = true;
         self.broadcast(&ToClient::Again { asked: self.again });
         if self.again == [true; 2] {
-            self.begin(shared, me);
+            self.begin(hall, me);
         }
         Ok(())
     }
 
     /// A player leaves, `why` as the other will be told. Leaving a match in play ends it: the
     /// one who stays wins. Says whether the room is now empty (closed).
-    pub fn leave(&mut self, shared: &Shared, seat: usize, why: Gone) -> bool {
+    pub fn leave(&mut self, hall: &Hall, seat: usize, why: Gone) -> bool {
         if self.seats[seat].take().is_none() {
             return self.closed;
         }
-        self.set_here(shared, seat);
+        self.set_here(hall, seat);
         self.again = [false; 2];
         let stays = 1 - seat;
         if self.playing() {
-            let stopping = shared.stopping();
+            let stopping = hall.stopping();
             let winner = (!stopping && self.seats[stays].is_some()).then_some(stays);
             let why_ended = if stopping { "shutdown" } else { "left" };
             if let Some(game) = self.game.as_mut() {
                 game.abandoned = true;
             }
-            self.finish(shared, winner, why_ended);
+            self.finish(hall, winner, why_ended);
         } else if let Some(game) = self.game.as_mut() {
             // No rematch without both: the one who stays is told, and may only leave.
             game.abandoned = true;
@@ -268,7 +386,7 @@ impl Room {
         }
         if self.seats.iter().all(Option::is_none) && !self.closed {
             self.closed = true;
-            shared.room_closed();
+            hall.room_closed();
         }
         self.closed
     }
@@ -276,17 +394,24 @@ impl Room {
     /// The connection in `seat` was lost. In a match in play (and a server not draining),
     /// the room holds the seat for [`crate::Config::rejoin_grace`]: the other player is told
     /// [`ToClient::Away`], the battle goes on, and if no one comes back with the seat's ticket
-    /// in time the seat is given up as lost. Says whether the seat is held; if not, the
-    /// caller leaves as lost at once.
-    pub fn lose(&mut self, shared: &Arc<Shared>, me: &RoomRef, seat: usize, conn: u64) -> bool {
-        let grace = shared.config.rejoin_grace;
-        if !self.holds(seat, conn) || !self.playing() || grace.is_zero() || shared.draining() {
+    /// in time the seat is given up as lost (and `closed` is told the code of a named room that
+    /// closes then). Says whether the seat is held; if not, the caller leaves as lost at once.
+    pub fn lose(
+        &mut self,
+        hall: &Arc<Hall>,
+        me: &RoomRef,
+        seat: usize,
+        conn: u64,
+        closed: impl FnOnce(String) + Send + 'static,
+    ) -> bool {
+        let grace = hall.config.rejoin_grace;
+        if !self.holds(seat, conn) || !self.playing() || grace.is_zero() || hall.draining() {
             return false;
         }
         self.holds += 1;
         let hold = self.holds;
         if self.away[seat].replace(hold).is_none() {
-            shared.counters.seats_held.fetch_add(1, Ordering::Relaxed);
+            hall.counters.seats_held.fetch_add(1, Ordering::Relaxed);
         }
         if let Some(other) = &self.seats[1 - seat] {
             wire::send(
@@ -297,7 +422,7 @@ impl Room {
                 },
             );
         }
-        let (shared, room) = (Arc::clone(shared), Arc::clone(me));
+        let (hall, room) = (Arc::clone(hall), Arc::clone(me));
         tokio::spawn(async move {
             tokio::time::sleep(grace).await;
             let gone = {
@@ -305,15 +430,12 @@ impl Room {
                 if r.away[seat] != Some(hold) {
                     return;
                 }
-                shared
-                    .counters
-                    .seats_given_up
-                    .fetch_add(1, Ordering::Relaxed);
-                let closed = r.leave(&shared, seat, Gone::Lost);
+                hall.counters.seats_given_up.fetch_add(1, Ordering::Relaxed);
+                let closed = r.leave(&hall, seat, Gone::Lost);
                 closed.then(|| r.code.clone()).flatten()
             };
             if let Some(code) = gone {
-                crate::lobby::forget(&shared, &code);
+                closed(code);
             }
         });
         true
@@ -323,7 +445,7 @@ impl Room {
     /// connection: the seat is theirs again (taken over from the old connection, should it
     /// linger), they get the seat's `Start` and the battle as it stands, their moves are
     /// numbered from 1 again, and the other player is told [`ToClient::Back`].
-    pub fn rejoin(&mut self, shared: &Shared, seat: usize, player: Seat) -> Result<(), Rejection> {
+    pub fn rejoin(&mut self, hall: &Hall, seat: usize, player: Seat) -> Result<(), Rejection> {
         if !self.playing() || self.seats[seat].is_none() {
             return Err(Rejection::NoSuchMatch);
         }
@@ -333,8 +455,8 @@ impl Room {
         game.acked[seat] = 0;
         wire::send(&player.out, &ToClient::Start(game.starts[seat].clone()));
         self.seats[seat] = Some(player);
-        self.set_here(shared, seat);
-        shared.counters.rejoined.fetch_add(1, Ordering::Relaxed);
+        self.set_here(hall, seat);
+        hall.counters.rejoined.fetch_add(1, Ordering::Relaxed);
         self.send_state();
         if let Some(other) = &self.seats[1 - seat] {
             wire::send(&other.out, &ToClient::Back { seat });
@@ -343,13 +465,13 @@ impl Room {
     }
 
     /// The seat is held no longer (its player is back, or gone).
-    fn set_here(&mut self, shared: &Shared, seat: usize) {
+    fn set_here(&mut self, hall: &Hall, seat: usize) {
         if self.away[seat].take().is_some() {
-            shared.counters.seats_held.fetch_sub(1, Ordering::Relaxed);
+            hall.counters.seats_held.fetch_sub(1, Ordering::Relaxed);
         }
     }
 
-    fn check_over(&mut self, shared: &Shared) {
+    fn check_over(&mut self, hall: &Hall) {
         let Some(game) = &self.game else {
             return;
         };
@@ -362,12 +484,12 @@ impl Room {
                 Ending::Time => "time",
                 Ending::Full => "full",
             };
-            self.finish(shared, winner, why);
+            self.finish(hall, winner, why);
         }
     }
 
     /// Ends the match: counted, written in the log, and a drain told if it was the last.
-    fn finish(&mut self, shared: &Shared, winner: Option<usize>, why: &str) {
+    fn finish(&mut self, hall: &Hall, winner: Option<usize>, why: &str) {
         let Some(game) = self.game.as_mut() else {
             return;
         };
@@ -375,8 +497,8 @@ impl Room {
             return;
         }
         game.ended = true;
-        shared.void_tickets(&std::mem::take(&mut self.tickets));
-        if shared.config.log_matches {
+        hall.void_tickets(&std::mem::take(&mut self.tickets));
+        if hall.config.log_matches {
             let name = |seat: usize| game.battle.fighters()[seat].name.clone();
             let winner = winner.map_or("-".to_string(), |w| format!("{:?}", name(w)));
             eprintln!(
@@ -393,7 +515,7 @@ impl Room {
                 game.started.elapsed().as_secs_f32(),
             );
         }
-        shared.match_finished();
+        hall.match_finished();
     }
 
     /// The battle now to each seat, each with its own last answered move. The state is made
@@ -440,13 +562,13 @@ impl Room {
 }
 
 /// A match's clock: beats every `tick` until the match ends, is replaced, or the room closes.
-async fn clock(shared: Arc<Shared>, room: RoomRef, number: u64) {
-    let mut beat = tokio::time::interval(shared.config.tick);
+async fn clock(hall: Arc<Hall>, room: RoomRef, number: u64) {
+    let mut beat = tokio::time::interval(hall.config.tick);
     beat.set_missed_tick_behavior(MissedTickBehavior::Delay);
     beat.tick().await; // the first beat is at once: the start sent a state already
     loop {
         beat.tick().await;
-        if !lock(&room).tick(&shared, number) {
+        if !lock(&room).tick(&hall, number) {
             return;
         }
     }
