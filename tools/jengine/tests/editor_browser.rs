@@ -170,7 +170,7 @@ fn wait_long(browser: &Browser, root: &Path, expr: &str, limit: Duration) {
 /// Waits until the page's "unsaved" mark is shown (or gone).
 /// Presses Rebuild and waits (long) until `expr` holds.
 fn rebuild_until(browser: &Browser, root: &Path, expr: &str, limit: Duration) {
-    browser.find("#rebuild").unwrap().click().unwrap();
+    browser.click("#rebuild", 10 * SECOND).unwrap();
     wait_long(browser, root, expr, limit);
 }
 
@@ -332,9 +332,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
 
     // An entity selected in the tree shows in the inspector.
     browser
-        .find("#tree li.entity[data-name=\"label\"]")
-        .unwrap()
-        .click()
+        .click("#tree li.entity[data-name=\"label\"]", 10 * SECOND)
         .unwrap();
     browser
         .wait_for(".component[data-key=\"text\"]", 10 * SECOND)
@@ -360,7 +358,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     browser
         .wait_until("!document.getElementById('undo').disabled", 5 * SECOND)
         .unwrap();
-    browser.find("#undo").unwrap().click().unwrap();
+    browser.click("#undo", 10 * SECOND).unwrap();
     browser
         .wait_until(&near(&pixel_js(290, 140), [0xe0, 0xa0, 0x30]), 10 * SECOND)
         .unwrap();
@@ -393,7 +391,7 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     // Save: the file on disk holds the edit, the other lines as they were.
     let scene = project.join("assets/scenes/main.scene");
     let before = std::fs::read_to_string(&scene).unwrap();
-    browser.find("#save").unwrap().click().unwrap();
+    browser.click("#save", 10 * SECOND).unwrap();
     let saved = wait_file(&scene, "the saved tint", |t| t.contains("#2080ff"));
     let changed: Vec<(&str, &str)> = before
         .lines()
@@ -526,23 +524,21 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
     browser
         .wait_until("!document.getElementById('undo').disabled", 5 * SECOND)
         .unwrap();
-    browser.find("#undo").unwrap().click().unwrap();
+    browser.click("#undo", 10 * SECOND).unwrap();
     browser
         .wait_until(&near(&pixel_js(320, 140), [0x20, 0x80, 0xff]), 10 * SECOND)
         .unwrap();
-    browser.find("#redo").unwrap().click().unwrap();
+    browser.click("#redo", 10 * SECOND).unwrap();
     browser
         .wait_until(&near(&pixel_js(320, 140), [0x30, 0xc0, 0x50]), 10 * SECOND)
         .unwrap();
 
     // Saved, then another scene opened: a rebuild comes back in that scene.
-    browser.find("#save").unwrap().click().unwrap();
+    browser.click("#save", 10 * SECOND).unwrap();
     wait_file(&scene, "the saved tint", |t| t.contains("#30c050"));
     wait_unsaved(&browser, false);
     browser
-        .find("#scene-select option[value=\"legacy\"]")
-        .unwrap()
-        .click()
+        .click("#scene-select option[value=\"legacy\"]", 10 * SECOND)
         .unwrap();
     browser
         .wait_for("#tree li.entity[data-name=\"label\"]", 10 * SECOND)
@@ -592,9 +588,7 @@ fn the_docs_pictures_of_kotodama_in_the_editor() {
     let browser = Browser::start().unwrap();
     browser.goto(&url).unwrap();
     browser
-        .wait_for("#tree li.entity[data-name=\"logo\"]", 30 * SECOND)
-        .unwrap()
-        .click()
+        .click("#tree li.entity[data-name=\"logo\"]", 30 * SECOND)
         .unwrap();
     browser
         .wait_until(
@@ -607,7 +601,7 @@ fn the_docs_pictures_of_kotodama_in_the_editor() {
     let images = root.join("docs/images");
     std::fs::create_dir_all(&images).unwrap();
     browser.screenshot_png(&images.join("editor.png")).unwrap();
-    browser.find("#tab-packages").unwrap().click().unwrap();
+    browser.click("#tab-packages", 10 * SECOND).unwrap();
     browser
         .wait_for(".package[data-package=\"jengine-kotoba\"]", 10 * SECOND)
         .unwrap();

@@ -80,14 +80,10 @@ local function integer(v, i, fname)
     typeerror(v, i, fname, "number", 4)
 end
 
+-- `integer`, or `default` when the argument is absent (a tail call: the same levels).
 local function optinteger(v, i, fname, default)
     if v == nil then return default end
-    local n = tointeger(v)
-    if n ~= nil then return n end
-    if type_(v) == "number" or (type_(v) == "string" and tonumber(v) ~= nil) then
-        argerror(i, fname, "number has no integer representation", 4)
-    end
-    typeerror(v, i, fname, "number", 4)
+    return integer(v, i, fname)
 end
 
 local function text(v, i, fname)

@@ -217,6 +217,21 @@ impl Browser {
         }
     }
 
+    /// Clicks the element matching `css`, finding it afresh when the page redrew it between the
+    /// find and the click (a stale element), for up to `timeout`: a click waits on the page
+    /// holding the element, never on an element found before a change.
+    pub fn click(&self, css: &str, timeout: Duration) -> Result<(), String> {
+        let end = Instant::now() + timeout;
+        loop {
+            let tried = self.wait_for(css, timeout).and_then(|e| e.click());
+            match tried {
+                Ok(()) => return Ok(()),
+                Err(e) if e.contains("stale element") && Instant::now() < end => sleep(POLL),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// Waits until the JavaScript expression `expr` is truthy, evaluating it every 100 ms
     /// until `timeout` passes. Script errors while waiting count as false; the last one is
     /// reported if time runs out.
