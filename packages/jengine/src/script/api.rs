@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use mlua::{Lua, Table};
 
+use super::log::{log_line, too_long};
 use super::sandbox::Guard;
 use super::{StopKind, caller, entity_value, lua_err};
 use crate::convert::{ConvertError, lua_to_value, to_lua};
@@ -19,46 +20,8 @@ use crate::table::Tables;
 use crate::value::Value;
 use crate::world::{Entity, MAX_LOG_LINE, World};
 
-pub(crate) fn guard(lua: &Lua) -> mlua::Result<Rc<Guard>> {
-    let g = lua
-        .app_data_ref::<Rc<Guard>>()
-        .ok_or_else(|| lua_err("the script host is gone".into()))?
-        .clone();
-    g.check()?;
-    Ok(g)
-}
-
 fn no_world(what: &str) -> mlua::Error {
     lua_err(format!("{what}: no world is running"))
-}
-
-/// Writes one line to the log from a script, with its file and line, within the limits.
-pub(crate) fn log_line(lua: &Lua, warn: bool, text: String) -> mlua::Result<()> {
-    let g = guard(lua)?;
-    let at = caller(lua);
-    if text.len() > MAX_LOG_LINE {
-        return Err(too_long(lua, warn, text.len()));
-    }
-    g.copy(text.len() + at.len(), || {
-        at.trim_end_matches(": ").to_string()
-    })?;
-    let line = format!("{at}{text}");
-    if let Some(mut world) = lua.app_data_mut::<World>() {
-        if warn {
-            world.log().warn(line);
-        } else {
-            world.log().info(line);
-        }
-    }
-    Ok(())
-}
-
-pub(crate) fn too_long(lua: &Lua, warn: bool, bytes: usize) -> mlua::Error {
-    let what = if warn { "Log.warn" } else { "Log.info" };
-    lua_err(format!(
-        "{}{what}: the message is {bytes} bytes; a log line may be at most {MAX_LOG_LINE}",
-        caller(lua)
-    ))
 }
 
 /// Reads a script value into the host, spending the callback's allowance; `what` names the
@@ -107,7 +70,7 @@ pub(crate) fn install(
     entity.raw_set(
         "find",
         lua.create_function(|lua, name: mlua::Value| {
-            guard(lua)?;
+            Guard::of(lua)?;
             let name = match name {
                 mlua::Value::String(s) => s.to_string_lossy(),
                 other => {
@@ -130,7 +93,7 @@ pub(crate) fn install(
     entity.raw_set(
         "get",
         lua.create_function(move |lua, (e, key): (mlua::Value, mlua::Value)| {
-            guard(lua)?;
+            Guard::of(lua)?;
             let e = match e {
                 mlua::Value::Integer(bits) => Entity::from_bits(bits as u64),
                 _ => None,
@@ -194,7 +157,7 @@ pub(crate) fn install(
     data.raw_set(
         "table",
         lua.create_function(|lua, name: mlua::Value| {
-            guard(lua)?;
+            Guard::of(lua)?;
             let at = caller(lua);
             let name = match name {
                 mlua::Value::String(s) => s.to_string_lossy(),
@@ -232,7 +195,7 @@ pub(crate) fn install(
     save_table.raw_set(
         "get",
         lua.create_function(move |lua, key: mlua::Value| {
-            guard(lua)?;
+            Guard::of(lua)?;
             let key = save_key(lua, "Save.get", key)?;
             match store.borrow().get(&key) {
                 Some(v) => to_lua(lua, v),
@@ -244,7 +207,7 @@ pub(crate) fn install(
     save_table.raw_set(
         "problem",
         lua.create_function(move |lua, ()| {
-            guard(lua)?;
+            Guard::of(lua)?;
             match store.borrow().problem() {
                 Some(p) => Ok(mlua::Value::String(lua.create_string(p)?)),
                 None => Ok(mlua::Value::Nil),
@@ -255,7 +218,7 @@ pub(crate) fn install(
     save_table.raw_set(
         "set",
         lua.create_function(move |lua, (key, value): (mlua::Value, mlua::Value)| {
-            let g = guard(lua)?;
+            let g = Guard::of(lua)?;
             let key = save_key(lua, "Save.set", key)?;
             g.copy(key.len(), String::new)?;
             let json = match take_value(lua, &g, value, || "Save.set: argument 2 (value)".into())? {
@@ -285,7 +248,7 @@ pub(crate) fn install(
     audio.raw_set(
         "clock",
         lua.create_function(|lua, ()| {
-            guard(lua)?;
+            Guard::of(lua)?;
             let world = lua
                 .app_data_ref::<World>()
                 .ok_or_else(|| no_world("Audio.clock"))?;
@@ -307,7 +270,7 @@ pub(crate) fn install(
     game.raw_set(
         "args",
         lua.create_function(|lua, ()| {
-            guard(lua)?;
+            Guard::of(lua)?;
             let world = lua
                 .app_data_ref::<World>()
                 .ok_or_else(|| no_world("Game.args"))?;

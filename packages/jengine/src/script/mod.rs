@@ -10,6 +10,7 @@ mod api;
 mod bounded;
 mod commands;
 mod library;
+mod log;
 mod pattern;
 mod sandbox;
 mod strings;
@@ -292,7 +293,7 @@ impl ScriptHost {
         let bags = Rc::new(RefCell::new(lua.create_table()?));
         api::install(&lua, bags.clone(), save.clone())?;
         commands::install(&lua, registry, &queue, &guard)?;
-        let new_env = sandbox::seal(&lua, &guard, scripts_dir)?;
+        let new_env = sandbox::seal(&lua, &guard, scripts_dir, log::print(&lua)?)?;
         Ok(ScriptHost {
             lua,
             guard,

@@ -47,6 +47,17 @@ impl Guard {
         self.limits
     }
 
+    /// The state's guard, raising its stop if the running callback was stopped: every host
+    /// function starts with it.
+    pub(crate) fn of(lua: &Lua) -> mlua::Result<Rc<Guard>> {
+        let g = lua
+            .app_data_ref::<Rc<Guard>>()
+            .ok_or_else(|| super::lua_err("the script host is gone".into()))?
+            .clone();
+        g.check()?;
+        Ok(g)
+    }
+
     /// Fresh allowances for a new callback.
     pub(crate) fn reset(&self) {
         self.used.set(0);
@@ -222,10 +233,11 @@ pub(crate) fn seal(
     lua: &Lua,
     guard: &Rc<Guard>,
     scripts_dir: &std::path::Path,
+    print: Function,
 ) -> mlua::Result<Function> {
     let dir = scripts_dir.to_path_buf();
     let import = lua.create_function(move |lua, (name, env): (mlua::Value, Table)| {
-        super::api::guard(lua)?;
+        Guard::of(lua)?;
         let at = super::script_place(lua);
         let fail = |what: String| {
             let place = if at.is_empty() {
@@ -270,21 +282,6 @@ pub(crate) fn seal(
     })?;
     let g = guard.clone();
     let restop = lua.create_function(move |_, ()| -> mlua::Result<()> { Err(g.error()) })?;
-    let print = lua.create_function(|lua, args: mlua::MultiValue| {
-        let tostring: Function = lua.globals().raw_get("tostring")?;
-        let mut parts = Vec::with_capacity(args.len());
-        let mut bytes = 0;
-        for v in args {
-            let s = tostring.call::<mlua::LuaString>(v)?;
-            bytes += s.as_bytes().len() + 1;
-            if bytes > crate::world::MAX_LOG_LINE {
-                return Err(super::api::too_long(lua, false, bytes));
-            }
-            parts.push(s);
-        }
-        let parts: Vec<String> = parts.iter().map(|s| s.to_string_lossy()).collect();
-        super::api::log_line(lua, false, parts.join("\t"))
-    })?;
     lua.load(SEAL).set_name("=sandbox").call::<Function>((
         stopped,
         out_of_memory,
