@@ -1058,9 +1058,11 @@ fn a_scene_in_a_folder_is_listed_opened_edited_and_saved() {
 /// are answered throughout the flood.
 #[test]
 fn connections_without_the_token_cannot_keep_the_page_out() {
+    // A deadline short enough that the flood lets go soon, long enough that a whole head
+    // written at once is read well inside it on a busy machine.
     let ed = start_limited(
         Limits {
-            head_deadline: Duration::from_millis(300),
+            head_deadline: Duration::from_millis(1500),
             ..Limits::default()
         },
         |_| {},
@@ -1105,7 +1107,7 @@ fn connections_without_the_token_cannot_keep_the_page_out() {
     let mut out = String::new();
     let _ = half.read_to_string(&mut out);
     assert!(out.starts_with("HTTP/1.1 408"), "{out}");
-    assert!(out.contains("took longer than 300 ms"), "{out}");
+    assert!(out.contains("took longer than 1500 ms"), "{out}");
 }
 
 #[test]

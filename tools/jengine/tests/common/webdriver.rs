@@ -226,7 +226,8 @@ impl Browser {
             let tried = self.wait_for(css, timeout).and_then(|e| e.click());
             match tried {
                 Ok(()) => return Ok(()),
-                Err(e) if e.contains("stale element") && Instant::now() < end => sleep(POLL),
+                // The page already redrew it: find the new one at once.
+                Err(e) if e.contains("stale element") && Instant::now() < end => continue,
                 Err(e) => return Err(e),
             }
         }
