@@ -84,8 +84,8 @@ pub mod host {
     };
     pub use crate::scene::{AssetKind, AssetUse, Outline, Scene, SceneError};
     pub use crate::script::{
-        Budget, BudgetStop, Limits, MAX_STRING_ARG, Meter, Queued, ScriptError, ScriptErrorKind,
-        ScriptHost, StopKind, harden,
+        Budget, BudgetStop, Limits, LuaTest, MAX_STRING_ARG, Meter, Queued, ScriptError,
+        ScriptErrorKind, ScriptHost, StopKind, harden,
     };
     pub use crate::table::{TableError, describe_path_error, json_kind, table_name};
     pub use crate::world::{MAX_LOG_LINE, MAX_MESSAGE, SpawnOrder, WARN_ONCE_MEMORY, cut};

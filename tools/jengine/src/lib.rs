@@ -20,7 +20,6 @@ pub mod cli;
 pub mod data_dir;
 pub mod desktop;
 pub mod docs;
-pub mod golden;
 pub mod window;
 
 pub use jengine_editor as edit;

@@ -114,7 +114,7 @@ fn golden_dir() -> PathBuf {
 /// Compares `frame` with `tests/golden/<name>.png` (or rewrites it when blessing).
 fn check_golden(name: &str, frame: &Frame) {
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    if let Err(e) = jengine_tool::golden::check(&golden_dir(), &out, name, frame) {
+    if let Err(e) = jengine_testkit::golden::check(&golden_dir(), &out, name, frame) {
         panic!("{e}");
     }
 }

@@ -193,6 +193,11 @@ impl InputScript {
         InputScript { events, next: 0 }
     }
 
+    /// The frame of the script's last event, `None` for an empty script.
+    pub fn last_frame(&self) -> Option<u64> {
+        self.events.last().map(|e| e.frame)
+    }
+
     /// The events due on `frame`, in file order; each is handed out once.
     pub fn due(&mut self, frame: u64) -> Vec<Event> {
         let mut out = Vec::new();

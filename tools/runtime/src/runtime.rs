@@ -667,6 +667,22 @@ impl Runtime {
         let text = self.world.entities.get::<&jengine::Text>(e).ok()?;
         Some(text.text.clone())
     }
+
+    /// Runs a Lua test file (`code`, named `name` in messages) in this run's sandbox, with the
+    /// project's scripts for `import` and its tables for `Data.table`: the file returns a table
+    /// of test functions, each called in name order. See [`jengine::host::ScriptHost::run_tests`].
+    pub fn run_lua_tests(
+        &mut self,
+        name: &str,
+        code: &str,
+    ) -> Result<Vec<jengine::host::LuaTest>, String> {
+        let outcomes = self
+            .scripts
+            .run_tests(&mut self.world, name, code)
+            .map_err(|e| e.to_string());
+        self.collect_log();
+        outcomes
+    }
 }
 
 /// Prints log lines the way the tool shows them.

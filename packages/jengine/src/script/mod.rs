@@ -14,6 +14,7 @@ mod log;
 mod pattern;
 mod sandbox;
 mod strings;
+mod suite;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -27,6 +28,7 @@ use mlua::{Function, Lua, Table};
 
 pub use bounded::{Budget, BudgetStop, Meter, harden};
 pub use commands::{MAX_STRING_ARG, Queued};
+pub use suite::LuaTest;
 
 use crate::components::{BulkEntity, Script};
 use crate::convert::describe_lua_error;

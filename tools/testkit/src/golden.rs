@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::render::Frame;
+use jengine_render::Frame;
 
 /// How far a channel may differ before a pixel counts as changed.
 pub const TOLERANCE: u8 = 2;
@@ -37,7 +37,7 @@ pub fn check_world(
     out: &Path,
     name: &str,
 ) -> Result<(), String> {
-    let mut renderer = crate::render::Renderer::new(assets);
+    let mut renderer = jengine_render::Renderer::new(assets);
     renderer.preload(world);
     let frame = renderer.render(world, size.0, size.1);
     let warnings = renderer.take_warnings();
