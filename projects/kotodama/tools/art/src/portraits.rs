@@ -15,10 +15,13 @@ use crate::paint::{
 /// One rival's portrait: the rival's id and name as the rivals table has them, and the
 /// painter.
 pub struct Portrait {
+    /// The rival's id in the rivals table.
     pub id: &'static str,
+    /// The rival's name as the table spells it.
     pub name: &'static str,
     /// The texture's file name, `portrait_<id>.png`.
     pub file: &'static str,
+    /// Paints the portrait.
     pub paint: fn() -> Image,
 }
 

@@ -18,8 +18,11 @@ use crate::portraits::PORTRAITS;
 /// borders `[left, top, right, bottom]` in texels when it is meant to be sliced.
 #[derive(Clone, Debug)]
 pub struct Texture {
+    /// The file name under `assets/textures/`.
     pub name: &'static str,
+    /// The painted image.
     pub image: Image,
+    /// Nine-slice borders `[left, top, right, bottom]` in texels, for a sliced texture.
     pub nine_slice: Option<[u32; 4]>,
 }
 

@@ -25,15 +25,40 @@ pub struct Room {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Surface {
     /// The back wall at `(u, v)`, in pixels.
-    Back { u: f64, v: f64 },
+    Back {
+        /// Across, in back-wall pixels.
+        u: f64,
+        /// Up, in back-wall pixels.
+        v: f64,
+    },
     /// The floor at across-position `u` (back-wall pixels) and depth `z`.
-    Floor { u: f64, z: f64 },
+    Floor {
+        /// Across, in back-wall pixels.
+        u: f64,
+        /// Depth.
+        z: f64,
+    },
     /// The ceiling, the same way.
-    Ceiling { u: f64, z: f64 },
+    Ceiling {
+        /// Across, in back-wall pixels.
+        u: f64,
+        /// Depth.
+        z: f64,
+    },
     /// The left wall at height `v` (back-wall pixels) and depth `z`.
-    Left { v: f64, z: f64 },
+    Left {
+        /// Height, in back-wall pixels.
+        v: f64,
+        /// Depth.
+        z: f64,
+    },
     /// The right wall, the same way.
-    Right { v: f64, z: f64 },
+    Right {
+        /// Height, in back-wall pixels.
+        v: f64,
+        /// Depth.
+        z: f64,
+    },
 }
 
 impl Room {
