@@ -2,7 +2,8 @@
 //! the host drains every frame.
 //!
 //! The seam only carries the requests and checks them; decoding, mixing and the device are the
-//! host's. The music clock the host reports back is [`crate::MusicClock`].
+//! host's. The option types here are the host mixer's too, so a request reaches it as it was
+//! asked. The music clock the host reports back is [`crate::MusicClock`].
 
 use serde::Deserialize;
 
@@ -45,14 +46,14 @@ pub enum AudioRequest {
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MusicOptions {
-    /// Start again from the top when it ends.
+    /// Start again from the top when it ends (default true).
     #[serde(rename = "loop")]
     pub looped: bool,
-    /// 0 to 1.
+    /// The track's own volume, 0 to 1 (default 1).
     pub volume: f32,
-    /// Seconds to fade in (and to fade out the track it replaces).
+    /// Seconds to fade in, and to fade out the track it replaces, 0 to 10 (default 0).
     pub fade: f32,
-    /// The track's tempo, for what follows the beat.
+    /// The track's tempo, for what follows the beat; the music clock reports it (default none).
     pub bpm: Option<f32>,
 }
 
@@ -71,11 +72,11 @@ impl Default for MusicOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SoundOptions {
-    /// 0 to 1.
+    /// 0 to 1 (default 1).
     pub volume: f32,
-    /// Playback speed: 0.25 to 4 (2 is an octave up).
+    /// Playback speed, 0.25 to 4 (default 1): 2 is an octave up and twice as short.
     pub pitch: f32,
-    /// -1 left to 1 right.
+    /// -1 left to 1 right, equal-power (default 0).
     pub pan: f32,
 }
 

@@ -6,6 +6,8 @@
 //! output frame, [`Audio::step`] mixes what the [`Device`] asks for, and [`Audio::clock`] reports
 //! the music position at the frame the device has actually played. Files are decoded once
 //! ([`decode`]) and kept; values from scripts are checked here, so the mixer only sees sane ones.
+//! What a sound is asked with ([`MusicOptions`], [`SoundOptions`], [`VolumeKind`]) is the seam's
+//! own types, taken as a script's request carries them.
 
 mod decode;
 mod device;
@@ -18,7 +20,8 @@ use std::sync::Arc;
 
 pub use decode::{MAX_CHANNELS, MAX_SECONDS, RATE, Sound, decode};
 pub use device::{Device, NullDevice};
-pub use mixer::{DECLICK, Kind, MAX_VOICES, Mixer};
+pub use jengine::host::{MusicOptions, SoundOptions, VolumeKind};
+pub use mixer::{DECLICK, MAX_VOICES, Mixer};
 
 use jengine::MusicClock;
 
@@ -32,51 +35,6 @@ pub const PITCH: std::ops::RangeInclusive<f64> = 0.25..=4.0;
 const MAX_STEP_SECONDS: f64 = 0.25;
 /// The largest file read, a bound before any decoding starts.
 const MAX_FILE_BYTES: u64 = 256 << 20;
-
-/// How to start a music track.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MusicOptions {
-    /// Start again from the top at the end (default true).
-    pub looping: bool,
-    /// The track's own volume, 0..1 (default 1).
-    pub volume: f64,
-    /// Seconds to fade in, and to fade out the track it replaces, 0..10 (default 0).
-    pub fade: f64,
-    /// The track's tempo, reported by the clock (default none).
-    pub bpm: Option<f64>,
-}
-
-impl Default for MusicOptions {
-    fn default() -> Self {
-        MusicOptions {
-            looping: true,
-            volume: 1.0,
-            fade: 0.0,
-            bpm: None,
-        }
-    }
-}
-
-/// How to play a sound.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SoundOptions {
-    /// 0..1 (default 1).
-    pub volume: f64,
-    /// Playback-rate multiplier, 0.25..4 (default 1): 2 is an octave up and twice as short.
-    pub pitch: f64,
-    /// -1 (left) .. 1 (right), equal-power (default 0).
-    pub pan: f64,
-}
-
-impl Default for SoundOptions {
-    fn default() -> Self {
-        SoundOptions {
-            volume: 1.0,
-            pitch: 1.0,
-            pan: 0.0,
-        }
-    }
-}
 
 /// Why an audio call did nothing.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,8 +71,10 @@ impl fmt::Display for AudioError {
 
 impl std::error::Error for AudioError {}
 
-/// A finite value clamped into `lo..=hi`; NaN and infinities are refused.
-fn finite(what: &'static str, value: f64, lo: f64, hi: f64) -> Result<f64, AudioError> {
+/// A finite value clamped into `lo..=hi`; NaN and infinities are refused. The value is widened
+/// to f64 first, so the mixer's arithmetic runs in f64 on exactly what was asked.
+fn finite(what: &'static str, value: f32, lo: f64, hi: f64) -> Result<f64, AudioError> {
+    let value = f64::from(value);
     if value.is_finite() {
         Ok(value.clamp(lo, hi))
     } else {
@@ -122,7 +82,7 @@ fn finite(what: &'static str, value: f64, lo: f64, hi: f64) -> Result<f64, Audio
     }
 }
 
-fn fade_frames(fade: f64) -> Result<u32, AudioError> {
+fn fade_frames(fade: f32) -> Result<u32, AudioError> {
     let seconds = finite("fade", fade, 0.0, MAX_FADE)?;
     Ok((seconds * RATE as f64).round() as u32)
 }
@@ -246,7 +206,8 @@ impl Audio {
     pub fn music(&mut self, name: &str, options: MusicOptions) -> Result<(), AudioError> {
         let volume = finite("volume", options.volume, 0.0, 1.0)?;
         let fade = fade_frames(options.fade)?;
-        if let Some(bpm) = options.bpm
+        let bpm = options.bpm.map(f64::from);
+        if let Some(bpm) = bpm
             && !(bpm.is_finite() && bpm > 0.0)
         {
             return Err(AudioError::Value {
@@ -256,7 +217,7 @@ impl Audio {
         }
         let sound = self.sound(name)?;
         self.mixer
-            .play_music(sound, options.looping, volume as f32, fade, options.bpm);
+            .play_music(sound, options.looped, volume as f32, fade, bpm);
         Ok(())
     }
 
@@ -271,7 +232,7 @@ impl Audio {
     }
 
     /// Fades the music out over `fade` seconds (0..10) and stops it; the clock goes to rest.
-    pub fn stop_music(&mut self, fade: f64) -> Result<(), AudioError> {
+    pub fn stop_music(&mut self, fade: f32) -> Result<(), AudioError> {
         let fade = fade_frames(fade)?;
         self.mixer.stop_music(fade);
         Ok(())
@@ -288,7 +249,7 @@ impl Audio {
     }
 
     /// Sets the master, music or sound volume (0..1).
-    pub fn volume(&mut self, kind: Kind, volume: f64) -> Result<(), AudioError> {
+    pub fn volume(&mut self, kind: VolumeKind, volume: f32) -> Result<(), AudioError> {
         let volume = finite("volume", volume, 0.0, 1.0)?;
         self.mixer.set_volume(kind, volume as f32);
         Ok(())

@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use jengine::MusicClock;
+use jengine::host::VolumeKind;
 
 use super::decode::{RATE, Sound};
 
@@ -71,17 +72,6 @@ impl Ramp {
         }
         self.value
     }
-}
-
-/// Which volume [`Mixer::set_volume`] sets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// Everything.
-    Master,
-    /// The music track.
-    Music,
-    /// Sound voices.
-    Sound,
 }
 
 /// How the music position moves from `frame` on, until the next marker.
@@ -413,11 +403,11 @@ impl Mixer {
     }
 
     /// Sets one of the three volumes (0..1); the change ramps over [`DECLICK`] frames.
-    pub fn set_volume(&mut self, kind: Kind, volume: f32) {
+    pub fn set_volume(&mut self, kind: VolumeKind, volume: f32) {
         match kind {
-            Kind::Master => self.master = volume,
-            Kind::Music => self.music_volume = volume,
-            Kind::Sound => self.sound_volume = volume,
+            VolumeKind::Master => self.master = volume,
+            VolumeKind::Music => self.music_volume = volume,
+            VolumeKind::Sound => self.sound_volume = volume,
         }
         self.music_bus.to(self.master * self.music_volume, DECLICK);
         self.sound_bus.to(self.master * self.sound_volume, DECLICK);

@@ -34,8 +34,8 @@ fn mix(c: &mut Criterion) {
             n += 1;
             let options = SoundOptions {
                 volume: 0.5,
-                pitch: 0.8 + (n % 9) as f64 * 0.1,
-                pan: (n % 11) as f64 / 5.0 - 1.0,
+                pitch: 0.8 + (n % 9) as f32 * 0.1,
+                pan: (n % 11) as f32 / 5.0 - 1.0,
             };
             audio.play("voice.wav", options).unwrap();
         }

@@ -13,22 +13,22 @@ use std::path::Path;
 use helpers::*;
 use jengine::MusicClock;
 use jengine_tool::audio::{
-    Audio, AudioError, DECLICK, Device, Kind, MAX_VOICES, MusicOptions, SoundOptions, check_file,
-    decode,
+    Audio, AudioError, DECLICK, Device, MAX_VOICES, MusicOptions, SoundOptions, VolumeKind,
+    check_file, decode,
 };
 use proptest::prelude::*;
 
 const STEP: f64 = 1.0 / 60.0;
 
-fn music_opts(looping: bool, fade: f64) -> MusicOptions {
+fn music_opts(looped: bool, fade: f32) -> MusicOptions {
     MusicOptions {
-        looping,
+        looped,
         fade,
         ..MusicOptions::default()
     }
 }
 
-fn sound_opts(volume: f64, pitch: f64, pan: f64) -> SoundOptions {
+fn sound_opts(volume: f32, pitch: f32, pan: f32) -> SoundOptions {
     SoundOptions { volume, pitch, pan }
 }
 
@@ -82,7 +82,7 @@ fn golden_script(audio: &mut Audio) {
                 .music(
                     "pad.wav",
                     MusicOptions {
-                        looping: true,
+                        looped: true,
                         volume: 0.6,
                         fade: 0.25,
                         bpm: Some(120.0),
@@ -92,7 +92,7 @@ fn golden_script(audio: &mut Audio) {
             6 => audio.play("blip.wav", sound_opts(1.0, 1.0, -1.0)).unwrap(),
             18 => audio.play("blip.wav", sound_opts(0.7, 1.5, 1.0)).unwrap(),
             30 => audio.play("chord.wav", sound_opts(1.0, 0.75, 0.0)).unwrap(),
-            36 => audio.volume(Kind::Sound, 0.5).unwrap(),
+            36 => audio.volume(VolumeKind::Sound, 0.5).unwrap(),
             42 => audio.pause_music(),
             54 => audio.resume_music(),
             60 => {
@@ -100,7 +100,7 @@ fn golden_script(audio: &mut Audio) {
                     audio.play("blip.wav", sound_opts(1.0, 2.0, pan)).unwrap();
                 }
             }
-            66 => audio.volume(Kind::Master, 0.8).unwrap(),
+            66 => audio.volume(VolumeKind::Master, 0.8).unwrap(),
             72 => audio.stop_music(0.2).unwrap(),
             78 => audio.play("chord.wav", sound_opts(1.0, 1.0, 0.5)).unwrap(),
             _ => {}
@@ -187,7 +187,7 @@ fn block_sizes_do_not_change_the_samples() {
         audio.music("pad.wav", music_opts(true, 0.3)).unwrap();
         audio.play("blip.wav", sound_opts(0.9, 1.3, 0.2)).unwrap();
         audio.play("chord.wav", sound_opts(1.0, 0.8, -0.7)).unwrap();
-        audio.volume(Kind::Music, 0.5).unwrap();
+        audio.volume(VolumeKind::Music, 0.5).unwrap();
     };
     let (mut even, even_samples) = captured(dir.path());
     start(&mut even);
@@ -373,7 +373,7 @@ fn music_without_a_loop_ends_and_the_clock_rests_at_its_end() {
         .music(
             "short.wav",
             MusicOptions {
-                looping: false,
+                looped: false,
                 bpm: Some(140.0),
                 ..MusicOptions::default()
             },
@@ -490,7 +490,7 @@ fn the_33rd_voice_steals_the_oldest() {
 fn pitch_changes_the_playback_rate_and_is_clamped() {
     let dir = assets();
     write_dc(dir.path(), "dc.wav", 0.5, 4_800);
-    let length = |pitch: f64| {
+    let length = |pitch: f32| {
         let (mut audio, samples) = captured(dir.path());
         audio.play("dc.wav", sound_opts(1.0, pitch, -1.0)).unwrap();
         for _ in 0..30 {
@@ -511,7 +511,7 @@ fn pitch_changes_the_playback_rate_and_is_clamped() {
 fn pan_is_equal_power_and_hard_sides_are_silent_on_the_other() {
     let dir = assets();
     write_dc(dir.path(), "dc.wav", 0.5, 4_800);
-    let first = |pan: f64| {
+    let first = |pan: f32| {
         let (mut audio, samples) = captured(dir.path());
         audio.play("dc.wav", sound_opts(1.0, 1.0, pan)).unwrap();
         audio.step(STEP);
@@ -533,11 +533,11 @@ fn volumes_multiply_and_ramp_without_a_step() {
     let dir = assets();
     write_dc(dir.path(), "dc.wav", 0.5, 48_000);
     let (mut audio, samples) = captured(dir.path());
-    audio.volume(Kind::Master, 0.5).unwrap();
-    audio.volume(Kind::Sound, 0.5).unwrap();
+    audio.volume(VolumeKind::Master, 0.5).unwrap();
+    audio.volume(VolumeKind::Sound, 0.5).unwrap();
     audio.play("dc.wav", sound_opts(1.0, 1.0, -1.0)).unwrap();
     audio.step(STEP);
-    audio.volume(Kind::Master, 7.0).unwrap(); // clamped to 1
+    audio.volume(VolumeKind::Master, 7.0).unwrap(); // clamped to 1
     audio.step(STEP);
     let s = samples.lock().unwrap();
     // The volumes were set before any frame, ramping from 1 over the declick frames.
@@ -548,7 +548,7 @@ fn volumes_multiply_and_ramp_without_a_step() {
     assert!(close(frame(&s, 1_599).0, 0.25, 1e-6));
     // Music volume leaves sounds alone.
     drop(s);
-    audio.volume(Kind::Music, 0.0).unwrap();
+    audio.volume(VolumeKind::Music, 0.0).unwrap();
     audio.step(STEP);
     assert!(close(
         *samples.lock().unwrap().iter().nth_back(1).unwrap(),
@@ -577,14 +577,14 @@ fn values_that_are_not_numbers_are_refused_and_change_nothing() {
     write_dc(dir.path(), "dc.wav", 0.5, 4_800);
     let mut audio = Audio::null(dir.path());
     let err = audio
-        .play("dc.wav", sound_opts(f64::NAN, 1.0, 0.0))
+        .play("dc.wav", sound_opts(f32::NAN, 1.0, 0.0))
         .unwrap_err();
     assert_eq!(
         err.to_string(),
         "audio: volume must be a finite number, not NaN"
     );
     assert_eq!(
-        audio.play("dc.wav", sound_opts(1.0, f64::INFINITY, 0.0)),
+        audio.play("dc.wav", sound_opts(1.0, f32::INFINITY, 0.0)),
         Err(AudioError::Value {
             what: "pitch",
             value: f64::INFINITY
@@ -592,13 +592,13 @@ fn values_that_are_not_numbers_are_refused_and_change_nothing() {
     );
     assert!(
         audio
-            .play("dc.wav", sound_opts(1.0, 1.0, f64::NEG_INFINITY))
+            .play("dc.wav", sound_opts(1.0, 1.0, f32::NEG_INFINITY))
             .is_err()
     );
     assert_eq!(audio.voices(), 0);
-    assert!(audio.volume(Kind::Music, f64::NAN).is_err());
+    assert!(audio.volume(VolumeKind::Music, f32::NAN).is_err());
     assert_eq!(
-        audio.stop_music(f64::NAN).unwrap_err().to_string(),
+        audio.stop_music(f32::NAN).unwrap_err().to_string(),
         "audio: fade must be a finite number, not NaN"
     );
     let bad_bpm = MusicOptions {

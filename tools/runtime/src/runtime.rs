@@ -12,13 +12,13 @@ use jengine::hecs;
 use jengine::host::check_asset_name;
 use jengine::host::{
     AudioQueue, AudioRequest, ClipboardCopy, Limits, Project, SaveStore, Scene, SceneError,
-    SceneRequest, ScriptHost, VolumeKind,
+    SceneRequest, ScriptHost,
 };
 use jengine::{Entity, LogLevel, LogLine, Package, Registry, Tables, Time, World};
 
 use crate::clipboard::Clipboard;
 use crate::input::{Event, InputScript, KeyUse, PasteKeys};
-use jengine_audio::{self as audio, Audio};
+use jengine_audio::Audio;
 
 /// The fixed step.
 pub const STEP: f64 = 1.0 / 60.0;
@@ -539,15 +539,7 @@ impl Runtime {
                         Ok(())
                     } else {
                         self.music = Some(name.clone());
-                        self.audio.music(
-                            &name,
-                            audio::MusicOptions {
-                                looping: options.looped,
-                                volume: options.volume as f64,
-                                fade: options.fade as f64,
-                                bpm: options.bpm.map(f64::from),
-                            },
-                        )
+                        self.audio.music(&name, options)
                     }
                 }
                 AudioRequest::PauseMusic => {
@@ -560,7 +552,7 @@ impl Runtime {
                 }
                 AudioRequest::StopMusic { fade } => {
                     self.music = None;
-                    self.audio.stop_music(fade as f64)
+                    self.audio.stop_music(fade)
                 }
                 AudioRequest::Play { name, options } => {
                     if self.heard.len() == HEARD_KEPT {
@@ -573,23 +565,9 @@ impl Runtime {
                         pan: options.pan,
                         frame: self.frame(),
                     });
-                    self.audio.play(
-                        &name,
-                        audio::SoundOptions {
-                            volume: options.volume as f64,
-                            pitch: options.pitch as f64,
-                            pan: options.pan as f64,
-                        },
-                    )
+                    self.audio.play(&name, options)
                 }
-                AudioRequest::Volume { kind, value } => {
-                    let kind = match kind {
-                        VolumeKind::Master => audio::Kind::Master,
-                        VolumeKind::Music => audio::Kind::Music,
-                        VolumeKind::Sound => audio::Kind::Sound,
-                    };
-                    self.audio.volume(kind, value as f64)
-                }
+                AudioRequest::Volume { kind, value } => self.audio.volume(kind, value),
             };
             if let Err(e) = result {
                 problems.push(e.to_string());

@@ -1,0 +1,220 @@
+//! Building the viewport: generate its crate, skip cargo when the binary is fresh, else run
+//! cargo with its messages sent quietly, to the terminal or line by line, and stamp the build.
+//!
+//! cargo runs from the workspace's folder with the workspace's lock and target folder, so it
+//! compiles with the same toolchain, flags and versions as a workspace build.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::SystemTime;
+
+use jengine::host::{PackageMeta, Project};
+
+use crate::discover::{target_dir, workspace};
+use crate::generate::{
+    check_metas, crate_id, generate, link_host, workspace_tables, write_if_changed,
+};
+use crate::stale::{sources, staleness};
+use crate::{Profile, Viewport, ViewportError};
+
+/// Generates and (when stale) builds the viewport for the project `name` at `home` (the
+/// workspace itself for the docs viewport) linking `metas`. Unless `quiet`, says on stderr
+/// what is built and why, and lets cargo's progress through to the terminal.
+pub fn build_for(
+    name: &str,
+    home: &Path,
+    root: &Path,
+    metas: &[PackageMeta],
+    profile: Profile,
+    quiet: bool,
+) -> Result<Viewport, ViewportError> {
+    let output = if quiet {
+        Output::Quiet
+    } else {
+        Output::Terminal
+    };
+    build_with(name, home, root, metas, profile, output)
+}
+
+/// Where a build's messages go.
+pub enum Output<'a> {
+    /// Nowhere while it goes well; cargo's errors in [`ViewportError::Build`].
+    Quiet,
+    /// To the terminal: what is built and why, and cargo's progress.
+    Terminal,
+    /// Each line to this function as it comes (what is built and why, then cargo's lines);
+    /// cargo's errors in [`ViewportError::Build`] too.
+    Lines(&'a mut dyn FnMut(&str)),
+}
+
+/// [`build_for`] with its messages sent where `output` says.
+pub fn build_with(
+    name: &str,
+    home: &Path,
+    root: &Path,
+    metas: &[PackageMeta],
+    profile: Profile,
+    output: Output<'_>,
+) -> Result<Viewport, ViewportError> {
+    check_metas(metas)?;
+    let id = crate_id(name, home, root);
+    let crate_dir = root.join("target/viewport").join(&id);
+    let target_dir = target_dir(root);
+    std::fs::create_dir_all(&crate_dir).map_err(|source| ViewportError::Write {
+        path: crate_dir.clone(),
+        source,
+    })?;
+    let linked = link_host(&crate_dir, root);
+    let (manifest, main) = generate(&id, root, metas, linked, &workspace_tables(root, linked));
+    write_if_changed(&crate_dir.join("Cargo.toml"), manifest.as_bytes())?;
+    write_if_changed(&crate_dir.join("main.rs"), main.as_bytes())?;
+    // Build from the workspace's lock so the viewport uses the same versions (and so reuses the
+    // workspace's compiled crates). `workspace.lock` is the copy last started from: when the
+    // workspace's lock moves on, start again from it; otherwise keep the lock cargo wrote, with
+    // whatever an outside package added.
+    let seed = crate_dir.join("workspace.lock");
+    if let Ok(lock) = std::fs::read(root.join("Cargo.lock"))
+        && (std::fs::read(&seed).ok().as_deref() != Some(lock.as_slice())
+            || !crate_dir.join("Cargo.lock").exists())
+    {
+        write_if_changed(&crate_dir.join("Cargo.lock"), &lock)?;
+        write_if_changed(&seed, &lock)?;
+    }
+    let binary = target_dir
+        .join(profile.dir())
+        .join(format!("viewport-{id}"));
+    let stamp = crate_dir.join(format!("built-{}", profile.dir()));
+    let sources = sources(&crate_dir, home, root, metas);
+    let Some(reason) = staleness(&binary, &stamp, &sources) else {
+        return Ok(Viewport {
+            crate_dir,
+            binary,
+            reason: None,
+        });
+    };
+    // Taken before cargo starts, so a source saved during the build still counts as newer.
+    let started = SystemTime::now();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(&cargo);
+    // From the workspace's folder, so cargo reads its toolchain file and config as a workspace
+    // build does; a different compiler or flags would change every crate's hash.
+    cmd.current_dir(root)
+        .arg("build")
+        .arg("--manifest-path")
+        .arg(crate_dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target_dir);
+    if profile == Profile::Release {
+        cmd.arg("--release");
+    }
+    let spawn = |source| ViewportError::Spawn {
+        cargo: cargo.clone(),
+        source,
+    };
+    let what = format!(
+        "building the viewport of {name} ({}, {}) into {}: {reason}",
+        metas
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        profile.dir(),
+        target_dir.display()
+    );
+    match output {
+        Output::Quiet => {
+            let output = cmd.arg("--quiet").output().map_err(spawn)?;
+            if !output.status.success() {
+                return Err(ViewportError::Build {
+                    crate_dir,
+                    output: String::from_utf8_lossy(&output.stderr).into_owned(),
+                });
+            }
+        }
+        Output::Terminal => {
+            eprintln!("{what}");
+            let status = cmd
+                .stdout(Stdio::inherit())
+                .stderr(Stdio::inherit())
+                .status()
+                .map_err(spawn)?;
+            if !status.success() {
+                return Err(ViewportError::Build {
+                    crate_dir,
+                    output: "cargo's messages are above".into(),
+                });
+            }
+        }
+        Output::Lines(each) => {
+            each(&what);
+            let mut child = cmd
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .map_err(spawn)?;
+            let mut errors = String::new();
+            if let Some(stderr) = child.stderr.take() {
+                use std::io::BufRead;
+                for line in std::io::BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { break };
+                    each(&line);
+                    // Keep what cargo says from the first error on, for the failure.
+                    if line.starts_with("error") || !errors.is_empty() {
+                        errors.push_str(&line);
+                        errors.push('\n');
+                    }
+                }
+            }
+            let status = child.wait().map_err(spawn)?;
+            if !status.success() {
+                return Err(ViewportError::Build {
+                    crate_dir,
+                    output: if errors.is_empty() {
+                        format!("cargo failed ({status})")
+                    } else {
+                        errors
+                    },
+                });
+            }
+        }
+    }
+    let stamped = std::fs::File::create(&stamp).and_then(|f| f.set_modified(started));
+    stamped.map_err(|source| ViewportError::Write {
+        path: stamp,
+        source,
+    })?;
+    Ok(Viewport {
+        crate_dir,
+        binary,
+        reason: Some(reason),
+    })
+}
+
+/// Generates and builds the viewport of the project at `dir`, checking dependency coverage first.
+pub fn build(dir: &Path, profile: Profile, quiet: bool) -> Result<Viewport, Vec<String>> {
+    let project = Project::load(dir).map_err(|e| vec![e.to_string()])?;
+    let metas = jengine::host::listed_packages(&project)?;
+    let root = workspace(dir);
+    build_for(&project.file.name, dir, &root, &metas, profile, quiet)
+        .map_err(|e| vec![e.to_string()])
+}
+
+/// [`build`] sending what it says, line by line, to `each` (an editor's progress panel).
+pub fn build_reporting(
+    dir: &Path,
+    profile: Profile,
+    each: &mut dyn FnMut(&str),
+) -> Result<Viewport, Vec<String>> {
+    let project = Project::load(dir).map_err(|e| vec![e.to_string()])?;
+    let metas = jengine::host::listed_packages(&project)?;
+    let root = workspace(dir);
+    build_with(
+        &project.file.name,
+        dir,
+        &root,
+        &metas,
+        profile,
+        Output::Lines(each),
+    )
+    .map_err(|e| vec![e.to_string()])
+}

@@ -1,0 +1,530 @@
+//! Generating the viewport crate: its name, its links to the workspace's folders, and the
+//! `Cargo.toml` and `main.rs` that list exactly a project's packages.
+//!
+//! The crate reaches the host through links that put it at the same relative path as in the
+//! workspace, and copies the workspace's tables, so cargo reuses what a workspace build compiled.
+
+use std::path::{Path, PathBuf};
+
+use jengine::host::PackageMeta;
+
+use crate::ViewportError;
+
+/// The workspace folders a viewport crate links to.
+const LINKED: [&str; 2] = ["packages", "tools"];
+
+/// Links `<crate_dir>/packages` and `<crate_dir>/tools` to the workspace's own folders. Cargo
+/// names a path crate by its path relative to the workspace root, so reached through these
+/// links the host crates get the same names as in a workspace build and are reused as built.
+/// False when the links cannot be made; the crate then uses plain paths and compiles the host.
+pub(crate) fn link_host(crate_dir: &Path, root: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        LINKED.iter().all(|name| {
+            let (link, target) = (crate_dir.join(name), root.join(name));
+            if std::fs::read_link(&link).is_ok_and(|t| t == target) {
+                return true;
+            }
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&target, &link).is_ok()
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (crate_dir, root);
+        false
+    }
+}
+
+/// A crate-name-safe form of a project name.
+fn slug(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let s = s.trim_matches('-').to_string();
+    if s.is_empty() { "project".into() } else { s }
+}
+
+/// `<slug>-<8 hex digits>`: the project name plus a hash of where the project and the host
+/// are, so two projects (or two checkouts sharing one target folder) never share a binary.
+/// FNV-1a, because the name must not change between toolchains.
+pub(crate) fn crate_id(name: &str, home: &Path, root: &Path) -> String {
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let key = format!(
+        "{}\n{}",
+        canonical(home).display(),
+        canonical(root).display()
+    );
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in key.bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    format!("{}-{hash:08x}", slug(name))
+}
+
+/// The workspace's `[workspace]` (without its member lists), `[profile.*]` and `[patch.*]`
+/// tables as manifest text: the same settings give the same cargo hashes, and the linked host
+/// crates inherit their `workspace = true` fields from the viewport's `[workspace]`. Unlinked,
+/// only the resolver is kept, as the workspace's relative paths would not resolve.
+pub(crate) fn workspace_tables(root: &Path, linked: bool) -> String {
+    let Ok(text) = std::fs::read_to_string(root.join("Cargo.toml")) else {
+        return "[workspace]\n".into();
+    };
+    let Ok(mut manifest) = toml::from_str::<toml::Table>(&text) else {
+        return "[workspace]\n".into();
+    };
+    let mut workspace = match manifest.remove("workspace") {
+        Some(toml::Value::Table(t)) => t,
+        _ => toml::Table::new(),
+    };
+    if linked {
+        for key in ["members", "exclude", "default-members"] {
+            workspace.remove(key);
+        }
+    } else {
+        workspace.retain(|key, _| key == "resolver");
+    }
+    let mut table = toml::Table::new();
+    table.insert("workspace".into(), toml::Value::Table(workspace));
+    for key in ["profile", "patch"] {
+        if let Some(value) = manifest.remove(key) {
+            table.insert(key.into(), value);
+        }
+    }
+    toml::to_string(&table).unwrap_or_else(|_| "[workspace]\n".into())
+}
+
+/// `text` as a TOML string.
+fn toml_str(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
+}
+
+/// Whether `name` is a crate name cargo accepts: ASCII letters, digits, `-` and `_`, not
+/// starting with a digit.
+fn crate_name_ok(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Whether `entry` is a Rust path (`Type` or `crate_name::module::Type`), the only thing the
+/// generated `main.rs` may be given.
+fn entry_ok(entry: &str) -> bool {
+    entry.split("::").all(|part| {
+        part.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// Checks that each package's name and entry can be written into the generated crate: they
+/// come from the packages' own `Cargo.toml` files and go into a manifest and into Rust code.
+pub(crate) fn check_metas(metas: &[PackageMeta]) -> Result<(), ViewportError> {
+    for meta in metas {
+        let problem = if !crate_name_ok(&meta.name) {
+            Some(format!(
+                "package name {:?} is not a crate name (ASCII letters, digits, - and _)",
+                meta.name
+            ))
+        } else if !entry_ok(&meta.entry) {
+            Some(format!(
+                "[package.metadata.jengine] entry {:?} is not a Rust path like `MyPackage` or `my_crate::MyPackage`",
+                meta.entry
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            return Err(ViewportError::Package {
+                file: meta.dir.join("Cargo.toml"),
+                message,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// How the generated manifest names a crate folder: through the links when it is under a
+/// linked workspace folder (so its compiled form is shared with the workspace), else absolute.
+fn dep_path(dir: &Path, root: &Path, linked: bool) -> String {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    if linked {
+        for top in LINKED {
+            if let Ok(rel) = dir.strip_prefix(root.join(top)) {
+                return Path::new(top).join(rel).display().to_string();
+            }
+        }
+    }
+    dir.display().to_string()
+}
+
+/// The files of a generated crate: `(Cargo.toml, main.rs)`. `id` is the crate's name after
+/// `viewport-`; `linked` says whether the crate folder links to the workspace's (`link_host`);
+/// `tables` is the text from `workspace_tables`.
+pub fn generate(
+    id: &str,
+    root: &Path,
+    metas: &[PackageMeta],
+    linked: bool,
+    tables: &str,
+) -> (String, String) {
+    let mut manifest = format!(
+        "# Generated by `jengine viewport-build`; do not edit.\n[package]\nname = \"viewport-{id}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[[bin]]\nname = \"viewport-{id}\"\npath = \"main.rs\"\n\n[dependencies]\njengine-tool = {{ path = {} }}\n",
+        toml_str(&dep_path(&root.join("tools/jengine"), root, linked))
+    );
+    let mut entries = Vec::new();
+    for meta in metas {
+        manifest.push_str(&format!(
+            "{} = {{ path = {} }}\n",
+            meta.name,
+            toml_str(&dep_path(&meta.dir, root, linked))
+        ));
+        entries.push(format!("&{}", meta.entry_path()));
+    }
+    manifest.push_str("\n# Copied from the workspace's Cargo.toml.\n");
+    manifest.push_str(tables);
+    if linked {
+        let redirects = redirects(metas, root);
+        if !redirects.is_empty() {
+            manifest.push_str(
+                "\n# Packages outside the workspace name these crates by their real folders;\n# the host reaches them through the links, and a crate may be built only once.\n",
+            );
+        }
+        for (written, name, linked_path) in redirects {
+            manifest.push_str(&format!(
+                "[patch.{}]\n{name} = {{ path = {} }}\n",
+                toml_str(&format!("file://{}", written.display())),
+                toml_str(&linked_path)
+            ));
+        }
+    }
+    let main = format!(
+        "// Generated by `jengine viewport-build`; do not edit.\n// Registers exactly the packages the project lists, in listing order.\n\nfn main() -> std::process::ExitCode {{\n    jengine_tool::cli::viewport_main(&[{}])\n}}\n",
+        entries.join(", ")
+    );
+    (manifest, main)
+}
+
+/// `path` with `.` and `..` taken out without looking at the disk, as cargo spells a path
+/// dependency's source.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The workspace crates that listed packages from outside the linked folders depend on by
+/// path, as `(the folder as they write it, crate name, the folder through the links)`. Each
+/// needs a `[patch]` sending it through the links, or cargo would see two crates of one name.
+fn redirects(metas: &[PackageMeta], root: &Path) -> Vec<(PathBuf, String, String)> {
+    let mut out: Vec<(PathBuf, String, String)> = Vec::new();
+    for meta in metas {
+        let dir = std::fs::canonicalize(&meta.dir).unwrap_or_else(|_| meta.dir.clone());
+        if LINKED.iter().any(|top| dir.starts_with(root.join(top))) {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(meta.dir.join("Cargo.toml")) else {
+            continue;
+        };
+        let Ok(manifest) = toml::from_str::<toml::Table>(&text) else {
+            continue;
+        };
+        let targets = manifest.get("target").and_then(|t| t.as_table());
+        let tables = std::iter::once(manifest.get("dependencies"))
+            .chain(
+                targets
+                    .into_iter()
+                    .flat_map(|t| t.values().map(|v| v.get("dependencies"))),
+            )
+            .flatten()
+            .filter_map(|deps| deps.as_table());
+        for (key, dep) in tables.flat_map(|deps| deps.iter()) {
+            let Some(path) = dep.get("path").and_then(|p| p.as_str()) else {
+                continue;
+            };
+            let name = dep.get("package").and_then(|p| p.as_str()).unwrap_or(key);
+            // Cargo reads the package at `dir` (the generated manifest names it canonically)
+            // and joins a relative path to that.
+            let written = normalize(&dir.join(path));
+            let Ok(real) = std::fs::canonicalize(&written) else {
+                continue;
+            };
+            let linked_path = dep_path(&real, root, true);
+            if Path::new(&linked_path).is_relative() && !out.iter().any(|(w, ..)| *w == written) {
+                out.push((written, name.to_string(), linked_path));
+            }
+        }
+    }
+    out
+}
+
+/// Writes `text` unless the file already holds it, so an unchanged file keeps its time.
+pub(crate) fn write_if_changed(path: &Path, text: &[u8]) -> Result<(), ViewportError> {
+    if std::fs::read(path).ok().as_deref() == Some(text) {
+        return Ok(());
+    }
+    let write = || -> std::io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, text)
+    };
+    write().map_err(|source| ViewportError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::tests::common_files;
+    use crate::stale::newest;
+    use crate::{Profile, build_for};
+
+    #[test]
+    fn the_generated_main_registers_listed_entries_in_order() {
+        let meta = |name: &str, entry: &str| PackageMeta {
+            name: name.into(),
+            version: "0.1.0".into(),
+            description: String::new(),
+            entry: entry.into(),
+            namespace: None,
+            depends: vec![],
+            dir: PathBuf::from("/x").join(name),
+        };
+        let (manifest, main) = generate(
+            "demo-0",
+            Path::new("/ws"),
+            &[
+                meta("jengine-b", "BPackage"),
+                meta("jengine-a", "jengine_a::inner::APackage"),
+            ],
+            false,
+            "[workspace]\n",
+        );
+        assert!(
+            manifest.contains("jengine-b = { path = \"/x/jengine-b\" }"),
+            "{manifest}"
+        );
+        assert!(manifest.contains("[workspace]"));
+        assert!(
+            manifest.contains("name = \"viewport-demo-0\""),
+            "{manifest}"
+        );
+        assert!(
+            main.contains("viewport_main(&[&jengine_b::BPackage, &jengine_a::inner::APackage])"),
+            "{main}"
+        );
+        assert_eq!(slug("Counter Fixture!"), "counter-fixture");
+    }
+
+    #[test]
+    fn the_generated_manifest_carries_the_workspace_tables_and_profiles() {
+        let root = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(root.path()).unwrap();
+        common_files(&root);
+        let tables = workspace_tables(&root, true);
+        let (manifest, _) = generate("demo-0", &root, &[], true, &tables);
+        let parsed: toml::Table = toml::from_str(&manifest).unwrap();
+        let workspace = parsed["workspace"].as_table().unwrap();
+        assert!(!workspace.contains_key("members"), "{manifest}");
+        assert_eq!(workspace["resolver"].as_str(), Some("3"));
+        assert_eq!(
+            workspace["dependencies"]["jengine"]["path"].as_str(),
+            Some("packages/jengine")
+        );
+        assert_eq!(workspace["package"]["version"].as_str(), Some("0.1.0"));
+        assert_eq!(
+            parsed["profile"]["dev"]["package"]["*"]["opt-level"].as_integer(),
+            Some(2),
+            "{manifest}"
+        );
+        assert_eq!(
+            parsed["dependencies"]["jengine-tool"]["path"].as_str(),
+            Some("tools/jengine"),
+            "linked, the host is reached through the crate's own folder"
+        );
+
+        // Unlinked: plain paths, and only the resolver (the workspace's paths would not resolve).
+        let tables = workspace_tables(&root, false);
+        let (manifest, _) = generate("demo-0", &root, &[], false, &tables);
+        let parsed: toml::Table = toml::from_str(&manifest).unwrap();
+        assert_eq!(
+            parsed["workspace"]
+                .as_table()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            ["resolver"]
+        );
+        assert_eq!(
+            parsed["dependencies"]["jengine-tool"]["path"].as_str(),
+            Some(root.join("tools/jengine").to_str().unwrap())
+        );
+        assert!(parsed.contains_key("profile"), "{manifest}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn listed_packages_in_the_workspace_are_reached_through_the_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        common_files(&root);
+        std::fs::create_dir_all(root.join("packages/jengine-a")).unwrap();
+        let crate_dir = root.join("target/viewport/demo-0");
+        std::fs::create_dir_all(&crate_dir).unwrap();
+        assert!(link_host(&crate_dir, &root));
+        assert!(
+            link_host(&crate_dir, &root),
+            "linking again keeps the links"
+        );
+        assert!(crate_dir.join("tools/jengine").is_dir());
+        let outside = tempfile::tempdir().unwrap();
+        assert_eq!(
+            dep_path(&root.join("packages/jengine-a"), &root, true),
+            "packages/jengine-a"
+        );
+        let outside_dir = std::fs::canonicalize(outside.path()).unwrap();
+        assert_eq!(
+            dep_path(outside.path(), &root, true),
+            outside_dir.display().to_string()
+        );
+        // A package outside names the seam by its real folder: it is sent through the links.
+        let pkg = outside_dir.join("pkg");
+        std::fs::create_dir_all(&pkg).unwrap();
+        std::fs::write(
+            pkg.join("Cargo.toml"),
+            format!(
+                "[package]\nname = \"pkg\"\n[dependencies]\nseam = {{ package = \"jengine\", path = {:?} }}\nother = {{ path = \"../nowhere\" }}\nserde = \"1\"\n[target.'cfg(unix)'.dependencies]\na = {{ path = {:?} }}\n",
+                root.join("tools/../packages/jengine").display().to_string(),
+                root.join("packages/jengine-a").display().to_string(),
+            ),
+        )
+        .unwrap();
+        let meta = PackageMeta {
+            name: "pkg".into(),
+            version: "0.1.0".into(),
+            description: String::new(),
+            entry: "P".into(),
+            namespace: None,
+            depends: vec![],
+            dir: pkg.clone(),
+        };
+        assert_eq!(
+            redirects(std::slice::from_ref(&meta), &root),
+            [
+                (
+                    root.join("packages/jengine"),
+                    "jengine".to_string(),
+                    "packages/jengine".to_string()
+                ),
+                (
+                    root.join("packages/jengine-a"),
+                    "a".to_string(),
+                    "packages/jengine-a".to_string()
+                ),
+            ]
+        );
+        let (manifest, _) = generate("demo-0", &root, &[meta], true, "[workspace]\n");
+        let parsed: toml::Table = toml::from_str(&manifest).unwrap();
+        let url = format!("file://{}", root.join("packages/jengine").display());
+        assert_eq!(
+            parsed["patch"][&url]["jengine"]["path"].as_str(),
+            Some("packages/jengine"),
+            "{manifest}"
+        );
+
+        // The freshness walk does not follow the links back into the workspace.
+        std::fs::write(crate_dir.join("main.rs"), "").unwrap();
+        assert_eq!(newest(&crate_dir).unwrap().1, crate_dir.join("main.rs"));
+    }
+
+    #[test]
+    fn names_and_entries_that_would_break_the_generated_crate_are_refused() {
+        let meta = |name: &str, entry: &str| PackageMeta {
+            name: name.into(),
+            version: "0.1.0".into(),
+            description: String::new(),
+            entry: entry.into(),
+            namespace: None,
+            depends: vec![],
+            dir: PathBuf::from("/pkgs/evil"),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let attacks = [
+            (
+                "evil = { path = \"/\" }\n[patch.x]\ny",
+                "P",
+                "is not a crate name",
+            ),
+            ("9lives", "P", "is not a crate name"),
+            ("", "P", "is not a crate name"),
+            (
+                "ok",
+                "P]); std::process::exit(0); fn f() {[&P",
+                "is not a Rust path",
+            ),
+            ("ok", "a::::b", "is not a Rust path"),
+            ("ok", "", "is not a Rust path"),
+        ];
+        for (name, entry, expected) in attacks {
+            let err = build_for(
+                "x",
+                dir.path(),
+                dir.path(),
+                &[meta(name, entry)],
+                Profile::Dev,
+                true,
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(err.starts_with("/pkgs/evil/Cargo.toml: "), "{err}");
+            assert!(err.contains(expected), "{name:?} {entry:?}: {err}");
+        }
+        assert!(
+            !dir.path().join("target").exists(),
+            "a refused package writes nothing"
+        );
+        assert!(check_metas(&[meta("jengine-a_b", "jengine_a_b::inner::APackage")]).is_ok());
+    }
+
+    #[test]
+    fn manifest_strings_are_toml_strings() {
+        let text = toml_str("C:\\odd \"dir\"\u{301}");
+        let parsed: toml::Table = toml::from_str(&format!("x = {text}")).unwrap();
+        assert_eq!(parsed["x"].as_str(), Some("C:\\odd \"dir\"\u{301}"));
+    }
+
+    #[test]
+    fn projects_of_one_name_in_two_places_get_two_crates() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        let root = Path::new("/ws");
+        let id = crate_id("My Game", &a, root);
+        assert!(id.starts_with("my-game-"), "{id}");
+        assert_eq!(id, crate_id("My Game", &a, root), "the id is stable");
+        assert_ne!(id, crate_id("My Game", &b, root));
+        assert_ne!(id, crate_id("My Game", &a, Path::new("/other-checkout")));
+    }
+}
