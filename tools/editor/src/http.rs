@@ -642,7 +642,7 @@ mod tests {
 
     /// Bytes that arrive one at a time, each read taking a second on a clock the test moves.
     struct Trickle {
-        bytes: std::collections::VecDeque<u8>,
+        bytes: VecDeque<u8>,
         clock: std::rc::Rc<std::cell::Cell<Instant>>,
     }
 

@@ -32,7 +32,7 @@ impl Patch {
     /// About how many bytes it holds.
     pub(crate) fn weight(&self) -> usize {
         let shell = self.shell.as_ref().map_or(0, |s| {
-            std::mem::size_of::<Shell>()
+            size_of::<Shell>()
                 + s.top
                     .iter()
                     .map(|(k, v)| k.len() + v.weight())
@@ -45,14 +45,14 @@ impl Patch {
                     .as_ref()
                     .map_or(0, |f| f.head.len() + f.foot.len() + f.closing.len())
         });
-        std::mem::size_of::<Patch>() + self.put.iter().map(EntityDoc::weight).sum::<usize>() + shell
+        size_of::<Patch>() + self.put.iter().map(EntityDoc::weight).sum::<usize>() + shell
     }
 }
 
 impl EntityDoc {
     fn weight(&self) -> usize {
         let text = |t: &Option<String>| t.as_ref().map_or(0, String::len);
-        std::mem::size_of::<EntityDoc>()
+        size_of::<EntityDoc>()
             + self.value.weight()
             + text(&self.raw)
             + text(&self.gap)
@@ -63,7 +63,7 @@ impl EntityDoc {
 impl Json {
     /// About how many bytes it holds.
     pub fn weight(&self) -> usize {
-        std::mem::size_of::<Json>()
+        size_of::<Json>()
             + match self {
                 Json::Null | Json::Bool(_) | Json::Number(_) => 0,
                 Json::String(s) => s.len(),
