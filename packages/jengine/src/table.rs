@@ -14,6 +14,8 @@ use std::path::Path;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use crate::assets::Assets;
+
 /// A row type a package reads from a table.
 pub trait Row: DeserializeOwned + 'static {
     /// Checks what serde cannot: ranges, orderings, references. `Err` names the field.
@@ -112,31 +114,31 @@ fn row_label(row: &serde_json::Value) -> Option<String> {
 }
 
 impl Tables {
-    /// Loads every `*.json` under `<project>/data`, returning the tables that parsed and an
-    /// error for each that did not. A project with no `data/` folder has no tables.
+    /// Loads every `*.json` under `<project>/data` on disk, as [`Tables::load`] does.
     pub fn load_dir(project: &Path) -> (Tables, Vec<TableError>) {
+        Tables::load(&crate::assets::DiskAssets::new(project))
+    }
+
+    /// Loads every `data/*.json` of a project's `assets`, returning the tables that parsed and
+    /// an error for each that did not. A project with no `data/` folder has no tables.
+    pub fn load(assets: &dyn Assets) -> (Tables, Vec<TableError>) {
         let mut tables = Tables::default();
         let mut errors = Vec::new();
-        let Ok(dir) = std::fs::read_dir(project.join("data")) else {
+        let Ok(entries) = assets.list("data") else {
             return (tables, errors);
         };
-        let mut files: Vec<_> = dir
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        files.sort();
-        for path in files {
-            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+        for entry in entries {
+            let Some(stem) = entry.name.strip_suffix(".json").filter(|s| !s.is_empty()) else {
                 continue;
             };
             let file = format!("data/{stem}.json");
-            match std::fs::read_to_string(&path) {
+            match assets.read_text(&file) {
                 Ok(text) => {
                     if let Err(e) = tables.insert_json(stem, &text) {
                         errors.push(e);
                     }
                 }
-                Err(e) => errors.push(file_error(&file, format!("cannot read: {e}"))),
+                Err(e) => errors.push(file_error(&file, format!("cannot read: {}", e.problem))),
             }
         }
         (tables, errors)
