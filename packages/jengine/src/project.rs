@@ -386,6 +386,34 @@ mod tests {
     }
 
     #[test]
+    fn a_project_in_memory_opens_and_lists_its_scenes_as_on_disk() {
+        let mut memory = crate::assets::MemoryAssets::named("web/demo");
+        let text = r#"{"name": "demo", "start_scene": "title"}"#;
+        for (name, bytes) in [
+            ("project.jengine", text),
+            ("assets/scenes/title.scene", "{}"),
+            ("assets/scenes/levels/one.scene", "{}"),
+            ("assets/scenes/levels/notes.txt", ""),
+        ] {
+            memory.insert(name, bytes).unwrap();
+        }
+        let project = Project::open(Arc::new(memory)).unwrap();
+        assert_eq!(project.dir, Path::new("web/demo"));
+        assert_eq!(project.file.name, "demo");
+        assert_eq!(project.scene_names(), ["levels/one", "title"]);
+        assert_eq!(project.read_scene("levels/one").unwrap(), "{}");
+        assert_eq!(
+            project.read_scene("gone").unwrap_err().to_string(),
+            "web/demo/assets/scenes/gone.scene: no such file"
+        );
+        let err = Project::open(Arc::new(crate::assets::MemoryAssets::new())).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "project.jengine: cannot read: no such file"
+        );
+    }
+
+    #[test]
     fn a_project_file_reads_its_packages() {
         let text = r#"{
             "name": "demo", "version": "0.1.0", "start_scene": "main",

@@ -636,6 +636,32 @@ mod tests {
     }
 
     #[test]
+    fn tables_in_memory_load_as_the_same_files_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut memory = crate::assets::MemoryAssets::new();
+        for (name, text) in [
+            ("data/goals.json", r#"[{"id": "a"}, {"id": "b"}]"#),
+            ("data/bad.json", "[1, {\"id\": \"x\"}]"),
+            ("data/notes.txt", "not a table"),
+        ] {
+            std::fs::create_dir_all(dir.path().join("data")).unwrap();
+            std::fs::write(dir.path().join(name), text).unwrap();
+            memory.insert(name, text).unwrap();
+        }
+        let (disk_tables, disk_errors) = Tables::load_dir(dir.path());
+        let (tables, errors) = Tables::load(&memory);
+        assert_eq!(tables, disk_tables);
+        assert_eq!(errors, disk_errors);
+        assert_eq!(tables.names().collect::<Vec<_>>(), ["bad", "goals"]);
+        assert_eq!(
+            errors[0].to_string(),
+            "data/bad.json: row 1: a row must be an object, got a number"
+        );
+        let (none, errors) = Tables::load(&crate::assets::MemoryAssets::new());
+        assert_eq!((none.names().count(), errors.len()), (0, 0));
+    }
+
+    #[test]
     fn every_bad_row_is_reported_with_row_label_and_field() {
         let mut tables = Tables::default();
         let text = r#"[{"id": "a", "time": 60}, {"id": "b", "time": "long"}, {"id": "c", "time": -1}, {"time": 5}]"#;
