@@ -1,6 +1,7 @@
 //! Audio: music and sound effects from `assets/audio/`, mixed at 48 kHz and played through a
 //! [`Device`] the host hands in (the desktop tool's is ALSA) or, headless, through a null device
-//! that keeps exact time. Nothing here opens a sound card: devices are the host's.
+//! that keeps exact time. Nothing here opens a sound card or a path: devices are the host's, and
+//! files are read through the project's [`Assets`].
 //!
 //! [`Audio`] is the front the runtime drives: commands change the [`Mixer`] at the current
 //! output frame, [`Audio::step`] mixes what the [`Device`] asks for, and [`Audio::clock`] reports

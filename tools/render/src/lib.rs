@@ -2,7 +2,8 @@
 //! Everything goes into one premultiplied canvas in a fixed order (z, spawn order, entity id)
 //! with integer blending and no clocks or threads, so the same world gives byte-identical
 //! frames. Bad content never stops a frame: it is skipped or drawn as something visible, and
-//! described once through [`Renderer::take_warnings`].
+//! described once through [`Renderer::take_warnings`]. Textures and fonts are read through the
+//! project's [`Assets`], never by path.
 
 mod camera;
 mod color_glyph;
