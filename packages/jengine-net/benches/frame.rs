@@ -1,7 +1,7 @@
 //! Encode + decode of a typical frame: a battle state of about 200 bytes, the kind a room sends
 //! ten times a second to each player.
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use criterion::{Criterion, black_box, criterion_main};
 use jengine_net::Codec;
 use serde::{Deserialize, Serialize};
 
@@ -75,5 +75,10 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// Runs every benchmark of this file.
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c);
+}
+
 criterion_main!(benches);

@@ -36,7 +36,8 @@ fn echo() -> (tokio::runtime::Runtime, std::net::SocketAddr) {
         )
         .unwrap();
         let addr = server.local_addr();
-        std::mem::forget(server);
+        // The server lives as long as the test process.
+        Box::leak(Box::new(server));
         addr
     });
     (rt, addr)

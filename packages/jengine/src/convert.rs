@@ -125,7 +125,7 @@ fn table_to_json(
     let mut pairs = Vec::new();
     let mut sequence = true;
     for pair in t.pairs::<mlua::Value, mlua::Value>() {
-        let (k, v) = pair.map_err(|e| at(path, crate::convert::describe_lua_error(&e)))?;
+        let (k, v) = pair.map_err(|e| at(path, describe_lua_error(&e)))?;
         match &k {
             mlua::Value::Integer(i) if *i >= 1 && (*i as usize) <= len => {}
             _ => sequence = false,

@@ -115,7 +115,7 @@ impl PackageMeta {
 
 /// The `[workspace.package] version` of the workspace above `dir`, for `version.workspace = true`.
 fn workspace_version(dir: &Path) -> Option<String> {
-    let root = crate::meta::workspace_root(dir)?;
+    let root = workspace_root(dir)?;
     let text = std::fs::read_to_string(root.join("Cargo.toml")).ok()?;
     let v: toml::Value = toml::from_str(&text).ok()?;
     Some(

@@ -2,7 +2,7 @@
 //! 32 sound voices at assorted pitches and pans, through `Audio::step` on the null device.
 //! A step's time divided by 1/60 s is the fraction of one core that audio takes.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_main};
 use jengine_tool::audio::{Audio, MAX_VOICES, MusicOptions, SoundOptions};
 
 fn write(path: &std::path::Path, channels: u16, rate: u32, frames: usize) {
@@ -49,5 +49,10 @@ fn mix(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, mix);
+/// Runs every benchmark of this file.
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    mix(&mut c);
+}
+
 criterion_main!(benches);

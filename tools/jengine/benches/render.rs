@@ -3,7 +3,7 @@
 //! shaded; the sprites land everywhere, about four deep. A second frame draws 4,096 emoji text
 //! entities at 24 px, a 64 by 64 board of a pack's palette as Miau may draw it.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_main};
 use jengine::{Camera2D, Color, Mesh2D, Sprite, Text, Transform2D, Vertex, World};
 use jengine_tool::render::Renderer;
 
@@ -135,5 +135,10 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// Runs every benchmark of this file.
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c);
+}
+
 criterion_main!(benches);

@@ -395,7 +395,7 @@ fn every_sound_a_script_names_is_decoded() {
         "assets/audio/bad.wav",
         "RIFF\u{0}\u{0}not a wav",
     );
-    let report = jengine_tool::check::check(dir.path(), &[&jengine_counter::CounterPackage]);
+    let report = check(dir.path(), &[&CounterPackage]);
     let all = report.problems.join("\n");
     assert!(
         all.contains(

@@ -235,7 +235,7 @@ impl Runtime {
             .unwrap_or_else(|| project.file.start_scene.clone());
         let assets = within(&project.assets, "assets");
         let audio = match options.sound {
-            Sound::Silent => Audio::with_assets(assets, Box::new(audio::NullDevice::new())),
+            Sound::Silent => Audio::with_assets(assets, Box::new(jengine_audio::NullDevice::new())),
             Sound::Device => Audio::open_in(assets, options.platform.sound_device),
         };
         let mut runtime = Runtime {
@@ -275,7 +275,7 @@ impl Runtime {
     /// Replaces the world's entities with the scene `name`. A scene that fails to load
     /// changes nothing.
     pub fn load_scene(&mut self, name: &str) -> Result<(), String> {
-        jengine::host::check_asset_name(name).map_err(|e| format!("scene {e}"))?;
+        check_asset_name(name).map_err(|e| format!("scene {e}"))?;
         let file = format!("assets/scenes/{name}.scene");
         let text = self
             .project
@@ -301,7 +301,7 @@ impl Runtime {
     /// Replaces the world's entities with the scene `name` read from `text` instead of its
     /// file (an editor's unsaved copy). A scene that fails to load changes nothing.
     pub fn load_scene_text(&mut self, name: &str, text: &str) -> Result<(), String> {
-        jengine::host::check_asset_name(name).map_err(|e| format!("scene {e}"))?;
+        check_asset_name(name).map_err(|e| format!("scene {e}"))?;
         let scene = self.check_scene_text(name, text).map_err(|errors| {
             errors
                 .iter()
