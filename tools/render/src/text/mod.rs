@@ -14,16 +14,23 @@ use jengine::host::Assets;
 use jengine::{Align, Text, Transform2D};
 use tiny_skia::{FillRule, Mask, PathBuilder, PixmapMut, Transform};
 
+mod font;
+mod layout;
+
+use font::rasterise;
+pub(crate) use font::{Outline, read_font};
+use layout::layout;
+
 use super::Warnings;
 use super::camera::{Affine, View};
 use super::color_glyph::{self, ColorBitmap, Look, Strike};
 use super::raster::{Canvas, fill_image, fill_mask, pack, premultiplied};
 
 /// The host's Japanese font (M PLUS 1, subset; OFL, see `tools/render/fonts/OFL.txt`).
-pub(crate) static BUNDLED_FONT: &[u8] = include_bytes!("../fonts/Mplus1-Regular.subset.otf");
+pub(crate) static BUNDLED_FONT: &[u8] = include_bytes!("../../fonts/Mplus1-Regular.subset.otf");
 /// The host's colour emoji font (Noto Color Emoji, subset; OFL, see
 /// `tools/render/fonts/NotoColorEmoji-OFL.txt`).
-pub(crate) static BUNDLED_EMOJI: &[u8] = include_bytes!("../fonts/NotoColorEmoji.subset.ttf");
+pub(crate) static BUNDLED_EMOJI: &[u8] = include_bytes!("../../fonts/NotoColorEmoji.subset.ttf");
 
 /// Upright glyphs taller than this many pixels are filled as paths, not cached.
 const MAX_CACHED_LINE_PX: f32 = 512.0;
@@ -305,265 +312,6 @@ impl Fonts {
     }
 }
 
-/// Reads and parses the font `name` from `folder` (the fonts folder's files), refusing a name
-/// that would leave it. The one way fonts are loaded, for drawing and for `jengine check` alike.
-pub(crate) fn read_font(folder: &dyn Assets, name: &str) -> Result<Font, String> {
-    jengine::check_asset_name(name).map_err(|e| format!("bad font name: {e}"))?;
-    let bytes = folder
-        .read(name)
-        .map_err(|e| format!("font {name:?} cannot be read ({e})"))?;
-    Font::parse(format!("font {name:?}"), Cow::Owned(bytes)).map_err(|e| {
-        format!(
-            "font {name:?} is not a usable TTF/OTF font ({}: {e})",
-            folder.root().join(name).display()
-        )
-    })
-}
-
-impl Font {
-    /// `name` is how warnings call the font.
-    fn parse(name: String, data: Cow<'static, [u8]>) -> Result<Font, String> {
-        let face = ttf_parser::Face::parse(&data, 0).map_err(|e| e.to_string())?;
-        let (ascender, descender) = (face.ascender() as f32, face.descender() as f32);
-        let gap = face.line_gap() as f32;
-        let line = ascender - descender + gap;
-        if line <= 0.0 || face.number_of_glyphs() == 0 {
-            return Err("it has no usable line metrics or glyphs".into());
-        }
-        // ttf-parser treats a table cut off by the end of the file as absent, so a truncated
-        // font parses and draws some text as boxes; the table directory says how long it was.
-        let raw = face.raw_face();
-        for record in raw.table_records {
-            let end = record.offset as u64 + record.length as u64;
-            if end > raw.data.len() as u64 {
-                return Err(format!(
-                    "the file is truncated: table {} ends at byte {end}, the file has {}",
-                    record.tag,
-                    raw.data.len()
-                ));
-            }
-        }
-        // Without a character map or outlines it would draw nothing at all.
-        let tables = face.tables();
-        if tables.cmap.is_none() {
-            return Err("it has no character map (cmap), so no text can be drawn".into());
-        }
-        let outlines = tables.glyf.is_some() || tables.cff.is_some() || tables.cff2.is_some();
-        let bitmaps = tables.cbdt.is_some() || tables.sbix.is_some();
-        if !outlines && !bitmaps {
-            return Err(
-                "it has no glyph outlines (glyf, CFF or CFF2) or colour bitmaps (CBDT or sbix)"
-                    .into(),
-            );
-        }
-        let em = face.units_per_em() as f32;
-        Ok(Font {
-            name,
-            above: ascender + gap / 2.0,
-            line,
-            em,
-            data,
-        })
-    }
-
-    /// The glyph id and advance (font units) of `ch`, if the font has it.
-    fn glyph(&self, ch: char) -> Option<(u16, f32)> {
-        let face = ttf_parser::Face::parse(&self.data, 0).ok()?;
-        let id = face.glyph_index(ch)?;
-        Some((id.0, face.glyph_hor_advance(id).unwrap_or(0) as f32))
-    }
-}
-
-/// Adapts ttf-parser's outline callbacks to a tiny-skia path.
-pub(crate) struct Outline(pub PathBuilder);
-
-impl ttf_parser::OutlineBuilder for Outline {
-    fn move_to(&mut self, x: f32, y: f32) {
-        self.0.move_to(x, y);
-    }
-    fn line_to(&mut self, x: f32, y: f32) {
-        self.0.line_to(x, y);
-    }
-    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
-        self.0.quad_to(x1, y1, x, y);
-    }
-    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
-        self.0.cubic_to(x1, y1, x2, y2, x, y);
-    }
-    fn close(&mut self) {
-        self.0.close();
-    }
-}
-
-/// Fills an outline (font units, y up) at `scale` pixels per unit into a coverage mask.
-fn rasterise(path: &tiny_skia::Path, scale: f32) -> Option<Bitmap> {
-    let b = path.bounds();
-    let left = (b.left() * scale).floor();
-    let top = (-b.bottom() * scale).floor();
-    let width = ((b.right() * scale).ceil() - left).max(1.0) as u32;
-    let height = ((-b.top() * scale).ceil() - top).max(1.0) as u32;
-    let mut mask = Mask::new(width, height)?;
-    let transform = Transform::from_row(scale, 0.0, 0.0, -scale, -left, -top);
-    mask.fill_path(path, FillRule::Winding, true, transform);
-    Some(Bitmap {
-        left: left as i64,
-        top: top as i64,
-        width: width as usize,
-        coverage: mask.data().to_vec(),
-    })
-}
-
-/// Characters that join or select among the ones around them and draw nothing here: variation
-/// selectors (U+FE0F asks for the emoji font first), joiners, tags and the byte order mark.
-fn invisible(ch: char) -> bool {
-    matches!(
-        ch as u32,
-        0x200B..=0x200D | 0x2060 | 0xFE00..=0xFE0F | 0xFEFF | 0xE0000..=0xE007F | 0xE0100..=0xE01EF
-    )
-}
-
-/// Characters shown as emoji unless U+FE0E follows (Unicode's Emoji_Presentation): those
-/// below U+1F000, which the Japanese font may draw as plain symbols; everything from U+1F000
-/// on is past the Japanese font anyway.
-const EMOJI_PRESENTATION: [(u32, u32); 33] = [
-    (0x231A, 0x231B),
-    (0x23E9, 0x23EC),
-    (0x23F0, 0x23F0),
-    (0x23F3, 0x23F3),
-    (0x25FD, 0x25FE),
-    (0x2614, 0x2615),
-    (0x2648, 0x2653),
-    (0x267F, 0x267F),
-    (0x2693, 0x2693),
-    (0x26A1, 0x26A1),
-    (0x26AA, 0x26AB),
-    (0x26BD, 0x26BE),
-    (0x26C4, 0x26C5),
-    (0x26CE, 0x26CE),
-    (0x26D4, 0x26D4),
-    (0x26EA, 0x26EA),
-    (0x26F2, 0x26F3),
-    (0x26F5, 0x26F5),
-    (0x26FA, 0x26FA),
-    (0x26FD, 0x26FD),
-    (0x2705, 0x2705),
-    (0x270A, 0x270B),
-    (0x2728, 0x2728),
-    (0x274C, 0x274C),
-    (0x274E, 0x274E),
-    (0x2753, 0x2755),
-    (0x2757, 0x2757),
-    (0x2795, 0x2797),
-    (0x27B0, 0x27B0),
-    (0x27BF, 0x27BF),
-    (0x2B1B, 0x2B1C),
-    (0x2B50, 0x2B50),
-    (0x2B55, 0x2B55),
-];
-
-fn emoji_by_default(ch: char) -> bool {
-    let cp = ch as u32;
-    cp >= 0x1F000
-        || EMOJI_PRESENTATION
-            .iter()
-            .any(|&(lo, hi)| (lo..=hi).contains(&cp))
-}
-
-/// No line may start with these (closing brackets, small kana, Japanese stops).
-fn no_break_before(ch: char) -> bool {
-    "、。，．,.・：；？！?!ー」』）］｝〉》】々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ)]}"
-        .contains(ch)
-}
-
-/// Characters a line may break around without a space (CJK scripts).
-fn breaks_freely(ch: char) -> bool {
-    ch as u32 >= 0x2E80
-}
-
-/// Lays out `text` into lines of placed glyphs, wrapping at `wrap` font units.
-fn layout(
-    fonts: &mut Fonts,
-    font: FontId,
-    text: &str,
-    wrap: Option<f32>,
-    warnings: &mut Warnings,
-) -> Vec<(Vec<Placed>, f32)> {
-    let mut lines = Vec::new();
-    for paragraph in text.split('\n') {
-        let mut line: Vec<Placed> = Vec::new();
-        let mut prev: Option<char> = None;
-        let mut break_at: Option<usize> = None;
-        let mut x = 0.0;
-        let mut chars = paragraph.chars().peekable();
-        while let Some(ch) = chars.next() {
-            let ch = if ch == '\t' { ' ' } else { ch };
-            if ch.is_control() || invisible(ch) {
-                continue;
-            }
-            let space = ch.is_whitespace();
-            let emoji = match chars.peek() {
-                Some('\u{FE0F}') => true,
-                Some('\u{FE0E}') => false,
-                _ => emoji_by_default(ch),
-            };
-            let Glyph {
-                font: from,
-                id: glyph,
-                advance,
-            } = fonts.glyph(font, ch, emoji, warnings);
-            if let Some(p) = prev
-                && (p.is_whitespace() || breaks_freely(p) || breaks_freely(ch))
-                && !no_break_before(ch)
-                && !space
-            {
-                break_at = Some(line.len());
-            }
-            prev = Some(ch);
-            if let Some(limit) = wrap
-                && !space
-                && !line.is_empty()
-                && x + advance > limit
-            {
-                let rest = match break_at {
-                    Some(at) if at > 0 => line.split_off(at),
-                    _ => Vec::new(),
-                };
-                lines.push(finish_line(line));
-                line = Vec::new();
-                x = 0.0;
-                for mut placed in rest.into_iter().skip_while(|p| p.space) {
-                    placed.x = x;
-                    x += placed.advance;
-                    line.push(placed);
-                }
-                break_at = None;
-            }
-            if space && line.is_empty() && !lines.is_empty() && wrap.is_some() {
-                continue;
-            }
-            line.push(Placed {
-                font: from,
-                glyph,
-                x,
-                advance,
-                space,
-            });
-            x += advance;
-        }
-        lines.push(finish_line(line));
-    }
-    lines
-}
-
-/// A line and its width without trailing spaces.
-fn finish_line(mut line: Vec<Placed>) -> (Vec<Placed>, f32) {
-    while line.last().is_some_and(|p| p.space) {
-        line.pop();
-    }
-    let width = line.last().map_or(0.0, |p| p.x + p.advance);
-    (line, width)
-}
-
 /// Draws one text component. `label` names the entity in warnings.
 pub(crate) fn draw_text(
     canvas: &mut Canvas,
@@ -779,12 +527,9 @@ fn draw_color_turned(
 
 #[cfg(test)]
 mod tests {
+    use super::layout::emoji_by_default;
     use super::*;
     use std::path::{Path, PathBuf};
-
-    fn texts(lines: &[(Vec<Placed>, f32)]) -> Vec<usize> {
-        lines.iter().map(|(l, _)| l.len()).collect()
-    }
 
     #[test]
     fn the_bundled_font_has_latin_kana_and_the_games_kanji() {
@@ -798,41 +543,6 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_glyph_is_notdef_and_said_once() {
-        let mut fonts = Fonts::new(Path::new("/nonexistent"));
-        let mut warnings = Warnings::default();
-        let lines = layout(&mut fonts, 0, "\u{1F600}\u{1F600}", None, &mut warnings);
-        assert!(lines[0].0.iter().all(|p| p.glyph == 0));
-        assert_eq!(warnings.pending.len(), 1);
-        assert!(
-            warnings.pending[0].contains("U+1F600"),
-            "{:?}",
-            warnings.pending
-        );
-    }
-
-    #[test]
-    fn lines_break_on_newlines_spaces_and_between_kana() {
-        let mut fonts = Fonts::new(Path::new("/nonexistent"));
-        let mut w = Warnings::default();
-        let em = fonts.glyph(0, 'あ', false, &mut w).advance;
-        assert_eq!(
-            texts(&layout(&mut fonts, 0, "ab\ncd\n", None, &mut w)),
-            [2, 2, 0]
-        );
-        // Five kana in a width of three: 3 + 2, but never starting a line with 。.
-        let kana = layout(&mut fonts, 0, "あいうえお", Some(em * 3.0), &mut w);
-        assert_eq!(texts(&kana), [3, 2]);
-        let stop = layout(&mut fonts, 0, "あいう。え", Some(em * 3.0), &mut w);
-        assert_eq!(texts(&stop), [2, 3]);
-        // Latin breaks at the space, which is dropped.
-        let space = fonts.glyph(0, 'x', false, &mut w).advance * 4.5;
-        let latin = layout(&mut fonts, 0, "xxx xxx", Some(space), &mut w);
-        assert_eq!(texts(&latin), [3, 3]);
-        assert_eq!(latin[1].0[0].x, 0.0);
-    }
-
-    #[test]
     fn glyph_masks_are_cached_per_size() {
         let mut fonts = Fonts::new(Path::new("/nonexistent"));
         let mut w = Warnings::default();
@@ -843,55 +553,6 @@ mod tests {
         assert_eq!(fonts.bitmaps.len(), 2);
         fonts.bitmap(0, glyph, 16 * 16);
         assert_eq!(fonts.bitmaps.len(), 2);
-    }
-
-    #[test]
-    fn truncated_fonts_and_names_outside_the_folder_are_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let fonts = dir.path().join("fonts");
-        std::fs::create_dir_all(&fonts).unwrap();
-        std::fs::write(fonts.join("whole.otf"), BUNDLED_FONT).unwrap();
-        let folder = jengine::host::DiskAssets::new(&fonts);
-        assert!(read_font(&folder, "whole.otf").is_ok());
-        for cut in [
-            0,
-            12,
-            100,
-            1000,
-            BUNDLED_FONT.len() / 2,
-            BUNDLED_FONT.len() - 200,
-        ] {
-            std::fs::write(fonts.join("cut.otf"), &BUNDLED_FONT[..cut]).unwrap();
-            let err = read_font(&folder, "cut.otf").err();
-            assert!(
-                err.as_deref()
-                    .is_some_and(|e| e.starts_with("font \"cut.otf\" is not a usable TTF/OTF font")),
-                "cut at {cut}: {err:?}"
-            );
-        }
-        std::fs::write(dir.path().join("outside.otf"), BUNDLED_FONT).unwrap();
-        for name in [
-            "../outside.otf",
-            "/etc/passwd",
-            "a/../../outside.otf",
-            "C:\\x.ttf",
-            "..\\outside.otf",
-            "f\0.ttf",
-        ] {
-            let err = read_font(&folder, name).err().unwrap();
-            let rule = jengine::check_asset_name(name).unwrap_err();
-            assert_eq!(err, format!("bad font name: {rule}"));
-        }
-        let mut loaded = Fonts::new(&fonts);
-        let mut w = Warnings::default();
-        assert_eq!(loaded.font_for("../outside.otf", &mut w), 0);
-        assert_eq!(
-            w.pending,
-            [
-                "bad font name: \"../outside.otf\" leaves its folder: asset names are relative \
-              paths inside it; using the bundled font"
-            ]
-        );
     }
 
     #[test]
@@ -1047,33 +708,6 @@ mod tests {
     }
 
     #[test]
-    fn variation_selectors_and_joiners_draw_nothing() {
-        let mut fonts = Fonts::new(Path::new("/nonexistent"));
-        let mut w = Warnings::default();
-        let lines = layout(
-            &mut fonts,
-            0,
-            "\u{FE0F}\u{200D}\u{FE0E}\u{FEFF}",
-            None,
-            &mut w,
-        );
-        assert!(lines[0].0.is_empty() && lines[0].1 == 0.0);
-        let one = layout(&mut fonts, 0, "🐈", None, &mut w)[0].1;
-        assert_eq!(layout(&mut fonts, 0, "🐈\u{FE0F}", None, &mut w)[0].1, one);
-        let joined = layout(&mut fonts, 0, "🐈\u{200D}⬛", None, &mut w);
-        assert_eq!(joined[0].0.len(), 2);
-        let blank = draw(
-            &mut fonts,
-            &text("\u{FE0F}\u{200D}", 48.0),
-            Transform2D::default(),
-            64,
-            &mut w,
-        );
-        assert!(blank.iter().all(|&b| b == 0));
-        assert!(w.pending.is_empty(), "{:?}", w.pending);
-    }
-
-    #[test]
     fn a_character_comes_from_the_named_font_then_japanese_then_emoji() {
         let mut fonts = Fonts::new(&golden_fonts());
         let mut w = Warnings::default();
@@ -1222,6 +856,33 @@ mod tests {
         let mirrored = draw(&mut fonts, &font("B"), flipped(), 96, &mut w);
         let (left, right) = (pixel(&mirrored, 22, 40), pixel(&mirrored, 68, 40));
         assert!(left[2] > 200 && right[0] > 200, "{left:?} {right:?}");
+        assert!(w.pending.is_empty(), "{:?}", w.pending);
+    }
+
+    #[test]
+    fn variation_selectors_and_joiners_draw_nothing() {
+        let mut fonts = Fonts::new(Path::new("/nonexistent"));
+        let mut w = Warnings::default();
+        let lines = layout(
+            &mut fonts,
+            0,
+            "\u{FE0F}\u{200D}\u{FE0E}\u{FEFF}",
+            None,
+            &mut w,
+        );
+        assert!(lines[0].0.is_empty() && lines[0].1 == 0.0);
+        let one = layout(&mut fonts, 0, "🐈", None, &mut w)[0].1;
+        assert_eq!(layout(&mut fonts, 0, "🐈\u{FE0F}", None, &mut w)[0].1, one);
+        let joined = layout(&mut fonts, 0, "🐈\u{200D}⬛", None, &mut w);
+        assert_eq!(joined[0].0.len(), 2);
+        let blank = draw(
+            &mut fonts,
+            &text("\u{FE0F}\u{200D}", 48.0),
+            Transform2D::default(),
+            64,
+            &mut w,
+        );
+        assert!(blank.iter().all(|&b| b == 0));
         assert!(w.pending.is_empty(), "{:?}", w.pending);
     }
 }
