@@ -7,7 +7,7 @@ use std::path::Path;
 use criterion::{Criterion, criterion_group, criterion_main};
 use jengine::{Args, Registry, Tables, Time, Value, World};
 use jengine_crawler::CrawlerPackage;
-use jengine_tool::render::Renderer;
+use jengine_testkit::Renderer;
 
 /// A room with pillars, a corridor with doors and a chest, a monster: a busy picture.
 fn levels() -> String {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use jengine::{BulkEntity, LogLevel, Mesh2D};
 use jengine_crawler::CrawlerPackage;
-use jengine_tool::{Options, Runtime};
+use jengine_testkit::{Options, Runtime};
 
 /// Floor 1: start on `<` facing east, a door, a fixed fight on (5, 1), stairs down; below, a
 /// chest and a trap. Floor 2: a rat right in front of the stairs up.
@@ -597,15 +597,24 @@ fn a_table_the_component_names_but_the_project_lacks_stops_its_scene() {
         ),
         "{all}"
     );
-    // `jengine check` says the same before anything runs.
-    let report = jengine_tool::check::check(dir.path(), &[&CrawlerPackage]);
+    // The scene's table check, which `jengine check` runs, says the same before anything runs.
+    let registry = jengine::Registry::with(&[&CrawlerPackage]);
+    let (tables, errors) = jengine::Tables::load_dir(dir.path());
+    assert!(errors.is_empty(), "{errors:#?}");
+    let file = "assets/scenes/crawl.scene";
+    let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+    let scene = jengine::host::Scene::parse(file, &text, &registry)
+        .unwrap_or_else(|e| panic!("the scene parses before its tables are checked: {e:#?}"));
+    let checked: Vec<String> = scene
+        .check_tables(&registry, &tables)
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
     assert!(
-        report
-            .problems
+        checked
             .iter()
             .any(|p| p.contains("names data/nowhere.json")),
-        "{:#?}",
-        report.problems
+        "{checked:#?}"
     );
 }
 

@@ -1,6 +1,7 @@
--- The game's plain rules, tested without the engine: run by
--- packages/jengine-crawler/tests/seven_stairs.rs with `import` and `read(name)` (a data table)
--- provided. Each entry of the returned table is a test; an error fails it.
+-- The game's plain rules, tested on their own: run by tests/tests/seven_stairs.rs in the
+-- project's sandbox, where `import` and `Data.table` are the ones the game's scripts use (each
+-- call of `Data.table` hands out a fresh copy of the rows). Each entry of the returned table is
+-- a test; an error fails it.
 
 local dice = import("rules/dice.lua")
 local data = import("rules/data.lua")
@@ -12,7 +13,7 @@ local function eq(a, b, what)
 end
 
 local function tables()
-  local t, problems = data.load(read)
+  local t, problems = data.load(Data.table)
   eq(#problems, 0, "problems in the shipped tables: " .. table.concat(problems, "; "))
   t.spells = t.spells
   return t
@@ -38,7 +39,7 @@ end
 function T.the_shipped_tables_pass_and_broken_ones_say_where()
   tables()
   local broken = function(name)
-    local rows = read(name)
+    local rows = Data.table(name)
     if name == "stairs_items" then rows[1].damage = { 9, 2 }; rows[2].kind = "wand" end
     if name == "stairs_classes" then rows[1].items = { "golden sword" } end
     if name == "stairs_groups" then rows[8].with = { { group = "dragons", count = { 1, 2 } } } end

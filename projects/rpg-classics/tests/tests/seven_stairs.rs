@@ -3,19 +3,12 @@
 //! levels load with every fight reachable, the game's plain rules pass their Lua tests, and the
 //! whole game is played from the title to the ending by an input file.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
 use jengine_crawler::Tables;
-
-fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/rpg-classics")
-}
-
-fn read(name: &str) -> String {
-    let path = project().join("data").join(format!("{name}.json"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use jengine_testkit::{Game, InputScript, Options};
+use rpg_classics_tests::{PACKAGES, data as read, open, project};
 
 #[test]
 fn the_stairs_load_as_three_floors_with_no_party_to_hurt() {
@@ -26,64 +19,17 @@ fn the_stairs_load_as_three_floors_with_no_party_to_hurt() {
     assert!(game.state().party.is_empty());
 }
 
-/// A plain Lua 5.4 state with the game's `import` (modules under `assets/scripts/`, each run
-/// once) and `read(name)` (a data table as Lua tables).
-fn lua() -> mlua::Lua {
-    use mlua::LuaSerdeExt;
-    let lua = mlua::Lua::new();
-    let modules: std::rc::Rc<std::cell::RefCell<HashMap<String, mlua::Value>>> = Default::default();
-    let import = lua
-        .create_function(move |lua, name: String| {
-            if let Some(v) = modules.borrow().get(&name) {
-                return Ok(v.clone());
-            }
-            let path = project().join("assets/scripts").join(&name);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| mlua::Error::runtime(format!("{}: {e}", path.display())))?;
-            let value: mlua::Value = lua.load(&text).set_name(name.as_str()).eval()?;
-            modules.borrow_mut().insert(name, value.clone());
-            Ok(value)
-        })
-        .unwrap();
-    lua.globals().set("import", import).unwrap();
-    let read = lua
-        .create_function(|lua, name: String| {
-            let value: serde_json::Value = serde_json::from_str(&read(&name))
-                .map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            lua.to_value(&value)
-        })
-        .unwrap();
-    lua.globals().set("read", read).unwrap();
-    lua
-}
-
+/// `tests/rules_test.lua` in the game's own sandbox: `import` finds the rules under
+/// `assets/scripts/` as the game's scripts do, and `Data.table` reads the project's tables.
 #[test]
 fn the_games_rules_pass_their_lua_tests() {
-    let lua = lua();
-    let path = project().join("tests/rules_test.lua");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let tests: mlua::Table = lua.load(&text).set_name("rules_test.lua").eval().unwrap();
-    let mut names: Vec<String> = tests
-        .pairs::<String, mlua::Function>()
-        .map(|p| p.unwrap().0)
-        .collect();
-    names.sort();
-    assert!(names.len() >= 10, "{names:?}");
-    let mut failed = Vec::new();
-    for name in &names {
-        let f: mlua::Function = tests.get(name.as_str()).unwrap();
-        if let Err(e) = f.call::<()>(()) {
-            failed.push(format!("{name}: {e}"));
-        }
-    }
-    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+    jengine_testkit::lua::assert_pass(
+        &project(),
+        PACKAGES,
+        &project().join("tests/rules_test.lua"),
+        10,
+    );
 }
-
-use std::collections::VecDeque;
-
-use jengine_crawler::CrawlerPackage;
-use jengine_tool::input::{Event, InputScript, Phase};
-use jengine_tool::{Options, Runtime};
 
 /// Frames per key press: down, up, and two for the command's answer to reach the scripts.
 const EVERY: u64 = 4;
@@ -129,7 +75,7 @@ enum Goal {
 /// A player at the keyboard: presses keys, reads the screen's state, and keeps every press
 /// so the game can be replayed from an input file.
 struct Player {
-    rt: Runtime,
+    game: Game,
     keys: Vec<(u64, &'static str)>,
     floors: Vec<Vec<Vec<u8>>>,
     /// Run from the next random fight.
@@ -141,10 +87,10 @@ struct Player {
 
 impl Player {
     fn new(options: Options) -> Player {
-        let rt = Runtime::new(&project(), &[&CrawlerPackage], options)
-            .unwrap_or_else(|p| panic!("{p:#?}"));
+        // A key (or a click) is down a frame, up a frame, and given two more.
+        let game = open(options).settling(EVERY as usize - 2);
         Player {
-            rt,
+            game,
             keys: Vec::new(),
             floors: floors(),
             run_next: false,
@@ -154,21 +100,13 @@ impl Player {
         }
     }
 
-    fn idle(&mut self, frames: u64) {
-        for _ in 0..frames {
-            self.rt.step(&[]);
-        }
+    fn idle(&mut self, frames: usize) {
+        self.game.settle(frames);
     }
 
     fn press(&mut self, key: &'static str) {
-        self.keys.push((self.rt.frame(), key));
-        for down in [true, false] {
-            self.rt.step(&[Event::Key {
-                key: key.into(),
-                down,
-            }]);
-        }
-        self.idle(EVERY - 2);
+        self.keys.push((self.game.rt.frame(), key));
+        self.game.key(key);
     }
 
     fn presses(&mut self, keys: &[&'static str]) {
@@ -178,17 +116,17 @@ impl Player {
     }
 
     fn crawl(&self) -> serde_json::Value {
-        self.rt.bags()["crawl"]["CrawlState"].clone()
+        self.game.bag("crawl", "CrawlState")
     }
 
     fn live(&self) -> serde_json::Value {
-        self.rt.saved("stairs_live").unwrap_or_default()
+        self.game.saved("stairs_live").unwrap_or_default()
     }
 
     fn shot(&mut self, name: &'static str) {
         if !self.shots.contains(&name) {
             self.shots.push(name);
-            golden(&self.rt, name);
+            self.game.golden(name);
         }
     }
 
@@ -210,7 +148,7 @@ impl Player {
         let random = self.crawl()["encounter"]["fixed"].is_null();
         let run = self.run_next && random;
         for round in 0..200 {
-            if self.rt.scene() != "crawl" || self.crawl()["encounter"].is_null() {
+            if self.game.scene() != "crawl" || self.crawl()["encounter"].is_null() {
                 if run {
                     self.fled += 1;
                     self.run_next = false;
@@ -218,7 +156,7 @@ impl Player {
                     self.fights += 1;
                 }
                 // After a fight, the priests and the potions patch the party up.
-                if self.rt.scene() == "crawl" {
+                if self.game.scene() == "crawl" {
                     self.press("h");
                 }
                 return;
@@ -227,7 +165,7 @@ impl Player {
                 self.shot("stairs_combat");
             }
             self.press(if run { "r" } else { "f" });
-            if self.rt.scene() != "crawl" {
+            if self.game.scene() != "crawl" {
                 continue;
             }
             let living = self.live()["party"]
@@ -241,7 +179,7 @@ impl Player {
                 self.live()["party"]
             );
         }
-        let warnings: Vec<String> = self.rt.take_log().into_iter().map(|l| l.message).collect();
+        let warnings = self.game.warnings();
         panic!(
             "a fight that never ends: {}\n{warnings:#?}\n{}",
             self.log(),
@@ -251,7 +189,7 @@ impl Player {
 
     fn log(&self) -> String {
         (1..=8)
-            .map(|i| text(&self.rt, &format!("line_{i}")))
+            .map(|i| self.game.text(&format!("line_{i}")))
             .collect::<Vec<_>>()
             .join(" | ")
     }
@@ -316,7 +254,7 @@ impl Player {
     /// Walks to `to` on the floor the party is on, fighting what comes.
     fn walk_to(&mut self, to: (i32, i32)) {
         for _ in 0..400 {
-            if self.rt.scene() != "crawl" {
+            if self.game.scene() != "crawl" {
                 return;
             }
             if !self.crawl()["encounter"].is_null() {
@@ -383,28 +321,12 @@ fn fixed_fights(level: usize) -> Vec<(i32, i32)> {
         .unwrap_or_default()
 }
 
-fn text(rt: &Runtime, name: &str) -> String {
-    rt.text(name)
-        .unwrap_or_else(|| panic!("no entity {name} with a text"))
-}
-
-fn golden(rt: &Runtime, name: &str) {
-    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    let assets = project().join("assets");
-    if let Err(e) =
-        jengine_tool::golden::check_world(&assets, &rt.world, (1280, 720), &goldens, &out, name)
-    {
-        panic!("{e}");
-    }
-}
-
 /// From the title: a party of six formed at the tavern, down the stairs.
 fn form_party_and_go_down(p: &mut Player) {
     p.idle(5);
     p.press("enter"); // New game
     p.idle(2);
-    assert_eq!(p.rt.scene(), "town");
+    assert_eq!(p.game.scene(), "town");
     p.shot("stairs_town");
     p.press("enter"); // the tavern
     p.presses(&[
@@ -420,7 +342,7 @@ fn form_party_and_go_down(p: &mut Player) {
     p.press("escape");
     p.presses(&["down", "down", "down", "down", "enter"]); // down the stairs
     p.idle(2);
-    assert_eq!(p.rt.scene(), "crawl");
+    assert_eq!(p.game.scene(), "crawl");
 }
 
 /// The whole game as a player plays it, from the title to the ending.
@@ -454,16 +376,16 @@ fn play_through(p: &mut Player, until_inn: bool) {
     assert_eq!(p.at().0, 0);
     p.reach(Goal::Use((1, 1), None));
     p.idle(2);
-    assert_eq!(p.rt.scene(), "town", "the top stair leads out");
+    assert_eq!(p.game.scene(), "town", "the top stair leads out");
     p.presses(&["down", "enter", "enter"]); // the inn: rest (and save)
-    assert!(p.rt.saved("stairs_slot").is_some(), "the inn saved");
+    assert!(p.game.saved("stairs_slot").is_some(), "the inn saved");
     if until_inn {
         return;
     }
     p.press("escape");
     p.presses(&["down", "down", "down", "down", "enter"]);
     p.idle(2);
-    assert_eq!(p.rt.scene(), "crawl");
+    assert_eq!(p.game.scene(), "crawl");
     // Down the remembered floors to the lich.
     p.reach(Goal::Use((13, 9), None));
     p.reach(Goal::Use((1, 1), None));
@@ -479,24 +401,16 @@ fn input_path() -> PathBuf {
 
 /// The player forms a party, goes down three floors (a fixed fight and random ones won, one
 /// run from), comes back up to rest at the inn, goes down again and wins the goal. What it
-/// pressed is the committed input file (`STAIRS_WRITE_INPUT=1` rewrites it).
+/// pressed is the committed input file (`JENGINE_BLESS=1` rewrites it).
 #[test]
 fn a_player_goes_down_and_up_and_down_and_wins() {
     let mut p = Player::new(Options::default());
     play_through(&mut p, false);
-    assert_eq!(p.rt.scene(), "ending", "{}", p.log());
+    assert_eq!(p.game.scene(), "ending", "{}", p.log());
     assert!(p.fights >= 3, "fights won: {}", p.fights);
     assert_eq!(p.fled, 1, "one fight run from");
-    let json = jengine_tool::input::key_presses_json(&p.keys);
-    if std::env::var_os("STAIRS_WRITE_INPUT").is_some() {
-        std::fs::write(input_path(), &json).unwrap();
-    }
-    let kept = std::fs::read_to_string(input_path()).unwrap_or_default();
-    assert!(
-        kept == json,
-        "{} is not what the player pressed; run with STAIRS_WRITE_INPUT=1",
-        input_path().display()
-    );
+    let json = jengine_testkit::key_presses_json(&p.keys);
+    jengine_testkit::inputs::assert_kept(&input_path(), &json);
 }
 
 /// The committed input file plays the game from the title to the ending.
@@ -504,27 +418,16 @@ fn a_player_goes_down_and_up_and_down_and_wins() {
 fn the_input_file_plays_from_the_title_to_the_ending() {
     let text_in = std::fs::read_to_string(input_path()).unwrap();
     let mut input = InputScript::parse(&text_in).unwrap();
-    let mut rt = Runtime::new(&project(), &[&CrawlerPackage], Options::default())
-        .unwrap_or_else(|p| panic!("{p:#?}"));
-    let last = input_json_last_frame(&text_in) + 20;
+    let mut game = open(Options::default());
+    let last = input.last_frame().unwrap_or(0) + 20;
     for _ in 0..last {
-        let frame = rt.frame();
-        let events: Vec<Event> = input.due(frame);
-        rt.step(&events);
+        // An event written for frame N goes in with the step after frame N, as it was pressed.
+        let events = input.due(game.rt.frame());
+        game.step(&events);
     }
-    assert_eq!(rt.scene(), "ending");
-    assert!(text(&rt, "story").contains("The lich falls"));
-    golden(&rt, "stairs_ending");
-}
-
-fn input_json_last_frame(json: &str) -> u64 {
-    let v: serde_json::Value = serde_json::from_str(json).unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|e| e["frame"].as_u64())
-        .max()
-        .unwrap_or(0)
+    assert_eq!(game.scene(), "ending");
+    assert!(game.text("story").contains("The lich falls"));
+    game.golden("stairs_ending");
 }
 
 /// Saved at the inn, loaded from the title: the floors are as they were (chests emptied, fights
@@ -538,18 +441,18 @@ fn a_game_saved_at_the_inn_loads_with_its_floors() {
     };
     let mut p = Player::new(options());
     play_through(&mut p, true);
-    let slot = p.rt.saved("stairs_slot").unwrap();
-    p.rt.finish();
+    let slot = p.game.saved("stairs_slot").unwrap();
+    p.game.rt.finish();
     drop(p);
     let mut q = Player::new(options());
     q.idle(5);
     q.press("enter"); // Continue is focused when there is a save
     q.idle(2);
-    assert_eq!(q.rt.scene(), "town");
+    assert_eq!(q.game.scene(), "town");
     assert_eq!(q.live()["party"], slot["party"]);
     q.presses(&["down", "down", "down", "down", "enter"]);
     q.idle(3);
-    assert_eq!(q.rt.scene(), "crawl");
+    assert_eq!(q.game.scene(), "crawl");
     let s = q.crawl();
     assert_eq!(
         (s["level"].clone(), s["x"].clone(), s["y"].clone()),
@@ -563,7 +466,7 @@ fn a_game_saved_at_the_inn_loads_with_its_floors() {
         s["save"]["seen"], slot["crawl"]["seen"],
         "the map as it was"
     );
-    let map = q.rt.bags()["crawl"]["CrawlMap"]["rows"].clone();
+    let map = q.game.bags()["crawl"]["CrawlMap"]["rows"].clone();
     assert!(map[1].as_str().unwrap().contains("<"), "{map}");
 }
 
@@ -593,7 +496,7 @@ fn broken_data_is_listed_on_the_title_and_nothing_starts() {
     ] {
         copy(&project().join(sub), &root.join(sub));
     }
-    let crawler = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crawler = std::fs::canonicalize(project().join("../../packages/jengine-crawler")).unwrap();
     let manifest = serde_json::json!({
         "name": "stairs-copy", "version": "0.1.0", "start_scene": "title",
         "window": { "width": 1280, "height": 720, "title": "copy" },
@@ -609,31 +512,20 @@ fn broken_data_is_listed_on_the_title_and_nothing_starts() {
     );
     assert!(items.contains("[8, 3]"), "the table was broken");
     std::fs::write(root.join("data/stairs_items.json"), items).unwrap();
-    let mut rt = Runtime::new(&root, &[&CrawlerPackage], Options::default())
-        .unwrap_or_else(|p| panic!("{p:#?}"));
-    for _ in 0..5 {
-        rt.step(&[]);
-    }
-    let problems = text(&rt, "problems");
+    let mut game = Game::open(&root, PACKAGES, Options::default());
+    game.settle(5);
+    let problems = game.text("problems");
     assert!(
         problems.contains("data/stairs_items.json row 1 (long sword): damage must be [min, max]"),
         "{problems}"
     );
-    for down in [true, false] {
-        rt.step(&[Event::Key {
-            key: "enter".into(),
-            down,
-        }]);
-    }
-    for _ in 0..3 {
-        rt.step(&[]);
-    }
+    game.key("enter");
     assert_eq!(
-        rt.scene(),
+        game.scene(),
         "title",
         "New game does not start on broken data"
     );
-    assert!(text(&rt, "subtitle").contains("problems"));
+    assert!(game.text("subtitle").contains("problems"));
 }
 
 /// A save slot tampered with (a party member whose hit points are text, gold below zero) is
@@ -657,43 +549,25 @@ fn a_tampered_save_is_said_and_nothing_loads_from_it() {
     };
     let mut p = Player::new(options);
     p.idle(5);
-    let said = text(&p.rt, "subtitle");
+    let said = p.game.text("subtitle");
     assert!(
         said.contains("cannot be played") && said.contains("party member 1's hp"),
         "{said}"
     );
     p.presses(&["down", "enter"]); // Continue: refused
-    assert_eq!(p.rt.scene(), "title");
+    assert_eq!(p.game.scene(), "title");
     p.presses(&["up", "enter"]); // New game
     p.idle(2);
-    assert_eq!(p.rt.scene(), "town");
+    assert_eq!(p.game.scene(), "town");
     assert_eq!(p.live()["party"], serde_json::json!([]));
-    let warnings: Vec<String> = p.rt.take_log().into_iter().map(|l| l.message).collect();
-    assert!(warnings.is_empty(), "{warnings:?}");
-}
-
-/// A click on the named entity's middle, and two frames for the answer.
-fn click(p: &mut Player, name: &str) {
-    let e =
-        p.rt.find(name)
-            .unwrap_or_else(|| panic!("no entity {name}"));
-    let pos =
-        p.rt.world
-            .entities
-            .get::<&jengine::Transform2D>(e)
-            .unwrap()
-            .pos;
-    let (x, y) = (pos[0] as f64, pos[1] as f64);
-    for phase in [Phase::Press, Phase::Release] {
-        p.rt.step(&[Event::Pointer { phase, x, y }]);
-    }
-    p.idle(2);
+    let said: Vec<String> = p.game.take_log().into_iter().map(|l| l.message).collect();
+    assert!(said.is_empty(), "{said:?}");
 }
 
 /// The newest line of the log.
 fn last_said(p: &Player) -> String {
     (1..=8)
-        .map(|i| text(&p.rt, &format!("line_{i}")))
+        .map(|i| p.game.text(&format!("line_{i}")))
         .rfind(|l| !l.is_empty())
         .unwrap_or_default()
 }
@@ -724,16 +598,13 @@ fn a_bump_and_a_use_with_nothing_to_use_are_told() {
 fn a_step_sounds_a_footfall_and_a_bump_a_thud() {
     let mut p = Player::new(Options::default());
     form_party_and_go_down(&mut p);
-    let heard = |p: &Player, from: usize| -> Vec<String> {
-        p.rt.heard().skip(from).map(|h| h.name.clone()).collect()
-    };
-    let before = p.rt.heard().count();
+    let before = p.game.heard_count();
     p.press("up");
-    assert_eq!(heard(&p, before), ["step.wav"], "{}", p.log());
-    let before = p.rt.heard().count();
+    assert_eq!(p.game.heard_since(before), ["step.wav"], "{}", p.log());
+    let before = p.game.heard_count();
     p.press("down");
     p.press("down");
-    let after = heard(&p, before);
+    let after = p.game.heard_since(before);
     assert_eq!(
         after.last().map(String::as_str),
         Some("bump.wav"),
@@ -750,22 +621,22 @@ fn escape_pauses_the_crawl_and_the_pause_leads_back_to_the_title() {
     p.press("up");
     let stood = p.crawl();
     p.press("escape");
-    assert_eq!(text(&p.rt, "menu_1"), "Resume (Esc)");
-    assert!(text(&p.rt, "menu_2").starts_with("Back to the title"));
+    assert_eq!(p.game.text("menu_1"), "Resume (Esc)");
+    assert!(p.game.text("menu_2").starts_with("Back to the title"));
     // Nothing walks while paused.
     p.press("up");
     assert_eq!(p.crawl()["tick"], 1);
     p.press("escape");
-    assert_eq!(text(&p.rt, "menu_1"), "Forward (Up)");
+    assert_eq!(p.game.text("menu_1"), "Forward (Up)");
     // By the pointer: the Pause button, then Resume, then the pause again and the title.
-    click(&mut p, "pause_row");
-    assert_eq!(text(&p.rt, "menu_1"), "Resume (Esc)");
-    click(&mut p, "menu_row_1");
-    assert_eq!(text(&p.rt, "menu_1"), "Forward (Up)");
+    p.game.click("pause_row");
+    assert_eq!(p.game.text("menu_1"), "Resume (Esc)");
+    p.game.click("menu_row_1");
+    assert_eq!(p.game.text("menu_1"), "Forward (Up)");
     p.press("escape");
-    click(&mut p, "menu_row_2");
+    p.game.click("menu_row_2");
     p.idle(2);
-    assert_eq!(p.rt.scene(), "title");
+    assert_eq!(p.game.scene(), "title");
     let kept = &p.live()["crawl"];
     for field in ["x", "y", "facing", "tick", "level"] {
         assert_eq!(
@@ -780,14 +651,15 @@ fn escape_pauses_the_crawl_and_the_pause_leads_back_to_the_title() {
 fn the_title_picture_drifts_and_flickers() {
     let mut p = Player::new(Options::default());
     let look = |p: &Player| {
-        let e = p.rt.find("picture").unwrap();
-        let pos =
-            p.rt.world
-                .entities
-                .get::<&jengine::Transform2D>(e)
-                .unwrap()
-                .pos;
-        let tint = p.rt.world.entities.get::<&jengine::Sprite>(e).unwrap().tint;
+        let e = p.game.entity("picture");
+        let pos = p.game.centre("picture");
+        let tint = p
+            .game
+            .world
+            .entities
+            .get::<&jengine::Sprite>(e)
+            .unwrap()
+            .tint;
         (pos[0], tint.0[0])
     };
     p.idle(30);

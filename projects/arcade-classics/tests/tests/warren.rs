@@ -5,25 +5,17 @@
 //! automap are taken along the way.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use jengine_crawler::{Cell, Crawl, CrawlerPackage, Facing, Tables};
-use jengine_tool::input::{Event, InputScript, Phase};
-use jengine_tool::{Options, Runtime};
-
-fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/arcade-classics")
-}
+use arcade_classics_tests::{crawl_state as state, data, open, project};
+use jengine_crawler::{Cell, Crawl, Facing, Tables};
+use jengine_testkit::{Game, InputScript, Options};
 
 fn tables() -> Tables {
-    let read = |name: &str| {
-        let path = project().join("data").join(format!("{name}.json"));
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-    };
     Tables::from_json(
-        &read("warren_levels"),
-        &read("warren_monsters"),
-        &read("warren_crawlers"),
+        &data("warren_levels"),
+        &data("warren_monsters"),
+        &data("warren_crawlers"),
     )
     .unwrap_or_else(|e| panic!("the warren's tables: {e}"))
 }
@@ -220,7 +212,7 @@ fn input_json(acts: &[Act]) -> String {
     for (i, act) in acts.iter().enumerate() {
         keys.push((FIRST_ACT + i as u64 * EVERY, act.key()));
     }
-    jengine_tool::input::key_presses_json(&keys)
+    jengine_testkit::key_presses_json(&keys)
 }
 
 fn input_path() -> PathBuf {
@@ -243,260 +235,168 @@ fn a_simple_player_gets_out_of_the_warren() {
 }
 
 /// The committed input file is the route, so a change to the tables shows here first;
-/// `WARREN_WRITE_INPUT=1` rewrites it.
+/// `JENGINE_BLESS=1` rewrites it.
 #[test]
 fn the_escape_input_file_is_the_route() {
     let (acts, _) = route();
-    let json = input_json(&acts);
-    if std::env::var_os("WARREN_WRITE_INPUT").is_some() {
-        std::fs::create_dir_all(input_path().parent().unwrap()).unwrap();
-        std::fs::write(input_path(), &json).unwrap();
-    }
-    let kept = std::fs::read_to_string(input_path()).unwrap_or_default();
-    assert!(
-        kept == json,
-        "{} is not the route; run with WARREN_WRITE_INPUT=1",
-        input_path().display()
-    );
-}
-
-fn golden(rt: &Runtime, name: &str) {
-    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    let assets = project().join("assets");
-    if let Err(e) =
-        jengine_tool::golden::check_world(&assets, &rt.world, (1280, 720), &goldens, &out, name)
-    {
-        panic!("{e}");
-    }
-}
-
-fn state(rt: &Runtime) -> serde_json::Value {
-    rt.bags()["crawl"]["CrawlState"].clone()
+    jengine_testkit::inputs::assert_kept(&input_path(), &input_json(&acts));
 }
 
 /// How strongly the view's flash (a hit, a trap) shows now.
-fn flash(rt: &Runtime) -> f32 {
-    let e = rt.find("flash").expect("no flash entity");
-    rt.world.entities.get::<&jengine::Sprite>(e).unwrap().tint.0[3]
-}
-
-fn text(rt: &Runtime, name: &str) -> String {
-    rt.text(name)
-        .unwrap_or_else(|| panic!("no entity {name} with a text"))
+fn flash(game: &Game) -> f32 {
+    let e = game.entity("flash");
+    game.world
+        .entities
+        .get::<&jengine::Sprite>(e)
+        .unwrap()
+        .tint
+        .0[3]
 }
 
 #[test]
 fn the_escape_input_plays_from_the_title_to_the_way_out() {
     let text_in = std::fs::read_to_string(input_path()).unwrap();
     let mut input = InputScript::parse(&text_in).unwrap();
-    let options = Options {
+    let mut game = open(Options {
         seed: 1,
         ..Options::default()
-    };
-    let mut rt =
-        Runtime::new(&project(), &[&CrawlerPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
-    assert_eq!(rt.scene(), "title");
+    });
+    assert_eq!(game.scene(), "title");
     let (acts, _) = route();
     let last = FIRST_ACT + acts.len() as u64 * EVERY + 30;
     let mut shots: Vec<&str> = Vec::new();
     for _ in 0..last {
-        let frame = rt.frame();
-        let events: Vec<Event> = input.due(frame);
-        rt.step(&events);
-        if rt.scene() != "warren" {
+        // An event written for frame N goes in with the step after frame N, as it was pressed.
+        let frame = game.rt.frame();
+        let events = input.due(frame);
+        game.step(&events);
+        if game.scene() != "warren" {
             continue;
         }
-        let s = state(&rt);
-        let mut take = |name: &'static str, when: bool, rt: &Runtime| {
+        let s = state(&game);
+        let mut take = |name: &'static str, when: bool, game: &Game| {
             if when && !shots.contains(&name) {
                 shots.push(name);
-                golden(rt, name);
+                game.golden(name);
             }
         };
         // The first corridor, a door at its end, the frame over it.
-        take("warren_corridor", frame == FIRST_ACT - 5, &rt);
-        let calm = frame % EVERY == 3 && flash(&rt) == 0.0;
+        take("warren_corridor", frame == FIRST_ACT - 5, &game);
+        let calm = frame % EVERY == 3 && flash(&game) == 0.0;
         // The first creature standing in front of the party, with no hit flashing.
-        take("warren_monster", calm && s["can_attack"] == true, &rt);
+        take("warren_monster", calm && s["can_attack"] == true, &game);
         // The bottom floor's pillared hall, looking along it.
         take(
             "warren_pillars",
             calm && s["level"] == 2 && s["y"] == 5 && s["x"] == 11 && s["facing"] == "south",
-            &rt,
+            &game,
         );
     }
-    let s = state(&rt);
+    let s = state(&game);
     assert_eq!(s["escaped"], true, "{s}");
-    assert_eq!(text(&rt, "end_title"), "Out of the Warren!");
+    assert_eq!(game.text("end_title"), "Out of the Warren!");
     assert!(s["gold"].as_u64().unwrap() >= 85, "{s}");
     assert!(shots.contains(&"warren_monster"), "{shots:?}");
     assert!(shots.contains(&"warren_pillars"), "{shots:?}");
-    golden(&rt, "warren_escaped");
+    game.golden("warren_escaped");
 }
 
 #[test]
 fn the_automap_unrolls_over_the_view() {
-    let options = Options {
+    // A key is down a frame, up a frame, and given two more.
+    let mut game = open(Options {
         seed: 1,
         scene: Some("warren".into()),
         ..Options::default()
-    };
-    let mut rt =
-        Runtime::new(&project(), &[&CrawlerPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
-    let press = |rt: &mut Runtime, key: &str| {
-        rt.step(&[Event::Key {
-            key: key.into(),
-            down: true,
-        }]);
-        rt.step(&[Event::Key {
-            key: key.into(),
-            down: false,
-        }]);
-        rt.step(&[]);
-        rt.step(&[]);
-    };
-    for _ in 0..5 {
-        rt.step(&[]);
-    }
+    })
+    .settling(2);
+    game.settle(5);
     // Along the first corridor, through the door and on to the junction.
-    for key in ["up", "up", "space"] {
-        press(&mut rt, key);
-    }
+    game.keys(&["up", "up", "space"]);
     // The door just opened: its arch frames the corridor beyond.
-    for _ in 0..30 {
-        rt.step(&[]);
-    }
-    golden(&rt, "warren_arch");
-    for key in ["up", "up", "up", "up", "m"] {
-        press(&mut rt, key);
-    }
-    for _ in 0..5 {
-        rt.step(&[]);
-    }
-    assert_eq!(state(&rt)["x"], 7, "{}", state(&rt));
-    golden(&rt, "warren_automap");
+    game.settle(30);
+    game.golden("warren_arch");
+    game.keys(&["up", "up", "up", "up", "m"]);
+    game.settle(5);
+    assert_eq!(state(&game)["x"], 7, "{}", state(&game));
+    game.golden("warren_automap");
 }
 
 #[test]
 fn continue_on_the_title_picks_up_on_the_same_step() {
-    let options = Options {
+    let mut game = open(Options {
         seed: 1,
         ..Options::default()
-    };
-    let mut rt =
-        Runtime::new(&project(), &[&CrawlerPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
-    let press = |rt: &mut Runtime, key: &str| {
-        for down in [true, false] {
-            rt.step(&[Event::Key {
-                key: key.into(),
-                down,
-            }]);
-        }
-        for _ in 0..3 {
-            rt.step(&[]);
-        }
-    };
+    });
     // Nothing saved: Continue is refused in words and the title stays.
-    press(&mut rt, "down");
-    press(&mut rt, "enter");
-    assert_eq!(rt.scene(), "title");
-    assert_eq!(text(&rt, "status"), "No crawl has been saved yet.");
+    game.keys(&["down", "enter"]);
+    assert_eq!(game.scene(), "title");
+    assert_eq!(game.text("status"), "No crawl has been saved yet.");
     // A new crawl, three acts in, then back to the title.
-    press(&mut rt, "up");
-    press(&mut rt, "enter");
-    assert_eq!(rt.scene(), "warren");
-    for key in ["up", "up", "right"] {
-        press(&mut rt, key);
-    }
-    let before = state(&rt);
+    game.keys(&["up", "enter"]);
+    assert_eq!(game.scene(), "warren");
+    game.keys(&["up", "up", "right"]);
+    let before = state(&game);
     assert_eq!(
         (before["x"].clone(), before["facing"].clone()),
         (3.into(), "south".into())
     );
-    press(&mut rt, "escape");
-    assert_eq!(rt.scene(), "title");
+    game.key("escape");
+    assert_eq!(game.scene(), "title");
     // Continue is focused now that there is a save.
-    press(&mut rt, "enter");
-    assert_eq!(rt.scene(), "warren");
-    let after = state(&rt);
+    game.key("enter");
+    assert_eq!(game.scene(), "warren");
+    let after = state(&game);
     for field in ["x", "y", "facing", "tick", "level"] {
         assert_eq!(after[field], before[field], "{field}");
     }
 }
 
-/// Umber Warren's crawl, seed 1, settled a few frames.
-fn in_the_warren() -> Runtime {
-    let options = Options {
+/// Umber Warren's crawl, seed 1, settled a few frames; a click is given three more.
+fn in_the_warren() -> Game {
+    let mut game = open(Options {
         seed: 1,
         scene: Some("warren".into()),
         ..Options::default()
-    };
-    let mut rt =
-        Runtime::new(&project(), &[&CrawlerPackage], options).unwrap_or_else(|p| panic!("{p:#?}"));
-    for _ in 0..3 {
-        rt.step(&[]);
-    }
-    rt
-}
-
-/// A click on the button entity `name`, and a few frames for it to take.
-fn click(rt: &mut Runtime, name: &str) {
-    let e = rt.find(name).unwrap_or_else(|| panic!("no button {name}"));
-    let pos = rt
-        .world
-        .entities
-        .get::<&jengine::Transform2D>(e)
-        .unwrap()
-        .pos;
-    let (x, y) = (pos[0] as f64, pos[1] as f64);
-    for phase in [Phase::Press, Phase::Release] {
-        rt.step(&[Event::Pointer { phase, x, y }]);
-    }
-    for _ in 0..3 {
-        rt.step(&[]);
-    }
+    });
+    game.settle(3);
+    game
 }
 
 #[test]
 fn the_pointer_buttons_walk_turn_and_refuse_in_words() {
-    let mut rt = in_the_warren();
-    click(&mut rt, "b_forward");
-    assert_eq!(state(&rt)["x"], 2);
-    click(&mut rt, "b_turn_left");
-    assert_eq!(state(&rt)["facing"], "north");
+    let mut game = in_the_warren();
+    game.click("b_forward");
+    assert_eq!(state(&game)["x"], 2);
+    game.click("b_turn_left");
+    assert_eq!(state(&game)["facing"], "north");
     // Rock ahead: the step is refused and the log says why.
-    click(&mut rt, "b_forward");
-    assert_eq!(state(&rt)["y"], 1);
-    assert_eq!(text(&rt, "log3"), "You bump into the wall.");
-    assert!(flash(&rt) > 0.0, "the bump flashes the view");
+    game.click("b_forward");
+    assert_eq!(state(&game)["y"], 1);
+    assert_eq!(game.text("log3"), "You bump into the wall.");
+    assert!(flash(&game) > 0.0, "the bump flashes the view");
     // A step back into rock and Use with nothing to use answer too.
-    click(&mut rt, "b_back");
-    assert_eq!(state(&rt)["y"], 1);
-    assert_eq!(text(&rt, "log3"), "You bump into the wall.");
-    click(&mut rt, "b_use");
-    assert_eq!(text(&rt, "log3"), "There is nothing here to use.");
-    assert_eq!(state(&rt)["tick"], 2, "refusals cost nothing");
+    game.click("b_back");
+    assert_eq!(state(&game)["y"], 1);
+    assert_eq!(game.text("log3"), "You bump into the wall.");
+    game.click("b_use");
+    assert_eq!(game.text("log3"), "There is nothing here to use.");
+    assert_eq!(state(&game)["tick"], 2, "refusals cost nothing");
     // The title button leaves the crawl, as Esc does.
-    click(&mut rt, "b_title");
-    assert_eq!(rt.scene(), "title");
-}
-
-/// The names of the sounds the scripts asked for since `from` sounds had been heard.
-fn heard_since(rt: &Runtime, from: usize) -> Vec<String> {
-    rt.heard().skip(from).map(|h| h.name.clone()).collect()
+    game.click("b_title");
+    assert_eq!(game.scene(), "title");
 }
 
 #[test]
 fn a_step_sounds_a_footfall_and_a_bump_sounds_a_thud() {
-    let mut rt = in_the_warren();
-    let before = rt.heard().count();
-    click(&mut rt, "b_forward");
-    assert_eq!(state(&rt)["x"], 2);
-    assert_eq!(heard_since(&rt, before), ["step.wav"]);
-    click(&mut rt, "b_turn_left");
-    let before = rt.heard().count();
-    click(&mut rt, "b_forward");
-    assert_eq!(state(&rt)["y"], 1, "rock ahead");
-    assert_eq!(heard_since(&rt, before), ["bump.wav"]);
+    let mut game = in_the_warren();
+    let before = game.heard_count();
+    game.click("b_forward");
+    assert_eq!(state(&game)["x"], 2);
+    assert_eq!(game.heard_since(before), ["step.wav"]);
+    game.click("b_turn_left");
+    let before = game.heard_count();
+    game.click("b_forward");
+    assert_eq!(state(&game)["y"], 1, "rock ahead");
+    assert_eq!(game.heard_since(before), ["bump.wav"]);
 }

@@ -1,0 +1,35 @@
+//! What every suite of Seven Stairs (`projects/rpg-classics`) shares: where the project is,
+//! the package it links, and its data tables read from `data/`.
+//!
+//! The suites are in `tests/`: `seven_stairs.rs` checks the levels, runs the rules' Lua tests
+//! (`rules_test.lua`, beside this crate) and plays the game; `editor.rs` opens its scenes in
+//! the editor. Goldens are in `golden/`, input files in `inputs/`.
+
+#![warn(missing_docs)]
+
+use std::path::{Path, PathBuf};
+
+use jengine::Package;
+use jengine_crawler::CrawlerPackage;
+use jengine_testkit::{Game, Options};
+
+/// The packages `project.jengine` lists, as linked into the tests.
+pub const PACKAGES: &[&dyn Package] = &[&CrawlerPackage];
+
+/// The project folder, `projects/rpg-classics`.
+pub fn project() -> PathBuf {
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR"));
+    tests.parent().unwrap_or(tests).to_path_buf()
+}
+
+/// Runs the game headless with `options`; its goldens are `tests/golden/`.
+pub fn open(options: Options) -> Game {
+    Game::open(project(), PACKAGES, options)
+}
+
+/// The text of the data table `name` (`data/<name>.json`); panics naming the file when it
+/// cannot be read.
+pub fn data(name: &str) -> String {
+    let path = project().join("data").join(format!("{name}.json"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
