@@ -1,6 +1,6 @@
 //! The hot paths: building the picture, and a long scripted crawl.
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use criterion::{Criterion, black_box, criterion_main};
 use jengine_crawler::map::{Cell, Dungeon, Facing, Tables};
 use jengine_crawler::view::{self, Frame};
 use jengine_crawler::{Crawl, Event};
@@ -169,5 +169,11 @@ fn bench_crawl(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_view, bench_crawl);
+/// Runs every benchmark of this file.
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    bench_view(&mut c);
+    bench_crawl(&mut c);
+}
+
 criterion_main!(benches);

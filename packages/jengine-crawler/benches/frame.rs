@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_main};
 use jengine::{Args, Registry, Tables, Time, Value, World};
 use jengine_crawler::CrawlerPackage;
 use jengine_testkit::Renderer;
@@ -129,5 +129,10 @@ fn frame(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, frame);
+/// Runs every benchmark of this file.
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    frame(&mut c);
+}
+
 criterion_main!(benches);
