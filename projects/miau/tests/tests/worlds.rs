@@ -1,28 +1,16 @@
-//! The shipped worlds: every proof replays a concrete winning route, and the gate passes.
+//! The worlds the game ships in `mods/`: every proof replays a concrete winning route, and the
+//! gate passes over them with the core pack the package builds in.
 
-use std::path::PathBuf;
-
+use jengine_miau::Game;
 use jengine_miau::board::{Action, Proof};
-use jengine_miau::source::load_file;
 use jengine_miau::worlds;
-use jengine_miau::{Game, Pack};
+use miau_tests::{mods, pack};
 
-fn mods() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../projects/miau/mods")
-}
-
-fn pack(file: &str) -> Pack {
-    if file == "core" {
-        return worlds::core().expect("core loads").pack;
-    }
-    load_file(&mods().join(file)).expect("pack loads").pack
-}
-
-fn assert_wins(file: &str, level: &str, route: &str) {
-    let pack = pack(file);
+fn assert_wins(id: &str, level: &str, route: &str) {
+    let pack = pack(id);
     let level = pack
         .level(level)
-        .unwrap_or_else(|| panic!("{file} has {level}"));
+        .unwrap_or_else(|| panic!("{id} has {level}"));
     let mut game = Game::new(Proof::new(level).expect("valid proof"));
     let actions = Action::parse_sequence(route).expect("route letters");
     for (i, &a) in actions.iter().enumerate() {
@@ -37,37 +25,30 @@ fn assert_wins(file: &str, level: &str, route: &str) {
 }
 
 #[test]
-fn core_routes_win() {
-    assert_wins("core", "first-steps", "RRRR");
-    assert_wins("core", "missing-word", "UULLLDDDRRRR");
-    assert_wins("core", "open-the-gate", "DDURRRRRR");
-}
-
-#[test]
 fn basic_proofs_routes_win() {
-    assert_wins("garden-basics.cjs", "garden-push", "RRURDRRR");
-    assert_wins("garden-basics.cjs", "garden-pond", "RRRRRRRR");
-    assert_wins("garden-basics.cjs", "garden-thorns", "DDRRRDRRU");
+    assert_wins("garden-basics", "garden-push", "RRURDRRR");
+    assert_wins("garden-basics", "garden-pond", "RRRRRRRR");
+    assert_wins("garden-basics", "garden-thorns", "DDRRRDRRU");
 }
 
 #[test]
 fn word_lab_routes_win() {
-    assert_wins("word-lab.cjs", "shared-control", "RRDDRDLDRR");
-    assert_wins("word-lab.cjs", "change-what-you-are", "DRRDRR");
-    assert_wins("word-lab.cjs", "rules-are-cargo", "RRRULLLDLURUURRR");
+    assert_wins("word-lab", "shared-control", "RRDDRDLDRR");
+    assert_wins("word-lab", "change-what-you-are", "DRRDRR");
+    assert_wins("word-lab", "rules-are-cargo", "RRRULLLDLURUURRR");
 }
 
 #[cfg(feature = "automata")]
 #[test]
 fn clockwork_routes_win() {
-    assert_wins("clockwork.cjs", "busy-bee", "ULUUU");
-    assert_wins("clockwork.cjs", "carrier", "RUUDDRR");
-    assert_wins("clockwork.cjs", "rockslide", "RRRRDDDRR");
+    assert_wins("clockwork", "busy-bee", "ULUUU");
+    assert_wins("clockwork", "carrier", "RUUDDRR");
+    assert_wins("clockwork", "rockslide", "RRRRDDDRR");
 }
 
 #[test]
 fn basic_proofs_display_name_and_stable_ids() {
-    let p = pack("garden-basics.cjs");
+    let p = pack("garden-basics");
     assert_eq!(
         (p.manifest.id.as_str(), p.manifest.name.as_str()),
         ("garden-basics", "Basic Proofs")
@@ -76,13 +57,19 @@ fn basic_proofs_display_name_and_stable_ids() {
     assert_eq!(ids, ["garden-push", "garden-pond", "garden-thorns"]);
 }
 
+/// The core pack is the package's: the game ships no file of its own for it, so the one the
+/// game plays is always the one built into `jengine-miau`.
 #[test]
-fn the_core_pack_file_is_the_built_in_one() {
-    let file = load_file(&mods().join(worlds::CORE_FILE))
-        .expect("loads")
-        .pack;
-    assert_eq!(file, pack("core"));
-    assert_eq!(file.levels.len(), 3);
+fn the_core_pack_is_the_packages_alone() {
+    assert!(
+        !mods().join(worlds::CORE_FILE).exists(),
+        "mods/{} would be a second copy of the package's core pack",
+        worlds::CORE_FILE
+    );
+    for file in worlds::pack_files(&mods()).expect("the mods folder is read") {
+        let loaded = jengine_miau::source::load_file(&file).map(|c| c.pack.manifest.id);
+        assert_ne!(loaded.ok().as_deref(), Some("core"), "{}", file.display());
+    }
 }
 
 #[cfg(feature = "automata")]
@@ -109,36 +96,9 @@ fn the_worlds_gate_passes() {
 #[cfg(not(feature = "automata"))]
 #[test]
 fn without_automata_the_clockwork_pack_needs_a_newer_miau() {
-    let err = load_file(&mods().join("clockwork.cjs")).expect_err("refused");
+    let err = jengine_miau::source::load_file(&mods().join("clockwork.cjs")).expect_err("refused");
     assert!(
         err.to_string().starts_with("This pack needs a newer Miau"),
         "{err}"
     );
-}
-
-#[test]
-fn a_pack_with_an_empty_level_fails_the_gate_without_crashing() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(
-        dir.path().join("bare.json"),
-        r#"{ "manifest": { "id": "bare", "name": "Bare", "version": "1.0.0" },
-             "levels": [{ "id": "nothing", "width": 4, "height": 3, "objects": [] }] }"#,
-    )
-    .expect("writes");
-    let mut seen = Vec::new();
-    let results = worlds::check_worlds_with(dir.path(), &worlds::CheckOptions::default(), |p| {
-        seen.push(p.source.clone())
-    });
-    let sources: Vec<String> = results.iter().map(|r| r.source.clone()).collect();
-    assert_eq!(
-        seen, sources,
-        "every pack is handed over as it is checked, in order"
-    );
-    let bare = results
-        .iter()
-        .find(|r| r.pack_id.as_deref() == Some("bare"))
-        .expect("the bare pack is checked");
-    assert!(!bare.passed());
-    assert_eq!(bare.proofs.len(), 1);
-    assert_eq!(bare.proofs[0].failures, vec!["UNSOLVABLE".to_string()]);
 }
