@@ -5,7 +5,7 @@
 //! each frame. Also: the same frame rendered at 1280x720, and the cost of a script reading the
 //! whole `MiauBoard` bag (4,096 pieces) every frame.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use jengine_miau::MiauPackage;
