@@ -15,8 +15,8 @@ use crate::solve::{
 use crate::source::{SourceKind, load, load_file};
 use crate::validate::{Checked, PackError};
 
-/// The core pack's source, built into the crate.
-pub const CORE_SOURCE: &str = include_str!("../../../projects/miau/mods/core.json");
+/// The core pack's source (`packs/core.json`), built into the crate.
+pub const CORE_SOURCE: &str = include_str!("../packs/core.json");
 /// The file name the core pack ships under.
 pub const CORE_FILE: &str = "core.json";
 

@@ -1,5 +1,6 @@
 //! The host's crate graph, read from `cargo metadata`: the runtime, renderer and mixer link no
-//! desktop, and dependencies only point down (no tool on a game, no package on the tool).
+//! desktop, dependencies only point down (no tool on a game, no package on the tool), and no
+//! crate compiles in a file from outside its own folder.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -131,4 +132,94 @@ fn dependencies_point_down() {
             );
         }
     }
+}
+
+/// The `.rs` files of the crate in `dir`, less any crate nested inside it and build output.
+fn sources(dir: &Path, nested: &BTreeSet<std::path::PathBuf>, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n == "target") || nested.contains(&path) {
+                continue;
+            }
+            sources(&path, nested, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `path` with its `.` and `..` parts folded away, without touching the disk.
+fn folded(path: &Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The argument of each `name!(...)` in `text`, parentheses balanced.
+fn macro_arguments<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
+    let open = format!("{name}!(");
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices(&open) {
+        let start = at + open.len();
+        let mut depth = 1;
+        for (i, c) in text[start..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                found.push(text[start..start + i].trim());
+                break;
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_crate_compiles_in_a_file_from_outside_itself() {
+    let g = graph();
+    let root = std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .expect("the workspace root");
+    let dirs: BTreeSet<std::path::PathBuf> = g.dirs.values().map(|d| root.join(d)).collect();
+    let mut reaching = Vec::new();
+    for (name, dir) in &g.dirs {
+        let dir = root.join(dir);
+        let nested: BTreeSet<_> = dirs
+            .iter()
+            .filter(|d| **d != dir && d.starts_with(&dir))
+            .cloned()
+            .collect();
+        let mut files = Vec::new();
+        sources(&dir, &nested, &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            for mac in ["include_str", "include_bytes"] {
+                for arg in macro_arguments(&text, mac) {
+                    let inside = match arg.strip_prefix('"').and_then(|a| a.strip_suffix('"')) {
+                        Some(rel) => folded(&file.parent().unwrap().join(rel)).starts_with(&dir),
+                        // A built path (`concat!`, `env!`) may not climb out either.
+                        None => !arg.contains(".."),
+                    };
+                    if !inside {
+                        reaching.push(format!(
+                            "{name}: {} has {mac}!({arg})",
+                            file.strip_prefix(&root).unwrap_or(&file).display()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(reaching.is_empty(), "{reaching:#?}");
 }

@@ -5,17 +5,12 @@
 //! each frame. Also: the same frame rendered at 1280x720, and the cost of a script reading the
 //! whole `MiauBoard` bag (4,096 pieces) every frame.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use jengine_miau::MiauPackage;
-use jengine_tool::input::Event;
-use jengine_tool::render::Renderer;
-use jengine_tool::{Options, Runtime};
-
-fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/miau")
-}
+use jengine_testkit::{Event, Options, Renderer, Runtime};
+use miau_tests::project;
 
 /// One level of 64x64 cells, every cell an entity: three sentences and a field of cats,
 /// rocks and flags.
@@ -68,11 +63,19 @@ fn game(dir: &Path, extra: &str) -> Runtime {
     ] {
         copy(&project().join(sub), &root.join(sub));
     }
-    let packages = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The game's own package entries, their paths made absolute for the copy's folder.
+    let listed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(project().join("project.jengine")).unwrap())
+            .unwrap();
+    let mut packages = listed["packages"].clone();
+    for entry in packages.as_array_mut().unwrap() {
+        let path = project().join(entry["source"]["path"].as_str().unwrap());
+        entry["source"]["path"] = path.display().to_string().into();
+    }
     let manifest = serde_json::json!({
         "name": "miau-bench", "version": "0.1.0", "start_scene": "play",
         "window": { "width": 1280, "height": 720, "title": "bench" },
-        "packages": [{ "name": "jengine-miau", "source": { "type": "path", "path": packages } }]
+        "packages": packages
     });
     std::fs::write(root.join("project.jengine"), manifest.to_string()).unwrap();
     let play = std::fs::read_to_string(root.join("assets/scenes/play.scene")).unwrap();

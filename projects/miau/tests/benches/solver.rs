@@ -1,7 +1,6 @@
-//! Solver throughput on the shipped worlds: attempted actions per second and bytes per
-//! retained state, over every search the worlds gate runs.
-
-use std::path::PathBuf;
+//! Solver throughput on the worlds Miau ships (the package's core pack and the packs in
+//! `mods/`): attempted actions per second and bytes per retained state, over every search the
+//! worlds gate runs, and the whole gate.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use jengine_miau::board::Proof;
@@ -9,10 +8,7 @@ use jengine_miau::pack::{Level, Placement, RuleText};
 use jengine_miau::solve::{Constraint, Search, solve};
 use jengine_miau::source::load_file;
 use jengine_miau::worlds::{self, CheckOptions};
-
-fn mods() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../projects/miau/mods")
-}
+use miau_tests::mods;
 
 /// Every shipped proof with every search the gate would run on it.
 fn searches() -> Vec<(Proof, Search)> {

@@ -5,14 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use jengine_miau::worlds::{self, CheckOptions};
-use jengine_miau::{Action, MiauPackage};
-use jengine_tool::input::{Event, InputScript};
-use jengine_tool::{Options, Runtime};
-
-fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/miau")
-}
+use jengine_miau::Action;
+use jengine_testkit::{Event, Game, InputScript, Options, Phase, inputs, key_presses_json};
+use miau_tests::{bag, project, route};
 
 /// The packs as INDEX lists them: core first, then the shipped files by name.
 const PACKS: [&str; 4] = ["core", "clockwork", "garden-basics", "word-lab"];
@@ -30,27 +25,6 @@ const PROOFS: [(&str, usize); 10] = [
     ("word-lab", 2),
     ("clockwork", 0),
 ];
-
-fn pack(id: &str) -> jengine_miau::Pack {
-    if id == "core" {
-        return worlds::core().expect("core").pack;
-    }
-    let file = worlds::pack_files(&project().join("mods"))
-        .expect("mods")
-        .into_iter()
-        .find(|f| f.file_stem().and_then(|s| s.to_str()) == Some(id))
-        .expect("the pack's file");
-    jengine_miau::source::load_file(&file).expect("loads").pack
-}
-
-fn route(pack_id: &str, level: usize) -> Vec<Action> {
-    let pack = pack(pack_id);
-    let report = worlds::solve_level(&pack.levels[level], &CheckOptions::default()).expect("proof");
-    match report.outcome {
-        jengine_miau::solve::Outcome::Solved(actions) => actions,
-        other => panic!("{pack_id} level {level}: {other:?}"),
-    }
-}
 
 fn key_of(a: Action) -> &'static str {
     match a {
@@ -87,66 +61,39 @@ fn input_json(pack_id: &str, level: usize, route: &[Action]) -> String {
     for &a in route {
         press(&mut frame, key_of(a), EVERY);
     }
-    jengine_tool::input::key_presses_json(&keys)
+    key_presses_json(&keys)
 }
 
 fn input_path(pack_id: &str, level: usize) -> PathBuf {
     project().join(format!("tests/inputs/{pack_id}_{}.json", level + 1))
 }
 
-pub fn runtime(options: Options) -> Runtime {
-    Runtime::new(&project(), &[&MiauPackage], options).unwrap_or_else(|p| panic!("{p:#?}"))
+/// Miau running headless; a frame that differs from its golden is written under the target
+/// folder's scratch space.
+fn runtime(options: Options) -> Game {
+    miau_tests::open(
+        options,
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden"),
+    )
 }
 
-fn bag(rt: &Runtime) -> serde_json::Value {
-    // Null until the scene's first frame has run the package's systems.
-    let bags = rt.bags();
-    bags.as_object()
-        .and_then(|o| o.values().find_map(|v| v.get("Miau")))
-        .cloned()
-        .unwrap_or_default()
-}
-
-fn text(rt: &Runtime, name: &str) -> String {
-    rt.text(name)
-        .unwrap_or_else(|| panic!("no entity {name} with a text"))
-}
-
-fn golden(rt: &Runtime, name: &str) {
-    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    let assets = project().join("assets");
-    if let Err(e) =
-        jengine_tool::golden::check_world(&assets, &rt.world, (1280, 720), &goldens, &out, name)
-    {
-        panic!("{e}");
-    }
-}
-
-/// Plays one proof's input file from the title and returns the runtime at the end.
-fn play_proof(pack_id: &str, level: usize, shots: bool) -> Runtime {
+/// Plays one proof's input file from the title and returns the game at the end. The file is
+/// checked to be the solver's route first (`JENGINE_BLESS=1` rewrites it).
+fn play_proof(pack_id: &str, level: usize, shots: bool) -> Game {
     let actions = route(pack_id, level);
     let json = input_json(pack_id, level, &actions);
     let path = input_path(pack_id, level);
-    if std::env::var_os("MIAU_WRITE_INPUT").is_some() {
-        std::fs::write(&path, &json).unwrap();
-    }
-    let kept = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        kept == json,
-        "{} is not the solver's route; run with MIAU_WRITE_INPUT=1",
-        path.display()
-    );
-    let mut input = InputScript::parse(&kept).unwrap();
+    inputs::assert_kept(&path, &json);
+    let mut input = InputScript::parse(&json).unwrap();
     let mut rt = runtime(Options::default());
     let last: u64 = 10 + 12 + 12 + EVERY * (actions.len() as u64 + 8 + level as u64) + 40;
     let mut won_at = None;
     for _ in 0..last {
-        let frame = rt.frame();
+        let frame = rt.rt.frame();
         let events: Vec<Event> = input.due(frame);
         rt.step(&events);
         if shots && rt.scene() == "index" && frame == 20 {
-            golden(&rt, "miau_index");
+            rt.golden("miau_index");
         }
         if rt.scene() == "play" && won_at.is_none() && bag(&rt)["won"] == true {
             won_at = Some(frame);
@@ -157,7 +104,7 @@ fn play_proof(pack_id: &str, level: usize, shots: bool) -> Runtime {
     assert_eq!(b["won"], true, "{pack_id} level {level}: {b}");
     assert_eq!(b["playing"]["pack"], pack_id);
     assert_eq!(b["playing"]["number"], level + 1);
-    assert_eq!(text(&rt, "won_title"), "Solved!");
+    assert_eq!(rt.text("won_title"), "Solved!");
     let solved = b["catalog"]
         .as_array()
         .unwrap()
@@ -179,10 +126,8 @@ fn every_teaching_proof_is_won_through_the_game() {
 #[test]
 fn the_title_and_index_look_right() {
     let mut rt = runtime(Options::default());
-    for _ in 0..50 {
-        rt.step(&[]);
-    }
-    golden(&rt, "miau_title");
+    rt.settle(50);
+    rt.golden("miau_title");
     play_proof("core", 0, true);
 }
 
@@ -192,25 +137,25 @@ fn the_title_and_index_look_right() {
 fn a_level_mid_play_and_its_win_look_right() {
     let actions = route("clockwork", 0);
     let mut rt = runtime(Options::default());
-    settle(&mut rt, 3);
-    key(&mut rt, "enter");
-    key(&mut rt, "down");
-    key(&mut rt, "right");
-    key(&mut rt, "enter");
-    settle(&mut rt, 3);
+    rt.settle(3);
+    rt.key("enter");
+    rt.key("down");
+    rt.key("right");
+    rt.key("enter");
+    rt.settle(3);
     let (last, before) = actions.split_last().expect("a route");
     for &a in &before[..2.min(before.len())] {
-        key(&mut rt, key_of(a));
+        rt.key(key_of(a));
     }
-    settle(&mut rt, 20);
-    golden(&rt, "miau_play");
+    rt.settle(20);
+    rt.golden("miau_play");
     for &a in &before[2.min(before.len())..] {
-        key(&mut rt, key_of(a));
+        rt.key(key_of(a));
     }
-    key(&mut rt, key_of(*last));
+    rt.key(key_of(*last));
     assert_eq!(bag(&rt)["won"], true);
-    settle(&mut rt, 8);
-    golden(&rt, "miau_won");
+    rt.settle(8);
+    rt.golden("miau_won");
 }
 
 const HELLO: &str = r#"// A small pack, as a player would paste it.
@@ -234,27 +179,15 @@ const BROKEN: &str = r#"{ "manifest": { "id": "Bad Id", "name": "", "version": "
   "levels": [{ "id": "a", "width": 3, "height": 3, "objects": [
     { "kind": "word", "text": "CAT", "x": 9, "y": 0 }, { "kind": "thing", "x": 0, "y": 0 } ] }] }"#;
 
-fn key(rt: &mut Runtime, name: &str) {
-    for down in [true, false] {
-        rt.step(&[Event::Key {
-            key: name.into(),
-            down,
-        }]);
-    }
-    for _ in 0..3 {
-        rt.step(&[]);
-    }
-}
-
 /// The serial of the last pack outcome the `Miau` bag shows, 0 before any.
-fn outcome_serial(rt: &Runtime) -> u64 {
+fn outcome_serial(rt: &Game) -> u64 {
     bag(rt)["outcome"]["serial"].as_u64().unwrap_or(0)
 }
 
 /// Pastes pack text and steps frames until its outcome is in the bag (a script runs on its
 /// own thread, and ends by its time cap at the latest), then lets the screens take it.
 /// Returns how many of the frames stepped meanwhile showed the import still running.
-fn paste(rt: &mut Runtime, text: &str) -> usize {
+fn paste(rt: &mut Game, text: &str) -> usize {
     let before = outcome_serial(rt);
     rt.step(&[Event::Text { text: text.into() }]);
     read_back(rt, before)
@@ -262,7 +195,7 @@ fn paste(rt: &mut Runtime, text: &str) -> usize {
 
 /// Steps frames until a pack outcome newer than `before` is in the bag, then four more for the
 /// screens to take it; returns how many of the frames showed the import still running.
-fn read_back(rt: &mut Runtime, before: u64) -> usize {
+fn read_back(rt: &mut Game, before: u64) -> usize {
     let mut running = 0;
     while outcome_serial(rt) == before {
         if bag(rt)["importing"] == true {
@@ -270,19 +203,11 @@ fn read_back(rt: &mut Runtime, before: u64) -> usize {
         }
         rt.step(&[]);
     }
-    for _ in 0..4 {
-        rt.step(&[]);
-    }
+    rt.settle(4);
     running
 }
 
-fn settle(rt: &mut Runtime, frames: usize) {
-    for _ in 0..frames {
-        rt.step(&[]);
-    }
-}
-
-fn catalog_ids(rt: &Runtime) -> Vec<String> {
+fn catalog_ids(rt: &Game) -> Vec<String> {
     bag(rt)["catalog"]
         .as_array()
         .unwrap()
@@ -292,11 +217,11 @@ fn catalog_ids(rt: &Runtime) -> Vec<String> {
 }
 
 /// From the title to the Workshop (the middle button).
-fn to_workshop(rt: &mut Runtime) {
-    settle(rt, 3);
-    key(rt, "right");
-    key(rt, "enter");
-    settle(rt, 3);
+fn to_workshop(rt: &mut Game) {
+    rt.settle(3);
+    rt.key("right");
+    rt.key("enter");
+    rt.settle(3);
     assert_eq!(rt.scene(), "workshop");
 }
 
@@ -317,7 +242,7 @@ fn a_bad_pack_pasted_in_the_workshop_shows_every_error_with_its_path() {
         "workshop",
         "a bad pack does not leave the Workshop"
     );
-    let report = text(&rt, "report");
+    let report = rt.text("report");
     for path in [
         "manifest.id",
         "manifest.name",
@@ -330,9 +255,9 @@ fn a_bad_pack_pasted_in_the_workshop_shows_every_error_with_its_path() {
             "{path} missing from the report:\n{report}"
         );
     }
-    assert!(text(&rt, "message").contains("problems; nothing was changed"));
+    assert!(rt.text("message").contains("problems; nothing was changed"));
     assert_eq!(catalog_ids(&rt).len(), 4);
-    golden(&rt, "miau_workshop_errors");
+    rt.golden("miau_workshop_errors");
 }
 
 /// A pasted script that never ends by itself: the game keeps drawing frames while it runs, and
@@ -341,7 +266,7 @@ fn a_bad_pack_pasted_in_the_workshop_shows_every_error_with_its_path() {
 fn a_runaway_pasted_pack_does_not_stop_the_game() {
     let mut rt = runtime(Options::default());
     to_workshop(&mut rt);
-    let frames = rt.frame();
+    let frames = rt.rt.frame();
     let running = paste(
         &mut rt,
         "// a pack that never returns\nmodule.exports = {};\nfor (;;) {}\n",
@@ -350,12 +275,12 @@ fn a_runaway_pasted_pack_does_not_stop_the_game() {
         running >= 2,
         "frames went on while the script ran: {running}"
     );
-    assert!(rt.frame() > frames + running as u64);
+    assert!(rt.rt.frame() > frames + running as u64);
     assert_eq!(rt.scene(), "workshop");
     assert!(
-        text(&rt, "message").contains("ran longer"),
+        rt.text("message").contains("ran longer"),
         "{}",
-        text(&rt, "message")
+        rt.text("message")
     );
     assert_eq!(bag(&rt)["importing"], false);
     assert_eq!(catalog_ids(&rt).len(), 4);
@@ -368,64 +293,59 @@ fn a_pack_is_imported_kept_played_exported_shared_and_removed() {
     to_workshop(&mut rt);
     paste(&mut rt, HELLO);
     assert_eq!(rt.scene(), "gift", "a good pack is previewed");
-    settle(&mut rt, 2);
-    assert_eq!(text(&rt, "name"), "Hello Miau");
-    assert!(text(&rt, "glyphs").contains('🐈'));
-    assert!(
-        text(&rt, "notes").contains("SHUT"),
-        "{}",
-        text(&rt, "notes")
-    );
+    rt.settle(2);
+    assert_eq!(rt.text("name"), "Hello Miau");
+    assert!(rt.text("glyphs").contains('🐈'));
+    assert!(rt.text("notes").contains("SHUT"), "{}", rt.text("notes"));
     assert_eq!(catalog_ids(&rt).len(), 4, "the preview installed nothing");
-    golden(&rt, "miau_gift");
-    key(&mut rt, "enter");
-    settle(&mut rt, 3);
+    rt.golden("miau_gift");
+    rt.key("enter");
+    rt.settle(3);
     assert_eq!(rt.scene(), "play");
     assert_eq!(bag(&rt)["playing"]["pack"], "hello-miau");
     // Kept as data in the player's folder, and there after a restart.
     assert!(data.path().join("miau/packs/hello-miau.json").is_file());
-    let again = runtime(with_data(data.path()));
-    let mut again = again;
-    settle(&mut again, 2);
+    let mut again = runtime(with_data(data.path()));
+    again.settle(2);
     assert!(catalog_ids(&again).contains(&"hello-miau".to_string()));
     drop(again);
     // Win it: right three times walks the cat onto the flag.
     for _ in 0..3 {
-        key(&mut rt, "right");
+        rt.key("right");
     }
     assert_eq!(bag(&rt)["won"], true);
     // Back to the Workshop by way of INDEX.
-    key(&mut rt, "escape");
-    key(&mut rt, "w");
+    rt.key("escape");
+    rt.key("w");
     assert_eq!(rt.scene(), "workshop");
-    key(&mut rt, "tab");
+    rt.key("tab");
     for _ in 0..4 {
-        key(&mut rt, "down");
+        rt.key("down");
     }
-    key(&mut rt, "e");
+    rt.key("e");
     let exported = data.path().join("miau/exports/hello-miau.cjs");
-    assert!(exported.is_file(), "{}", text(&rt, "message"));
-    key(&mut rt, "s");
+    assert!(exported.is_file(), "{}", rt.text("message"));
+    rt.key("s");
     let link = rt.clipboard().expect("the link was copied").to_string();
     assert!(link.starts_with("miau://play#pack=1."), "{link}");
-    key(&mut rt, "x");
-    assert!(text(&rt, "message").contains("Press X again"));
-    key(&mut rt, "x");
+    rt.key("x");
+    assert!(rt.text("message").contains("Press X again"));
+    rt.key("x");
     assert!(!catalog_ids(&rt).contains(&"hello-miau".to_string()));
     assert!(!data.path().join("miau/packs/hello-miau.json").exists());
     // The export is a pack file the Workshop reads back by its path.
-    key(&mut rt, "tab");
+    rt.key("tab");
     for c in exported.display().to_string().chars() {
         rt.step(&[Event::Text {
             text: c.to_string(),
         }]);
     }
     let before = outcome_serial(&rt);
-    key(&mut rt, "enter");
+    rt.key("enter");
     read_back(&mut rt, before);
     assert_eq!(rt.scene(), "gift");
-    key(&mut rt, "escape");
-    settle(&mut rt, 2);
+    rt.key("escape");
+    rt.settle(2);
     assert_eq!(rt.scene(), "workshop");
     assert!(
         !catalog_ids(&rt).contains(&"hello-miau".to_string()),
@@ -444,31 +364,31 @@ fn hello_link() -> String {
 #[test]
 fn a_gift_link_at_launch_is_previewed_and_kept() {
     let mut rt = at_the_gift();
-    settle(&mut rt, 2);
+    rt.settle(2);
     assert!(
-        text(&rt, "meta").contains("from a share link"),
+        rt.text("meta").contains("from a share link"),
         "{}",
-        text(&rt, "meta")
+        rt.text("meta")
     );
-    key(&mut rt, "enter");
-    settle(&mut rt, 3);
+    rt.key("enter");
+    rt.settle(3);
     assert_eq!(rt.scene(), "play");
     assert_eq!(bag(&rt)["playing"]["pack"], "hello-miau");
     // Back on the title, the gift does not open again.
-    key(&mut rt, "escape");
-    key(&mut rt, "escape");
-    settle(&mut rt, 4);
+    rt.key("escape");
+    rt.key("escape");
+    rt.settle(4);
     assert_eq!(rt.scene(), "title");
 }
 
 /// Miau started with the hello pack's share link as a gift: on the Gift screen.
-fn at_the_gift() -> Runtime {
+fn at_the_gift() -> Game {
     let options = Options {
         args: vec!["--gift".into(), hello_link()],
         ..Options::default()
     };
     let mut rt = runtime(options);
-    settle(&mut rt, 6);
+    rt.settle(6);
     assert_eq!(rt.scene(), "gift");
     rt
 }
@@ -476,8 +396,8 @@ fn at_the_gift() -> Runtime {
 #[test]
 fn a_gift_left_changes_nothing() {
     let mut rt = at_the_gift();
-    key(&mut rt, "escape");
-    settle(&mut rt, 3);
+    rt.key("escape");
+    rt.settle(3);
     assert_eq!(rt.scene(), "title");
     assert_eq!(catalog_ids(&rt).len(), 4);
     assert!(bag(&rt)["pending"].is_null());
@@ -486,16 +406,16 @@ fn a_gift_left_changes_nothing() {
 #[test]
 fn a_gift_pasted_on_the_title_opens_and_a_bad_one_is_said() {
     let mut rt = runtime(Options::default());
-    settle(&mut rt, 3);
+    rt.settle(3);
     paste(&mut rt, "miau://play#pack=1.not-a-pack");
     assert_eq!(rt.scene(), "title");
     assert!(
-        text(&rt, "status").contains("share link"),
+        rt.text("status").contains("share link"),
         "{}",
-        text(&rt, "status")
+        rt.text("status")
     );
     paste(&mut rt, &hello_link());
-    settle(&mut rt, 2);
+    rt.settle(2);
     assert_eq!(rt.scene(), "gift");
 }
 
@@ -503,68 +423,57 @@ fn a_gift_pasted_on_the_title_opens_and_a_bad_one_is_said() {
 fn progress_is_kept_between_runs() {
     let data = tempfile::tempdir().unwrap();
     let mut rt = runtime(with_data(data.path()));
-    settle(&mut rt, 3);
-    key(&mut rt, "enter"); // Play
-    key(&mut rt, "right");
-    key(&mut rt, "enter"); // First steps
+    rt.settle(3);
+    rt.key("enter"); // Play
+    rt.key("right");
+    rt.key("enter"); // First steps
     for _ in 0..4 {
-        key(&mut rt, "right");
+        rt.key("right");
     }
     assert_eq!(bag(&rt)["won"], true);
     drop(rt);
     let mut rt = runtime(with_data(data.path()));
-    settle(&mut rt, 3);
+    rt.settle(3);
     assert_eq!(bag(&rt)["catalog"][0]["levels"][0]["solved"], true);
-    key(&mut rt, "enter");
-    settle(&mut rt, 2);
-    assert!(
-        text(&rt, "pack_1").contains("1/3"),
-        "{}",
-        text(&rt, "pack_1")
-    );
+    rt.key("enter");
+    rt.settle(2);
+    assert!(rt.text("pack_1").contains("1/3"), "{}", rt.text("pack_1"));
 }
 
 #[test]
 fn undo_and_restart_through_the_keys() {
     let mut rt = runtime(Options::default());
-    settle(&mut rt, 3);
-    key(&mut rt, "enter");
-    key(&mut rt, "right");
-    key(&mut rt, "enter");
-    key(&mut rt, "right");
-    key(&mut rt, "d");
+    rt.settle(3);
+    rt.key("enter");
+    rt.key("right");
+    rt.key("enter");
+    rt.key("right");
+    rt.key("d");
     assert_eq!(bag(&rt)["moves"], 2);
-    key(&mut rt, "z");
+    rt.key("z");
     assert_eq!(bag(&rt)["moves"], 1);
-    key(&mut rt, "r");
+    rt.key("r");
     assert_eq!(bag(&rt)["moves"], 0);
     // A swipe to the right moves too.
     let at = |x: f64, phase| Event::Pointer { phase, x, y: 0.0 };
-    rt.step(&[at(-2.0, jengine_tool::input::Phase::Press)]);
-    rt.step(&[at(0.0, jengine_tool::input::Phase::Release)]);
-    settle(&mut rt, 2);
+    rt.step(&[at(-2.0, Phase::Press)]);
+    rt.step(&[at(0.0, Phase::Release)]);
+    rt.settle(2);
     assert_eq!(bag(&rt)["moves"], 1);
 }
 
 /// Where the entity named `name` is, and its sprite's tint.
-fn placed(rt: &Runtime, name: &str) -> ([f32; 2], [f32; 4]) {
-    let e = rt.find(name).unwrap_or_else(|| panic!("no entity {name}"));
-    let pos = rt
-        .world
-        .entities
-        .get::<&jengine::Transform2D>(e)
-        .expect("a transform")
-        .pos;
+fn placed(rt: &Game, name: &str) -> ([f32; 2], [f32; 4]) {
     let tint = rt
         .world
         .entities
-        .get::<&jengine::Sprite>(e)
+        .get::<&jengine::Sprite>(rt.entity(name))
         .map(|s| s.tint.0)
         .unwrap_or_default();
-    (pos, tint)
+    (rt.centre(name), tint)
 }
 
-fn pointer(rt: &mut Runtime, phase: jengine_tool::input::Phase, at: [f32; 2]) {
+fn pointer(rt: &mut Game, phase: Phase, at: [f32; 2]) {
     rt.step(&[Event::Pointer {
         phase,
         x: at[0] as f64,
@@ -572,22 +481,20 @@ fn pointer(rt: &mut Runtime, phase: jengine_tool::input::Phase, at: [f32; 2]) {
     }]);
 }
 
-/// A click on the button named `name`: press and release on it.
-fn click(rt: &mut Runtime, name: &str) {
-    use jengine_tool::input::Phase;
-    let (at, _) = placed(rt, name);
+/// A click on the button named `name` as a mouse makes it: the pointer comes over the button
+/// (a frame, which lights it), then presses and releases on it and the game settles.
+fn click(rt: &mut Game, name: &str) {
+    let at = rt.centre(name);
     pointer(rt, Phase::Hover, at);
-    pointer(rt, Phase::Press, at);
-    pointer(rt, Phase::Release, at);
-    settle(rt, 3);
+    rt.click(name);
 }
 
 /// From the title to the first level of the core pack.
-fn to_first_steps(rt: &mut Runtime) {
-    settle(rt, 3);
-    key(rt, "enter");
-    key(rt, "right");
-    key(rt, "enter");
+fn to_first_steps(rt: &mut Game) {
+    rt.settle(3);
+    rt.key("enter");
+    rt.key("right");
+    rt.key("enter");
     assert_eq!(rt.scene(), "play");
     assert_eq!(bag(rt)["playing"]["level"], "first-steps");
 }
@@ -604,43 +511,42 @@ fn refused_moves_and_undos_say_why_at_once() {
     }]);
     rt.step(&[]);
     assert_eq!(bag(&rt)["refused"]["reason"], "nothing to undo");
-    assert_eq!(text(&rt, "refusal"), "Nothing to undo.");
-    key(&mut rt, "left"); // to the left edge
-    key(&mut rt, "left"); // and into it
+    assert_eq!(rt.text("refusal"), "Nothing to undo.");
+    rt.key("left"); // to the left edge
+    rt.key("left"); // and into it
     assert_eq!(bag(&rt)["refused"]["reason"], "blocked");
     assert!(
-        text(&rt, "refusal").starts_with("Blocked"),
+        rt.text("refusal").starts_with("Blocked"),
         "{}",
-        text(&rt, "refusal")
+        rt.text("refusal")
     );
     assert_eq!(bag(&rt)["moves"], 1, "a blocked move is not counted");
     assert_eq!(
-        text(&rt, "hint"),
+        rt.text("hint"),
         "",
         "the refusal stands where the hint does"
     );
     // It fades after a moment, and the hint line comes back.
-    settle(&mut rt, 150);
-    assert_eq!(text(&rt, "refusal"), "");
-    assert_eq!(text(&rt, "hint"), "H shows a hint.");
+    rt.settle(150);
+    assert_eq!(rt.text("refusal"), "");
+    assert_eq!(rt.text("hint"), "H shows a hint.");
     for _ in 0..5 {
-        key(&mut rt, "right");
+        rt.key("right");
     }
     assert_eq!(bag(&rt)["won"], true);
-    key(&mut rt, "right");
+    rt.key("right");
     assert_eq!(bag(&rt)["refused"]["reason"], "already won");
-    assert!(text(&rt, "refusal").contains("Already solved"));
+    assert!(rt.text("refusal").contains("Already solved"));
 }
 
 /// Undo, restart, hint and INDEX are buttons as well as keys; a press lights and sinks a
 /// button, and a press dragged off it does nothing.
 #[test]
 fn play_is_played_by_mouse_too() {
-    use jengine_tool::input::Phase;
     let mut rt = runtime(Options::default());
     to_first_steps(&mut rt);
-    key(&mut rt, "right");
-    key(&mut rt, "right");
+    rt.key("right");
+    rt.key("right");
     assert_eq!(bag(&rt)["moves"], 2);
     click(&mut rt, "btn_undo");
     assert_eq!(bag(&rt)["moves"], 1);
@@ -650,15 +556,15 @@ fn play_is_played_by_mouse_too() {
     click(&mut rt, "btn_undo");
     click(&mut rt, "btn_undo");
     assert_eq!(bag(&rt)["refused"]["reason"], "nothing to undo");
-    assert_eq!(text(&rt, "refusal"), "Nothing to undo.");
-    settle(&mut rt, 150);
+    assert_eq!(rt.text("refusal"), "Nothing to undo.");
+    rt.settle(150);
     click(&mut rt, "btn_hint");
     assert!(
-        text(&rt, "hint").contains("Walk to the flag"),
+        rt.text("hint").contains("Walk to the flag"),
         "{}",
-        text(&rt, "hint")
+        rt.text("hint")
     );
-    assert_eq!(text(&rt, "btn_hint_label"), "H  Hide hint");
+    assert_eq!(rt.text("btn_hint_label"), "H  Hide hint");
     // Held down, the button sinks and darkens; let go elsewhere, it comes back and does nothing.
     pointer(&mut rt, Phase::Hover, [0.0, 0.0]);
     let (home, idle) = placed(&rt, "btn_hint");
@@ -675,7 +581,7 @@ fn play_is_played_by_mouse_too() {
         "dragged off, it rises"
     );
     pointer(&mut rt, Phase::Release, [0.0, 0.0]);
-    assert_eq!(text(&rt, "btn_hint_label"), "H  Hide hint", "no click");
+    assert_eq!(rt.text("btn_hint_label"), "H  Hide hint", "no click");
     click(&mut rt, "btn_back");
     assert_eq!(rt.scene(), "index");
     // INDEX's buttons light on hover too.
@@ -691,18 +597,18 @@ fn play_is_played_by_mouse_too() {
 fn a_gift_is_kept_by_mouse() {
     let mut rt = at_the_gift();
     click(&mut rt, "btn_keep");
-    settle(&mut rt, 2);
+    rt.settle(2);
     assert_eq!(rt.scene(), "play");
     assert_eq!(bag(&rt)["playing"]["pack"], "hello-miau");
-    key(&mut rt, "escape");
-    key(&mut rt, "escape");
-    settle(&mut rt, 2);
+    rt.key("escape");
+    rt.key("escape");
+    rt.settle(2);
     paste(&mut rt, &hello_link());
-    settle(&mut rt, 2);
+    rt.settle(2);
     assert_eq!(rt.scene(), "gift");
-    assert_eq!(text(&rt, "btn_both_label"), "B  Keep both");
+    assert_eq!(rt.text("btn_both_label"), "B  Keep both");
     click(&mut rt, "btn_both");
-    settle(&mut rt, 2);
+    rt.settle(2);
     assert_eq!(rt.scene(), "play");
     assert_eq!(bag(&rt)["playing"]["pack"], "hello-miau-fork");
 }
@@ -711,7 +617,7 @@ fn a_gift_is_kept_by_mouse() {
 fn a_gift_is_left_by_mouse() {
     let mut rt = at_the_gift();
     click(&mut rt, "btn_leave");
-    settle(&mut rt, 2);
+    rt.settle(2);
     assert_eq!(rt.scene(), "title");
     assert_eq!(catalog_ids(&rt).len(), 4);
 }
@@ -722,7 +628,7 @@ fn the_workshop_is_worked_by_mouse() {
     let data = tempfile::tempdir().unwrap();
     let mut rt = runtime(with_data(data.path()));
     to_workshop(&mut rt);
-    key(&mut rt, "tab"); // the first pack: core
+    rt.key("tab"); // the first pack: core
     click(&mut rt, "btn_share");
     let link = rt.clipboard().expect("the link was copied").to_string();
     assert!(link.starts_with("miau://play#pack=1."), "{link}");
@@ -730,26 +636,18 @@ fn the_workshop_is_worked_by_mouse() {
     assert!(
         data.path().join("miau/exports/core.cjs").is_file(),
         "{}",
-        text(&rt, "message")
+        rt.text("message")
     );
     click(&mut rt, "btn_remove");
-    assert!(text(&rt, "message").contains("Press X again"));
+    assert!(rt.text("message").contains("Press X again"));
     click(&mut rt, "btn_remove");
     assert!(
-        text(&rt, "message").contains("ships with the game"),
+        rt.text("message").contains("ships with the game"),
         "{}",
-        text(&rt, "message")
+        rt.text("message")
     );
     click(&mut rt, "btn_back");
     assert_eq!(rt.scene(), "title");
-}
-
-/// The names of the sounds scripts asked for since `from` (a frame number).
-fn heard_since(rt: &Runtime, from: u64) -> Vec<String> {
-    rt.heard()
-        .filter(|h| h.frame >= from)
-        .map(|h| h.name.clone())
-        .collect()
 }
 
 /// A move is heard as a step, a move on a won level as the refusal, and the winning move as
@@ -758,18 +656,18 @@ fn heard_since(rt: &Runtime, from: u64) -> Vec<String> {
 fn a_move_steps_a_refused_move_says_uh_uh_and_a_win_is_heard() {
     let actions = route("core", 0);
     let mut rt = runtime(Options::default());
-    settle(&mut rt, 3);
-    key(&mut rt, "enter"); // Title: Play
-    key(&mut rt, "right"); // INDEX: the core pack's levels
-    key(&mut rt, "enter"); // its first level
-    settle(&mut rt, 3);
+    rt.settle(3);
+    rt.key("enter"); // Title: Play
+    rt.key("right"); // INDEX: the core pack's levels
+    rt.key("enter"); // its first level
+    rt.settle(3);
     assert_eq!(rt.scene(), "play");
     let (last, before) = actions.split_last().expect("a route");
     let mut stepped = false;
     for &a in before {
-        let from = rt.frame();
-        key(&mut rt, key_of(a));
-        let heard = heard_since(&rt, from);
+        let from = rt.heard_count();
+        rt.key(key_of(a));
+        let heard = rt.heard_since(from);
         assert!(
             heard.iter().any(|n| n == "step.wav" || n == "push.wav"),
             "{a:?} was heard as {heard:?}"
@@ -779,12 +677,12 @@ fn a_move_steps_a_refused_move_says_uh_uh_and_a_win_is_heard() {
         }
     }
     assert!(stepped, "a move that pushed nothing was heard as a step");
-    let from = rt.frame();
-    key(&mut rt, key_of(*last));
+    let from = rt.heard_count();
+    rt.key(key_of(*last));
     assert_eq!(bag(&rt)["won"], true);
-    assert!(heard_since(&rt, from).contains(&"win.wav".to_string()));
-    let from = rt.frame();
-    key(&mut rt, key_of(*last));
+    assert!(rt.heard_since(from).contains(&"win.wav".to_string()));
+    let from = rt.heard_count();
+    rt.key(key_of(*last));
     assert_eq!(bag(&rt)["refused"]["reason"], "already won");
-    assert_eq!(heard_since(&rt, from), ["refuse.wav"]);
+    assert_eq!(rt.heard_since(from), ["refuse.wav"]);
 }
