@@ -1,6 +1,6 @@
 //! Loading and validating the largest pack the contract allows: 64 levels of 4,096 entities.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_main};
 use jengine_miau::source::{SourceKind, load};
 use jengine_miau::validate::validate;
 
@@ -48,5 +48,10 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Runs every benchmark of this file.
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c);
+}
+
 criterion_main!(benches);

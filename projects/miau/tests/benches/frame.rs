@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_main};
 use jengine_miau::MiauPackage;
 use jengine_testkit::{Event, Options, Renderer, Runtime};
 use miau_tests::project;
@@ -157,5 +157,10 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Runs every benchmark of this file.
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c);
+}
+
 criterion_main!(benches);

@@ -2,7 +2,7 @@
 //! `mods/`): attempted actions per second and bytes per retained state, over every search the
 //! worlds gate runs, and the whole gate.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_main};
 use jengine_miau::board::Proof;
 use jengine_miau::pack::{Level, Placement, RuleText};
 use jengine_miau::solve::{Constraint, Search, solve};
@@ -111,5 +111,10 @@ fn bench(c: &mut Criterion) {
     gate.finish();
 }
 
-criterion_group!(benches, bench);
+/// Runs every benchmark of this file.
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c);
+}
+
 criterion_main!(benches);
