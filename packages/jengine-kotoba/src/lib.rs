@@ -4,7 +4,9 @@
 //! This crate is the `jengine-kotoba` package: [`KotobaPackage`] registers a table and a sea
 //! into a jengine project, and under it sit the rules, the dictionary, the two modes and the bot,
 //! on plain data and with no engine in sight (only this file and [`draw`] touch the seam: the
-//! `register` below names a handler function a line). Its priorities, in order:
+//! `register` below names a handler function a line). Both sit behind the default `engine`
+//! feature; without it the crate is the rules alone, which is what the room server links. Its
+//! priorities, in order:
 //! the rule is exact (a word is found wherever it lies in a run, and counted once); everything
 //! replays (all randomness comes from seeded streams kept in the state, and time only moves when
 //! told); bad input is refused with where it went wrong, never a panic; and the bot is fast
