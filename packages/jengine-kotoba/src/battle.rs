@@ -3,6 +3,7 @@
 //! There are no turns. Moves are plain data applied in the order they arrive, and time moves
 //! only through [`Battle::update`], so a battle is a pure function of its seed, its moves and
 //! the time between them: replayed, it ends the same way (which is what an online match needs).
+//!
 //! Beside it: who fights (`battle/fighter.rs`), how a battle is set up and checked
 //! (`battle/setup.rs`), the bots' moves within a step (`battle/bots.rs`), and a battle at one
 //! instant, taken and put back (`battle/snapshot.rs`).
@@ -99,8 +100,9 @@ impl Battle {
     /// Sets up a battle: deals both hands from the seed and starts the countdown (or the
     /// fight, without one).
     ///
-    /// A hand of 0 or more than [`MAX_HAND`](crate::play::MAX_HAND) tiles, a fighter with no life or a fight that
-    /// lasts no time is refused, naming the fighter and the value.
+    /// A hand of 0 or more than [`MAX_HAND`](crate::play::MAX_HAND) tiles, a fighter with no
+    /// life or a fight that lasts no time is refused ([`Setup::check`]), naming the fighter and
+    /// the value.
     pub fn new(setup: &Setup, stats: &TileStats) -> Result<Battle, SetupError> {
         setup.check()?;
         let mut rng = Pcg32::seed_from_u64(setup.seed);

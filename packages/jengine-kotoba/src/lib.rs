@@ -85,8 +85,8 @@ mod package {
     use jengine::{Color, Entity, Package, RawTable, Registry, RowError, Tables, Time, World};
     use serde::{Deserialize, Serialize};
 
-    /// The `kotoba_table` scene component: where a table's board and hands are drawn, and with what.
-    /// Sizes and points are in world units; texture borders in texture pixels.
+    /// The `kotoba_table` scene component: where a table's board and hands are drawn, and with
+    /// what. Sizes and points are in world units; texture borders in texture pixels.
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     #[serde(default, deny_unknown_fields)]
     pub struct Table {

@@ -113,8 +113,8 @@ impl Fighter {
 }
 
 /// What anyone at the table sees of one fighter at one instant. Their name, the life they
-/// started with and their hand size come from the [`Setup`](super::Setup) and never change, so they are not
-/// part of it.
+/// started with and their hand size come from the [`Setup`](super::Setup) and never change, so
+/// they are not part of it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FighterState {
     /// Life left.

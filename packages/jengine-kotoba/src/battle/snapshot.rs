@@ -100,9 +100,9 @@ impl Battle {
     /// battle) takes the owner's word for it.
     ///
     /// The snapshot must be a moment of this battle: a board of the same size and walls (kana
-    /// may come and go, so a guess can be taken back), hands no bigger than they hold, no more life than at the
-    /// start, clocks in range and a winner who is a player. Otherwise nothing changes. The tile
-    /// stream, the bots and the events not yet taken stay as they were.
+    /// may come and go, so a guess can be taken back), hands no bigger than they hold, no more
+    /// life than at the start, clocks in range and a winner who is a player. Otherwise nothing
+    /// changes. The tile stream, the bots and the events not yet taken stay as they were.
     pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), RestoreError> {
         let Snapshot {
             board,
