@@ -310,7 +310,7 @@ impl Sea {
     }
 
     /// How many rings are spreading (for the engine side's tests).
-    #[cfg(test)]
+    #[cfg(all(test, feature = "engine"))]
     pub(crate) fn ring_count(&self) -> usize {
         self.rings.len()
     }
