@@ -1,61 +1,60 @@
-//! What every Kotodama test reads off a running game: the project, the table's bag and layout,
-//! an entity's text and place, the warnings logged.
-// Each test file uses a different part of this.
-#![allow(dead_code)]
+//! What every Kotodama suite shares: where the project is, the packages it links, a headless
+//! run of it, and what a test reads off the table: its `kotoba` bag and, as the player sees the
+//! screen, its session and layout.
+//!
+//! The suites are in `tests/`: `kotodama.rs` plays the puzzle and the battle by pointer,
+//! `kotodama_title.rs` the title and its menus, `kotodama_howto.rs` the lesson,
+//! `kotodama_flow.rs` the way through the menus into a game and back, `shipped.rs` the stages
+//! and rivals, `editor.rs` the scenes in the editor. Goldens are in `golden/`, input files in
+//! `inputs/`.
+
+#![warn(missing_docs)]
 
 use std::path::{Path, PathBuf};
 
+use jengine::Package;
 use jengine_kotoba::draw::Layout;
 use jengine_kotoba::{Session, Table};
-use jengine_tool::Runtime;
+use jengine_testkit::{Game, Options};
 
-/// Kotodama's project folder.
+/// The packages `project.jengine` lists, in its order, as linked into the tests.
+pub fn packages() -> [&'static dyn Package; 3] {
+    jengine_kotoba::packages()
+}
+
+/// Kotodama's project folder, `projects/kotodama`.
 pub fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama")
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR"));
+    tests.parent().unwrap_or(tests).to_path_buf()
+}
+
+/// The input file `name` under `tests/inputs/`.
+pub fn input_file(name: &str) -> PathBuf {
+    project().join("tests/inputs").join(name)
+}
+
+/// Runs Kotodama headless with `options`; its goldens are `tests/golden/`. A click, key or
+/// text steps only its own frames (no settling after it): each suite steps the frames its
+/// goldens and assertions were written for.
+pub fn open(options: Options) -> Game {
+    open_at(project(), options)
+}
+
+/// Runs a copy of Kotodama at `dir` (a test's own changed copy) as [`open`] does.
+pub fn open_at(dir: impl AsRef<Path>, options: Options) -> Game {
+    Game::open(dir, &packages(), options).settling(0)
 }
 
 /// The `kotoba` bag of the entity named `table`.
-pub fn bag(rt: &Runtime) -> serde_json::Value {
-    rt.bags()["table"]["kotoba"].clone()
-}
-
-/// The entity named `name`, which the scene must have.
-pub fn entity(rt: &Runtime, name: &str) -> jengine::Entity {
-    rt.find(name)
-        .unwrap_or_else(|| panic!("no entity {name:?} in {}", rt.scene()))
-}
-
-/// What an entity's text says now.
-pub fn text(rt: &Runtime, name: &str) -> String {
-    entity(rt, name);
-    rt.text(name)
-        .unwrap_or_else(|| panic!("{name:?} has no text in {}", rt.scene()))
-}
-
-/// Where an entity is.
-pub fn centre(rt: &Runtime, name: &str) -> [f32; 2] {
-    let e = entity(rt, name);
-    rt.world
-        .entities
-        .get::<&jengine::Transform2D>(e)
-        .unwrap()
-        .pos
-}
-
-/// Warnings the run logged since the last call (a script error, a failed scene load, ...).
-pub fn warnings(rt: &mut Runtime) -> Vec<String> {
-    rt.take_log()
-        .into_iter()
-        .filter(|l| l.level >= jengine::LogLevel::Warn)
-        .map(|l| l.message)
-        .collect()
+pub fn kotoba(game: &Game) -> serde_json::Value {
+    game.bag("table", "kotoba")
 }
 
 /// The table's session and layout, as the player sees the screen.
-pub fn look(rt: &Runtime) -> (Session, Layout) {
-    let e = rt.find("table").unwrap();
-    let session = (*rt.world.entities.get::<&Session>(e).unwrap()).clone();
-    let table = (*rt.world.entities.get::<&Table>(e).unwrap()).clone();
+pub fn look(game: &Game) -> (Session, Layout) {
+    let e = game.entity("table");
+    let session = (*game.world.entities.get::<&Session>(e).unwrap()).clone();
+    let table = (*game.world.entities.get::<&Table>(e).unwrap()).clone();
     let layout = Layout::of(&table, &session);
     (session, layout)
 }
