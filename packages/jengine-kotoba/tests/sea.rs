@@ -9,7 +9,7 @@ use jengine::{Camera2D, Color, Name, Time, World};
 use jengine_kotoba::Waves;
 use jengine_kotoba::draw::sea::{sea_mut, system};
 use jengine_kotoba::sea::{self, Wave};
-use jengine_tool::render::{Frame, Renderer};
+use jengine_testkit::{Frame, Renderer};
 
 /// One seigaiha scale, 128x80 texels: the upper part of a disc of five rings, light bands
 /// parted by thin darker lines and a darker rim, clear outside. The sea's tint colours it.
@@ -61,7 +61,7 @@ fn assets() -> PathBuf {
 fn check_golden(name: &str, frame: &Frame) {
     let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sea-golden");
-    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, frame) {
+    if let Err(e) = jengine_testkit::golden::check(&goldens, &out, name, frame) {
         panic!("{e}");
     }
 }

@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use jengine_tool::input::Event;
-use jengine_tool::{Options, Runtime};
+use jengine_testkit::{Game, Options, Renderer};
 use kotodama_server::{Config, spawn};
 use serde_json::json;
 
@@ -15,7 +14,9 @@ fn project() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn game(url: &str, name: &str, dir: &Path) -> Runtime {
+/// Kotodama on its online scene, its save naming the server `url` and the player `name`. A key
+/// steps only its own two frames; the lobby golden is under this crate's `tests/golden/`.
+fn game(url: &str, name: &str, dir: &Path) -> Game {
     let save = serde_json::json!({ "server": url, "name": name });
     std::fs::write(dir.join("save.json"), save.to_string()).unwrap();
     let options = Options {
@@ -23,37 +24,28 @@ fn game(url: &str, name: &str, dir: &Path) -> Runtime {
         save_dir: Some(dir.to_path_buf()),
         ..Options::default()
     };
-    Runtime::new(&project(), &jengine_kotoba::packages(), options)
-        .unwrap_or_else(|p| panic!("{p:#?}"))
+    Game::open(project(), &jengine_kotoba::packages(), options)
+        .settling(0)
+        .goldens(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden"),
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden"),
+        )
 }
 
-fn text(rt: &Runtime, name: &str) -> String {
-    rt.text(name)
-        .unwrap_or_else(|| panic!("no entity {name} with a text"))
-}
-
-fn kotoba(rt: &Runtime) -> serde_json::Value {
-    rt.bags()["table"]["kotoba"].clone()
-}
-
-fn press(rt: &mut Runtime, key: &str) {
-    for down in [true, false] {
-        rt.step(&[Event::Key {
-            key: key.into(),
-            down,
-        }]);
-    }
+/// The table's `kotoba` bag.
+fn kotoba(game: &Game) -> serde_json::Value {
+    game.bag("table", "kotoba")
 }
 
 /// Steps both games (real time passing, for the network) until `done` holds.
-fn until(a: &mut Runtime, b: &mut Runtime, what: &str, done: impl Fn(&Runtime, &Runtime) -> bool) {
+fn until(a: &mut Game, b: &mut Game, what: &str, done: impl Fn(&Game, &Game) -> bool) {
     let start = Instant::now();
     while !done(a, b) {
         assert!(
             start.elapsed() < Duration::from_secs(20),
             "waited for {what}: A says {:?}, B says {:?}",
-            text(a, "lobby_status"),
-            text(b, "lobby_status")
+            a.text("lobby_status"),
+            b.text("lobby_status")
         );
         a.step(&[]);
         b.step(&[]);
@@ -122,15 +114,15 @@ fn two_games_play_a_match_through_the_server() {
     let mut a = game(&relay.url(), "aoi", dirs.0.path());
     let mut b = game(&url, "ben", dirs.1.path());
     until(&mut a, &mut b, "both to connect", |a, b| {
-        text(a, "lobby_status").starts_with("Connected")
-            && text(b, "lobby_status").starts_with("Connected")
+        a.text("lobby_status").starts_with("Connected")
+            && b.text("lobby_status").starts_with("Connected")
     });
     // Quick match, from both lobbies (the first button is focused).
-    press(&mut a, "enter");
+    a.key("enter");
     until(&mut a, &mut b, "A to wait", |a, _| {
-        text(a, "lobby_status").starts_with("Waiting")
+        a.text("lobby_status").starts_with("Waiting")
     });
-    press(&mut b, "enter");
+    b.key("enter");
     until(&mut a, &mut b, "the match", |a, b| {
         kotoba(a)["online"] == true
             && kotoba(b)["online"] == true
@@ -145,7 +137,7 @@ fn two_games_play_a_match_through_the_server() {
         (&json!("ひろば"), &json!("ひろば"))
     );
     a.step(&[]);
-    assert_eq!(text(&a, "board_name"), "on ひろば");
+    assert_eq!(a.text("board_name"), "on ひろば");
     let names: Vec<String> = ka["fighters"]
         .as_array()
         .unwrap()
@@ -161,7 +153,7 @@ fn two_games_play_a_match_through_the_server() {
     });
     // The match as A sees it draws without a warning (written out to be looked at; the room's
     // timing makes the clock and sea differ run to run, so it is no golden).
-    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
+    let mut renderer = Renderer::new(&project().join("assets"));
     renderer.preload(&a.world);
     let frame = renderer.render(&a.world, 1280, 720);
     assert!(renderer.take_warnings().is_empty());
@@ -176,8 +168,8 @@ fn two_games_play_a_match_through_the_server() {
         b.step(&[]);
         std::thread::sleep(Duration::from_millis(4));
     }
-    press(&mut a, "1");
-    press(&mut a, "s");
+    a.key("1");
+    a.key("s");
     a.step(&[]);
     let log: Vec<String> = a.take_log().into_iter().map(|l| l.message).collect();
     assert!(log.is_empty(), "{log:?}");
@@ -208,15 +200,15 @@ fn two_games_play_a_match_through_the_server() {
         .save_png(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("online-away.png"))
         .unwrap();
     assert!(
-        text(&b, "banner_why").contains("aoi's connection dropped"),
+        b.text("banner_why").contains("aoi's connection dropped"),
         "{}",
-        text(&b, "banner_why")
+        b.text("banner_why")
     );
     until(&mut a, &mut b, "A back in the match", |a, b| {
         kotoba(b)["away"].is_null()
             && kotoba(a)["online"] == true
             && kotoba(a)["active"] == true
-            && text(a, "lobby_status").contains("taking your seat back")
+            && a.text("lobby_status").contains("taking your seat back")
     });
     until(&mut a, &mut b, "A's mirror to catch up", |a, b| {
         let (ta, tb) = (
@@ -228,18 +220,18 @@ fn two_games_play_a_match_through_the_server() {
     assert_eq!(kotoba(&a)["seat"].as_u64().unwrap() as usize, seat_a);
     assert_eq!(server.metrics().rooms, 1);
     // B leaves: A is told, and wins by it.
-    press(&mut b, "escape");
+    b.key("escape");
     until(&mut a, &mut b, "A to hear B left", |a, _| {
-        text(a, "lobby_status").contains("left the room")
+        a.text("lobby_status").contains("left the room")
     });
     assert_eq!(b.scene(), "title");
     // A goes back to the lobby without a restart.
-    press(&mut a, "enter");
+    a.key("enter");
     a.step(&[]);
     assert!(
-        text(&a, "lobby_status").starts_with("Choose"),
+        a.text("lobby_status").starts_with("Choose"),
         "{}",
-        text(&a, "lobby_status")
+        a.text("lobby_status")
     );
     server.shutdown();
 }
@@ -267,9 +259,9 @@ fn the_online_lobby_matches_its_golden() {
         a.step(&[]);
     }
     assert!(
-        text(&a, "lobby_status").starts_with("Connected"),
+        a.text("lobby_status").starts_with("Connected"),
         "{}",
-        text(&a, "lobby_status")
+        a.text("lobby_status")
     );
     // The server's port is any free one: the picture shows the usual address instead.
     let shown = a.find("lobby_server").unwrap();
@@ -278,16 +270,6 @@ fn the_online_lobby_matches_its_golden() {
         .get::<&mut jengine::Text>(shown)
         .unwrap()
         .text = "server ws://127.0.0.1:7777/".into();
-    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    jengine_tool::golden::check_world(
-        &project().join("assets"),
-        &a.world,
-        (1280, 720),
-        &goldens,
-        &out,
-        "online_lobby",
-    )
-    .unwrap();
+    a.golden("online_lobby");
     server.shutdown();
 }

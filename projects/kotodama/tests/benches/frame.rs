@@ -8,7 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use jengine::host::{Limits, ScriptHost};
 use jengine::{Args, Registry, Tables, Time, Value, World};
 use jengine_kotoba::KotobaPackage;
-use jengine_tool::render::Renderer;
+use jengine_testkit::Renderer;
 
 fn battle_world() -> (Registry, World, ScriptHost) {
     let registry = Registry::with(&[&KotobaPackage]);
@@ -82,7 +82,7 @@ fn frame(c: &mut Criterion) {
             host.publish_bags(&registry, &world).unwrap();
         })
     });
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama/assets");
+    let assets = kotodama_tests::project().join("assets");
     let mut renderer = Renderer::new(&assets);
     renderer.preload(&world);
     c.bench_function("kotoba/battle_frame_rendered_1280x720", |b| {

@@ -3,25 +3,19 @@
 //! input file under `projects/kotodama/tests/inputs/`, and then replayed from that file on a
 //! fresh run, watching the lesson's panel move through its five steps to the end.
 
-mod common;
-use common::*;
-
-use std::path::Path;
-
 use jengine_kotoba::bot::{LegalMove, legal_moves};
 use jengine_kotoba::content::{STAGES_TABLE, stages_from_str};
 use jengine_kotoba::{Board, Cell, Dict, Dir, Kana, Pos, Puzzle, TileStats};
-use jengine_tool::input::{Event, InputScript, Phase, TimedEvent};
-use jengine_tool::{Options, Runtime};
+use jengine_testkit::{Event, Game, InputScript, Options, Phase, TimedEvent, inputs};
+use kotodama_tests::{input_file, kotoba, look, open, project};
 
-fn start() -> Runtime {
+fn start() -> Game {
     let options = Options {
         seed: 1,
         scene: Some("howto".into()),
         ..Options::default()
     };
-    Runtime::new(&project(), &jengine_kotoba::packages(), options)
-        .unwrap_or_else(|p| panic!("{p:#?}"))
+    open(options)
 }
 
 fn kana(c: char) -> Kana {
@@ -29,11 +23,11 @@ fn kana(c: char) -> Kana {
 }
 
 /// Where the lesson stands, read off its panel: `1`..`5`, or `done` once "Well done!" shows.
-fn lesson_step(rt: &Runtime) -> String {
-    if text(rt, "step_title") == "Well done!" {
+fn lesson_step(game: &Game) -> String {
+    if game.text("step_title") == "Well done!" {
         return "done".into();
     }
-    let heading = text(rt, "heading");
+    let heading = game.text("heading");
     heading
         .split_whitespace()
         .rev()
@@ -48,18 +42,18 @@ const GAP: Pos = Pos { x: 3, y: 1 };
 
 /// A live run that writes down every event it is fed, on the frame it was fed.
 struct Recorder {
-    rt: Runtime,
+    game: Game,
     events: Vec<TimedEvent>,
 }
 
 impl Recorder {
     fn send(&mut self, events: Vec<Event>) {
-        let frame = self.rt.frame() + 1;
+        let frame = self.game.rt.frame() + 1;
         self.events.extend(events.iter().map(|e| TimedEvent {
             frame,
             event: e.clone(),
         }));
-        self.rt.step(&events);
+        self.game.step(&events);
     }
 
     fn wait(&mut self, frames: u32) {
@@ -103,17 +97,17 @@ impl Recorder {
 
     /// Chooses the hand tile showing `k` by its number key.
     fn choose_by_key(&mut self, k: char) {
-        let (session, _) = look(&self.rt);
+        let (session, _) = look(&self.game);
         let slot = session.hand().iter().position(|&h| h == kana(k)).unwrap();
         self.key(&(slot + 1).to_string());
     }
 
     /// Moves the keyboard cursor onto `to` with the arrows (the first arrow only shows it).
     fn cursor_to(&mut self, to: Pos) {
-        if look(&self.rt).0.cursor.is_none() {
+        if look(&self.game).0.cursor.is_none() {
             self.key("down");
         }
-        let at = look(&self.rt).0.cursor.unwrap();
+        let at = look(&self.game).0.cursor.unwrap();
         let (dx, dy) = (to.x as i64 - at.x as i64, to.y as i64 - at.y as i64);
         let across = if dx < 0 { "left" } else { "right" };
         let down = if dy < 0 { "up" } else { "down" };
@@ -123,29 +117,29 @@ impl Recorder {
         for _ in 0..dy.abs() {
             self.key(down);
         }
-        assert_eq!(look(&self.rt).0.cursor, Some(to));
+        assert_eq!(look(&self.game).0.cursor, Some(to));
     }
 
     fn tap_tile(&mut self, k: char) {
-        let (session, layout) = look(&self.rt);
+        let (session, layout) = look(&self.game);
         let slot = session.hand().iter().position(|&h| h == kana(k)).unwrap();
         self.tap(layout.hand[slot]);
     }
 
     fn tap_cell(&mut self, pos: Pos) {
-        let (_, layout) = look(&self.rt);
+        let (_, layout) = look(&self.game);
         self.tap(layout.cell_centre(pos));
     }
 
     fn expect(&self, step: &str) {
-        assert_eq!(lesson_step(&self.rt), step, "{:#}", bag(&self.rt));
+        assert_eq!(lesson_step(&self.game), step, "{:#}", kotoba(&self.game));
     }
 }
 
 /// The whole lesson by pointer: tap tiles and cells, tap a chosen tile again, the panel's buttons.
 fn by_pointer() -> Vec<TimedEvent> {
     let mut r = Recorder {
-        rt: start(),
+        game: start(),
         events: Vec::new(),
     };
     r.wait(30);
@@ -159,15 +153,15 @@ fn by_pointer() -> Vec<TimedEvent> {
     r.tap_tile('な');
     r.tap_cell(GAP);
     r.expect("4");
-    let (_, layout) = look(&r.rt);
+    let (_, layout) = look(&r.game);
     r.tap(layout.hand[0]);
-    let swap = centre(&r.rt, "swap");
+    let swap = r.game.centre("swap");
     r.tap(swap);
     r.expect("5");
-    let hint = centre(&r.rt, "hint");
+    let hint = r.game.centre("hint");
     r.tap(hint);
     r.expect("done");
-    let done = centre(&r.rt, "done");
+    let done = r.game.centre("done");
     r.tap(done);
     r.events
 }
@@ -175,7 +169,7 @@ fn by_pointer() -> Vec<TimedEvent> {
 /// The whole lesson by keyboard: number keys, arrows, Enter, T, S and H.
 fn by_keys() -> Vec<TimedEvent> {
     let mut r = Recorder {
-        rt: start(),
+        game: start(),
         events: Vec::new(),
     };
     r.wait(30);
@@ -200,50 +194,44 @@ fn by_keys() -> Vec<TimedEvent> {
     r.events
 }
 
-/// Keeps `events` as the input file `name`, or checks the kept one still matches them.
+/// Checks the input file `name` still holds `events` (`JENGINE_BLESS=1` writes it again after
+/// the lesson's layout changed) and returns its text.
 fn keep(name: &str, events: &[TimedEvent]) -> String {
-    let path = project().join("tests/inputs").join(name);
     // One event a line, as the other input files are written.
     let lines: Vec<String> = events
         .iter()
         .map(|e| format!("  {}", serde_json::to_string(e).unwrap()))
         .collect();
     let text = format!("[\n{}\n]\n", lines.join(",\n"));
-    if std::env::var_os("JENGINE_BLESS").is_some() || !path.exists() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &text).unwrap();
-    }
-    let kept = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(
-        kept,
-        text,
-        "{} no longer matches the lesson's layout (JENGINE_BLESS=1 writes it again)",
-        path.display()
-    );
-    kept
+    inputs::assert_kept(&input_file(name), &text);
+    text
 }
 
 /// Replays an input file on a fresh run and checks the lesson went through every step in
 /// order, each on the event it asks for, and ended on the title.
 fn replay(file: &str) {
     let mut input = InputScript::parse(file).unwrap();
-    let mut rt = start();
+    let mut game = start();
     let mut steps: Vec<String> = Vec::new();
     let mut kinds: Vec<String> = Vec::new();
     let mut hinted = false;
     let mut why = Vec::new();
     let mut scene = "howto".to_string();
-    rt.run(3000, &mut input, |rt| {
-        if rt.scene() != "howto" {
-            scene = rt.scene().to_string();
-            return;
+    for _ in 0..3000 {
+        if game.quit_requested() {
+            break;
         }
-        let b = bag(rt);
+        game.run(1, &mut input, |_| {});
+        if game.scene() != "howto" {
+            scene = game.scene().to_string();
+            continue;
+        }
+        let b = kotoba(&game);
         for e in b["events"].as_array().unwrap() {
             kinds.push(e["kind"].as_str().unwrap().to_string());
         }
         hinted |= !b["hint"].is_null();
-        let now = lesson_step(rt);
+        let now = lesson_step(&game);
         if steps.is_empty() {
             kinds.clear();
             steps.push(now);
@@ -251,7 +239,7 @@ fn replay(file: &str) {
             why.push((now.clone(), std::mem::take(&mut kinds), hinted));
             steps.push(now);
         }
-    });
+    }
     assert_eq!(steps, ["1", "2", "3", "4", "5", "done"], "{why:#?}");
     // Each step moved on when its own thing happened.
     let wanted = ["placed", "turned", "placed", "swapped"];
@@ -268,13 +256,7 @@ fn replay(file: &str) {
     );
     assert!(*hinted_at_end, "the end came before a hint was lit");
     assert_eq!(scene, "title", "the lesson's last button goes to the title");
-    let warnings: Vec<String> = rt
-        .take_log()
-        .into_iter()
-        .filter(|l| l.level >= jengine::LogLevel::Warn)
-        .map(|l| l.message)
-        .collect();
-    assert!(warnings.is_empty(), "{warnings:#?}");
+    game.no_warnings();
 }
 
 #[test]
@@ -326,13 +308,13 @@ fn the_lesson_stage_deals_what_its_text_names() {
 
 #[test]
 fn escape_goes_back_to_the_title() {
-    let mut rt = start();
-    rt.step(&[]);
-    rt.step(&[Event::Key {
+    let mut game = start();
+    game.step(&[]);
+    game.step(&[Event::Key {
         key: "escape".into(),
         down: true,
     }]);
-    assert_eq!(rt.scene(), "title");
+    assert_eq!(game.scene(), "title");
 }
 
 /// What the player gets wrong is explained on the panel, and the lesson stays on its step:
@@ -341,50 +323,45 @@ fn escape_goes_back_to_the_title() {
 #[test]
 fn a_wrong_move_is_explained_and_the_step_waits() {
     let mut r = Recorder {
-        rt: start(),
+        game: start(),
         events: Vec::new(),
     };
     r.wait(2);
     r.key("t");
     assert_eq!(
-        text(&r.rt, "note"),
+        r.game.text("note"),
         "Choose a tile first (1-5, or tap it), then turn it."
     );
     r.tap_tile('な');
     r.key("t");
     assert_eq!(
-        text(&r.rt, "note"),
+        r.game.text("note"),
         "な has only one form. Choose another tile."
     );
     // な on an empty corner: nothing beside it.
     r.tap_cell(Pos::new(6, 4));
     assert_eq!(
-        text(&r.rt, "note"),
+        r.game.text("note"),
         "A tile goes beside a kana already on the board."
     );
     r.key("s");
     assert_eq!(
-        text(&r.rt, "note"),
+        r.game.text("note"),
         "Swapping comes at step 4. First: the step above."
     );
     r.key("h");
     assert_eq!(
-        text(&r.rt, "note"),
+        r.game.text("note"),
         "The hint comes at step 5. First: the step above."
     );
     r.expect("1");
-    let b = bag(&r.rt);
+    let b = kotoba(&r.game);
     assert_eq!(b["swaps"], 0);
     assert!(b["hint"].is_null());
     assert_eq!(b["hand"], serde_json::json!(["し", "か", "は", "な", "い"]));
     // The one refusal the package logs is the move the rules refused; the lesson itself
     // called nothing that could not apply.
-    let warnings: Vec<String> =
-        r.rt.take_log()
-            .into_iter()
-            .filter(|l| l.level >= jengine::LogLevel::Warn)
-            .map(|l| l.message)
-            .collect();
+    let warnings = r.game.warnings();
     assert_eq!(warnings.len(), 1, "{warnings:#?}");
     assert!(warnings[0].contains("not next to a kana"), "{warnings:#?}");
 }
@@ -416,7 +393,7 @@ fn fills_its_runs(board: &Board, m: &LegalMove) -> bool {
 
 /// A good move for the hand that `fits`, played by pointer.
 fn play_one(r: &mut Recorder, fits: impl Fn(&Board, &LegalMove) -> bool) {
-    let (session, layout) = look(&r.rt);
+    let (session, layout) = look(&r.game);
     let board = session.board().unwrap();
     let stats = TileStats::from_dict(Dict::japanese());
     let moves = legal_moves(board, Dict::japanese(), &stats, session.hand());
@@ -440,20 +417,21 @@ fn first_two_steps(r: &mut Recorder) {
 #[test]
 fn a_word_that_fills_its_run_is_told_apart_at_step_three() {
     let mut r = Recorder {
-        rt: start(),
+        game: start(),
         events: Vec::new(),
     };
     first_two_steps(&mut r);
     // ま under み: しま across, the whole run.
     r.tap_tile('ま');
     r.tap_cell(Pos::new(3, 4));
-    let made = bag(&r.rt)["made"].clone();
+    let made = kotoba(&r.game)["made"].clone();
     assert_eq!(made.as_array().unwrap().last().unwrap()["reading"], "しま");
     assert!(
-        text(&r.rt, "note")
+        r.game
+            .text("note")
             .ends_with("That word fills its whole run.\nNow try a gap, like さか_つ."),
         "{}",
-        text(&r.rt, "note")
+        r.game.text("note")
     );
     r.expect("3");
     // Another word along its whole run: taken all the same.
@@ -466,7 +444,7 @@ fn a_word_that_fills_its_run_is_told_apart_at_step_three() {
 #[test]
 fn a_word_read_inside_a_run_early_counts_for_step_three() {
     let mut r = Recorder {
-        rt: start(),
+        game: start(),
         events: Vec::new(),
     };
     r.wait(2);
@@ -476,7 +454,7 @@ fn a_word_read_inside_a_run_early_counts_for_step_three() {
     r.tap_tile('か');
     r.tap_tile('か');
     r.expect("3");
-    let body = text(&r.rt, "body");
+    let body = r.game.text("body");
     assert!(
         body.contains(
             "Your な did just that: さかな and なつ\nread in さかなつ, which is no word."
@@ -492,7 +470,7 @@ fn a_word_read_inside_a_run_early_counts_for_step_three() {
 #[test]
 fn a_board_cleared_before_the_end_is_dealt_again() {
     let mut r = Recorder {
-        rt: start(),
+        game: start(),
         events: Vec::new(),
     };
     first_two_steps(&mut r);
@@ -501,9 +479,9 @@ fn a_board_cleared_before_the_end_is_dealt_again() {
     r.expect("4");
     let mut cleared = false;
     for _ in 0..40 {
-        if bag(&r.rt)["tiles_left"] == 1 {
+        if kotoba(&r.game)["tiles_left"] == 1 {
             // The last tile: watch the frame it goes down on.
-            let (session, layout) = look(&r.rt);
+            let (session, layout) = look(&r.game);
             let stats = TileStats::from_dict(Dict::japanese());
             let board = session.board().unwrap();
             let Some(m) = legal_moves(board, Dict::japanese(), &stats, session.hand())
@@ -515,12 +493,12 @@ fn a_board_cleared_before_the_end_is_dealt_again() {
             r.tap(layout.hand[m.slot]);
             let at = layout.cell_centre(m.pos);
             r.send(vec![Recorder::pointer(Phase::Press, at)]);
-            assert_eq!(bag(&r.rt)["phase"], "cleared");
+            assert_eq!(kotoba(&r.game)["phase"], "cleared");
             r.wait(2);
             cleared = true;
             break;
         }
-        let (session, _) = look(&r.rt);
+        let (session, _) = look(&r.game);
         let stats = TileStats::from_dict(Dict::japanese());
         if legal_moves(
             session.board().unwrap(),
@@ -531,33 +509,21 @@ fn a_board_cleared_before_the_end_is_dealt_again() {
         .is_empty()
         {
             // Nothing fits: a swap (which is step 4's lesson anyway).
-            let (_, layout) = look(&r.rt);
+            let (_, layout) = look(&r.game);
             r.tap(layout.hand[0]);
-            let swap = centre(&r.rt, "swap");
+            let swap = r.game.centre("swap");
             r.tap(swap);
         } else {
             play_one(&mut r, |_, _| true);
         }
     }
-    assert!(cleared, "{:#}", bag(&r.rt));
-    let b = bag(&r.rt);
+    assert!(cleared, "{:#}", kotoba(&r.game));
+    let b = kotoba(&r.game);
     assert_eq!(b["phase"], "playing");
     assert_eq!(b["tiles_left"], 12);
     assert_eq!(b["hand"], serde_json::json!(["し", "か", "は", "な", "い"]));
-    assert_eq!(text(&r.rt, "note"), "A fresh board to go on with.");
-    assert!(["4", "5"].contains(&lesson_step(&r.rt).as_str()));
-}
-
-fn check_golden(rt: &Runtime, name: &str) {
-    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
-    renderer.preload(&rt.world);
-    let frame = renderer.render(&rt.world, 1280, 720);
-    assert!(renderer.take_warnings().is_empty());
-    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, &frame) {
-        panic!("{e}");
-    }
+    assert_eq!(r.game.text("note"), "A fresh board to go on with.");
+    assert!(["4", "5"].contains(&lesson_step(&r.game).as_str()));
 }
 
 #[test]
@@ -565,19 +531,19 @@ fn the_lesson_looks_as_it_should() {
     // The first step, the sea settled.
     // The pointer playthrough, as worked out (the other test holds it to the kept file).
     let mut input = InputScript::from_events(by_pointer());
-    let mut rt = start();
-    rt.run(30, &mut input, |_| {});
-    assert_eq!(lesson_step(&rt), "1");
-    check_golden(&rt, "howto_first_step");
+    let mut game = start();
+    game.run(30, &mut input, |_| {});
+    assert_eq!(lesson_step(&game), "1");
+    game.golden("howto_first_step");
 
     // The end: the hint lit, "well done", the button back to the title (not yet pressed).
-    while lesson_step(&rt) != "done" {
-        assert!(rt.frame() < 3000, "the lesson never ended");
-        rt.run(1, &mut input, |_| {});
+    while lesson_step(&game) != "done" {
+        assert!(game.rt.frame() < 3000, "the lesson never ended");
+        game.run(1, &mut input, |_| {});
     }
     for _ in 0..40 {
-        rt.step(&[]);
+        game.step(&[]);
     }
-    assert!(!bag(&rt)["hint"].is_null());
-    check_golden(&rt, "howto_well_done");
+    assert!(!kotoba(&game)["hint"].is_null());
+    game.golden("howto_well_done");
 }

@@ -6,30 +6,31 @@
 //! replayed from that file on a fresh run with an empty save, where the assertions are made.
 //! Golden images: the pause menu, both results screens, the stage grid and the rivals.
 
-mod common;
-use common::*;
-
 use std::path::Path;
 
 use jengine_kotoba::bot::{best, legal_moves};
 use jengine_kotoba::{Content, Dict};
-use jengine_tool::input::{Event, InputScript, Phase, TimedEvent};
-use jengine_tool::{Options, Runtime};
+use jengine_testkit::{Event, Game, InputScript, Options, Phase, Renderer, TimedEvent, inputs};
+use kotodama_tests::{input_file, kotoba, look, open, project};
 
-fn start(scene: &str, seed: u64, save: &Path) -> Runtime {
+fn start(scene: &str, seed: u64, save: &Path) -> Game {
     let options = Options {
         seed,
         scene: Some(scene.into()),
         save_dir: Some(save.to_path_buf()),
         ..Options::default()
     };
-    Runtime::new(&project(), &jengine_kotoba::packages(), options)
-        .unwrap_or_else(|p| panic!("{p:#?}"))
+    open(options)
 }
 
-fn tint(rt: &Runtime, name: &str) -> [f32; 4] {
-    let e = entity(rt, name);
-    rt.world.entities.get::<&jengine::Sprite>(e).unwrap().tint.0
+fn tint(game: &Game, name: &str) -> [f32; 4] {
+    let e = game.entity(name);
+    game.world
+        .entities
+        .get::<&jengine::Sprite>(e)
+        .unwrap()
+        .tint
+        .0
 }
 
 /// The save as the game wrote it to disk.
@@ -45,7 +46,7 @@ fn round(v: f32) -> f64 {
 
 /// A live run that writes down every event it is fed, on the frame it was fed.
 struct Recorder {
-    rt: Runtime,
+    game: Game,
     events: Vec<TimedEvent>,
     _save: tempfile::TempDir,
 }
@@ -54,19 +55,19 @@ impl Recorder {
     fn new(scene: &str, seed: u64) -> Recorder {
         let save = tempfile::tempdir().unwrap();
         Recorder {
-            rt: start(scene, seed, save.path()),
+            game: start(scene, seed, save.path()),
             events: Vec::new(),
             _save: save,
         }
     }
 
     fn send(&mut self, events: Vec<Event>) {
-        let frame = self.rt.frame() + 1;
+        let frame = self.game.rt.frame() + 1;
         self.events.extend(events.iter().map(|e| TimedEvent {
             frame,
             event: e.clone(),
         }));
-        self.rt.step(&events);
+        self.game.step(&events);
     }
 
     fn wait(&mut self, frames: u32) {
@@ -78,12 +79,12 @@ impl Recorder {
     /// Steps until `scene` is running (a few seconds at most).
     fn wait_for(&mut self, scene: &str) {
         for _ in 0..600 {
-            if self.rt.scene() == scene {
+            if self.game.scene() == scene {
                 return;
             }
             self.send(Vec::new());
         }
-        panic!("{scene} never came; still in {}", self.rt.scene());
+        panic!("{scene} never came; still in {}", self.game.scene());
     }
 
     /// The pointer rests on `at`, goes down and comes up, as a quick player's tap.
@@ -99,7 +100,7 @@ impl Recorder {
     }
 
     fn tap_entity(&mut self, name: &str) {
-        let at = centre(&self.rt, name);
+        let at = self.game.centre(name);
         self.tap(at);
     }
 
@@ -119,11 +120,11 @@ impl Recorder {
     /// One good move by pointer: tap the best tile (unless it is chosen already), then its
     /// cell. False when nothing in the hand fits anywhere.
     fn play_best(&mut self) -> bool {
-        let (session, layout) = look(&self.rt);
+        let (session, layout) = look(&self.game);
         let Some(board) = session.board() else {
             return false;
         };
-        let stats = &self.rt.world.resources.get::<Content>().unwrap().stats;
+        let stats = &self.game.world.resources.get::<Content>().unwrap().stats;
         let Some(m) = best(&legal_moves(board, Dict::japanese(), stats, session.hand())) else {
             return false;
         };
@@ -135,42 +136,19 @@ impl Recorder {
     }
 }
 
-/// Keeps `events` as the input file `name`, or checks the kept one still matches them.
+/// Checks the input file `name` still holds `events` (`JENGINE_BLESS=1` writes it again after
+/// the game changed) and returns its text.
 fn keep(name: &str, events: &[TimedEvent]) -> String {
-    let path = project().join("tests/inputs").join(name);
     let mut text = serde_json::to_string_pretty(events).unwrap();
     text.push('\n');
-    if std::env::var_os("JENGINE_BLESS").is_some() || !path.exists() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &text).unwrap();
-    }
-    let kept = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(
-        kept,
-        text,
-        "{} no longer matches the game (JENGINE_BLESS=1 writes it again)",
-        path.display()
-    );
-    kept
-}
-
-fn check_golden(rt: &Runtime, name: &str) {
-    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
-    renderer.preload(&rt.world);
-    let frame = renderer.render(&rt.world, 1280, 720);
-    let problems = renderer.take_warnings();
-    assert!(problems.is_empty(), "{name}: {problems:#?}");
-    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, &frame) {
-        panic!("{e}");
-    }
+    inputs::assert_kept(&input_file(name), &text);
+    text
 }
 
 /// A replay on a fresh run with an empty save, stepped one frame at a time so the test can
 /// look between frames.
 struct Replay {
-    rt: Runtime,
+    game: Game,
     input: InputScript,
     save: tempfile::TempDir,
     last: u64,
@@ -187,7 +165,7 @@ impl Replay {
             .unwrap_or(0);
         let save = tempfile::tempdir().unwrap();
         Replay {
-            rt: start(scene, seed, save.path()),
+            game: start(scene, seed, save.path()),
             input,
             save,
             last,
@@ -196,25 +174,25 @@ impl Replay {
 
     /// One frame, with whatever the file has for it.
     fn step(&mut self) {
-        self.rt.run(1, &mut self.input, |_| {});
+        self.game.run(1, &mut self.input, |_| {});
     }
 
     fn done(&self) -> bool {
-        self.rt.frame() >= self.last
+        self.game.rt.frame() >= self.last
     }
 
     /// Steps until `until` holds, at most `limit` frames; panics naming `what` otherwise.
-    fn until(&mut self, what: &str, limit: u32, until: impl Fn(&Runtime) -> bool) {
+    fn until(&mut self, what: &str, limit: u32, until: impl Fn(&Game) -> bool) {
         for _ in 0..limit {
-            if until(&self.rt) {
+            if until(&self.game) {
                 return;
             }
             self.step();
         }
         panic!(
             "{what} never happened (frame {}, scene {})",
-            self.rt.frame(),
-            self.rt.scene()
+            self.game.rt.frame(),
+            self.game.scene()
         );
     }
 
@@ -279,13 +257,13 @@ fn record_puzzle() -> Vec<TimedEvent> {
     r.wait(20);
     // A locked stage refuses, and the grid stays.
     r.tap_entity("stage_3");
-    assert_eq!(r.rt.scene(), "stages");
+    assert_eq!(r.game.scene(), "stages");
     r.tap_entity("stage_1");
     r.wait_for("puzzle");
     r.wait(20);
     let mut moves = 0;
     for _ in 0..200 {
-        if bag(&r.rt)["phase"] != "playing" {
+        if kotoba(&r.game)["phase"] != "playing" {
             break;
         }
         if r.play_best() {
@@ -293,7 +271,7 @@ fn record_puzzle() -> Vec<TimedEvent> {
         } else {
             r.tap_entity("swap");
         }
-        if moves == 2 && !bag(&r.rt)["paused"].as_bool().unwrap() {
+        if moves == 2 && !kotoba(&r.game)["paused"].as_bool().unwrap() {
             // The pause menu, then back to the stage.
             r.key("p");
             r.wait(30);
@@ -301,7 +279,7 @@ fn record_puzzle() -> Vec<TimedEvent> {
             moves += 1;
         }
     }
-    assert_eq!(bag(&r.rt)["phase"], "cleared", "{:#}", bag(&r.rt));
+    assert_eq!(kotoba(&r.game)["phase"], "cleared", "{:#}", kotoba(&r.game));
     r.wait_for("results");
     r.wait(60);
     r.tap_entity("back");
@@ -316,44 +294,45 @@ fn stage_one_is_chosen_cleared_by_pointer_and_opens_stage_two() {
     let mut p = Replay::new(&file, "stages", 1);
 
     // The grid on an empty save: stage 1 open, stage 2 locked.
-    p.until("the grid", 30, |rt| rt.frame() >= 20);
-    assert_eq!(tint(&p.rt, "stage_1_lock")[3], 0.0);
-    assert_eq!(tint(&p.rt, "stage_2_lock")[3], 1.0);
+    p.until("the grid", 30, |game| game.rt.frame() >= 20);
+    assert_eq!(tint(&p.game, "stage_1_lock")[3], 0.0);
+    assert_eq!(tint(&p.game, "stage_2_lock")[3], 1.0);
     // A tap on a locked stage keeps the grid and says why.
-    p.until("the locked stage's tap", 40, |rt| {
-        text(rt, "detail_line").starts_with("locked: clear the one before")
+    p.until("the locked stage's tap", 40, |game| {
+        game.text("detail_line")
+            .starts_with("locked: clear the one before")
     });
-    assert_eq!(p.rt.scene(), "stages");
+    assert_eq!(p.game.scene(), "stages");
 
-    p.until("the puzzle", 200, |rt| rt.scene() == "puzzle");
+    p.until("the puzzle", 200, |game| game.scene() == "puzzle");
     p.frames(2);
-    assert_eq!(bag(&p.rt)["stage"], "s01");
+    assert_eq!(kotoba(&p.game)["stage"], "s01");
 
     // The pause menu: the kana hidden, the menu over the board.
-    p.until("the pause", 2000, |rt| {
-        rt.scene() == "puzzle" && bag(rt)["paused"] == true
+    p.until("the pause", 2000, |game| {
+        game.scene() == "puzzle" && kotoba(game)["paused"] == true
     });
     p.frames(20);
-    assert_eq!(text(&p.rt, "pause_title"), "paused");
+    assert_eq!(p.game.text("pause_title"), "paused");
     assert!(
-        centre(&p.rt, "pause_resume")[1].abs() < 5.0,
+        p.game.centre("pause_resume")[1].abs() < 5.0,
         "the menu is on screen"
     );
-    check_golden(&p.rt, "flow_pause");
-    p.until("the resume", 200, |rt| bag(rt)["paused"] == false);
-    assert!(centre(&p.rt, "pause_resume")[1] > 50.0, "the menu has gone");
+    p.game.golden("flow_pause");
+    p.until("the resume", 200, |game| kotoba(game)["paused"] == false);
+    assert!(p.game.centre("pause_resume")[1] > 50.0, "the menu has gone");
 
     // Played to the clear; the results follow by themselves.
     let mut last = serde_json::Value::Null;
     for _ in 0..20_000 {
-        if p.rt.scene() != "puzzle" {
+        if p.game.scene() != "puzzle" {
             break;
         }
-        last = bag(&p.rt);
+        last = kotoba(&p.game);
         p.step();
     }
     assert_eq!(last["phase"], "cleared", "{last:#}");
-    assert_eq!(p.rt.scene(), "results");
+    assert_eq!(p.game.scene(), "results");
     let words = my_words(&last);
     let (score, bonus, stars) = (
         last["score"].as_u64().unwrap(),
@@ -363,14 +342,14 @@ fn stage_one_is_chosen_cleared_by_pointer_and_opens_stage_two() {
     assert!(stars >= 1, "{last:#}");
 
     p.frames(40);
-    assert_eq!(text(&p.rt, "name"), "うみ");
-    assert_eq!(text(&p.rt, "outcome"), "cleared!");
+    assert_eq!(p.game.text("name"), "うみ");
+    assert_eq!(p.game.text("outcome"), "cleared!");
     assert_eq!(
-        text(&p.rt, "lines_right"),
+        p.game.text("lines_right"),
         format!("{score}\n+{bonus}\n{}", score + bonus)
     );
     for k in 1..=3u64 {
-        let earned = tint(&p.rt, &format!("star{k}"))[0] > 0.9;
+        let earned = tint(&p.game, &format!("star{k}"))[0] > 0.9;
         assert_eq!(earned, k <= stars, "star {k} of {stars}");
     }
     // Every word made is listed with its written form, repeats folded together.
@@ -387,27 +366,31 @@ fn stage_one_is_chosen_cleared_by_pointer_and_opens_stage_two() {
             1 => reading.to_string(),
             n => format!("{reading}  ×{n}"),
         };
-        assert_eq!(text(&p.rt, &format!("row{}_reading", i + 1)), shown);
+        assert_eq!(p.game.text(&format!("row{}_reading", i + 1)), shown);
         let written = &words.iter().find(|(r, _)| r == reading).unwrap().1;
-        assert_eq!(text(&p.rt, &format!("row{}_written", i + 1)), *written);
-        assert!(!text(&p.rt, &format!("row{}_meaning", i + 1)).is_empty());
+        assert_eq!(p.game.text(&format!("row{}_written", i + 1)), *written);
+        assert!(!p.game.text(&format!("row{}_meaning", i + 1)).is_empty());
     }
     assert_eq!(
-        text(&p.rt, &format!("row{}_reading", readings.len() + 1)),
+        p.game.text(&format!("row{}_reading", readings.len() + 1)),
         ""
     );
-    check_golden(&p.rt, "flow_results_puzzle");
+    p.game.golden("flow_results_puzzle");
 
     // Back on the grid: stage 1 shows its stars and best, stage 2 is open.
-    p.until("the grid again", 400, |rt| rt.scene() == "stages");
+    p.until("the grid again", 400, |game| game.scene() == "stages");
     p.finish();
-    assert_eq!(tint(&p.rt, "stage_2_lock")[3], 0.0, "stage 2 opened");
-    assert_eq!(tint(&p.rt, "stage_3_lock")[3], 1.0, "stage 3 still locked");
+    assert_eq!(tint(&p.game, "stage_2_lock")[3], 0.0, "stage 2 opened");
+    assert_eq!(
+        tint(&p.game, "stage_3_lock")[3],
+        1.0,
+        "stage 3 still locked"
+    );
     for k in 1..=3u64 {
-        let earned = tint(&p.rt, &format!("stage_1_star{k}"))[0] > 0.9;
+        let earned = tint(&p.game, &format!("stage_1_star{k}"))[0] > 0.9;
         assert_eq!(earned, k <= stars, "stage 1 star {k} of {stars}");
     }
-    assert_eq!(text(&p.rt, "stage_1_best"), (score + bonus).to_string());
+    assert_eq!(p.game.text("stage_1_best"), (score + bonus).to_string());
 
     let save = saved(p.save.path());
     assert_eq!(save["stages"]["s01"]["stars"], stars);
@@ -418,20 +401,18 @@ fn stage_one_is_chosen_cleared_by_pointer_and_opens_stage_two() {
         words.len()
     );
     assert_word_book_holds(&save, &words);
-    assert!(warnings(&mut p.rt).is_empty(), "{:#?}", warnings(&mut p.rt));
+    p.game.no_warnings();
 
     // The grid as the game opens it on that save.
-    let mut rt = start("stages", 1, p.save.path());
-    for _ in 0..40 {
-        rt.step(&[]);
-    }
-    assert_eq!(tint(&rt, "stage_2_lock")[3], 0.0);
-    assert_eq!(text(&rt, "stage_1_best"), (score + bonus).to_string());
+    let mut game = start("stages", 1, p.save.path());
+    game.settle(40);
+    assert_eq!(tint(&game, "stage_2_lock")[3], 0.0);
+    assert_eq!(game.text("stage_1_best"), (score + bonus).to_string());
     assert_eq!(
-        text(&rt, "progress"),
+        game.text("progress"),
         format!("cleared 1 of 30   ·   stars {stars} of 90")
     );
-    check_golden(&rt, "flow_stages");
+    game.golden("flow_stages");
 }
 
 // ---- battles: rivals → battle → results → rivals ---------------------------------------------
@@ -440,26 +421,26 @@ fn stage_one_is_chosen_cleared_by_pointer_and_opens_stage_two() {
 fn fight(r: &mut Recorder, pause: u32) {
     r.wait_for("battle");
     for _ in 0..400 {
-        if bag(&r.rt)["phase"] == "fight" {
+        if kotoba(&r.game)["phase"] == "fight" {
             break;
         }
         r.wait(1);
     }
     for _ in 0..5000 {
-        if bag(&r.rt)["phase"] != "fight" {
+        if kotoba(&r.game)["phase"] != "fight" {
             break;
         }
         if !r.play_best() {
             r.wait(10);
         }
         for _ in 0..pause {
-            if bag(&r.rt)["phase"] != "fight" {
+            if kotoba(&r.game)["phase"] != "fight" {
                 break;
             }
             r.wait(1);
         }
     }
-    assert_eq!(bag(&r.rt)["phase"], "over", "{:#}", bag(&r.rt));
+    assert_eq!(kotoba(&r.game)["phase"], "over", "{:#}", kotoba(&r.game));
 }
 
 fn record_win() -> Vec<TimedEvent> {
@@ -467,7 +448,7 @@ fn record_win() -> Vec<TimedEvent> {
     r.wait(20);
     r.tap_entity("rival_1");
     fight(&mut r, 0);
-    assert_eq!(bag(&r.rt)["winner"], 1, "{:#}", bag(&r.rt));
+    assert_eq!(kotoba(&r.game)["winner"], 1, "{:#}", kotoba(&r.game));
     r.wait_for("results");
     r.wait(60);
     r.tap_entity("back");
@@ -485,7 +466,7 @@ fn record_loss() -> Vec<TimedEvent> {
     }
     r.key("enter");
     fight(&mut r, 240);
-    assert_eq!(bag(&r.rt)["winner"], 2, "{:#}", bag(&r.rt));
+    assert_eq!(kotoba(&r.game)["winner"], 2, "{:#}", kotoba(&r.game));
     r.wait_for("results");
     r.wait(60);
     r.key("escape");
@@ -496,19 +477,19 @@ fn record_loss() -> Vec<TimedEvent> {
 
 /// Replays a battle file to its end; returns the bag's last look at the battle.
 fn replay_battle(p: &mut Replay) -> serde_json::Value {
-    p.until("the battle", 400, |rt| rt.scene() == "battle");
+    p.until("the battle", 400, |game| game.scene() == "battle");
     // The countdown ends on "go!".
-    p.until("go", 400, |rt| text(rt, "banner") == "go!");
+    p.until("go", 400, |game| game.text("banner") == "go!");
     let mut last = serde_json::Value::Null;
     for _ in 0..40_000 {
-        if p.rt.scene() != "battle" {
+        if p.game.scene() != "battle" {
             break;
         }
-        last = bag(&p.rt);
+        last = kotoba(&p.game);
         p.step();
     }
     assert_eq!(last["phase"], "over", "{last:#}");
-    assert_eq!(p.rt.scene(), "results");
+    assert_eq!(p.game.scene(), "results");
     last
 }
 
@@ -516,42 +497,40 @@ fn replay_battle(p: &mut Replay) -> serde_json::Value {
 fn the_first_rival_is_beaten_by_pointer_and_its_card_is_sealed() {
     let file = keep("flow_battle_win.json", &record_win());
     let mut p = Replay::new(&file, "rivals", 3);
-    p.until("the cards", 30, |rt| rt.frame() >= 10);
-    assert_eq!(text(&p.rt, "rival_1_seal_text"), "");
-    assert_eq!(text(&p.rt, "progress"), "beaten 0 of 9");
+    p.until("the cards", 30, |game| game.rt.frame() >= 10);
+    assert_eq!(p.game.text("rival_1_seal_text"), "");
+    assert_eq!(p.game.text("progress"), "beaten 0 of 9");
     let last = replay_battle(&mut p);
     assert_eq!(last["rival"], "r01");
     assert_eq!(last["winner"], 1);
     let words = my_words(&last);
 
     p.frames(40);
-    assert_eq!(text(&p.rt, "name"), "こだま");
-    assert_eq!(text(&p.rt, "outcome"), "you win");
-    assert!(!text(&p.rt, "why").is_empty());
-    assert!(text(&p.rt, "row1_reading").starts_with(&words[0].0));
-    check_golden(&p.rt, "flow_results_battle");
+    assert_eq!(p.game.text("name"), "こだま");
+    assert_eq!(p.game.text("outcome"), "you win");
+    assert!(!p.game.text("why").is_empty());
+    assert!(p.game.text("row1_reading").starts_with(&words[0].0));
+    p.game.golden("flow_results_battle");
 
-    p.until("the cards again", 400, |rt| rt.scene() == "rivals");
+    p.until("the cards again", 400, |game| game.scene() == "rivals");
     p.finish();
-    assert_eq!(text(&p.rt, "rival_1_seal_text"), "勝");
-    assert_eq!(tint(&p.rt, "rival_1_seal")[3], 0.95);
-    assert_eq!(text(&p.rt, "rival_2_seal_text"), "");
-    assert_eq!(text(&p.rt, "progress"), "beaten 1 of 9");
+    assert_eq!(p.game.text("rival_1_seal_text"), "勝");
+    assert_eq!(tint(&p.game, "rival_1_seal")[3], 0.95);
+    assert_eq!(p.game.text("rival_2_seal_text"), "");
+    assert_eq!(p.game.text("progress"), "beaten 1 of 9");
 
     let save = saved(p.save.path());
     assert_eq!(save["rivals_beaten"]["r01"], true);
     assert_eq!(save["last_result"]["mode"], "battle");
     assert_eq!(save["last_result"]["outcome"], "win");
     assert_word_book_holds(&save, &words);
-    assert!(warnings(&mut p.rt).is_empty(), "{:#?}", warnings(&mut p.rt));
+    p.game.no_warnings();
 
     // The cards as the game opens them on that save.
-    let mut rt = start("rivals", 3, p.save.path());
-    for _ in 0..40 {
-        rt.step(&[]);
-    }
-    assert_eq!(text(&rt, "rival_1_seal_text"), "勝");
-    check_golden(&rt, "flow_rivals");
+    let mut game = start("rivals", 3, p.save.path());
+    game.settle(40);
+    assert_eq!(game.text("rival_1_seal_text"), "勝");
+    game.golden("flow_rivals");
 }
 
 #[test]
@@ -563,9 +542,9 @@ fn the_strongest_rival_wins_and_the_results_say_why() {
     assert_eq!(last["winner"], 2);
     let words = my_words(&last);
     p.frames(40);
-    assert_eq!(text(&p.rt, "name"), "かみさま");
-    assert_eq!(text(&p.rt, "outcome"), "you lose");
-    let why = text(&p.rt, "why");
+    assert_eq!(p.game.text("name"), "かみさま");
+    assert_eq!(p.game.text("outcome"), "you lose");
+    let why = p.game.text("why");
     assert!(
         ["knocked out", "time ran out", "the board filled up"]
             .iter()
@@ -573,8 +552,8 @@ fn the_strongest_rival_wins_and_the_results_say_why() {
         "{why}"
     );
     p.finish();
-    assert_eq!(p.rt.scene(), "rivals");
-    assert_eq!(text(&p.rt, "rival_9_seal_text"), "");
+    assert_eq!(p.game.scene(), "rivals");
+    assert_eq!(p.game.text("rival_9_seal_text"), "");
     let save = saved(p.save.path());
     assert!(
         save["rivals_beaten"].is_null(),
@@ -586,7 +565,7 @@ fn the_strongest_rival_wins_and_the_results_say_why() {
     if !words.is_empty() {
         assert_word_book_holds(&save, &words);
     }
-    assert!(warnings(&mut p.rt).is_empty(), "{:#?}", warnings(&mut p.rt));
+    p.game.no_warnings();
 }
 
 /// Coming back to a scene: every button of the stage grid stands where the scene puts it.
@@ -599,12 +578,12 @@ fn returning_to_the_stage_grid_leaves_every_button_in_place() {
     let file = keep("flow_puzzle.json", &record_puzzle());
     let mut p = Replay::new(&file, "stages", 1);
     p.finish();
-    assert_eq!(p.rt.scene(), "stages");
+    assert_eq!(p.game.scene(), "stages");
     let fresh = start("stages", 1, p.save.path());
     for i in 1..=30 {
         for part in ["", "_lock", "_star1"] {
             let name = format!("stage_{i}{part}");
-            assert_eq!(centre(&p.rt, &name), centre(&fresh, &name), "{name}");
+            assert_eq!(p.game.centre(&name), fresh.centre(&name), "{name}");
         }
     }
 }
@@ -645,76 +624,70 @@ fn a_hostile_save_shows_as_nothing_and_breaks_no_menu() {
     });
     std::fs::write(save.path().join("save.json"), values.to_string()).unwrap();
 
-    let mut rt = start("stages", 1, save.path());
-    for _ in 0..10 {
-        rt.step(&[]);
-    }
+    let mut game = start("stages", 1, save.path());
+    game.settle(10);
     // s01 is not a record, so stage 2 stays locked; s02 and s03 are (their records open the
     // stages after them, s02's 99 stars count as three and s03's endless best is capped).
-    assert_eq!(tint(&rt, "stage_2_lock")[3], 1.0);
-    assert_eq!(tint(&rt, "stage_3_lock")[3], 0.0);
-    assert_eq!(tint(&rt, "stage_4_lock")[3], 0.0);
-    assert_eq!(text(&rt, "stage_3_best"), "999999");
+    assert_eq!(tint(&game, "stage_2_lock")[3], 1.0);
+    assert_eq!(tint(&game, "stage_3_lock")[3], 0.0);
+    assert_eq!(tint(&game, "stage_4_lock")[3], 0.0);
+    assert_eq!(game.text("stage_3_best"), "999999");
     assert_eq!(
-        text(&rt, "stage_2_best"),
+        game.text("stage_2_best"),
         "",
         "a locked stage shows no score"
     );
-    assert_eq!(tint(&rt, "stage_2_star3")[3], 0.0, "nor stars");
-    assert_eq!(text(&rt, "progress"), "cleared 2 of 30   ·   stars 3 of 90");
-    assert!(warnings(&mut rt).is_empty(), "{:#?}", warnings(&mut rt));
+    assert_eq!(tint(&game, "stage_2_star3")[3], 0.0, "nor stars");
+    assert_eq!(game.text("progress"), "cleared 2 of 30   ·   stars 3 of 90");
+    game.no_warnings();
 
-    let mut rt = start("rivals", 1, save.path());
-    for _ in 0..10 {
-        rt.step(&[]);
-    }
+    let mut game = start("rivals", 1, save.path());
+    game.settle(10);
     assert_eq!(
-        text(&rt, "rival_1_seal_text"),
+        game.text("rival_1_seal_text"),
         "",
         "only true counts as beaten"
     );
-    assert_eq!(text(&rt, "rival_2_seal_text"), "勝");
-    assert_eq!(text(&rt, "progress"), "beaten 1 of 9");
-    assert!(warnings(&mut rt).is_empty(), "{:#?}", warnings(&mut rt));
+    assert_eq!(game.text("rival_2_seal_text"), "勝");
+    assert_eq!(game.text("progress"), "beaten 1 of 9");
+    game.no_warnings();
 
-    let mut rt = start("results", 1, save.path());
-    for _ in 0..10 {
-        rt.step(&[]);
-    }
+    let mut game = start("results", 1, save.path());
+    game.settle(10);
     // The id leaves the textures folder, so the portrait is not shown at all.
-    assert!(centre(&rt, "portrait")[1] > 50.0);
-    assert_eq!(text(&rt, "outcome"), "you win");
-    assert_eq!(text(&rt, "why"), "");
-    assert_eq!(text(&rt, "row1_reading"), "ねこ");
+    assert!(game.centre("portrait")[1] > 50.0);
+    assert_eq!(game.text("outcome"), "you win");
+    assert_eq!(game.text("why"), "");
+    assert_eq!(game.text("row1_reading"), "ねこ");
     assert_eq!(
-        text(&rt, "row1_written"),
+        game.text("row1_written"),
         "ねこ",
         "no written form: the reading stands in"
     );
-    assert!(text(&rt, "row1_meaning").chars().count() <= 35);
-    assert!(text(&rt, "row2_reading").chars().count() <= 10);
-    assert_eq!(text(&rt, "row3_reading"), "");
-    assert!(warnings(&mut rt).is_empty(), "{:#?}", warnings(&mut rt));
-    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
-    renderer.preload(&rt.world);
-    renderer.render(&rt.world, 640, 360);
+    assert!(game.text("row1_meaning").chars().count() <= 35);
+    assert!(game.text("row2_reading").chars().count() <= 10);
+    assert_eq!(game.text("row3_reading"), "");
+    game.no_warnings();
+    let mut renderer = Renderer::new(&project().join("assets"));
+    renderer.preload(&game.world);
+    renderer.render(&game.world, 640, 360);
     assert!(renderer.take_warnings().is_empty());
 
     // A stage or rival the save names that is not one: the first is played instead.
-    let mut rt = start("puzzle", 1, save.path());
-    rt.step(&[]);
-    assert_eq!(bag(&rt)["stage"], "s01");
-    let mut rt = start("battle", 1, save.path());
-    rt.step(&[]);
-    assert_eq!(bag(&rt)["rival"], "r01");
-    assert!(warnings(&mut rt).is_empty(), "{:#?}", warnings(&mut rt));
+    let mut game = start("puzzle", 1, save.path());
+    game.step(&[]);
+    assert_eq!(kotoba(&game)["stage"], "s01");
+    let mut game = start("battle", 1, save.path());
+    game.step(&[]);
+    assert_eq!(kotoba(&game)["rival"], "r01");
+    game.no_warnings();
     let mut named = saved(save.path());
     named["stage"] = "s99".into();
     std::fs::write(save.path().join("save.json"), named.to_string()).unwrap();
-    let mut rt = start("puzzle", 1, save.path());
-    rt.step(&[]);
-    assert_eq!(bag(&rt)["stage"], "s01");
-    assert!(warnings(&mut rt).is_empty(), "{:#?}", warnings(&mut rt));
+    let mut game = start("puzzle", 1, save.path());
+    game.step(&[]);
+    assert_eq!(kotoba(&game)["stage"], "s01");
+    game.no_warnings();
 }
 
 /// A save that is not UTF-8, beside one set aside before: it is kept under the next free name
@@ -725,12 +698,10 @@ fn a_save_that_is_not_utf8_is_kept_beside_the_older_one_and_the_title_names_it()
     let bytes = b"\xff\xfe{\"stage\": 3}";
     std::fs::write(save.path().join("save.json"), bytes).unwrap();
     std::fs::write(save.path().join("save.json.bad"), "older").unwrap();
-    let mut rt = start("title", 1, save.path());
-    for _ in 0..3 {
-        rt.step(&[]);
-    }
+    let mut game = start("title", 1, save.path());
+    game.settle(3);
     assert_eq!(
-        text(&rt, "status"),
+        game.text("status"),
         "Your saved progress could not be read, so the game starts afresh; the old file is kept as save.json.bad.1."
     );
     assert_eq!(
@@ -749,30 +720,26 @@ fn a_save_that_is_not_utf8_is_kept_beside_the_older_one_and_the_title_names_it()
 fn a_save_that_cannot_be_read_is_set_aside_and_the_title_says_so() {
     let save = tempfile::tempdir().unwrap();
     std::fs::write(save.path().join("save.json"), "{\"stage\": 3, oops").unwrap();
-    let mut rt = start("title", 1, save.path());
-    for _ in 0..3 {
-        rt.step(&[]);
-    }
+    let mut game = start("title", 1, save.path());
+    game.settle(3);
     assert_eq!(
-        text(&rt, "status"),
+        game.text("status"),
         "Your saved progress could not be read, so the game starts afresh; the old file is kept as save.json.bad."
     );
     assert_eq!(
         std::fs::read_to_string(save.path().join("save.json.bad")).unwrap(),
         "{\"stage\": 3, oops"
     );
-    let mut renderer = jengine_tool::render::Renderer::new(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama/assets"),
-    );
-    renderer.preload(&rt.world);
-    let frame = renderer.render(&rt.world, 1280, 720);
+    let mut renderer = Renderer::new(&project().join("assets"));
+    renderer.preload(&game.world);
+    let frame = renderer.render(&game.world, 1280, 720);
     assert!(renderer.take_warnings().is_empty());
     frame
         .save_png(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("title-save-set-aside.png"))
         .unwrap();
     // A good save says nothing.
     let fine = tempfile::tempdir().unwrap();
-    let mut rt = start("title", 1, fine.path());
-    rt.step(&[]);
-    assert_eq!(text(&rt, "status"), "");
+    let mut game = start("title", 1, fine.path());
+    game.step(&[]);
+    assert_eq!(game.text("status"), "");
 }

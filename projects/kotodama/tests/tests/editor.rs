@@ -2,17 +2,16 @@
 //! (the kotoba ones with their package) reads back, frames are served, and an edit shows in
 //! the running game without touching the file.
 
-use std::path::Path;
-
 use jengine::Package;
-use jengine_tool::edit::{Background, EditOptions, open_every_scene};
+use jengine_editor::{Background, EditOptions, open_every_scene};
+use kotodama_tests::project;
 
 fn packages() -> Vec<&'static dyn Package> {
-    jengine_kotoba::packages().to_vec()
+    kotodama_tests::packages().to_vec()
 }
 
 fn options() -> EditOptions {
-    EditOptions::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama"))
+    EditOptions::new(project())
 }
 
 #[test]

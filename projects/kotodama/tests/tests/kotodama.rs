@@ -1,101 +1,84 @@
 //! Kotodama's puzzle and battle scenes played headless through their Lua scripts: the player's
 //! moves go in as pointer events, exactly as a mouse or a finger would make them.
 
-mod common;
-use common::*;
-
 use std::path::{Path, PathBuf};
 
 use jengine_kotoba::bot::{best, legal_moves};
 use jengine_kotoba::{Content, Dict};
-use jengine_tool::input::{Event, Phase};
-use jengine_tool::{Options, Runtime};
+use jengine_testkit::{Event, Game, Options, Phase, Runtime};
+use kotodama_tests::{kotoba, look, open_at, packages, project};
 
-fn start(dir: &Path, scene: &str, seed: u64) -> Runtime {
+fn start(dir: &Path, scene: &str, seed: u64) -> Game {
     let options = Options {
         seed,
         scene: Some(scene.into()),
         ..Options::default()
     };
-    match Runtime::new(dir, &jengine_kotoba::packages(), options) {
-        Ok(rt) => rt,
-        Err(problems) => panic!("{problems:#?}"),
-    }
+    open_at(dir, options)
 }
 
-fn tap(rt: &mut Runtime, at: [f32; 2]) {
-    let (x, y) = (at[0] as f64, at[1] as f64);
-    rt.step(&[Event::Pointer {
-        phase: Phase::Press,
-        x,
-        y,
-    }]);
-    rt.step(&[Event::Pointer {
-        phase: Phase::Release,
-        x,
-        y,
-    }]);
+/// A press and a release at `at`, one frame each.
+fn tap(game: &mut Game, at: [f32; 2]) {
+    game.click_at(at[0] as f64, at[1] as f64);
 }
 
 /// One good move by pointer: tap the best tile, then its cell. False when none fits.
-fn play_best(rt: &mut Runtime) -> bool {
-    let (session, layout) = look(rt);
+fn play_best(game: &mut Game) -> bool {
+    let (session, layout) = look(game);
     let Some(board) = session.board() else {
         return false;
     };
-    let stats = &rt.world.resources.get::<Content>().unwrap().stats;
+    let stats = &game.world.resources.get::<Content>().unwrap().stats;
     let Some(m) = best(&legal_moves(board, Dict::japanese(), stats, session.hand())) else {
         return false;
     };
     if session.selected != Some(m.slot) {
-        tap(rt, layout.hand[m.slot]);
+        tap(game, layout.hand[m.slot]);
     }
-    tap(rt, layout.cell_centre(m.pos));
+    tap(game, layout.cell_centre(m.pos));
     true
 }
 
 #[test]
 fn stage_one_is_cleared_by_pointer() {
-    let mut rt = start(&project(), "puzzle", 1);
-    rt.step(&[]);
-    assert_eq!(bag(&rt)["stage"], "s01");
+    let mut game = start(&project(), "puzzle", 1);
+    game.step(&[]);
+    assert_eq!(kotoba(&game)["stage"], "s01");
     for _ in 0..200 {
-        if bag(&rt)["phase"] != "playing" {
+        if kotoba(&game)["phase"] != "playing" {
             break;
         }
-        if !play_best(&mut rt) {
+        if !play_best(&mut game) {
             // Nothing fits: the swap button on the side panel.
-            tap(&mut rt, [6.1, -0.6]);
+            tap(&mut game, [6.1, -0.6]);
         }
     }
-    let b = bag(&rt);
+    let b = kotoba(&game);
     assert_eq!(b["phase"], "cleared", "{b:#}");
     assert!(b["stars"].as_u64().unwrap() >= 1, "{b:#}");
     assert!(!b["made"].as_array().unwrap().is_empty());
-    assert!(warnings(&mut rt).is_empty());
+    assert!(game.warnings().is_empty());
     // The script saved the clear.
-    rt.step(&[]);
+    game.step(&[]);
 }
 
 #[test]
 fn a_weak_rival_is_beaten_and_a_strong_one_wins() {
     let dir = tempfile::tempdir().unwrap();
     copy_project(dir.path());
-    let mut rt = start(dir.path(), "battle", 5);
+    let mut game = start(dir.path(), "battle", 5);
     // The countdown: three seconds.
-    for _ in 0..200 {
-        rt.step(&[]);
-    }
-    assert_eq!(bag(&rt)["phase"], "fight");
+    game.settle(200);
+    assert_eq!(kotoba(&game)["phase"], "fight");
     for _ in 0..2000 {
-        if bag(&rt)["phase"] == "over" {
+        if kotoba(&game)["phase"] == "over" {
             break;
         }
-        if !play_best(&mut rt) {
-            rt.step(&[]);
+        if !play_best(&mut game) {
+            game.step(&[]);
         }
     }
-    let b = bag(&rt);
+    let b = kotoba(&game);
     assert_eq!(b["winner"], 1, "{b:#}");
     assert_eq!(b["you"], 1);
 
@@ -105,19 +88,19 @@ fn a_weak_rival_is_beaten_and_a_strong_one_wins() {
         "Save.set('rival', 'r09')\n",
     )
     .unwrap();
-    let mut rt = start_with_rival(dir.path(), "r09");
+    let mut game = start_with_rival(dir.path(), "r09");
     for _ in 0..(60 * 100) {
-        rt.step(&[]);
-        if bag(&rt)["phase"] == "over" {
+        game.step(&[]);
+        if kotoba(&game)["phase"] == "over" {
             break;
         }
     }
-    let b = bag(&rt);
+    let b = kotoba(&game);
     assert_eq!(b["phase"], "over", "{b:#}");
     assert_eq!(b["winner"], 2, "{b:#}");
 }
 
-fn start_with_rival(dir: &Path, rival: &str) -> Runtime {
+fn start_with_rival(dir: &Path, rival: &str) -> Game {
     let save = dir.join("save");
     std::fs::create_dir_all(&save).unwrap();
     std::fs::write(
@@ -131,7 +114,7 @@ fn start_with_rival(dir: &Path, rival: &str) -> Runtime {
         save_dir: Some(save),
         ..Options::default()
     };
-    Runtime::new(dir, &jengine_kotoba::packages(), options).unwrap_or_else(|p| panic!("{p:#?}"))
+    open_at(dir, options)
 }
 
 fn copy_project(to: &Path) {
@@ -150,10 +133,7 @@ fn copy_project(to: &Path) {
         }
     }
     copy(&project(), to);
-    let packages = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .unwrap();
+    let packages = project().join("../../packages").canonicalize().unwrap();
     let file = to.join("project.jengine");
     let text = std::fs::read_to_string(&file)
         .unwrap()
@@ -196,11 +176,11 @@ fn every_command_refuses_bad_arguments_where_the_script_made_them() {
     }
     script.push_str("end\n");
     std::fs::write(dir.path().join("assets/scripts/puzzle.lua"), script).unwrap();
-    let mut rt = start(dir.path(), "puzzle", 1);
-    rt.step(&[]);
-    let before = bag(&rt);
-    rt.step(&[]);
-    let lines: Vec<String> = rt.take_log().into_iter().map(|l| l.message).collect();
+    let mut game = start(dir.path(), "puzzle", 1);
+    game.step(&[]);
+    let before = kotoba(&game);
+    game.step(&[]);
+    let lines: Vec<String> = game.take_log().into_iter().map(|l| l.message).collect();
     assert_eq!(lines.len(), calls.len(), "{lines:#?}");
     for (line, call) in lines.iter().zip(calls) {
         let name = call.split('(').next().unwrap();
@@ -210,7 +190,7 @@ fn every_command_refuses_bad_arguments_where_the_script_made_them() {
             "{call}: {line}"
         );
     }
-    let after = bag(&rt);
+    let after = kotoba(&game);
     for key in [
         "stage", "hand", "selected", "swaps", "paused", "mode", "made",
     ] {
@@ -254,11 +234,9 @@ function update(e)
 end
 "#;
     std::fs::write(dir.path().join("assets/scripts/puzzle.lua"), script).unwrap();
-    let mut rt = start(dir.path(), "puzzle", 1);
-    for _ in 0..16 {
-        rt.step(&[]);
-    }
-    let lines: Vec<String> = rt
+    let mut game = start(dir.path(), "puzzle", 1);
+    game.settle(16);
+    let lines: Vec<String> = game
         .take_log()
         .into_iter()
         .map(|l| {
@@ -292,58 +270,40 @@ end
     );
 }
 
-fn check_golden(rt: &Runtime, name: &str) {
-    let mut renderer = jengine_tool::render::Renderer::new(&project().join("assets"));
-    renderer.preload(&rt.world);
-    let frame = renderer.render(&rt.world, 1280, 720);
-    assert!(renderer.take_warnings().is_empty());
-    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    if let Err(e) = jengine_tool::golden::check(&goldens, &out, name, &frame) {
-        panic!("{e}");
-    }
-}
-
 #[test]
 fn the_scenes_look_as_they_should() {
     // A puzzle a few words in, the chosen tile glowing.
-    let mut rt = start(&project(), "puzzle", 1);
-    rt.step(&[]);
+    let mut game = start(&project(), "puzzle", 1);
+    game.step(&[]);
     for _ in 0..3 {
-        play_best(&mut rt);
+        play_best(&mut game);
     }
-    let (_, layout) = look(&rt);
-    tap(&mut rt, layout.hand[1]);
-    for _ in 0..20 {
-        rt.step(&[]);
-    }
-    check_golden(&rt, "puzzle_mid_stage");
+    let (_, layout) = look(&game);
+    tap(&mut game, layout.hand[1]);
+    game.settle(20);
+    game.golden("puzzle_mid_stage");
 
     // Paused: every kana hidden.
-    rt.step(&[Event::Key {
+    game.step(&[Event::Key {
         key: "p".into(),
         down: true,
     }]);
-    rt.step(&[]);
-    check_golden(&rt, "puzzle_paused");
+    game.step(&[]);
+    game.golden("puzzle_paused");
 
     // A battle with both hands, a few words in.
-    let mut rt = start(&project(), "battle", 3);
-    for _ in 0..200 {
-        rt.step(&[]);
-    }
+    let mut game = start(&project(), "battle", 3);
+    game.settle(200);
     for _ in 0..4 {
-        play_best(&mut rt);
-        for _ in 0..30 {
-            rt.step(&[]);
-        }
+        play_best(&mut game);
+        game.settle(30);
     }
-    check_golden(&rt, "battle_both_hands");
+    game.golden("battle_both_hands");
 }
 
 #[test]
 fn kotodama_checks_clean() {
-    let report = jengine_tool::check::check(&project(), &jengine_kotoba::packages());
+    let report = jengine_tool::check::check(&project(), &packages());
     assert!(report.ok(), "{:#?}", report.problems);
     let count = |dir: &str, ext: &str| {
         walk(&project().join(dir))
@@ -376,10 +336,10 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn a_tile_dragged_from_the_hand_goes_down_where_it_is_let_go() {
-    let mut rt = start(&project(), "puzzle", 1);
-    rt.step(&[]);
-    let (session, layout) = look(&rt);
-    let stats = &rt.world.resources.get::<Content>().unwrap().stats;
+    let mut game = start(&project(), "puzzle", 1);
+    game.step(&[]);
+    let (session, layout) = look(&game);
+    let stats = &game.world.resources.get::<Content>().unwrap().stats;
     let m = best(&legal_moves(
         session.board().unwrap(),
         Dict::japanese(),
@@ -394,20 +354,20 @@ fn a_tile_dragged_from_the_hand_goes_down_where_it_is_let_go() {
         x: at[0] as f64,
         y: at[1] as f64,
     };
-    rt.step(&[pointer(Phase::Press, from)]);
+    game.step(&[pointer(Phase::Press, from)]);
     let middle = [(from[0] + to[0]) / 2.0, (from[1] + to[1]) / 2.0];
-    rt.step(&[pointer(Phase::Drag, middle)]);
-    let (carried, _) = look(&rt);
+    game.step(&[pointer(Phase::Drag, middle)]);
+    let (carried, _) = look(&game);
     assert!(carried.carry.is_some_and(|c| c.moved && c.at == middle));
-    rt.step(&[pointer(Phase::Drag, to)]);
-    rt.step(&[pointer(Phase::Release, to)]);
-    let (after, _) = look(&rt);
+    game.step(&[pointer(Phase::Drag, to)]);
+    game.step(&[pointer(Phase::Release, to)]);
+    let (after, _) = look(&game);
     assert!(
         after.board().unwrap().kana(m.pos).is_some(),
         "nothing went down"
     );
     assert!(after.carry.is_none());
-    assert!(!bag(&rt)["made"].as_array().unwrap().is_empty());
+    assert!(!kotoba(&game)["made"].as_array().unwrap().is_empty());
 }
 
 #[test]
@@ -423,7 +383,7 @@ fn a_bad_stage_row_stops_the_project_with_its_file_row_and_field() {
         scene: Some("puzzle".into()),
         ..Options::default()
     };
-    let problems = match Runtime::new(dir.path(), &jengine_kotoba::packages(), options) {
+    let problems = match Runtime::new(dir.path(), &packages(), options) {
         Ok(_) => panic!("a bad stage row loaded"),
         Err(problems) => problems,
     };
@@ -449,8 +409,8 @@ fn a_corrupt_save_is_reported_kept_aside_and_the_game_goes_on() {
         save_dir: Some(save.path().to_path_buf()),
         ..Options::default()
     };
-    let mut rt = Runtime::new(&project(), &jengine_kotoba::packages(), options).unwrap();
-    let said = warnings(&mut rt);
+    let mut game = kotodama_tests::open(options);
+    let said = game.warnings();
     assert!(
         said.iter()
             .any(|w| w.contains("not valid JSON") && w.contains("save.json.bad")),
@@ -460,8 +420,8 @@ fn a_corrupt_save_is_reported_kept_aside_and_the_game_goes_on() {
         std::fs::read_to_string(save.path().join("save.json.bad")).unwrap(),
         "{\"stages\": {oops"
     );
-    rt.step(&[]);
-    assert_eq!(bag(&rt)["active"], true);
+    game.step(&[]);
+    assert_eq!(kotoba(&game)["active"], true);
 }
 
 /// Each scene has its music, its tempo from the game's table (which must agree with what the
@@ -489,40 +449,36 @@ fn the_music_plays_with_its_tempo() {
             .collect()
     };
     assert_eq!(pairs(&table), pairs(&tracks));
-    let mut rt = start(&project(), "battle", 1);
-    for _ in 0..30 {
-        rt.step(&[]);
-    }
-    let clock = *rt.world.resources.get::<jengine::MusicClock>().unwrap();
+    let mut game = start(&project(), "battle", 1);
+    game.settle(30);
+    let clock = *game.world.resources.get::<jengine::MusicClock>().unwrap();
     assert!(clock.playing);
     assert_eq!(clock.bpm, Some(126.0));
     assert!(clock.position > 0.3, "{clock:?}");
-    assert!(warnings(&mut rt).is_empty());
+    assert!(game.warnings().is_empty());
 }
 
 /// A word made is heard kana by kana: one pluck each, a few frames apart, each higher than the
 /// one before, starting higher for a longer word.
 #[test]
 fn a_word_made_is_plucked_kana_by_kana() {
-    let mut rt = start(&project(), "puzzle", 1);
-    rt.step(&[]);
+    let mut game = start(&project(), "puzzle", 1);
+    game.step(&[]);
     let mut words = Vec::new();
     for _ in 0..40 {
-        let before = bag(&rt)["made"].as_array().unwrap().len();
-        if !play_best(&mut rt) {
+        let before = kotoba(&game)["made"].as_array().unwrap().len();
+        if !play_best(&mut game) {
             break;
         }
-        let made = bag(&rt)["made"].as_array().unwrap().clone();
+        let made = kotoba(&game)["made"].as_array().unwrap().clone();
         if made.len() > before {
             words = made[before..].to_vec();
             break;
         }
     }
     assert!(!words.is_empty(), "no word made");
-    for _ in 0..60 {
-        rt.step(&[]);
-    }
-    let plucks: Vec<_> = rt.heard().filter(|h| h.name == "pluck.wav").collect();
+    game.settle(60);
+    let plucks: Vec<_> = game.heard().filter(|h| h.name == "pluck.wav").collect();
     let kana: usize = words
         .iter()
         .map(|w| w["reading"].as_str().unwrap().chars().count().min(8))

@@ -3,19 +3,16 @@
 //! the scene loader and shown in the running game, and a frame from the running game until it
 //! arrives as a PNG. Both through the session's real server on the loopback address.
 
-use std::path::Path;
-
 use criterion::{Criterion, criterion_group, criterion_main};
 use jengine::Package;
-use jengine_tool::edit::{Background, EditOptions};
+use jengine_editor::{Background, EditOptions};
 
 fn packages() -> Vec<&'static dyn Package> {
-    jengine_kotoba::packages().to_vec()
+    kotodama_tests::packages().to_vec()
 }
 
 fn editor(c: &mut Criterion) {
-    let options =
-        EditOptions::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../projects/kotodama"));
+    let options = EditOptions::new(kotodama_tests::project());
     let editor = Background::start(options, packages).expect("the editor starts");
     let (_, tree) = editor.get("/api/scene");
     let logo = tree["entities"]

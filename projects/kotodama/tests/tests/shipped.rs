@@ -147,8 +147,7 @@ fn every_rival_pair_fights_to_an_end() {
 fn kotodamas_stage_table_is_the_shipped_one_and_the_bot_clears_its_own() {
     let dict = Dict::japanese();
     let stats = TileStats::from_dict(dict);
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../projects/kotodama/data/kotoba_stages.json");
+    let path = kotodama_tests::project().join("data/kotoba_stages.json");
     let text = std::fs::read_to_string(&path).unwrap();
     let game =
         jengine_kotoba::content::stages_from_str(jengine_kotoba::content::STAGES_TABLE, &text)
