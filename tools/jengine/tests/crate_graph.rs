@@ -9,6 +9,8 @@ use std::process::Command;
 /// Every workspace crate's normal dependencies, transitively, by crate name.
 struct Graph {
     deps: BTreeMap<String, BTreeSet<String>>,
+    /// Each crate's direct dev-dependencies.
+    dev: BTreeMap<String, BTreeSet<String>>,
     dirs: BTreeMap<String, String>,
 }
 
@@ -48,22 +50,26 @@ fn graph() -> Graph {
         }
     }
     let mut direct: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut dev = BTreeMap::new();
     for node in meta["resolve"]["nodes"].as_array().unwrap() {
         let name = names[node["id"].as_str().unwrap()].clone();
-        let normal = node["deps"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|d| {
-                d["dep_kinds"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .any(|k| k["kind"].is_null())
-            })
-            .map(|d| names[d["pkg"].as_str().unwrap()].clone())
-            .collect();
-        direct.insert(name, normal);
+        let of_kind = |kind: Option<&str>| -> Vec<String> {
+            node["deps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| {
+                    d["dep_kinds"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|k| k["kind"].as_str() == kind)
+                })
+                .map(|d| names[d["pkg"].as_str().unwrap()].clone())
+                .collect()
+        };
+        dev.insert(name.clone(), of_kind(Some("dev")).into_iter().collect());
+        direct.insert(name, of_kind(None));
     }
     let mut deps = BTreeMap::new();
     for name in direct.keys() {
@@ -78,7 +84,7 @@ fn graph() -> Graph {
         }
         deps.insert(name.clone(), seen);
     }
-    Graph { deps, dirs }
+    Graph { deps, dev, dirs }
 }
 
 #[test]
@@ -222,4 +228,42 @@ fn no_crate_compiles_in_a_file_from_outside_itself() {
         }
     }
     assert!(reaching.is_empty(), "{reaching:#?}");
+}
+
+#[test]
+fn a_package_is_tested_with_the_test_kit_and_nothing_else_of_the_host() {
+    let g = graph();
+    let allowed = ["tools/testkit", "tools/fixtures/"];
+    for (name, dir) in &g.dirs {
+        if !dir.starts_with("packages/") {
+            continue;
+        }
+        let host: Vec<&String> = g.dev[name]
+            .iter()
+            .filter(|d| {
+                g.dirs.get(*d).is_some_and(|dd| {
+                    (dd.starts_with("tools/") && !allowed.iter().any(|a| dd.starts_with(a)))
+                        || dd.starts_with("projects/")
+                })
+            })
+            .collect();
+        assert!(host.is_empty(), "{name} is tested with {host:?}");
+        // Nor through the kit: testing a package builds no window, editor or server.
+        let mut reached = BTreeSet::new();
+        for d in &g.dev[name] {
+            reached.extend(g.deps.get(d).into_iter().flatten().cloned());
+        }
+        for desktop in [
+            "winit",
+            "softbuffer",
+            "arboard",
+            "jengine-editor",
+            "jengine-tool",
+        ] {
+            assert!(
+                !reached.contains(desktop),
+                "testing {name} builds {desktop}"
+            );
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! the scene loader and shown in the running game, and a frame from the running game until it
 //! arrives as a PNG. Both through the session's real server on the loopback address.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_main};
 use jengine::Package;
 use jengine_editor::{Background, EditOptions};
 
@@ -50,9 +50,9 @@ fn editor(c: &mut Criterion) {
     });
 }
 
-criterion_group! {
-    name = benches;
-    config = Criterion::default().sample_size(30);
-    targets = editor
+/// Runs every benchmark of this file, 30 samples each (a frame is served, not computed).
+fn benches() {
+    let mut c = Criterion::default().sample_size(30).configure_from_args();
+    editor(&mut c);
 }
 criterion_main!(benches);

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_main};
 use jengine::host::{Limits, ScriptHost};
 use jengine::{Args, Registry, Tables, Time, Value, World};
 use jengine_kotoba::KotobaPackage;
@@ -117,5 +117,11 @@ fn sea(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, frame, sea);
+/// Runs every benchmark of this file.
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    frame(&mut c);
+    sea(&mut c);
+}
+
 criterion_main!(benches);
