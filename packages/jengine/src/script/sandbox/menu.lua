@@ -18,6 +18,8 @@
 
 local M = {}
 M.__index = M
+-- The menu calls its own parts as M.part(self, ...), so a game that builds on it (overriding
+-- `set`, `key` or a `draw` of its own) cannot turn one of them into another.
 
 -- What each key does unless the game says otherwise: a move, `choose` or `back`.
 M.KEYS = {
@@ -103,7 +105,7 @@ end
 --   hit      "first" (default) or "last": which item the pointer takes when several are under it
 --   look     function(state) -> { tint = c, colour = c, text = s, offset = { dx, dy } }, how an
 --            item looks; state has focus, hover, pressed, down (pressed and under the pointer),
---            lit (focus or hover), off, item, index, extra (what `draw` was given)
+--            lit (focus or hover), off, item, index, extra (what `draw_item` was given)
 --   apply    function(item, fields) that sets the look itself (default: the menu sets the
 --            sprite tint of `button`, the label's colour and text, and moves both by `offset`
 --            from where the scene put them, each only when it differs)
@@ -146,7 +148,7 @@ end
 -- the list got shorter) and a press or hover stays on the item of the same name; without it,
 -- the focus goes back to the first and the list to its top.
 function M:set(items, keep)
-  self:build(items, keep, 4)
+  M.build(self, items, keep, 4)
 end
 
 -- `set`, a bad item raising its error `level` calls up from where it is read (the game's line).
@@ -158,13 +160,13 @@ function M:build(items, keep, level)
   self.items = list
   self.hover, self.pressed = nil, nil
   if keep then
-    if hover ~= nil then self.hover = self:find(hover) end
-    if pressed ~= nil then self.pressed = self:find(pressed) end
+    if hover ~= nil then self.hover = M.find(self, hover) end
+    if pressed ~= nil then self.pressed = M.find(self, pressed) end
   else
     self.focus, self.top = 1, 0
   end
   if self.focus > #list then self.focus = math.max(self.rows and 1 or 0, #list) end
-  self:scroll()
+  M.scroll(self)
 end
 
 -- Adds one item at the end and returns its index.
@@ -215,7 +217,7 @@ function M:move(step)
   end
   if f == self.focus then return false end
   self.focus = f
-  self:scroll()
+  M.scroll(self)
   play(self.sounds.move)
   return true
 end
@@ -232,13 +234,13 @@ function M:key(name, down)
   end
   if #self.items == 0 then return false end
   if does == "choose" then
-    local chosen, why = self:choose(self.focus)
+    local chosen, why = M.choose(self, self.focus)
     return chosen == true, why
   end
   local step = ({ up = -self.columns, down = self.columns, left = -1, right = 1 })[does]
   if step == nil then error("menu: key " .. tostring(name) .. " does " .. tostring(does) .. ", not a move", 2) end
   if self.columns == 1 and (does == "left" or does == "right") then return false end
-  self:move(step)
+  M.move(self, step)
   return true
 end
 
@@ -258,7 +260,7 @@ end
 function M:pointer(phase, x, y)
   local hit = nil
   for i = 1, #self.items do
-    local t = self:target(i)
+    local t = M.target(self, i)
     if t ~= nil and M.over(t, x, y) then
       hit = i
       if self.hit ~= "last" then break end
@@ -274,7 +276,7 @@ function M:pointer(phase, x, y)
     self.pressed = nil
     if was ~= nil and was == hit then
       local _
-      _, why = self:choose(hit)
+      _, why = M.choose(self, hit)
     end
   end
   return hit, why
@@ -322,7 +324,7 @@ function M:place(key, e, offset)
     home = { pos[1], pos[2] }
     self.homes[key] = home
   end
-  self:put("o:" .. key, e, "transform", { pos = { home[1] + offset[1], home[2] + offset[2] } }, offset)
+  M.put(self, "o:" .. key, e, "transform", { pos = { home[1] + offset[1], home[2] + offset[2] } }, offset)
 end
 
 -- The default `apply`: the fields of a look set on the item's entities.
@@ -342,18 +344,18 @@ function M:set_look(i, fields, row)
       Text.set(label, fields.text)
     end
   end
-  if fields.tint ~= nil and e ~= nil then self:put("t:" .. key, e, "sprite", { tint = fields.tint }, fields.tint) end
-  if fields.colour ~= nil and label ~= nil then self:put("c:" .. key, label, "text", { color = fields.colour }, fields.colour) end
+  if fields.tint ~= nil and e ~= nil then M.put(self, "t:" .. key, e, "sprite", { tint = fields.tint }, fields.tint) end
+  if fields.colour ~= nil and label ~= nil then M.put(self, "c:" .. key, label, "text", { color = fields.colour }, fields.colour) end
   if fields.offset ~= nil then
-    if e ~= nil then self:place("s:" .. key, e, fields.offset) end
-    if label ~= nil then self:place("l:" .. key, label, fields.offset) end
+    if e ~= nil then M.place(self, "s:" .. key, e, fields.offset) end
+    if label ~= nil then M.place(self, "l:" .. key, label, fields.offset) end
   end
 end
 
 -- Draws item `i` (`extra`: handed to `look`; `extra.focus` overrides whether it is focused).
 -- Plays the `light` sound when it comes alight after its first draw.
-function M:draw(i, extra, row)
-  local state = self:state(i, extra)
+function M:draw_item(i, extra, row)
+  local state = M.state(self, i, extra)
   local item = state.item
   if item ~= nil then
     local was = self.lit[item.name]
@@ -366,18 +368,18 @@ function M:draw(i, extra, row)
   if self.apply then
     self.apply(item, fields, row, self)
   else
-    self:set_look(i, fields, row)
+    M.set_look(self, i, fields, row)
   end
 end
 
 -- Draws every item (every row, empty ones too, for a list); call every frame.
 function M:update()
   if self.rows == nil then
-    for i = 1, #self.items do self:draw(i) end
+    for i = 1, #self.items do M.draw_item(self, i) end
     return
   end
-  self:scroll()
-  for r = 1, self.rows.count do self:draw(self.top + r, nil, r) end
+  M.scroll(self)
+  for r = 1, self.rows.count do M.draw_item(self, self.top + r, nil, r) end
 end
 
 return M
