@@ -15,6 +15,8 @@ use mlua::{Function, Lua, LuaOptions, StdLib, Table};
 
 use super::{Limits, StopKind};
 
+mod shipped;
+
 /// How often the hook runs, in VM instructions.
 const HOOK_EVERY: u32 = 1000;
 
@@ -259,11 +261,18 @@ pub(crate) fn seal(
         if !name.ends_with(".lua") {
             return Err(fail(format!("{name:?} is not a .lua file")));
         }
-        let text = scripts
-            .read_text(&name)
-            .map_err(|e| fail(format!("cannot read assets/scripts/{name}: {}", e.problem)))?;
+        // The engine's own modules come from the engine, never from the project's files.
+        let (text, chunk_name) = if name.starts_with(shipped::PREFIX) {
+            let text = shipped::source(&name).map_err(fail)?;
+            (text.to_string(), format!("@{name}"))
+        } else {
+            let text = scripts
+                .read_text(&name)
+                .map_err(|e| fail(format!("cannot read assets/scripts/{name}: {}", e.problem)))?;
+            (text, format!("@assets/scripts/{name}"))
+        };
         lua.load(text)
-            .set_name(format!("@assets/scripts/{name}"))
+            .set_name(chunk_name)
             .set_mode(mlua::chunk::ChunkMode::Text)
             .set_environment(env)
             .into_function()

@@ -9,68 +9,59 @@ local LIT = { 1.1, 1.05, 0.95, 1 }
 local PRESSED = { 0.6, 0.55, 0.5, 1 }
 local OFF = { 0.45, 0.42, 0.4, 1 }
 
+local menu = import("jengine/menu.lua")
+
 local demo
-local items = {}
-local focus = 1
-local hover, pressed
+local m
 local clock = 0
 local next_turn = 4
-local shown = {}
+local marked
 
-local function choose(i)
-  local item = items[i]
-  if item == nil then return end
-  if not item.enabled then
-    Text.set(Entity.find("status"), "No crawl has been saved yet.")
-    return
-  end
-  item.on()
+-- Each button's tint and its label's colour: the focus ochre, an item that is off dim.
+local function look(s)
+  local tint = REST
+  if s.off then tint = OFF
+  elseif s.pressed then tint = PRESSED
+  elseif s.lit then tint = LIT end
+  local colour = IVORY
+  if s.off then colour = { 0.6, 0.55, 0.5, 1 } elseif s.focus then colour = OCHRE end
+  return { tint = tint, colour = colour }
 end
 
 function start(e)
   Audio.stop_music({ fade = 0.5 })
   demo = e
   local saved = Save.get("warren") ~= nil
-  local list = {
-    { name = "new", enabled = true, on = function()
+  m = menu.new({
+    { button = "new", label = "new_label", on = function()
       Save.set("warren_continue", nil)
       Scene.load("warren")
     end },
-    { name = "continue", enabled = saved, on = function()
+    { button = "continue", label = "continue_label", off = not saved and "No crawl has been saved yet.", on = function()
       Save.set("warren_continue", true)
       Scene.load("warren")
     end },
-    { name = "quit", enabled = true, on = function() Scene.quit() end },
-  }
-  for _, item in ipairs(list) do
-    local b = Entity.find(item.name)
-    local t = Entity.get(b, "transform")
-    local s = Entity.get(b, "sprite")
-    item.e = b
-    item.label = Entity.find(item.name .. "_label")
-    item.x, item.y = t.pos[1], t.pos[2]
-    item.w, item.h = s.size[1] / 2, s.size[2] / 2
-    items[#items + 1] = item
-  end
-  if saved then focus = 2 end
+    { button = "quit", label = "quit_label", on = function() Scene.quit() end },
+  }, {
+    wrap = true,
+    focus = saved and 2 or 1,
+    keys = menu.keys({ w = "up", s = "down", left = false, right = false, backspace = false }),
+    hit = "last",
+    back = function() Scene.quit() end,
+    say = function(why) Text.set(Entity.find("status"), why) end,
+    look = look,
+  })
 end
 
+-- Draws the buttons, and the mark under the focused one.
 local function light()
-  for i, item in ipairs(items) do
-    local tint = REST
-    if not item.enabled then tint = OFF
-    elseif pressed == i then tint = PRESSED
-    elseif focus == i or hover == i then tint = LIT end
-    if shown[i] ~= tint then
-      shown[i] = tint
-      Entity.set(item.e, "sprite", { tint = tint })
-      Entity.set(item.label, "text", {
-        color = (focus == i and item.enabled) and OCHRE or (item.enabled and IVORY or { 0.6, 0.55, 0.5, 1 }),
-      })
-    end
-  end
-  local f = items[focus]
-  Entity.set(Entity.find("focus"), "transform", { pos = { f.x, f.y - f.h - 0.06 } })
+  m:update()
+  if marked == m.focus then return end
+  marked = m.focus
+  local b = m.items[m.focus].entity
+  local t = Entity.get(b, "transform")
+  local s = Entity.get(b, "sprite")
+  Entity.set(Entity.find("focus"), "transform", { pos = { t.pos[1], t.pos[2] - s.size[2] / 2 - 0.06 } })
 end
 
 function update(e, dt)
@@ -87,32 +78,9 @@ function update(e, dt)
 end
 
 function key(e, name, down)
-  if not down then return end
-  if name == "up" or name == "w" then
-    focus = focus > 1 and focus - 1 or #items
-  elseif name == "down" or name == "s" then
-    focus = focus < #items and focus + 1 or 1
-  elseif name == "enter" or name == "space" then
-    choose(focus)
-  elseif name == "escape" then
-    Scene.quit()
-  end
-  for k in pairs(shown) do shown[k] = nil end
+  m:key(name, down)
 end
 
 function pointer(e, phase, x, y)
-  local hit = nil
-  for i, item in ipairs(items) do
-    if math.abs(x - item.x) <= item.w and math.abs(y - item.y) <= item.h then hit = i end
-  end
-  if hit ~= hover or phase ~= "hover" then for k in pairs(shown) do shown[k] = nil end end
-  hover = hit
-  if hit then focus = hit end
-  if phase == "press" then
-    pressed = hit
-  elseif phase == "release" then
-    local was = pressed
-    pressed = nil
-    if was ~= nil and was == hit then choose(hit) end
-  end
+  m:pointer(phase, x, y)
 end

@@ -3,10 +3,11 @@
 -- here, opens the Gift preview at once.
 
 local screen = import("ui/screen.lua")
+local menu = import("jengine/menu.lua")
 local s = screen.new()
 
 local game
-local focus = 1
+local m
 local clock = 0
 local demo_step = 0
 local DEMO = { "right", "right", "right", "wait", "left", "left", "left", "wait" }
@@ -21,18 +22,14 @@ local items = {
   { button = "btn_quit", label = "btn_quit_label", on = function() Scene.quit() end },
 }
 
+-- The three buttons in a row: left and right (or A and D) move along, coming round at the
+-- ends; Enter or Space choose; Escape quits.
+local KEYS = menu.keys({ a = "left", d = "right", up = false, down = false, backspace = false })
+
 function start(e)
   game = e
   screen.music()
-end
-
-local names = {}
-for i, item in ipairs(items) do names[i] = item.button end
-
-local function light()
-  for i, item in ipairs(items) do
-    s:button(item.button, i == focus)
-  end
+  m = s:menu(items, { focus = 1, columns = #items, wrap = true, keys = KEYS, back = function() Scene.quit() end })
 end
 
 function update(e, dt)
@@ -52,21 +49,11 @@ function update(e, dt)
     demo_step = demo_step % #DEMO + 1
     Miau.move(e, DEMO[demo_step])
   end
-  light()
+  m:update()
 end
 
 function key(e, name, down)
-  if not down then return end
-  if name == "left" or name == "a" then
-    focus = focus > 1 and focus - 1 or #items
-  elseif name == "right" or name == "d" then
-    focus = focus < #items and focus + 1 or 1
-  elseif name == "enter" or name == "space" then
-    screen.chosen()
-    items[focus].on()
-  elseif name == "escape" then
-    Scene.quit()
-  end
+  m:key(name, down)
 end
 
 -- A link pasted on the title opens it.
@@ -75,9 +62,5 @@ function text(e, t)
 end
 
 function pointer(e, phase, x, y)
-  local clicked = s:buttons(names, phase, x, y)
-  for i, item in ipairs(items) do
-    if item.button == s.hover then focus = i end
-    if item.button == clicked then item.on() end
-  end
+  m:pointer(phase, x, y)
 end

@@ -6,17 +6,21 @@
 --   s:text("moves", "Moves: 3")
 --   if s:over("btn_play", x, y) then ... end
 --
--- Buttons are a sprite `name` with its text `name .. "_label"`: `s:buttons(names, phase, x, y)`
--- follows the pointer over them (a release on the button pressed is a click, returned by
--- name) and `s:button(name, focused)` draws one lit on hover or focus, sunk while pressed.
--- A button coming alight (the focus or the pointer arriving) ticks (`menu_move.wav`) and a
--- click chimes (`menu_select.wav`); `screen.chosen()` chimes for a choice made by key.
+-- Buttons are a sprite `name` with its text `name .. "_label"`, followed by the engine's shared
+-- menu (jengine/menu.lua): `s:buttons(names, phase, x, y)` follows the pointer over them (a
+-- release on the button pressed is a click, returned by name) and `s:button(name, focused)`
+-- draws one lit on hover or focus, sunk while pressed; `s:menu(items, options)` makes the
+-- screen's buttons a menu with a keyboard focus. A button coming alight (the focus or the
+-- pointer arriving) ticks (`menu_move.wav`) and a click chimes (`menu_select.wav`);
+-- `screen.chosen()` chimes for a choice made by key.
+
+local menu = import("jengine/menu.lua")
 
 local M = {}
 M.__index = M
 
 function M.new()
-  return setmetatable({ entities = {}, texts = {}, tints = {}, colours = {}, homes = {}, shifts = {}, lits = {} }, M)
+  return setmetatable({ entities = {}, texts = {}, tints = {}, colours = {}, homes = {}, shifts = {} }, M)
 end
 
 function M:find(name)
@@ -114,26 +118,66 @@ function M:offset(name, dx, dy)
   Entity.set(e, "transform", { pos = { home[1] + dx, home[2] + dy } })
 end
 
+-- The sounds of Miau's buttons: a tick as one comes alight, a chime when one is chosen.
+local SOUNDS = {
+  light = { "menu_move.wav", volume = 0.45 },
+  choose = { "menu_select.wav", volume = 0.6 },
+}
+
+-- How a button looks: lit on hover or focus, darker and sunk a couple of pixels while the
+-- pointer is down on it, moved along by `dx` when `s:button` is given one.
+local function look(st)
+  local dx = st.extra and st.extra.dx or 0
+  return {
+    tint = st.down and M.BUTTON_DOWN or (st.lit and M.BUTTON_LIT or M.BUTTON),
+    colour = st.lit and M.GOLD or M.WHITE,
+    offset = { dx, st.down and -M.SINK or 0 },
+  }
+end
+
+-- The screen's shared menu over its buttons; its looks are set through the screen's own
+-- caches, so a button the screen also tints itself (hidden, say) is never out of step.
+function M:menu(items, options)
+  options = options or {}
+  local s = self
+  self.menu_of = menu.new(items or {}, {
+    focus = options.focus or 0,
+    columns = options.columns,
+    wrap = options.wrap,
+    keys = options.keys or {},
+    back = options.back,
+    hit = "last",
+    sounds = SOUNDS,
+    look = look,
+    apply = function(item, f)
+      s:tint(item.name, f.tint)
+      s:colour(item.name .. "_label", f.colour)
+      s:offset(item.name, f.offset[1], f.offset[2])
+      s:offset(item.name .. "_label", f.offset[1], f.offset[2])
+    end,
+  })
+  return self.menu_of
+end
+
+local function buttons_menu(self)
+  return self.menu_of or self:menu()
+end
+
 -- Follows the pointer over the buttons `names`: which one it is over (`self.hover`) and which
 -- one it went down on (`self.down`). Returns the name of a button released on after being
 -- pressed on (a click), else nil.
 function M:buttons(names, phase, x, y)
-  local hit
-  for _, n in ipairs(names) do
-    if self:over(n, x, y) then hit = n end
+  local m = buttons_menu(self)
+  local clicked
+  local items = {}
+  for i, n in ipairs(names) do
+    items[i] = { button = n, on = function() clicked = n end }
   end
-  self.hover = hit
-  if phase == "press" then
-    self.down = hit
-  elseif phase == "release" then
-    local was = self.down
-    self.down = nil
-    if was ~= nil and was == hit then
-      M.chosen()
-      return hit
-    end
-  end
-  return nil
+  m:set(items, true)
+  m:pointer(phase, x, y)
+  self.hover = m.hover and m.items[m.hover].name
+  self.down = m.pressed and m.items[m.pressed].name
+  return clicked
 end
 
 -- The menu sounds, quiet under the music.
@@ -153,16 +197,9 @@ end
 -- Draws button `name`: lit when the pointer is over it or it has the focus, darker and sunk
 -- a couple of pixels while the pointer is down on it; `dx` moves it along from its place.
 function M:button(name, focused, dx)
-  local down = self.down == name and self.hover == name
-  local lit = focused or self.hover == name
-  -- Ticks as it comes alight, not on the first draw (a screen opening with its focus set).
-  if lit and self.lits[name] == false then M.ticked() end
-  self.lits[name] = lit and true or false
-  self:tint(name, down and M.BUTTON_DOWN or (lit and M.BUTTON_LIT or M.BUTTON))
-  self:colour(name .. "_label", lit and M.GOLD or M.WHITE)
-  local sink = down and -M.SINK or 0
-  self:offset(name, dx or 0, sink)
-  self:offset(name .. "_label", dx or 0, sink)
+  local m = buttons_menu(self)
+  local i = m:find(name) or m:add({ button = name })
+  m:draw_item(i, { focus = focused and true or false, dx = dx })
 end
 
 -- Colours shared by the screens.

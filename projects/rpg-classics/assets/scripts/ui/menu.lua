@@ -1,15 +1,17 @@
--- A list of choices on named rows (`<prefix>_1`, `<prefix>_row_1`, ...): a focus the arrows
--- move, Enter or a click to choose, rows that scroll when the list is longer than the screen,
--- and choices that can be off (shown dim, said why when chosen). Texts and tints are only
--- changed when they differ, so a quiet frame queues nothing.
+-- A list of choices on named rows (`<prefix>_1`, `<prefix>_row_1`, ...), on the engine's shared
+-- menu (jengine/menu.lua): a focus the arrows (or W and S) move, coming round at the ends,
+-- Enter or a click to choose, rows that scroll when the list is longer than the screen, and
+-- choices that can be off (shown dim, said why when chosen). Beside it, the screen's own
+-- helpers: texts and tints are only changed when they differ, so a quiet frame queues nothing.
 --
 --   local menu = import("ui/menu.lua")
 --   local m = menu.new("menu", 6)
 --   m:set({ { label = "Rest", on = rest }, { label = "Save", on = save, off = "No party" } })
 --   function key(e, name, down) if down then m:key(name) end end
 
+local shared = import("jengine/menu.lua")
+
 local M = {}
-M.__index = M
 
 local LIT = { 0.36, 0.5, 0.78, 0.55 }
 local NONE = { 1, 1, 1, 0 }
@@ -49,77 +51,64 @@ function M.colour(name, c)
   M.put(name, "text", { color = c, __k = ckey(c) }, "colour")
 end
 
+-- The list itself is the engine's shared menu, on rows `<prefix>_row_<r>` (hit by the pointer,
+-- tinted under the focus) with texts `<prefix>_<r>`, wrapping at its ends.
+local List = setmetatable({}, { __index = shared })
+List.__index = List
+
+local KEYS = shared.keys({ w = "up", s = "down", left = false, right = false, escape = false, backspace = false })
+
 function M.new(prefix, rows)
-  return setmetatable({ prefix = prefix, rows = rows, items = {}, focus = 1, top = 0, active = true }, M)
+  local m = shared.new({}, {
+    rows = { count = rows, row = prefix .. "_row_%d", label = prefix .. "_%d" },
+    wrap = true,
+    keys = KEYS,
+    look = function(s)
+      local here = s.focus
+      return {
+        text = s.item and s.item.text or "",
+        tint = here and LIT or NONE,
+        colour = s.item == nil and TEXT or (s.off and OFF or (here and FOCUS or TEXT)),
+      }
+    end,
+    apply = function(_, fields, r)
+      M.text(prefix .. "_" .. r, fields.text)
+      M.tint(prefix .. "_row_" .. r, fields.tint)
+      M.colour(prefix .. "_" .. r, fields.colour)
+    end,
+  })
+  m.prefix = prefix
+  return setmetatable(m, List)
 end
 
 -- The choices: each { label, on = function, off = "why not" (optional) }.
-function M:set(items, keep_focus)
-  self.items = items
-  if not keep_focus then self.focus = 1; self.top = 0 end
-  if self.focus > #items then self.focus = math.max(1, #items) end
+function List:set(items, keep_focus)
+  local list = {}
+  for i, item in ipairs(items) do list[i] = { text = item.label, on = item.on, off = item.off } end
+  shared.set(self, list, keep_focus)
   self:draw()
 end
 
-function M:draw()
-  if self.focus <= self.top then self.top = self.focus - 1 end
-  if self.focus > self.top + self.rows then self.top = self.focus - self.rows end
-  for r = 1, self.rows do
-    local i = self.top + r
-    local item = self.items[i]
-    M.text(self.prefix .. "_" .. r, item and item.label or "")
-    local here = item ~= nil and i == self.focus and self.active
-    M.tint(self.prefix .. "_row_" .. r, here and LIT or NONE)
-    M.colour(self.prefix .. "_" .. r, item == nil and TEXT or (item.off and OFF or (here and FOCUS or TEXT)))
-  end
-end
-
-function M:choose(i)
-  local item = self.items[i or self.focus]
-  if item == nil then return nil end
-  if item.off then return item.off end
-  if item.on then item.on() end
-  return nil
+function List:draw()
+  self:update()
 end
 
 -- Moves or chooses; returns why a choice was refused, if it was.
-function M:key(name)
+function List:key(name)
   if #self.items == 0 then return nil end
-  if name == "up" or name == "w" then
-    self.focus = self.focus > 1 and self.focus - 1 or #self.items
-  elseif name == "down" or name == "s" then
-    self.focus = self.focus < #self.items and self.focus + 1 or 1
-  elseif name == "enter" or name == "space" then
-    local why = self:choose()
-    self:draw()
-    return why
-  end
+  local _, why = shared.key(self, name, true)
   self:draw()
-  return nil
+  return why
 end
 
 -- Whether (x, y) is on entity `name`'s sprite: for a button of the screen's own.
-function M.over(name, x, y)
-  local e = Entity.find(name)
-  local t = Entity.get(e, "transform")
-  local s = Entity.get(e, "sprite")
-  if t == nil or s == nil then return false end
-  return math.abs(x - t.pos[1]) <= s.size[1] / 2 and math.abs(y - t.pos[2]) <= s.size[2] / 2
-end
+M.over = shared.over
 
 -- Hover focuses a row, a click chooses it; returns why a choice was refused, if it was.
-function M:pointer(phase, x, y)
-  for r = 1, self.rows do
-    local i = self.top + r
-    if self.items[i] and M.over(self.prefix .. "_row_" .. r, x, y) then
-      self.focus = i
-      local why
-      if phase == "release" then why = self:choose(i) end
-      self:draw()
-      return why
-    end
-  end
-  return nil
+function List:pointer(phase, x, y)
+  local hit, why = shared.pointer(self, phase, x, y)
+  if hit then self:draw() end
+  return why
 end
 
 return M
