@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 
 mod asset;
+mod assets;
 mod audio;
 mod components;
 mod convert;
@@ -67,9 +68,13 @@ pub use crate::world::{
 pub use hecs;
 
 /// What the host needs and a package does not: the Lua bridge, the file formats, the
-/// registry's records and the dependency-coverage rule.
+/// [`Assets`](host::Assets) every loader reads through, the registry's records and the
+/// dependency-coverage rule.
 pub mod host {
     pub use crate::asset::{AssetNameError, check_asset_name};
+    pub use crate::assets::{
+        AssetEntry, AssetError, AssetProblem, Assets, DiskAssets, MemoryAssets, within,
+    };
     pub use crate::audio::{AudioQueue, AudioRequest, MusicOptions, SoundOptions, VolumeKind};
     pub use crate::convert::{describe_lua_error, parse_json, to_lua};
     pub use crate::core::{ClipboardCopy, QuitRequest, SceneRequest};

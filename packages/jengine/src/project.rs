@@ -7,9 +7,11 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::assets::{AssetError, Assets, DiskAssets};
 use crate::scene::{MAX_NAME, check_line};
 use crate::table::quoted;
 
@@ -112,31 +114,47 @@ const WINDOW_KEYS: &[&str] = &["width", "height", "title"];
 const PACKAGE_KEYS: &[&str] = &["name", "source"];
 const SOURCE_KEYS: &[&str] = &["type", "path"];
 
-/// A loaded project: its folder and its file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A loaded project: its folder, its file and the files it is read from.
+#[derive(Debug, Clone)]
 pub struct Project {
-    /// The project's folder.
+    /// The project's folder (its assets' [`root`](Assets::root)): where tools look on disk,
+    /// and how messages name its files.
     pub dir: PathBuf,
     /// What `project.jengine` says.
     pub file: ProjectFile,
+    /// The project's files, named from its folder (`assets/scenes/title.scene`).
+    pub assets: Arc<dyn Assets>,
 }
 
+/// Two projects are the same when their folder and file are; where the bytes came from does
+/// not count.
+impl PartialEq for Project {
+    fn eq(&self, other: &Project) -> bool {
+        self.dir == other.dir && self.file == other.file
+    }
+}
+
+impl Eq for Project {}
+
 impl Project {
-    /// Reads `<dir>/project.jengine`.
+    /// Reads `<dir>/project.jengine` from the folder on disk.
     pub fn load(dir: &Path) -> Result<Project, FileError> {
+        Project::open(Arc::new(DiskAssets::new(dir)))
+    }
+
+    /// Reads `project.jengine` from `assets`, which stay the project's files.
+    pub fn open(assets: Arc<dyn Assets>) -> Result<Project, FileError> {
+        let dir = assets.root().to_path_buf();
         let path = dir.join("project.jengine");
-        let text = std::fs::read_to_string(&path).map_err(|e| FileError {
+        let text = assets.read_text("project.jengine").map_err(|e| FileError {
             file: path.clone(),
-            message: format!("cannot read: {e}"),
+            message: format!("cannot read: {}", e.problem),
         })?;
         let file = ProjectFile::parse(&text).map_err(|message| FileError {
             file: path.clone(),
             message,
         })?;
-        Ok(Project {
-            dir: dir.to_path_buf(),
-            file,
-        })
+        Ok(Project { dir, file, assets })
     }
 
     /// A listed package's folder, resolved against the project folder.
@@ -156,6 +174,12 @@ impl Project {
         self.dir.join("assets/scripts").join(file)
     }
 
+    /// The text of the scene `name`, `assets/scenes/<name>.scene`, from the project's assets.
+    pub fn read_scene(&self, name: &str) -> Result<String, AssetError> {
+        self.assets
+            .read_text(&format!("assets/scenes/{name}.scene"))
+    }
+
     /// The names of every scene under `assets/scenes`, sorted: `title` for
     /// `assets/scenes/title.scene`, `levels/one` for `assets/scenes/levels/one.scene`. Folders
     /// are followed eight deep (links to folders are not followed, so a loop ends), and a file
@@ -164,22 +188,20 @@ impl Project {
         const DEPTH: usize = 8;
         const MOST: usize = 10_000;
         let mut names = Vec::new();
-        let mut stack = vec![(self.dir.join("assets/scenes"), String::new(), 0usize)];
+        let mut stack = vec![("assets/scenes".to_string(), String::new(), 0usize)];
         while let Some((dir, prefix, depth)) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
+            let Ok(entries) = self.assets.list(&dir) else {
                 continue;
             };
-            for entry in entries.flatten() {
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let path = entry.path();
-                let Some(file) = path.file_name().and_then(|n| n.to_str()) else {
-                    continue;
-                };
-                if kind.is_dir() {
+            for entry in entries {
+                let file = entry.name;
+                if entry.folder {
                     if depth < DEPTH {
-                        stack.push((path.clone(), format!("{prefix}{file}/"), depth + 1));
+                        stack.push((
+                            format!("{dir}/{file}"),
+                            format!("{prefix}{file}/"),
+                            depth + 1,
+                        ));
                     }
                     continue;
                 }
@@ -341,14 +363,13 @@ mod tests {
         std::fs::create_dir_all(&deep).unwrap();
         std::fs::write(deep.join("far.scene"), "{}").unwrap();
         std::fs::write(deep.parent().unwrap().join("near.scene"), "{}").unwrap();
-        let project = Project {
-            dir: dir.path().to_path_buf(),
-            file: ProjectFile::parse(
-                r#"{"name": "d", "version": "0.1.0", "start_scene": "title",
-                    "window": {"width": 64, "height": 36, "title": "D"}, "packages": []}"#,
-            )
-            .unwrap(),
-        };
+        std::fs::write(
+            dir.path().join("project.jengine"),
+            r#"{"name": "d", "version": "0.1.0", "start_scene": "title",
+                "window": {"width": 64, "height": 36, "title": "D"}, "packages": []}"#,
+        )
+        .unwrap();
+        let project = Project::load(dir.path()).unwrap();
         assert_eq!(
             project.scene_names(),
             [
@@ -361,6 +382,34 @@ mod tests {
         assert_eq!(
             project.scene_path("levels/one"),
             scenes.join("levels/one.scene")
+        );
+    }
+
+    #[test]
+    fn a_project_in_memory_opens_and_lists_its_scenes_as_on_disk() {
+        let mut memory = crate::assets::MemoryAssets::named("web/demo");
+        let text = r#"{"name": "demo", "start_scene": "title"}"#;
+        for (name, bytes) in [
+            ("project.jengine", text),
+            ("assets/scenes/title.scene", "{}"),
+            ("assets/scenes/levels/one.scene", "{}"),
+            ("assets/scenes/levels/notes.txt", ""),
+        ] {
+            memory.insert(name, bytes).unwrap();
+        }
+        let project = Project::open(Arc::new(memory)).unwrap();
+        assert_eq!(project.dir, Path::new("web/demo"));
+        assert_eq!(project.file.name, "demo");
+        assert_eq!(project.scene_names(), ["levels/one", "title"]);
+        assert_eq!(project.read_scene("levels/one").unwrap(), "{}");
+        assert_eq!(
+            project.read_scene("gone").unwrap_err().to_string(),
+            "web/demo/assets/scenes/gone.scene: no such file"
+        );
+        let err = Project::open(Arc::new(crate::assets::MemoryAssets::new())).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "project.jengine: cannot read: no such file"
         );
     }
 

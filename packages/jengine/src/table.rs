@@ -14,6 +14,8 @@ use std::path::Path;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use crate::assets::Assets;
+
 /// A row type a package reads from a table.
 pub trait Row: DeserializeOwned + 'static {
     /// Checks what serde cannot: ranges, orderings, references. `Err` names the field.
@@ -112,31 +114,31 @@ fn row_label(row: &serde_json::Value) -> Option<String> {
 }
 
 impl Tables {
-    /// Loads every `*.json` under `<project>/data`, returning the tables that parsed and an
-    /// error for each that did not. A project with no `data/` folder has no tables.
+    /// Loads every `*.json` under `<project>/data` on disk, as [`Tables::load`] does.
     pub fn load_dir(project: &Path) -> (Tables, Vec<TableError>) {
+        Tables::load(&crate::assets::DiskAssets::new(project))
+    }
+
+    /// Loads every `data/*.json` of a project's `assets`, returning the tables that parsed and
+    /// an error for each that did not. A project with no `data/` folder has no tables.
+    pub fn load(assets: &dyn Assets) -> (Tables, Vec<TableError>) {
         let mut tables = Tables::default();
         let mut errors = Vec::new();
-        let Ok(dir) = std::fs::read_dir(project.join("data")) else {
+        let Ok(entries) = assets.list("data") else {
             return (tables, errors);
         };
-        let mut files: Vec<_> = dir
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        files.sort();
-        for path in files {
-            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+        for entry in entries {
+            let Some(stem) = entry.name.strip_suffix(".json").filter(|s| !s.is_empty()) else {
                 continue;
             };
             let file = format!("data/{stem}.json");
-            match std::fs::read_to_string(&path) {
+            match assets.read_text(&file) {
                 Ok(text) => {
                     if let Err(e) = tables.insert_json(stem, &text) {
                         errors.push(e);
                     }
                 }
-                Err(e) => errors.push(file_error(&file, format!("cannot read: {e}"))),
+                Err(e) => errors.push(file_error(&file, format!("cannot read: {}", e.problem))),
             }
         }
         (tables, errors)
@@ -631,6 +633,32 @@ mod tests {
             }
             Ok(())
         }
+    }
+
+    #[test]
+    fn tables_in_memory_load_as_the_same_files_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut memory = crate::assets::MemoryAssets::new();
+        for (name, text) in [
+            ("data/goals.json", r#"[{"id": "a"}, {"id": "b"}]"#),
+            ("data/bad.json", "[1, {\"id\": \"x\"}]"),
+            ("data/notes.txt", "not a table"),
+        ] {
+            std::fs::create_dir_all(dir.path().join("data")).unwrap();
+            std::fs::write(dir.path().join(name), text).unwrap();
+            memory.insert(name, text).unwrap();
+        }
+        let (disk_tables, disk_errors) = Tables::load_dir(dir.path());
+        let (tables, errors) = Tables::load(&memory);
+        assert_eq!(tables, disk_tables);
+        assert_eq!(errors, disk_errors);
+        assert_eq!(tables.names().collect::<Vec<_>>(), ["bad", "goals"]);
+        assert_eq!(
+            errors[0].to_string(),
+            "data/bad.json: row 1: a row must be an object, got a number"
+        );
+        let (none, errors) = Tables::load(&crate::assets::MemoryAssets::new());
+        assert_eq!((none.names().count(), errors.len()), (0, 0));
     }
 
     #[test]

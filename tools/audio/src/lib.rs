@@ -1,6 +1,7 @@
 //! Audio: music and sound effects from `assets/audio/`, mixed at 48 kHz and played through a
 //! [`Device`] the host hands in (the desktop tool's is ALSA) or, headless, through a null device
-//! that keeps exact time. Nothing here opens a sound card: devices are the host's.
+//! that keeps exact time. Nothing here opens a sound card or a path: devices are the host's, and
+//! files are read through the project's [`Assets`].
 //!
 //! [`Audio`] is the front the runtime drives: commands change the [`Mixer`] at the current
 //! output frame, [`Audio::step`] mixes what the [`Device`] asks for, and [`Audio::clock`] reports
@@ -15,7 +16,7 @@ mod mixer;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 pub use decode::{MAX_CHANNELS, MAX_SECONDS, RATE, Sound, decode};
@@ -24,6 +25,7 @@ pub use jengine::host::{MusicOptions, SoundOptions, VolumeKind};
 pub use mixer::{DECLICK, MAX_VOICES, Mixer};
 
 use jengine::MusicClock;
+use jengine::host::{AssetProblem, Assets, DiskAssets, within};
 
 /// Game time per fixed step, in frames: 800 at 48 kHz and 60 Hz.
 pub const STEP_FRAMES: usize = RATE as usize / 60;
@@ -87,46 +89,42 @@ fn fade_frames(fade: f32) -> Result<u32, AudioError> {
     Ok((seconds * RATE as f64).round() as u32)
 }
 
-/// Reads and decodes `assets/audio/<name>` under `assets_dir`.
-fn load(folder: &Path, name: &str) -> Result<Sound, AudioError> {
+/// Reads and decodes `<name>` from `folder`, the files of a project's `assets/audio`.
+fn load(folder: &dyn Assets, name: &str) -> Result<Sound, AudioError> {
     let failed = |problem: String| AudioError::File {
         name: name.to_string(),
         problem,
     };
     jengine::host::check_asset_name(name).map_err(|e| failed(e.to_string()))?;
-    let path = folder.join(name);
-    if path.is_dir() {
-        return Err(failed("is a folder, not a file".into()));
-    }
-    let file = std::fs::File::open(&path).map_err(|e| failed(format!("cannot be read: {e}")))?;
-    let size = file
-        .metadata()
-        .map_err(|e| failed(format!("cannot be read: {e}")))?
-        .len();
-    if size > MAX_FILE_BYTES {
-        return Err(failed(format!(
-            "{size} bytes is over the {MAX_FILE_BYTES}-byte limit for one sound"
-        )));
-    }
-    let mut bytes = Vec::with_capacity(size as usize);
-    use std::io::Read;
-    file.take(MAX_FILE_BYTES)
-        .read_to_end(&mut bytes)
-        .map_err(|e| failed(format!("cannot be read: {e}")))?;
+    let bytes = folder
+        .read_at_most(name, MAX_FILE_BYTES)
+        .map_err(|e| match e.problem {
+            AssetProblem::Folder => failed("is a folder, not a file".into()),
+            AssetProblem::TooLarge { size, most } => failed(format!(
+                "{size} bytes is over the {most}-byte limit for one sound"
+            )),
+            problem => failed(format!("cannot be read: {problem}")),
+        })?;
     decode(&bytes).map_err(failed)
 }
 
-/// Checks that `assets/audio/<name>` under `assets_dir` is there and decodes, for
+/// Checks that `assets/audio/<name>` under `assets_dir` on disk is there and decodes, for
 /// `jengine check`. The message names the file.
 pub fn check_file(assets_dir: &Path, name: &str) -> Result<(), String> {
-    load(&assets_dir.join("audio"), name)
+    check_file_in(Arc::new(DiskAssets::new(assets_dir)), name)
+}
+
+/// [`check_file`] for `assets`, the files of a project's `assets` folder.
+pub fn check_file_in(assets: Arc<dyn Assets>, name: &str) -> Result<(), String> {
+    load(&*within(&assets, "audio"), name)
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
 
 /// The engine's front: a mixer, a device, and the decoded sounds by name.
 pub struct Audio {
-    folder: PathBuf,
+    /// The files of the project's `assets/audio`.
+    folder: Arc<dyn Assets>,
     device: Box<dyn Device>,
     mixer: Mixer,
     /// Each file decoded once; a failure is kept too, so a bad file is read once.
@@ -138,10 +136,16 @@ pub struct Audio {
 }
 
 impl Audio {
-    /// Sounds from `<assets_dir>/audio/`, played on `device`.
+    /// Sounds from `<assets_dir>/audio/` on disk, played on `device`.
     pub fn new(assets_dir: &Path, device: Box<dyn Device>) -> Audio {
+        Audio::with_assets(Arc::new(DiskAssets::new(assets_dir)), device)
+    }
+
+    /// Sounds from `audio/` of `assets` (the files of a project's `assets` folder), played on
+    /// `device`.
+    pub fn with_assets(assets: Arc<dyn Assets>, device: Box<dyn Device>) -> Audio {
         Audio {
-            folder: assets_dir.join("audio"),
+            folder: within(&assets, "audio"),
             device,
             mixer: Mixer::new(),
             cache: HashMap::new(),
@@ -156,18 +160,24 @@ impl Audio {
         Audio::new(assets_dir, Box::new(NullDevice::new()))
     }
 
-    /// On ALSA's `default` device when it opens; otherwise on the null device, with one
-    /// warning saying why.
     /// Audio on the device `open` gives, or on the null device with a warning when it gives
     /// none (no sound card, no library): the game plays on, silently.
     pub fn open_with(
         assets_dir: &Path,
         open: impl FnOnce() -> Result<Box<dyn Device>, String>,
     ) -> Audio {
+        Audio::open_in(Arc::new(DiskAssets::new(assets_dir)), open)
+    }
+
+    /// [`Audio::open_with`] with sounds from `assets`, the files of a project's `assets` folder.
+    pub fn open_in(
+        assets: Arc<dyn Assets>,
+        open: impl FnOnce() -> Result<Box<dyn Device>, String>,
+    ) -> Audio {
         match open() {
-            Ok(device) => Audio::new(assets_dir, device),
+            Ok(device) => Audio::with_assets(assets, device),
             Err(e) => {
-                let mut audio = Audio::null(assets_dir);
+                let mut audio = Audio::with_assets(assets, Box::new(NullDevice::new()));
                 audio
                     .warnings
                     .push(format!("audio: no sound output ({e}); playing silently"));
@@ -196,7 +206,7 @@ impl Audio {
         if let Some(found) = self.cache.get(name) {
             return found.clone();
         }
-        let loaded = load(&self.folder, name).map(Arc::new);
+        let loaded = load(&*self.folder, name).map(Arc::new);
         self.cache.insert(name.to_string(), loaded.clone());
         loaded
     }
@@ -289,5 +299,67 @@ impl Audio {
         let mut out = std::mem::take(&mut self.warnings);
         out.extend(self.device.take_warnings());
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jengine::host::MemoryAssets;
+
+    fn beep() -> Vec<u8> {
+        let spec = hound::WavSpec {
+            channels: 1,
+            sample_rate: RATE,
+            bits_per_sample: 16,
+            sample_format: hound::SampleFormat::Int,
+        };
+        let mut bytes = Vec::new();
+        let mut w = hound::WavWriter::new(std::io::Cursor::new(&mut bytes), spec).unwrap();
+        for i in 0..4_800 {
+            w.write_sample(((i % 100) * 300) as i16).unwrap();
+        }
+        w.finalize().unwrap();
+        bytes
+    }
+
+    #[test]
+    fn sounds_in_memory_play_and_fail_as_sounds_on_disk_do() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("audio/sub")).unwrap();
+        std::fs::write(dir.path().join("audio/beep.wav"), beep()).unwrap();
+        std::fs::write(dir.path().join("audio/sub/x.wav"), b"x").unwrap();
+        let mut memory = MemoryAssets::new();
+        memory.insert("audio/beep.wav", beep()).unwrap();
+        memory.insert("audio/sub/x.wav", "x").unwrap();
+        let sets: [Arc<dyn Assets>; 2] = [Arc::new(DiskAssets::new(dir.path())), Arc::new(memory)];
+        let mut mixed = Vec::new();
+        for assets in sets {
+            let mut audio = Audio::with_assets(assets.clone(), Box::new(NullDevice::new()));
+            audio.play("beep.wav", SoundOptions::default()).unwrap();
+            audio.step(1.0 / 60.0);
+            assert_eq!(audio.voices(), 1);
+            let said = |name: &str| {
+                let mut audio = Audio::with_assets(assets.clone(), Box::new(NullDevice::new()));
+                audio
+                    .play(name, SoundOptions::default())
+                    .unwrap_err()
+                    .to_string()
+            };
+            assert_eq!(
+                said("nope.wav"),
+                "assets/audio/nope.wav: cannot be read: no such file"
+            );
+            assert_eq!(said("sub"), "assets/audio/sub: is a folder, not a file");
+            assert_eq!(
+                said("../beep.wav"),
+                "assets/audio/../beep.wav: \"../beep.wav\" leaves its folder: asset names are \
+                 relative paths inside it"
+            );
+            assert_eq!(check_file_in(assets.clone(), "beep.wav"), Ok(()));
+            assert!(check_file_in(assets, "sub/x.wav").is_err());
+            mixed.push(audio.clock());
+        }
+        assert_eq!(mixed[0], mixed[1]);
     }
 }

@@ -2,7 +2,8 @@
 //! Everything goes into one premultiplied canvas in a fixed order (z, spawn order, entity id)
 //! with integer blending and no clocks or threads, so the same world gives byte-identical
 //! frames. Bad content never stops a frame: it is skipped or drawn as something visible, and
-//! described once through [`Renderer::take_warnings`].
+//! described once through [`Renderer::take_warnings`]. Textures and fonts are read through the
+//! project's [`Assets`], never by path.
 
 mod camera;
 mod color_glyph;
@@ -18,7 +19,9 @@ pub use frame::Frame;
 
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 
+use jengine::host::{Assets, DiskAssets, within};
 use jengine::{Entity, Mesh2D, Name, Sprite, SpriteLibrary, Text, Transform2D, World};
 
 use camera::{View, pick_camera};
@@ -59,12 +62,18 @@ enum Kind {
 }
 
 impl Renderer {
-    /// `assets` is the project's assets folder: textures under assets/textures/, fonts under
-    /// assets/fonts/.
+    /// `assets` is the project's assets folder on disk: textures under assets/textures/, fonts
+    /// under assets/fonts/.
     pub fn new(assets: &Path) -> Renderer {
+        Renderer::with_assets(Arc::new(DiskAssets::new(assets)))
+    }
+
+    /// Draws with textures and fonts from `assets`, the files of a project's `assets` folder
+    /// (`within(&project.assets, "assets")`): `textures/...` and `fonts/...`.
+    pub fn with_assets(assets: Arc<dyn Assets>) -> Renderer {
         Renderer {
-            textures: Textures::new(&assets.join("textures")),
-            fonts: text::Fonts::new(&assets.join("fonts")),
+            textures: Textures::with_assets(within(&assets, "textures")),
+            fonts: text::Fonts::with_assets(within(&assets, "fonts")),
             warnings: Warnings::default(),
         }
     }
@@ -278,15 +287,26 @@ impl Renderer {
     }
 }
 
-/// Loads the texture `name` from the assets folder as drawing would, for `jengine check`:
-/// `Err` says why it cannot be drawn (a bad name, a missing file, a PNG that does not decode).
+/// Loads the texture `name` from the assets folder on disk as drawing would, for
+/// `jengine check`: `Err` says why it cannot be drawn (a bad name, a missing file, a PNG that
+/// does not decode).
 pub fn check_texture(assets: &Path, name: &str) -> Result<(), String> {
-    texture::read_texture(&assets.join("textures"), name).map(|_| ())
+    check_texture_in(Arc::new(DiskAssets::new(assets)), name)
 }
 
-/// Loads the font `name` from the assets folder as drawing would, for `jengine check`.
+/// [`check_texture`] for `assets`, the files of a project's `assets` folder.
+pub fn check_texture_in(assets: Arc<dyn Assets>, name: &str) -> Result<(), String> {
+    texture::read_texture(&*within(&assets, "textures"), name).map(|_| ())
+}
+
+/// Loads the font `name` from the assets folder on disk as drawing would, for `jengine check`.
 pub fn check_font(assets: &Path, name: &str) -> Result<(), String> {
-    text::read_font(&assets.join("fonts"), name).map(|_| ())
+    check_font_in(Arc::new(DiskAssets::new(assets)), name)
+}
+
+/// [`check_font`] for `assets`, the files of a project's `assets` folder.
+pub fn check_font_in(assets: Arc<dyn Assets>, name: &str) -> Result<(), String> {
+    text::read_font(&*within(&assets, "fonts"), name).map(|_| ())
 }
 
 /// How warnings name an entity: its `Name`, or its id.

@@ -7,7 +7,9 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use jengine::host::Assets;
 
 use jengine::{Align, Text, Transform2D};
 use tiny_skia::{FillRule, Mask, PathBuilder, PixmapMut, Transform};
@@ -80,7 +82,7 @@ struct Placed {
 
 /// Fonts by name, their character maps, outlines and cached glyph masks and colour images.
 pub(crate) struct Fonts {
-    folder: PathBuf,
+    folder: Arc<dyn Assets>,
     fonts: Vec<Font>,
     by_name: HashMap<String, Option<FontId>>,
     glyphs: HashMap<(FontId, char, bool), Glyph>,
@@ -94,8 +96,14 @@ pub(crate) struct Fonts {
 }
 
 impl Fonts {
-    /// Fonts named by scenes are read from `folder` (the project's assets/fonts/).
-    pub fn new(folder: &Path) -> Fonts {
+    /// Fonts named by scenes are read from the folder `folder` on disk.
+    #[cfg(test)]
+    pub fn new(folder: &std::path::Path) -> Fonts {
+        Fonts::with_assets(Arc::new(jengine::host::DiskAssets::new(folder)))
+    }
+
+    /// Fonts named by scenes are read from `folder`, the files of a project's `assets/fonts`.
+    pub fn with_assets(folder: Arc<dyn Assets>) -> Fonts {
         let japanese = Font::parse("the bundled font".into(), Cow::Borrowed(BUNDLED_FONT))
             .expect("the bundled font is a valid OpenType font");
         let emoji = Font::parse(
@@ -104,7 +112,7 @@ impl Fonts {
         )
         .expect("the bundled emoji font is a valid OpenType font");
         Fonts {
-            folder: folder.to_path_buf(),
+            folder,
             fonts: vec![japanese, emoji],
             by_name: HashMap::new(),
             glyphs: HashMap::new(),
@@ -126,7 +134,7 @@ impl Fonts {
         if let Some(id) = self.by_name.get(name) {
             return id.unwrap_or(JAPANESE);
         }
-        let id = match read_font(&self.folder, name) {
+        let id = match read_font(&*self.folder, name) {
             Ok(font) => {
                 self.fonts.push(font);
                 Some(self.fonts.len() - 1)
@@ -297,17 +305,17 @@ impl Fonts {
     }
 }
 
-/// Reads and parses the font `name` under `folder`, refusing a name that would leave it.
-/// The one way fonts are loaded, for drawing and for `jengine check` alike.
-pub(crate) fn read_font(folder: &Path, name: &str) -> Result<Font, String> {
+/// Reads and parses the font `name` from `folder` (the fonts folder's files), refusing a name
+/// that would leave it. The one way fonts are loaded, for drawing and for `jengine check` alike.
+pub(crate) fn read_font(folder: &dyn Assets, name: &str) -> Result<Font, String> {
     jengine::check_asset_name(name).map_err(|e| format!("bad font name: {e}"))?;
-    let path = folder.join(name);
-    let bytes = std::fs::read(&path)
-        .map_err(|e| format!("font {name:?} cannot be read ({}: {e})", path.display()))?;
+    let bytes = folder
+        .read(name)
+        .map_err(|e| format!("font {name:?} cannot be read ({e})"))?;
     Font::parse(format!("font {name:?}"), Cow::Owned(bytes)).map_err(|e| {
         format!(
             "font {name:?} is not a usable TTF/OTF font ({}: {e})",
-            path.display()
+            folder.root().join(name).display()
         )
     })
 }
@@ -772,6 +780,7 @@ fn draw_color_turned(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::{Path, PathBuf};
 
     fn texts(lines: &[(Vec<Placed>, f32)]) -> Vec<usize> {
         lines.iter().map(|(l, _)| l.len()).collect()
@@ -842,7 +851,8 @@ mod tests {
         let fonts = dir.path().join("fonts");
         std::fs::create_dir_all(&fonts).unwrap();
         std::fs::write(fonts.join("whole.otf"), BUNDLED_FONT).unwrap();
-        assert!(read_font(&fonts, "whole.otf").is_ok());
+        let folder = jengine::host::DiskAssets::new(&fonts);
+        assert!(read_font(&folder, "whole.otf").is_ok());
         for cut in [
             0,
             12,
@@ -852,7 +862,7 @@ mod tests {
             BUNDLED_FONT.len() - 200,
         ] {
             std::fs::write(fonts.join("cut.otf"), &BUNDLED_FONT[..cut]).unwrap();
-            let err = read_font(&fonts, "cut.otf").err();
+            let err = read_font(&folder, "cut.otf").err();
             assert!(
                 err.as_deref()
                     .is_some_and(|e| e.starts_with("font \"cut.otf\" is not a usable TTF/OTF font")),
@@ -868,7 +878,7 @@ mod tests {
             "..\\outside.otf",
             "f\0.ttf",
         ] {
-            let err = read_font(&fonts, name).err().unwrap();
+            let err = read_font(&folder, name).err().unwrap();
             let rule = jengine::check_asset_name(name).unwrap_err();
             assert_eq!(err, format!("bad font name: {rule}"));
         }

@@ -4,7 +4,9 @@
 //! warning said once, and every later use draws the magenta and black checker instead.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use jengine::host::Assets;
 
 use super::raster::tint_packed;
 
@@ -91,24 +93,25 @@ impl Texture {
     }
 }
 
-/// Reads and decodes the texture `name` under `folder`, refusing a name that would leave it.
-/// The one way textures are loaded, for drawing and for `jengine check` alike.
-pub(crate) fn read_texture(folder: &Path, name: &str) -> Result<Texture, String> {
+/// Reads and decodes the texture `name` from `folder` (the textures folder's files), refusing a
+/// name that would leave it. The one way textures are loaded, for drawing and for
+/// `jengine check` alike.
+pub(crate) fn read_texture(folder: &dyn Assets, name: &str) -> Result<Texture, String> {
     jengine::check_asset_name(name).map_err(|e| format!("bad texture name: {e}"))?;
-    let path = folder.join(name);
-    let bytes = std::fs::read(&path)
-        .map_err(|e| format!("texture {name:?} cannot be read ({}: {e})", path.display()))?;
+    let bytes = folder
+        .read(name)
+        .map_err(|e| format!("texture {name:?} cannot be read ({e})"))?;
     Texture::decode_png(&bytes).map_err(|e| {
         format!(
             "texture {name:?} is not a usable PNG ({}: {e})",
-            path.display()
+            folder.root().join(name).display()
         )
     })
 }
 
 /// Textures by name, each loaded at most once.
 pub(crate) struct Textures {
-    folder: PathBuf,
+    folder: Arc<dyn Assets>,
     loaded: HashMap<String, Option<Texture>>,
     /// Tinted copies of small textures by name and packed tint (see [`Textures::tint`]).
     tinted: HashMap<String, HashMap<u32, Texture>>,
@@ -122,9 +125,16 @@ const MAX_TINTED_TEXELS: usize = 128 * 128;
 const MAX_TINTED_COPIES: usize = 512;
 
 impl Textures {
-    pub fn new(folder: &Path) -> Textures {
+    /// Textures from the folder `folder` on disk.
+    #[cfg(test)]
+    pub fn new(folder: &std::path::Path) -> Textures {
+        Textures::with_assets(Arc::new(jengine::host::DiskAssets::new(folder)))
+    }
+
+    /// Textures from `folder`, the files of a project's `assets/textures`.
+    pub fn with_assets(folder: Arc<dyn Assets>) -> Textures {
         Textures {
-            folder: folder.to_path_buf(),
+            folder,
             loaded: HashMap::new(),
             tinted: HashMap::new(),
             tinted_count: 0,
@@ -137,7 +147,7 @@ impl Textures {
         if self.loaded.contains_key(name) {
             return None;
         }
-        let (texture, warning) = match read_texture(&self.folder, name) {
+        let (texture, warning) = match read_texture(&*self.folder, name) {
             Ok(t) => (Some(t), None),
             Err(problem) => (None, Some(format!("{problem}; drawing a checker instead"))),
         };
@@ -284,7 +294,7 @@ mod tests {
             "x\0.png",
             "",
         ] {
-            let err = read_texture(&folder, name).unwrap_err();
+            let err = read_texture(&jengine::host::DiskAssets::new(&folder), name).unwrap_err();
             let rule = jengine::check_asset_name(name).unwrap_err();
             assert_eq!(err, format!("bad texture name: {rule}"));
         }
@@ -298,6 +308,33 @@ mod tests {
         assert_eq!(
             textures.get("../secret.png").unwrap_err(),
             &Texture::checker()
+        );
+    }
+
+    #[test]
+    fn a_texture_in_memory_reads_as_the_same_file_on_disk_and_fails_naming_its_path() {
+        use jengine::host::{DiskAssets, MemoryAssets};
+        let png = encode(2, 1, png::ColorType::Rgba, &[9, 8, 7, 255, 1, 2, 3, 4]);
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("textures/ui")).unwrap();
+        std::fs::write(dir.path().join("textures/ui/a.png"), &png).unwrap();
+        let mut memory = MemoryAssets::named("game/assets");
+        memory.insert("textures/ui/a.png", png).unwrap();
+        let memory: Arc<dyn Assets> = Arc::new(memory);
+        let disk = DiskAssets::new(&dir.path().join("textures"));
+        let from_memory = read_texture(&*jengine::host::within(&memory, "textures"), "ui/a.png");
+        assert_eq!(from_memory, read_texture(&disk, "ui/a.png"));
+        assert_eq!(from_memory.unwrap().width, 2);
+        let mut textures = Textures::with_assets(jengine::host::within(&memory, "textures"));
+        assert_eq!(
+            textures.load("gone.png").unwrap(),
+            "texture \"gone.png\" cannot be read (game/assets/textures/gone.png: no such file); \
+             drawing a checker instead"
+        );
+        assert_eq!(crate::check_texture_in(memory.clone(), "ui/a.png"), Ok(()));
+        assert_eq!(
+            crate::check_font_in(memory, "gone.otf").unwrap_err(),
+            "font \"gone.otf\" cannot be read (game/assets/fonts/gone.otf: no such file)"
         );
     }
 

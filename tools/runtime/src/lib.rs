@@ -5,7 +5,8 @@
 //! [`input`] is the events a frame receives (and the files that replay them), [`trace`] the
 //! per-frame lines a replay is compared by. What only a machine has — a sound card, a system
 //! clipboard — comes in through a [`Platform`] the host hands over; the default is headless, so
-//! a run replays bit for bit anywhere.
+//! a run replays bit for bit anywhere. The project's files come in the same way, as
+//! [`jengine::host::Assets`] ([`Runtime::with_assets`]): a folder on disk or bytes in memory.
 
 #![warn(missing_docs)]
 

@@ -7,9 +7,10 @@
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use jengine::hecs;
-use jengine::host::check_asset_name;
+use jengine::host::{Assets, check_asset_name, within};
 use jengine::host::{
     AudioQueue, AudioRequest, ClipboardCopy, Limits, Project, SaveStore, Scene, SceneError,
     SceneRequest, ScriptHost,
@@ -148,21 +149,46 @@ pub fn select<'a>(
 }
 
 impl Runtime {
-    /// Loads the project at `dir` with the packages it lists (taken from `linked`), its
-    /// tables and its start scene. Every problem found is returned together.
+    /// Loads the project in the folder `dir` on disk with the packages it lists (taken from
+    /// `linked`), its tables and its start scene. Every problem found is returned together.
     pub fn new(
         dir: &Path,
         linked: &[&dyn Package],
         options: Options,
     ) -> Result<Runtime, Vec<String>> {
         let project = Project::load(dir).map_err(|e| vec![e.to_string()])?;
+        // A folder run straight from disk may have been built by hand: its listing is checked
+        // against the packages' crates beside it, as `jengine viewport-build` does.
         jengine::host::listed_packages(&project)?;
+        Runtime::start(project, linked, options)
+    }
+
+    /// Loads the project whose files are `assets` (a folder on disk, or bytes a host handed
+    /// in) with the packages it lists, its tables and its start scene. Its project file,
+    /// tables, scenes, scripts and sounds are all read through `assets`; only the player's
+    /// data folder ([`Options::save_dir`]) is a path. The packages' crates are not looked at:
+    /// a host that hands in bytes was built with its packages, and the build checked the
+    /// listing.
+    pub fn with_assets(
+        assets: Arc<dyn Assets>,
+        linked: &[&dyn Package],
+        options: Options,
+    ) -> Result<Runtime, Vec<String>> {
+        let project = Project::open(assets).map_err(|e| vec![e.to_string()])?;
+        Runtime::start(project, linked, options)
+    }
+
+    fn start(
+        project: Project,
+        linked: &[&dyn Package],
+        options: Options,
+    ) -> Result<Runtime, Vec<String>> {
         let packages = select(&project, linked)?;
         let registry = Registry::with(&packages);
         if !registry.problems().is_empty() {
             return Err(registry.problems().iter().map(|p| p.to_string()).collect());
         }
-        let (tables, errors) = Tables::load_dir(&project.dir);
+        let (tables, errors) = Tables::load(&*project.assets);
         let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         problems.extend(registry.check_tables(&tables));
         if !problems.is_empty() {
@@ -179,8 +205,8 @@ impl Runtime {
             data_dir: options.save_dir.clone(),
             args: options.args.clone(),
         });
-        let scripts_dir = project.dir.join("assets/scripts");
-        let mut scripts = ScriptHost::new(&registry, &scripts_dir, options.limits, options.seed)
+        let scripts = within(&project.assets, "assets/scripts");
+        let mut scripts = ScriptHost::with_assets(&registry, scripts, options.limits, options.seed)
             .map_err(|e| {
                 vec![format!(
                     "cannot start Lua: {}",
@@ -207,10 +233,10 @@ impl Runtime {
             .scene
             .clone()
             .unwrap_or_else(|| project.file.start_scene.clone());
-        let assets = project.dir.join("assets");
+        let assets = within(&project.assets, "assets");
         let audio = match options.sound {
-            Sound::Silent => Audio::null(&assets),
-            Sound::Device => Audio::open_with(&assets, options.platform.sound_device),
+            Sound::Silent => Audio::with_assets(assets, Box::new(audio::NullDevice::new())),
+            Sound::Device => Audio::open_in(assets, options.platform.sound_device),
         };
         let mut runtime = Runtime {
             project,
@@ -250,10 +276,11 @@ impl Runtime {
     /// changes nothing.
     pub fn load_scene(&mut self, name: &str) -> Result<(), String> {
         jengine::host::check_asset_name(name).map_err(|e| format!("scene {e}"))?;
-        let path = self.project.scene_path(name);
         let file = format!("assets/scenes/{name}.scene");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("{file}: cannot read scene: {e}"))?;
+        let text = self
+            .project
+            .read_scene(name)
+            .map_err(|e| format!("{file}: cannot read scene: {}", e.problem))?;
         self.load_scene_text(name, &text)
     }
 
@@ -340,7 +367,7 @@ impl Runtime {
     /// Reads the project's tables again; on any problem the old ones stay and every problem
     /// is returned.
     pub fn reload_tables(&mut self) -> Result<(), Vec<String>> {
-        let (tables, errors) = Tables::load_dir(&self.project.dir);
+        let (tables, errors) = Tables::load(&*self.project.assets);
         let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         problems.extend(self.registry.check_tables(&tables));
         if !problems.is_empty() {

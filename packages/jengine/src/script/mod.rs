@@ -19,8 +19,9 @@ mod suite;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Duration;
 
 use mlua::chunk::ChunkMode;
@@ -30,6 +31,7 @@ pub use bounded::{Budget, BudgetStop, Meter, harden};
 pub use commands::{MAX_STRING_ARG, Queued};
 pub use suite::LuaTest;
 
+use crate::assets::{Assets, DiskAssets};
 use crate::components::{BulkEntity, Script};
 use crate::convert::describe_lua_error;
 use crate::registry::Registry;
@@ -210,7 +212,8 @@ pub struct ScriptHost {
     lua: Lua,
     guard: Rc<Guard>,
     new_env: Function,
-    scripts_dir: PathBuf,
+    /// The scripts folder's files (`lib/menu.lua` is `assets/scripts/lib/menu.lua`).
+    scripts: Arc<dyn Assets>,
     queue: commands::Queue,
     instances: Vec<Instance>,
     sources: HashMap<String, Rc<str>>,
@@ -281,10 +284,27 @@ fn is_memory_error(err: &mlua::Error) -> bool {
 }
 
 impl ScriptHost {
-    /// A sandboxed state with the core API and every registered command.
+    /// A sandboxed state with the core API and every registered command, reading scripts
+    /// from the folder `scripts_dir` on disk.
     pub fn new(
         registry: &Registry,
         scripts_dir: &Path,
+        limits: Limits,
+        seed: u64,
+    ) -> mlua::Result<ScriptHost> {
+        ScriptHost::with_assets(
+            registry,
+            Arc::new(DiskAssets::new(scripts_dir)),
+            limits,
+            seed,
+        )
+    }
+
+    /// A sandboxed state with the core API and every registered command, reading scripts (and
+    /// what they `import`) from `scripts`, the files of a project's `assets/scripts` folder.
+    pub fn with_assets(
+        registry: &Registry,
+        scripts: Arc<dyn Assets>,
         limits: Limits,
         seed: u64,
     ) -> mlua::Result<ScriptHost> {
@@ -295,12 +315,12 @@ impl ScriptHost {
         let bags = Rc::new(RefCell::new(lua.create_table()?));
         api::install(&lua, bags.clone(), save.clone())?;
         commands::install(&lua, registry, &queue, &guard)?;
-        let new_env = sandbox::seal(&lua, &guard, scripts_dir, log::print(&lua)?)?;
+        let new_env = sandbox::seal(&lua, &guard, scripts.clone(), log::print(&lua)?)?;
         Ok(ScriptHost {
             lua,
             guard,
             new_env,
-            scripts_dir: scripts_dir.to_path_buf(),
+            scripts,
             queue,
             instances: Vec::new(),
             sources: HashMap::new(),
@@ -366,14 +386,15 @@ impl ScriptHost {
         if let Some(s) = self.sources.get(file) {
             return Ok(s.clone());
         }
-        let path = self.scripts_dir.join(file);
-        let text: Rc<str> = std::fs::read_to_string(&path)
+        let text: Rc<str> = self
+            .scripts
+            .read_text(file)
             .map_err(|e| ScriptError {
                 kind: ScriptErrorKind::Read,
                 file: format!("assets/scripts/{file}"),
                 line: None,
                 callback: None,
-                message: format!("cannot read script: {e}"),
+                message: format!("cannot read script: {}", e.problem),
             })?
             .into();
         self.sources.insert(file.to_string(), text.clone());

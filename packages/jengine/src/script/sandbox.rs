@@ -232,10 +232,9 @@ fn install_hook(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<()> {
 pub(crate) fn seal(
     lua: &Lua,
     guard: &Rc<Guard>,
-    scripts_dir: &std::path::Path,
+    scripts: std::sync::Arc<dyn crate::assets::Assets>,
     print: Function,
 ) -> mlua::Result<Function> {
-    let dir = scripts_dir.to_path_buf();
     let import = lua.create_function(move |lua, (name, env): (mlua::Value, Table)| {
         Guard::of(lua)?;
         let at = super::script_place(lua);
@@ -260,8 +259,9 @@ pub(crate) fn seal(
         if !name.ends_with(".lua") {
             return Err(fail(format!("{name:?} is not a .lua file")));
         }
-        let text = std::fs::read_to_string(dir.join(&name))
-            .map_err(|e| fail(format!("cannot read assets/scripts/{name}: {e}")))?;
+        let text = scripts
+            .read_text(&name)
+            .map_err(|e| fail(format!("cannot read assets/scripts/{name}: {}", e.problem)))?;
         lua.load(text)
             .set_name(format!("@assets/scripts/{name}"))
             .set_mode(mlua::chunk::ChunkMode::Text)
