@@ -6,11 +6,14 @@
 //! `selftest` feature, [`cases`] hands them out so that a wasm32 module can run each under
 //! the same Lua and report which failed. A case passes by returning and fails by panicking.
 
+/// A test file's cases: each test's name and function.
+pub(crate) type CaseList = &'static [(&'static str, fn())];
+
 /// Lists a test file's cases as `CASES`, `(name, function)` pairs in file order.
 macro_rules! list_cases {
     ($($name:ident),* $(,)?) => {
         /// This file's tests, for [`crate::selftest`].
-        pub(crate) const CASES: &[(&str, fn())] = &[$((stringify!($name), $name)),*];
+        pub(crate) const CASES: $crate::selftest::CaseList = &[$((stringify!($name), $name)),*];
     };
 }
 pub(crate) use list_cases;
@@ -21,6 +24,8 @@ pub struct Case {
     /// `file::test`, as `cargo test` names it under `script::`.
     pub name: &'static str,
     /// Runs the test; it panics on failure.
+    // Natively the cases run under libtest, which calls the functions itself.
+    #[cfg_attr(not(feature = "selftest"), allow(dead_code))]
     pub run: fn(),
 }
 

@@ -711,7 +711,7 @@ mod sandbox_tests;
 
 /// The sandbox suite's cases by file, for [`crate::selftest`].
 #[cfg(any(test, feature = "selftest"))]
-pub(crate) const SUITE: &[(&str, &[(&str, fn())])] = &[
+pub(crate) const SUITE: &[(&str, crate::selftest::CaseList)] = &[
     ("sandbox_tests", sandbox_tests::CASES),
     ("library_tests", library_tests::CASES),
     ("proxy_tests", proxy_tests::CASES),
