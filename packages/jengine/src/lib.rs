@@ -37,9 +37,15 @@
 
 #![warn(missing_docs)]
 
+// On wasm32 Lua itself comes from jengine-web-lua (mlua-sys's `external`): linking it is all
+// this line does.
+#[cfg(target_arch = "wasm32")]
+use jengine_web_lua as _;
+
 mod asset;
 mod assets;
 mod audio;
+mod clock;
 mod components;
 mod convert;
 mod core;
@@ -49,6 +55,10 @@ mod registry;
 mod save;
 mod scene;
 mod script;
+#[cfg(feature = "selftest")]
+pub mod selftest;
+#[cfg(all(test, not(feature = "selftest")))]
+mod selftest;
 mod table;
 pub mod value;
 mod world;
@@ -76,6 +86,7 @@ pub mod host {
         AssetEntry, AssetError, AssetProblem, Assets, DiskAssets, MemoryAssets, within,
     };
     pub use crate::audio::{AudioQueue, AudioRequest, MusicOptions, SoundOptions, VolumeKind};
+    pub use crate::clock::{Clock, set_clock};
     pub use crate::convert::{describe_lua_error, parse_json, to_lua};
     pub use crate::core::{ClipboardCopy, QuitRequest, SceneRequest};
     pub use crate::meta::{PackageMeta, coverage_problems, listed_packages, workspace_root};

@@ -153,8 +153,40 @@ if string then
     string.lower = function(...) return settle(pcall_(lower, ...)) end
     string.reverse = function(...) return settle(pcall_(reverse, ...)) end
     string.format = function(...) return settle(pcall_(format, ...)) end
-    string.sub = function(...) return settle(pcall_(sub, ...)) end
-    string.byte = function(...) return settle(pcall_(byte, ...)) end
+    -- A position past either end of the string means what the end itself means, so it is
+    -- clipped to just past it before Lua's C code sees it: that code casts positions to size_t,
+    -- which on a 32-bit platform (wasm32) turns 2^40 into 0, and `s:sub(2^40)` would then copy
+    -- from the byte before the string. Natively the results are the same either way.
+    local function clip(pos, len)
+        local i = tointeger(pos)
+        if i == nil then return pos end
+        if i > len + 1 then return len + 2 end
+        if i < -len then return -len - 1 end
+        return i
+    end
+    local function measurable(s) return type_(s) == "string" or type_(s) == "number" end
+    -- `f(s, i, j, ...)` with `i` and `j` (when given) clipped to `s`.
+    local function ranged(f)
+        return function(...)
+            local n = select_("#", ...)
+            local s, i, j = ...
+            if n < 2 or not measurable(s) then return settle(pcall_(f, ...)) end
+            local len = #tostring_(s)
+            if n == 2 then return settle(pcall_(f, s, clip(i, len))) end
+            return settle(pcall_(f, s, clip(i, len), clip(j, len), select_(4, ...)))
+        end
+    end
+    string.sub = ranged(sub)
+    string.byte = ranged(byte)
+    local unpack_ = string.unpack
+    if unpack_ then
+        string.unpack = function(...)
+            local n = select_("#", ...)
+            local fmt, s, pos = ...
+            if n < 3 or not measurable(s) then return settle(pcall_(unpack_, ...)) end
+            return settle(pcall_(unpack_, fmt, s, clip(pos, #tostring_(s)), select_(4, ...)))
+        end
+    end
     string.char = function(...)
         local n = select_("#", ...)
         if n > 255 then charge(n) end

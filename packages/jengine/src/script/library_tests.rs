@@ -30,14 +30,14 @@ fn says(code: &str) -> Vec<String> {
     p.infos.iter().map(|l| said(l).to_string()).collect()
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn string_rep_of_nothing_a_quintillion_times_is_stopped() {
     stops("string.rep('', 1 << 62)");
     stops("string.rep('', 1 << 62, '')");
     stops("('x'):rep(0):rep(1 << 40)");
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn string_rep_past_the_memory_limit_is_an_out_of_memory_stop() {
     let mut p = Probe::new("function update(e)\n  pcall(string.rep, 'ab', 1 << 27)\nend\n");
     p.run(2);
@@ -45,7 +45,7 @@ fn string_rep_past_the_memory_limit_is_an_out_of_memory_stop() {
     p.good_ran(2);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn string_rep_still_repeats_and_checks_its_arguments() {
     let said = says(
         "Log.info(string.rep('ab', 3, ','))\n\
@@ -75,13 +75,13 @@ fn string_rep_still_repeats_and_checks_its_arguments() {
     );
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn table_move_over_two_to_the_forty_slots_is_stopped() {
     stops("table.move({}, 1, 1 << 40, 1, {})");
     stops("table.move({}, 1, 1 << 40, 2)");
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_lying_len_cannot_make_insert_remove_concat_or_unpack_run_for_ever() {
     let liar = "local t = setmetatable({}, {__len = function() return 1 << 40 end, \
                 __index = function() return 'x' end, __newindex = function() end})";
@@ -106,7 +106,7 @@ fn a_lying_len_cannot_make_insert_remove_concat_or_unpack_run_for_ever() {
     }
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_len_that_is_not_an_integer_is_refused() {
     let said = says(
         "local t = setmetatable({}, {__len = function() return 0.5 end})\n\
@@ -118,7 +118,7 @@ fn a_len_that_is_not_an_integer_is_refused() {
     );
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn the_table_functions_still_do_what_lua_does() {
     let said = says(
         "local t = {1, 2, 3}\n\
@@ -173,7 +173,7 @@ fn the_table_functions_still_do_what_lua_does() {
     assert_eq!(said[12], "nil 0");
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn sorting_is_paid_for_and_a_hostile_comparator_leaves_the_table_whole() {
     // A hundred thousand copies of a long string: each comparison reads the string, so the sort
     // is paid for by what it compares, and stopped before it starts.
@@ -199,7 +199,7 @@ fn sorting_is_paid_for_and_a_hostile_comparator_leaves_the_table_whole() {
     );
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn string_format_widths_are_bounded() {
     let said = says(
         "Log.info(#string.format('%99d', 1))\n\
@@ -219,7 +219,7 @@ fn string_format_widths_are_bounded() {
     );
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn string_format_of_big_strings_in_a_loop_is_paid_for() {
     stops("local s = string.rep('x', 1 << 20) while true do local _ = string.format('%s', s) end");
     stops("local s = string.rep('x', 1 << 20) while true do local _ = s:upper() end");
@@ -227,7 +227,7 @@ fn string_format_of_big_strings_in_a_loop_is_paid_for() {
     stops("local s = string.rep('x', 1 << 20) while true do local _ = s:reverse() end");
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn byte_char_and_sub_ranges_are_bounded() {
     let said = says(
         "local s = string.rep('a', 1 << 20)\n\
@@ -248,7 +248,33 @@ fn byte_char_and_sub_ranges_are_bounded() {
     );
 }
 
-#[test]
+#[cfg_attr(test, test)]
+fn positions_past_either_end_mean_the_end_on_every_platform() {
+    // 2^32 + 1 and 2^40 wrap round to small numbers in a 32-bit size_t (wasm32): the answers
+    // must still be those of a position past the end.
+    let said = says(
+        "local s = 'abc'\n\
+         Log.info(s:sub(2^32 + 2) .. '|' .. s:sub(1, 2^32 + 1) .. '|' .. s:sub(-(2^32)) .. '|' .. s:sub(1 << 40, 1 << 41))\n\
+         Log.info(tostring(s:byte(2^32 + 1)) .. ' ' .. tostring(s:byte(1 << 40, 1 << 40)) .. ' ' .. s:byte(-(1 << 40), 1))\n\
+         Log.info(select(2, pcall(string.unpack, 'b', s, 2^32 + 1)))\n\
+         Log.info(string.unpack('b', s, -(1 << 40)) .. ' ' .. string.unpack('b', s, 3))\n\
+         Log.info(select(2, pcall(string.sub)) .. ' / ' .. select(2, pcall(string.sub, 'x', {})))",
+    );
+    assert_eq!(said[0], "|abc|abc|");
+    assert_eq!(said[1], "nil nil 97");
+    assert!(
+        said[2].contains("initial position out of string"),
+        "{said:?}"
+    );
+    assert_eq!(said[3], "97 99");
+    assert!(
+        said[4].contains("bad argument #1 to 'string.sub' (string expected, got no value)")
+            && said[4].contains("bad argument #2 to 'string.sub' (number expected, got table)"),
+        "{said:?}"
+    );
+}
+
+#[cfg_attr(test, test)]
 fn utf8_functions_are_bounded() {
     let said = says(
         "local s = string.rep('é', 1 << 18)\n\
@@ -270,3 +296,19 @@ fn utf8_functions_are_bounded() {
         "local t = {} for i = 1, 100000 do t[i] = 233 end while true do utf8.char(table.unpack(t)) end",
     );
 }
+
+crate::selftest::list_cases![
+    string_rep_of_nothing_a_quintillion_times_is_stopped,
+    string_rep_past_the_memory_limit_is_an_out_of_memory_stop,
+    string_rep_still_repeats_and_checks_its_arguments,
+    table_move_over_two_to_the_forty_slots_is_stopped,
+    a_lying_len_cannot_make_insert_remove_concat_or_unpack_run_for_ever,
+    a_len_that_is_not_an_integer_is_refused,
+    the_table_functions_still_do_what_lua_does,
+    sorting_is_paid_for_and_a_hostile_comparator_leaves_the_table_whole,
+    string_format_widths_are_bounded,
+    string_format_of_big_strings_in_a_loop_is_paid_for,
+    byte_char_and_sub_ranges_are_bounded,
+    positions_past_either_end_mean_the_end_on_every_platform,
+    utf8_functions_are_bounded,
+];

@@ -700,11 +700,19 @@ enum CallArgs {
     Text(mlua::LuaString),
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "selftest"))]
 mod library_tests;
-#[cfg(test)]
+#[cfg(any(test, feature = "selftest"))]
 mod probe;
-#[cfg(test)]
+#[cfg(any(test, feature = "selftest"))]
 mod proxy_tests;
-#[cfg(test)]
+#[cfg(any(test, feature = "selftest"))]
 mod sandbox_tests;
+
+/// The sandbox suite's cases by file, for [`crate::selftest`].
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) const SUITE: &[(&str, crate::selftest::CaseList)] = &[
+    ("sandbox_tests", sandbox_tests::CASES),
+    ("library_tests", library_tests::CASES),
+    ("proxy_tests", proxy_tests::CASES),
+];

@@ -1,7 +1,12 @@
 //! The probe the sandbox's hostile-script tests share: a host running a bad script beside a
-//! good one, stepped frame by frame, and what each said.
+//! good one, stepped frame by frame, and what each said. Scripts live in memory and time comes
+//! from the seam's clock, so the same tests run where there is no file system or `Instant`
+//! (the wasm32 build, through [`crate::selftest`]).
 
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::assets::{Assets, MemoryAssets};
 
 use super::*;
 use crate::value::{entity, integer};
@@ -67,7 +72,20 @@ pub(crate) struct Probe {
     pub(crate) good: Entity,
     pub(crate) warnings: Vec<String>,
     pub(crate) infos: Vec<String>,
-    pub(crate) _dir: tempfile::TempDir,
+}
+
+/// A scripts folder holding `files`, each a name and its text.
+pub(crate) fn scripts(files: &[(&str, &str)]) -> Arc<dyn Assets> {
+    let mut set = MemoryAssets::new();
+    for (name, text) in files {
+        set.insert(name, text.as_bytes()).unwrap();
+    }
+    Arc::new(set)
+}
+
+/// Reads the seam's clock (the one the wall-clock limit uses).
+pub(crate) fn now() -> Duration {
+    (crate::clock::current().expect("a clock").elapsed)()
 }
 
 pub(crate) const GOOD: &str = "function update(e) Bouncer.kick(e) end\n";
@@ -78,11 +96,9 @@ impl Probe {
     }
 
     pub(crate) fn with(bad: &str, good: &str, limits: Limits) -> Probe {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("bad.lua"), bad).unwrap();
-        std::fs::write(dir.path().join("good.lua"), good).unwrap();
+        let files = scripts(&[("bad.lua", bad), ("good.lua", good)]);
         let registry = Rc::new(Registry::with(&[&Bouncer]));
-        let host = ScriptHost::new(&registry, dir.path(), limits, 1).unwrap();
+        let host = ScriptHost::with_assets(&registry, files, limits, 1).unwrap();
         host.set_registry(registry.clone());
         let mut world = World::new();
         let bad = world.spawn((
@@ -103,7 +119,6 @@ impl Probe {
             good,
             warnings: Vec::new(),
             infos: Vec::new(),
-            _dir: dir,
         };
         let errors = probe.host.attach(&mut probe.world, &[bad, good]);
         probe.warnings.extend(errors.iter().map(|e| e.to_string()));
@@ -130,14 +145,14 @@ impl Probe {
 
     /// Runs `frames` frames, asserting they end within `seconds` of real time.
     pub(crate) fn run(&mut self, frames: usize) -> &mut Self {
-        let start = Instant::now();
+        let start = now();
         for _ in 0..frames {
             self.frame();
         }
+        let took = now() - start;
         assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "the probe hung the host for {:?}",
-            start.elapsed()
+            took < Duration::from_secs(60),
+            "the probe hung the host for {took:?}"
         );
         self
     }

@@ -9,11 +9,12 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
-use std::time::Instant;
+use std::time::Duration;
 
 use mlua::{Function, Lua, LuaOptions, StdLib, Table};
 
 use super::{Limits, StopKind};
+use crate::clock::Clock;
 
 mod shipped;
 
@@ -24,7 +25,10 @@ const HOOK_EVERY: u32 = 1000;
 pub(crate) struct Guard {
     limits: Limits,
     used: Cell<u64>,
-    started: Cell<Instant>,
+    /// The host's clocks; `None` where the platform has none and the host set none.
+    clock: Option<Clock>,
+    /// The clock's reading when the running callback started.
+    started: Cell<Duration>,
     host_left: Cell<usize>,
     queued: Cell<usize>,
     stop: Cell<Option<StopKind>>,
@@ -34,10 +38,12 @@ pub(crate) struct Guard {
 
 impl Guard {
     pub(crate) fn new(limits: Limits) -> Guard {
+        let clock = crate::clock::current();
         Guard {
             limits,
             used: Cell::new(0),
-            started: Cell::new(Instant::now()),
+            clock,
+            started: Cell::new(clock.map_or(Duration::ZERO, |c| (c.elapsed)())),
             host_left: Cell::new(limits.host_bytes),
             queued: Cell::new(0),
             stop: Cell::new(None),
@@ -63,11 +69,17 @@ impl Guard {
     /// Fresh allowances for a new callback.
     pub(crate) fn reset(&self) {
         self.used.set(0);
-        self.started.set(Instant::now());
+        self.started.set(self.now());
         self.host_left.set(self.limits.host_bytes);
         self.queued.set(0);
         self.stop.set(None);
         self.place.borrow_mut().clear();
+    }
+
+    /// The clock's reading; without a clock, the end of time, so that every callback is over
+    /// its wall clock rather than unlimited (`new_state` refuses to make such a state).
+    fn now(&self) -> Duration {
+        self.clock.map_or(Duration::MAX, |c| (c.elapsed)())
     }
 
     /// Why the running callback was stopped, if it was.
@@ -117,7 +129,7 @@ impl Guard {
         if used > self.limits.instructions {
             return Err(self.trip(StopKind::Instructions, place()));
         }
-        if self.started.get().elapsed() > self.limits.wall_clock {
+        if self.now().saturating_sub(self.started.get()) > self.limits.wall_clock {
             return Err(self.trip(StopKind::WallClock, place()));
         }
         Ok(())
@@ -170,6 +182,13 @@ impl super::strings::Meter for Guard {
 
 /// Makes the Lua state: the safe libraries, the guarded base functions, the hook.
 pub(crate) fn new_state(guard: &Rc<Guard>, seed: u64) -> mlua::Result<Lua> {
+    let clock = guard.clock.ok_or_else(|| {
+        super::lua_err(
+            "no clock for the wall-clock limit: on this platform the host sets one with \
+             jengine::host::set_clock before making a script host"
+                .into(),
+        )
+    })?;
     let lua = Lua::new_with(
         StdLib::COROUTINE | StdLib::TABLE | StdLib::STRING | StdLib::UTF8 | StdLib::MATH,
         LuaOptions::new(),
@@ -183,20 +202,17 @@ pub(crate) fn new_state(guard: &Rc<Guard>, seed: u64) -> mlua::Result<Lua> {
     let string: Table = g.get("string")?;
     string.raw_set("dump", mlua::Value::Nil)?;
     super::bounded::harden(&lua, guard.clone())?;
-    let start = Instant::now();
+    let start = (clock.elapsed)();
     let os = lua.create_table()?;
     os.raw_set(
         "clock",
-        lua.create_function(move |_, ()| Ok(start.elapsed().as_secs_f64()))?,
+        lua.create_function(move |_, ()| {
+            Ok((clock.elapsed)().saturating_sub(start).as_secs_f64())
+        })?,
     )?;
     os.raw_set(
         "time",
-        lua.create_function(|_, ()| {
-            Ok(std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs() as i64)
-                .unwrap_or(0))
-        })?,
+        lua.create_function(move |_, ()| Ok((clock.unix_seconds)()))?,
     )?;
     g.raw_set("os", os)?;
     let math: Table = g.get("math")?;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::probe::*;
 use super::*;
 
-#[test]
+#[cfg_attr(test, test)]
 fn load_with_a_reader_function_cannot_swallow_the_stop() {
     let mut p = Probe::new(
         "function update(e)\n  while true do load(function() while true do end end) end\nend\n",
@@ -33,7 +33,7 @@ fn load_with_a_reader_function_cannot_swallow_the_stop() {
     p.good_ran(3);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_loop_inside_a_string_load_is_stopped() {
     let mut p = Probe::new(
         "function update(e)\n  while true do pcall(load('while true do end')) end\nend\n",
@@ -43,7 +43,7 @@ fn a_loop_inside_a_string_load_is_stopped() {
     p.good_ran(2);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn the_stop_cannot_be_caught_anywhere() {
     let traps = [
         ("pcall", "pcall(function() while true do end end)"),
@@ -99,7 +99,7 @@ fn the_stop_cannot_be_caught_anywhere() {
     }
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn pattern_functions_run_under_the_same_budget() {
     for call in [
         "string.find(s, '.-.-.-b')",
@@ -117,7 +117,7 @@ fn pattern_functions_run_under_the_same_budget() {
     }
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn finalizers_cannot_be_installed() {
     let mut p = Probe::new(
         "function update(e)\n  setmetatable({}, {__gc = function() while true do end end})\n  local t = {} for i = 1, 1e5 do t[i] = {} end\nend\n",
@@ -136,7 +136,7 @@ fn finalizers_cannot_be_installed() {
     p.good_ran(2);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_memory_error_ends_the_callback_even_under_pcall() {
     let mut p =
         Probe::new("function update(e)\n  while true do pcall(string.rep, 'x', 6e7) end\nend\n");
@@ -146,7 +146,7 @@ fn a_memory_error_ends_the_callback_even_under_pcall() {
     p.good_ran(3);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_memory_bomb_in_update_is_switched_off_and_said_once() {
     let mut p = Probe::new(
         "local keep, chunk = {}, string.rep('x', 100000)\nfunction update(e)\n  while true do keep[#keep + 1] = chunk .. #keep end\nend\n",
@@ -156,7 +156,69 @@ fn a_memory_bomb_in_update_is_switched_off_and_said_once() {
     p.good_ran(5);
 }
 
-#[test]
+#[cfg_attr(test, test)]
+fn a_table_bomb_is_stopped_at_the_memory_limit() {
+    // Plenty of instructions: it is the memory limit that must end it.
+    let limits = Limits {
+        instructions: 500_000_000,
+        ..limits()
+    };
+    let mut p = Probe::with(
+        "local t, n = {}, 0\nfunction update(e)\n  while true do n = n + 1 t[n] = {n} end\nend\n",
+        GOOD,
+        limits,
+    );
+    p.run(3);
+    p.stopped("update", "stopped: the script ran out of memory");
+    p.good_ran(3);
+}
+
+#[cfg_attr(test, test)]
+fn an_endless_loop_inside_a_coroutine_is_stopped() {
+    let mut p = Probe::new(
+        "function update(e)\n  local inner = coroutine.wrap(function()\n    coroutine.wrap(function() while true do end end)()\n  end)\n  inner()\n  Log.info('survived')\nend\n",
+    );
+    p.run(3);
+    assert!(p.infos.is_empty(), "{:?}", p.infos);
+    let w = p.stopped("update", "stopped: the script ran 2000000 instructions");
+    assert!(w.starts_with("assets/scripts/bad.lua:3:"), "{w}");
+    p.good_ran(3);
+}
+
+#[cfg_attr(test, test)]
+fn deep_recursion_is_an_error_the_host_survives() {
+    let roomy = Limits {
+        memory: 64 << 20,
+        instructions: 500_000_000,
+        ..limits()
+    };
+    let mut p = Probe::with(
+        "local function down(n) return 1 + down(n + 1) end\n\
+         local looped = setmetatable({}, {})\n\
+         getmetatable(looped).__index = function(t, k) return t[k] end\n\
+         function update(e)\n\
+           Log.info(select(2, pcall(down, 1)))\n\
+           Log.info(select(2, pcall(function() return looped.x end)))\n\
+         end\n",
+        GOOD,
+        roomy,
+    );
+    p.run(2);
+    let said: Vec<&str> = p.infos.iter().map(|l| said(l)).collect();
+    assert_eq!(said.len(), 4, "{:#?} {:#?}", p.infos, p.warnings);
+    for (i, line) in said.iter().enumerate() {
+        let (line_no, what) = [("1", "stack overflow"), ("3", "C stack overflow")][i % 2];
+        assert_eq!(*line, format!("assets/scripts/bad.lua:{line_no}: {what}"));
+    }
+    assert!(
+        p.warnings.iter().all(|w| !w.contains("bad.lua")),
+        "{:#?}",
+        p.warnings
+    );
+    p.good_ran(2);
+}
+
+#[cfg_attr(test, test)]
 fn a_loop_that_never_reaches_the_hook_hits_the_wall_clock() {
     let limits = Limits {
         instructions: u64::MAX,
@@ -173,7 +235,7 @@ fn a_loop_that_never_reaches_the_hook_hits_the_wall_clock() {
     p.good_ran(2);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn huge_strings_for_the_host_are_refused_and_the_process_lives() {
     let roomy = Limits {
         memory: 64 << 20,
@@ -217,7 +279,7 @@ fn huge_strings_for_the_host_are_refused_and_the_process_lives() {
     p.good_ran(2);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_save_value_over_the_cap_is_refused_with_the_call() {
     let mut p = Probe::new(
         "function update(e)\n  local ok, err = pcall(Save.set, 'k', string.rep('x', 2 * 1024 * 1024))\n  Log.info(err)\n  Save.set('small', {1, 2})\n  Log.info(Save.get('small')[2])\nend\n",
@@ -230,7 +292,7 @@ fn a_save_value_over_the_cap_is_refused_with_the_call() {
     assert_eq!(p.infos[1], "assets/scripts/bad.lua:5: 2");
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_distinct_error_every_frame_keeps_the_log_bounded() {
     let mut p = Probe::new(
         "local n = 0\nfunction update(e)\n  n = n + 1\n  error(n .. string.rep('y', 20000))\nend\n",
@@ -241,7 +303,7 @@ fn a_distinct_error_every_frame_keeps_the_log_bounded() {
     p.good_ran(50);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn scripts_cannot_change_what_other_scripts_see() {
     let bad = "function start(e)\n\
         local tries = {\n\
@@ -300,7 +362,7 @@ fn scripts_cannot_change_what_other_scripts_see() {
     p.good_ran(2);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_bag_spoiled_by_one_script_is_whole_for_the_next() {
     let bad = "function update(e)\n\
         local t = Entity.get(Entity.find('good'), 'tally')\n\
@@ -343,7 +405,7 @@ fn a_bag_spoiled_by_one_script_is_whole_for_the_next() {
     assert!(p.warnings.is_empty(), "{:#?}", p.warnings);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_global_set_by_one_script_is_not_seen_by_another() {
     let bad = "shared = 1\nfunction update(e) Log.info(tostring(_G.shared) .. tostring(rawget(_G, 'shared'))) end\n";
     let good = "function update(e) Log.info('good ' .. tostring(shared)) end\n";
@@ -358,7 +420,7 @@ fn a_global_set_by_one_script_is_not_seen_by_another() {
     );
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn commands_queued_by_a_stopped_callback_are_discarded() {
     let mut p = Probe::new("function update(e)\n  Bouncer.kick(e)\n  while true do end\nend\n");
     p.run(2);
@@ -367,7 +429,7 @@ fn commands_queued_by_a_stopped_callback_are_discarded() {
     p.good_ran(2);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_callback_may_queue_a_bounded_number_of_commands() {
     let mut p = Probe::new("function update(e)\n  for i = 1, 1e9 do Bouncer.kick(e) end\nend\n");
     p.run(2);
@@ -384,7 +446,7 @@ fn a_callback_may_queue_a_bounded_number_of_commands() {
     assert_eq!(p.kicks(p.bad), 10000);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn integer_parameters_check_their_range_at_the_call() {
     let mut p = Probe::new(
         "function update(e)\n  Log.info(select(2, pcall(Bouncer.add, e, 2^60)))\n  Log.info(select(2, pcall(Bouncer.add, e, 1e308)))\n  Bouncer.add(e, 1 << 60)\nend\n",
@@ -402,7 +464,7 @@ fn integer_parameters_check_their_range_at_the_call() {
     assert_eq!(p.kicks(p.bad), 1 << 60);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn the_usual_escapes_are_closed() {
     let bad = r#"function update(e)
   local names = {"io", "os.execute", "os.getenv", "os.exit", "require", "package", "debug",
@@ -454,7 +516,7 @@ end
     assert!(lines.contains(&"12: clock number number"), "{lines:#?}");
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn print_and_log_name_the_script_line() {
     let mut p =
         Probe::new("function update(e)\n  print('a', 1, nil)\n  Log.warn('careful')\nend\n");
@@ -466,7 +528,7 @@ fn print_and_log_name_the_script_line() {
     );
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_runtime_error_names_file_line_and_callback_and_runs_again() {
     let mut p = Probe::new("function update(e)\n  Bouncer.kick(e)\n  local x = nil + 1\nend\n");
     p.run(3);
@@ -483,14 +545,13 @@ fn a_runtime_error_names_file_line_and_callback_and_runs_again() {
     assert_eq!(p.kicks(p.bad), 3);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn script_errors_are_typed() {
     let mut p = Probe::new("function update(e)\n  while true do end\nend\n");
     p.frame();
     p.host.start(&mut p.world);
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("broken.lua"), "function (").unwrap();
-    let mut host = ScriptHost::new(&p.registry, dir.path(), limits(), 1).unwrap();
+    let files = scripts(&[("broken.lua", "function (")]);
+    let mut host = ScriptHost::with_assets(&p.registry, files, limits(), 1).unwrap();
     let err = host.check_syntax("broken.lua").unwrap_err();
     assert_eq!(err.kind, ScriptErrorKind::Syntax);
     assert_eq!(
@@ -509,7 +570,7 @@ fn script_errors_are_typed() {
     );
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn stop_runs_when_the_scene_ends_and_its_commands_are_dropped() {
     let mut p = Probe::new(
         "function stop(e)\n  Save.set('left', true)\n  Bouncer.kick(e)\n  Log.info('bye')\nend\n",
@@ -531,7 +592,7 @@ fn stop_runs_when_the_scene_ends_and_its_commands_are_dropped() {
     );
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn data_tables_are_copies_a_script_cannot_spoil_for_others() {
     let mut p = Probe::with(
         "function update(e) Data.table('t')[1].x = 99 end\n",
@@ -553,7 +614,7 @@ fn data_tables_are_copies_a_script_cannot_spoil_for_others() {
 
 use crate::table::Tables;
 
-#[test]
+#[cfg_attr(test, test)]
 fn asset_names_from_scripts_cannot_leave_their_folder() {
     let mut p = Probe::new(
         "function update(e)\n  Log.info(select(2, pcall(Data.table, '../../etc/passwd')))\n  Log.info(select(2, pcall(Scene.load, '../outside')))\n  Log.info(select(2, pcall(Scene.load, '/etc/passwd')))\nend\n",
@@ -575,31 +636,31 @@ fn asset_names_from_scripts_cannot_leave_their_folder() {
     assert!(p.host.take_queue().is_empty());
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_script_imports_a_module_of_its_own() {
-    let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
-    write(
-        "menu.lua",
-        "local M = {count = 0}\nfunction M.bump() M.count = M.count + 1 return M.count end\nsecret = 1\nreturn M\n",
-    );
-    write("loop.lua", "return import('loop.lua')\n");
-    write("bad.lua", "local x = nil + 1\n");
-    write(
-        "a.lua",
-        "local m = import('menu.lua')\nm.bump()\nm.bump()\nassert(import('menu.lua') == m)\nLog.info('a ' .. m.count .. ' ' .. tostring(secret))\n\
+    let files = scripts(&[
+        (
+            "menu.lua",
+            "local M = {count = 0}\nfunction M.bump() M.count = M.count + 1 return M.count end\nsecret = 1\nreturn M\n",
+        ),
+        ("loop.lua", "return import('loop.lua')\n"),
+        ("bad.lua", "local x = nil + 1\n"),
+        (
+            "a.lua",
+            "local m = import('menu.lua')\nm.bump()\nm.bump()\nassert(import('menu.lua') == m)\nLog.info('a ' .. m.count .. ' ' .. tostring(secret))\n\
          Log.info(select(2, pcall(import, '../menu.lua')))\n\
          Log.info(select(2, pcall(import, 'gone.lua')))\n\
          Log.info(select(2, pcall(import, 'loop.lua')))\n\
          Log.info(select(2, pcall(import, 'bad.lua')))\n\
          Log.info(select(2, pcall(import, 'menu.txt')))\n",
-    );
-    write(
-        "b.lua",
-        "local m = import('menu.lua')\nLog.info('b ' .. m.bump())\n",
-    );
+        ),
+        (
+            "b.lua",
+            "local m = import('menu.lua')\nLog.info('b ' .. m.bump())\n",
+        ),
+    ]);
     let registry = Rc::new(Registry::with(&[&Bouncer]));
-    let mut host = ScriptHost::new(&registry, dir.path(), limits(), 1).unwrap();
+    let mut host = ScriptHost::with_assets(&registry, files, limits(), 1).unwrap();
     let mut world = World::new();
     let a = world.spawn((Script("a.lua".into()),));
     let b = world.spawn((Script("b.lua".into()),));
@@ -638,18 +699,18 @@ fn a_script_imports_a_module_of_its_own() {
     assert_eq!(lines[6], "assets/scripts/b.lua:2: b 1");
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn a_loop_in_an_imported_module_is_stopped_like_any_other() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("spin.lua"), "while true do end\n").unwrap();
-    std::fs::write(
-        dir.path().join("bad.lua"),
-        "function update(e)\n  pcall(import, 'spin.lua')\n  Log.info('survived')\nend\n",
-    )
-    .unwrap();
-    std::fs::write(dir.path().join("good.lua"), GOOD).unwrap();
+    let files = scripts(&[
+        ("spin.lua", "while true do end\n"),
+        (
+            "bad.lua",
+            "function update(e)\n  pcall(import, 'spin.lua')\n  Log.info('survived')\nend\n",
+        ),
+        ("good.lua", GOOD),
+    ]);
     let registry = Rc::new(Registry::with(&[&Bouncer]));
-    let mut host = ScriptHost::new(&registry, dir.path(), limits(), 1).unwrap();
+    let mut host = ScriptHost::with_assets(&registry, files, limits(), 1).unwrap();
     let mut world = World::new();
     let e = world.spawn((Script("bad.lua".into()),));
     host.attach(&mut world, &[e]);
@@ -665,7 +726,7 @@ fn a_loop_in_an_imported_module_is_stopped_like_any_other() {
     );
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn audio_calls_are_checked_at_the_call_and_queued_in_order() {
     let mut p = Probe::new(
         "function update(e)\n\
@@ -741,7 +802,7 @@ fn audio_calls_are_checked_at_the_call_and_queued_in_order() {
     assert!(bad[2].contains("\"loud\" is not a volume"), "{}", bad[2]);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn game_args_are_a_fresh_copy_a_script_cannot_spoil_for_others() {
     let mut p = Probe::with(
         "function update(e)\n\
@@ -778,7 +839,7 @@ fn game_args_are_a_fresh_copy_a_script_cannot_spoil_for_others() {
     assert_eq!(p.infos[2], "assets/scripts/good.lua:1: ");
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn text_reaches_every_started_script_byte_for_byte() {
     let show = "function text(e, t)\n\
                   local bytes = {}\n\
@@ -805,7 +866,7 @@ fn text_reaches_every_started_script_byte_for_byte() {
     assert!(p.warnings.is_empty(), "{:#?}", p.warnings);
 }
 
-#[test]
+#[cfg_attr(test, test)]
 fn clipboard_copies_are_capped_and_counted_like_any_command() {
     let roomy = Limits {
         memory: 64 << 20,
@@ -844,3 +905,39 @@ fn clipboard_copies_are_capped_and_counted_like_any_command() {
     assert!(!p.world.resources.contains::<crate::core::ClipboardCopy>());
     p.good_ran(2);
 }
+
+crate::selftest::list_cases![
+    load_with_a_reader_function_cannot_swallow_the_stop,
+    a_loop_inside_a_string_load_is_stopped,
+    the_stop_cannot_be_caught_anywhere,
+    pattern_functions_run_under_the_same_budget,
+    finalizers_cannot_be_installed,
+    a_memory_error_ends_the_callback_even_under_pcall,
+    a_memory_bomb_in_update_is_switched_off_and_said_once,
+    a_table_bomb_is_stopped_at_the_memory_limit,
+    an_endless_loop_inside_a_coroutine_is_stopped,
+    deep_recursion_is_an_error_the_host_survives,
+    a_loop_that_never_reaches_the_hook_hits_the_wall_clock,
+    huge_strings_for_the_host_are_refused_and_the_process_lives,
+    a_save_value_over_the_cap_is_refused_with_the_call,
+    a_distinct_error_every_frame_keeps_the_log_bounded,
+    scripts_cannot_change_what_other_scripts_see,
+    a_bag_spoiled_by_one_script_is_whole_for_the_next,
+    a_global_set_by_one_script_is_not_seen_by_another,
+    commands_queued_by_a_stopped_callback_are_discarded,
+    a_callback_may_queue_a_bounded_number_of_commands,
+    integer_parameters_check_their_range_at_the_call,
+    the_usual_escapes_are_closed,
+    print_and_log_name_the_script_line,
+    a_runtime_error_names_file_line_and_callback_and_runs_again,
+    script_errors_are_typed,
+    stop_runs_when_the_scene_ends_and_its_commands_are_dropped,
+    data_tables_are_copies_a_script_cannot_spoil_for_others,
+    asset_names_from_scripts_cannot_leave_their_folder,
+    a_script_imports_a_module_of_its_own,
+    a_loop_in_an_imported_module_is_stopped_like_any_other,
+    audio_calls_are_checked_at_the_call_and_queued_in_order,
+    game_args_are_a_fresh_copy_a_script_cannot_spoil_for_others,
+    text_reaches_every_started_script_byte_for_byte,
+    clipboard_copies_are_capped_and_counted_like_any_command,
+];
