@@ -430,11 +430,20 @@ struct Sessions {
 fn session_storage(world: &mut World, folder: &str) -> Result<Arc<dyn Storage>, String> {
     let player: Arc<dyn Storage> = if let Some(data) = world.resources.get::<PlayerData>() {
         data.0.clone()
-    } else if let Some(dir) = world.resources.get::<Launch>().and_then(|l| l.data_dir.clone()) {
+    } else if let Some(dir) = world
+        .resources
+        .get::<Launch>()
+        .and_then(|l| l.data_dir.clone())
+    {
         Arc::new(DiskStorage::new(&dir))
     } else {
         let sessions = world.resources.get_or_default::<Sessions>();
-        Arc::new(sessions.scratch.get_or_insert_with(MemoryStorage::new).clone())
+        Arc::new(
+            sessions
+                .scratch
+                .get_or_insert_with(MemoryStorage::new)
+                .clone(),
+        )
     };
     folder
         .split('/')

@@ -100,9 +100,8 @@ impl Library {
     /// Opens (creating if needed) the library in the folder `dir` on disk.
     pub fn open(dir: impl Into<PathBuf>) -> Result<Library, PackError> {
         let disk = DiskStorage::new(&dir.into());
-        disk.make_folder().map_err(|e| {
-            PackError::Io(format!("{}: {}", e.path.display(), e.problem))
-        })?;
+        disk.make_folder()
+            .map_err(|e| PackError::Io(format!("{}: {}", e.path.display(), e.problem)))?;
         Ok(Library::in_storage(Arc::new(disk)))
     }
 
@@ -493,7 +492,11 @@ mod tests {
         );
         assert!(lib.pack("hello-miau").is_err());
         // Renamed to match, it is listed and found under the one id.
-        std::fs::rename(lib.dir().join("stray.json"), lib.dir().join("hello-miau.json")).expect("mv");
+        std::fs::rename(
+            lib.dir().join("stray.json"),
+            lib.dir().join("hello-miau.json"),
+        )
+        .expect("mv");
         assert!(lib.list().iter().any(|p| p.id == "hello-miau"));
         assert!(lib.pack("hello-miau").is_ok());
     }

@@ -17,9 +17,7 @@ use serde_json::{Value, json};
 
 use crate::board::{Action, Proof, Turn};
 use crate::game::Game;
-use crate::library::{
-    ExportFormat, InstallMode, Library, PackSummary, Preview, export_pack,
-};
+use crate::library::{ExportFormat, InstallMode, Library, PackSummary, Preview, export_pack};
 use crate::pack::{Glyph, Level};
 use crate::share;
 use crate::source::{Loading, ScriptLimits, SourceKind, load_file, load_in_background};
@@ -318,16 +316,20 @@ impl Session {
                 "two shipped packs have the id '{id}'; the first is kept"
             ));
         }
-        let (progress, progress_file) =
-            match read_kept_in(&*storage, PROGRESS, MAX_PROGRESS_BYTES, Progress::from_bytes) {
-                Ok(progress) => (progress.unwrap_or_default(), Some(storage.clone())),
-                Err(aside) => {
-                    startup.push(format!("{aside}; progress starts afresh"));
-                    // A file that could not be moved aside is never written over.
-                    let keep = aside.kept.is_ok().then_some(storage.clone());
-                    (Progress::default(), keep)
-                }
-            };
+        let (progress, progress_file) = match read_kept_in(
+            &*storage,
+            PROGRESS,
+            MAX_PROGRESS_BYTES,
+            Progress::from_bytes,
+        ) {
+            Ok(progress) => (progress.unwrap_or_default(), Some(storage.clone())),
+            Err(aside) => {
+                startup.push(format!("{aside}; progress starts afresh"));
+                // A file that could not be moved aside is never written over.
+                let keep = aside.kept.is_ok().then_some(storage.clone());
+                (Progress::default(), keep)
+            }
+        };
         let mut session = Session {
             library,
             progress,
@@ -1046,6 +1048,35 @@ mod tests {
             assert!(s.step(Action::Right).is_ok());
         }
         assert!(s.catalog()[0].levels[0].solved);
+    }
+
+    #[test]
+    fn a_session_in_memory_keeps_packs_and_sets_bad_progress_aside_as_on_disk() {
+        let memory = jengine::host::MemoryStorage::named("browser");
+        memory
+            .insert("progress.json", "{ not json")
+            .expect("puts back");
+        let mut s = Session::open_in(Arc::new(memory.clone()), None).expect("opens");
+        let problems = s.take_startup_problems();
+        assert!(
+            problems[0].contains("kept as browser/progress.json.bad"),
+            "{problems:?}"
+        );
+        s.import_text(HELLO, "");
+        s.finish_import();
+        s.keep(None);
+        assert!(outcome(&s).ok, "{:?}", s.outcome());
+        let names: Vec<String> = memory.slots().into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["packs/hello-miau.json", "progress.json.bad"]);
+        let again = Session::open_in(Arc::new(memory.clone()), None).expect("reopens");
+        assert_eq!(again.catalog()[1].summary.id, "hello-miau");
+        assert_eq!(
+            memory
+                .read_at_most("progress.json.bad", 100)
+                .expect("reads")
+                .expect("kept"),
+            b"{ not json"
+        );
     }
 
     #[test]

@@ -10,9 +10,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use jengine::hecs;
-use jengine::host::{
-    Assets, DiskStorage, MemoryStorage, Storage, check_asset_name, within,
-};
+use jengine::host::{Assets, DiskStorage, MemoryStorage, Storage, check_asset_name, within};
 use jengine::host::{
     AudioQueue, AudioRequest, ClipboardCopy, Limits, Project, SaveStore, Scene, SceneError,
     SceneRequest, ScriptHost,

@@ -25,7 +25,10 @@ const REACHES: &[&str] = &[
 /// The code of a source file without its unit tests (by the workspace's layout, its last item).
 fn code(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
-    text.split("\n#[cfg(test)]\nmod ").next().unwrap().to_string()
+    text.split("\n#[cfg(test)]\nmod ")
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 #[test]
@@ -78,8 +81,10 @@ fn a_run_given_a_store_in_memory_keeps_its_save_there_and_sets_a_bad_one_aside()
     }
     let logged: Vec<String> = rt.take_log().into_iter().map(|l| l.message).collect();
     assert!(
-        logged.iter().any(|l| l.contains("browser/save.json: not valid JSON")
-            && l.contains("kept as browser/save.json.bad")),
+        logged
+            .iter()
+            .any(|l| l.contains("browser/save.json: not valid JSON")
+                && l.contains("kept as browser/save.json.bad")),
         "{logged:?}"
     );
     // The bad save is kept whole, and the game's next save went beside it.
