@@ -52,10 +52,12 @@ pub use rules::{Axis, Rule, Rules, Sentence};
 pub mod draw;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::sync::Arc;
+
+use jengine::host::{DiskStorage, MemoryStorage, Storage};
 
 use jengine::value::{entity, string};
-use jengine::{Launch, Package, Registry, World};
+use jengine::{Launch, Package, PlayerData, Registry, World};
 use serde::{Deserialize, Serialize};
 
 use crate::library::InstallMode;
@@ -413,37 +415,40 @@ pub struct BoardBag {
     pub pieces: Vec<PieceBag>,
 }
 
-/// Every session by folder, kept across scenes, and the temporary folder of a run that keeps
-/// nothing.
+/// Every session by folder, kept across scenes, and the store of a run that keeps nothing.
 #[derive(Default)]
 struct Sessions {
     by_folder: HashMap<String, Result<Session, String>>,
-    scratch: Option<tempfile::TempDir>,
+    scratch: Option<MemoryStorage>,
     /// The launch's `--gift` was opened already (it opens once per run, not per scene).
     gift_taken: bool,
 }
 
-/// Where the session of `folder` lives: the player's data folder, or a scratch folder that
-/// goes when the run ends.
-fn session_dir(world: &mut World, folder: &str) -> Result<PathBuf, String> {
-    let data = world
+/// Where the session of `folder` lives: a folder of the player's data ([`PlayerData`], or the
+/// launch's data folder on disk), or a store in memory that goes when the run ends. Each part
+/// of `folder` is held to the store's name rule, so it cannot climb out.
+fn session_storage(world: &mut World, folder: &str) -> Result<Arc<dyn Storage>, String> {
+    let player: Arc<dyn Storage> = if let Some(data) = world.resources.get::<PlayerData>() {
+        data.0.clone()
+    } else if let Some(dir) = world
         .resources
         .get::<Launch>()
-        .and_then(|l| l.data_dir.clone());
-    if let Some(dir) = data {
-        return Ok(dir.join(folder));
-    }
-    let sessions = world.resources.get_or_default::<Sessions>();
-    if sessions.scratch.is_none() {
-        sessions.scratch = Some(
-            tempfile::Builder::new()
-                .prefix("jengine-miau-")
-                .tempdir()
-                .map_err(|e| format!("cannot make a scratch folder: {e}"))?,
-        );
-    }
-    let scratch = sessions.scratch.as_ref().map(|d| d.path().join(folder));
-    scratch.ok_or_else(|| "no scratch folder".to_string())
+        .and_then(|l| l.data_dir.clone())
+    {
+        Arc::new(DiskStorage::new(&dir))
+    } else {
+        let sessions = world.resources.get_or_default::<Sessions>();
+        Arc::new(
+            sessions
+                .scratch
+                .get_or_insert_with(MemoryStorage::new)
+                .clone(),
+        )
+    };
+    folder
+        .split('/')
+        .try_fold(player, |store, part| store.folder(part))
+        .map_err(|e| format!("folder {folder:?}: {e}"))
 }
 
 /// The value after `--gift` in the launch arguments, if this run has one not yet opened.
@@ -474,11 +479,11 @@ fn ensure(world: &mut World, e: jengine::Entity) -> Result<(), String> {
         .get::<Sessions>()
         .is_some_and(|s| s.by_folder.contains_key(&game.folder));
     if !opened {
-        let session = session_dir(world, &game.folder).and_then(|dir| {
+        let session = session_storage(world, &game.folder).and_then(|storage| {
             let shipped = world.resources.get::<Launch>().and_then(|l| {
                 (!game.shipped.is_empty()).then(|| l.project_dir.join(&game.shipped))
             });
-            Session::open(&dir, shipped.as_deref().filter(|d| d.is_dir()))
+            Session::open_in(storage, shipped.as_deref().filter(|d| d.is_dir()))
         });
         let session = match session {
             Ok(mut s) => {

@@ -2,10 +2,14 @@
 //!
 //! Import and link decoding only ever return a [`Preview`]; nothing changes until the caller
 //! passes that preview to [`Library::install`]. Installed packs are stored as validated JSON data
-//! (`<id>.json`), so reloading them never evaluates a script, and every write goes to a
-//! temporary file that is renamed into place, so a failed install leaves the catalog as it was.
+//! (`<id>.json`) in a [`Storage`] (the player's folder on disk, or slots a web host keeps in
+//! the browser), so reloading them never evaluates a script; a write replaces a slot whole, so
+//! a failed install leaves the catalog as it was.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use jengine::host::{DiskStorage, Storage, StorageError};
 
 use crate::pack::Pack;
 use crate::share;
@@ -79,26 +83,32 @@ pub enum ExportFormat {
 /// not load (by id, with why).
 pub type Scan = (Vec<(PackSummary, Pack)>, Vec<(String, PackError)>);
 
-/// A library folder of installed packs, plus the packs that ship with the game: the built-in
+/// A library of installed packs (a folder of slots), plus the packs that ship with the game: the built-in
 /// core pack and any a game adds with [`Library::with_shipped`]. Shipped packs are listed first
 /// and can be neither replaced nor removed.
 #[derive(Clone, Debug)]
 pub struct Library {
-    dir: PathBuf,
+    storage: Arc<dyn Storage>,
     shipped: Vec<Pack>,
 }
 
-fn io(path: &Path, e: impl std::fmt::Display) -> PackError {
-    PackError::Io(format!("{}: {e}", path.display()))
+fn io(e: StorageError) -> PackError {
+    PackError::Io(e.to_string())
 }
 
 impl Library {
-    /// Opens (creating if needed) the library at `dir`.
+    /// Opens (creating if needed) the library in the folder `dir` on disk.
     pub fn open(dir: impl Into<PathBuf>) -> Result<Library, PackError> {
-        let dir = dir.into();
-        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        let disk = DiskStorage::new(&dir.into());
+        disk.make_folder()
+            .map_err(|e| PackError::Io(format!("{}: {}", e.path.display(), e.problem)))?;
+        Ok(Library::in_storage(Arc::new(disk)))
+    }
+
+    /// The library whose installed packs are the slots of `storage`.
+    pub fn in_storage(storage: Arc<dyn Storage>) -> Library {
         let shipped = worlds::core().map(|c| vec![c.pack]).unwrap_or_default();
-        Ok(Library { dir, shipped })
+        Library { storage, shipped }
     }
 
     /// Adds packs the game ships (checked already) after the core pack. A pack whose id is
@@ -115,9 +125,9 @@ impl Library {
         (self, doubled)
     }
 
-    /// The folder installed packs live in.
+    /// Where installed packs live (the folder on disk, or the store's name in memory).
     pub fn dir(&self) -> &Path {
-        &self.dir
+        self.storage.root()
     }
 
     fn shipped_pack(&self, id: &str) -> Option<&Pack> {
@@ -129,29 +139,26 @@ impl Library {
         self.shipped_pack(id).is_some()
     }
 
-    /// The file of an installed pack. Every id is checked here, before it touches a path, so
-    /// an id such as `../victim` can never name a file outside the library.
-    fn path_of(&self, id: &str) -> Result<PathBuf, PackError> {
+    /// The slot of an installed pack. Every id is checked here, before it names a slot, so
+    /// an id such as `../victim` can never name one outside the library.
+    fn slot_of(&self, id: &str) -> Result<String, PackError> {
         if !is_pack_id(id) {
             return Err(PackError::Io(format!(
                 "'{id}' is not a pack id (a lowercase letter, then a-z, 0-9, '.', '_' or '-')"
             )));
         }
-        Ok(self.dir.join(format!("{id}.json")))
+        Ok(format!("{id}.json"))
     }
 
     /// Ids of installed packs, sorted.
     fn installed_ids(&self) -> Vec<String> {
-        let mut ids: Vec<String> = std::fs::read_dir(&self.dir)
-            .map(|rd| {
-                rd.filter_map(|e| e.ok())
-                    .filter_map(|e| {
-                        let name = e.file_name().to_string_lossy().into_owned();
-                        name.strip_suffix(".json").map(str::to_string)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut ids: Vec<String> = self
+            .storage
+            .list()
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|name| name.strip_suffix(".json").map(str::to_string))
+            .collect();
         ids.sort();
         ids
     }
@@ -188,11 +195,17 @@ impl Library {
         if let Some(pack) = self.shipped_pack(id) {
             return Ok(pack.clone());
         }
-        let path = self.path_of(id)?;
-        if !path.is_file() {
+        let slot = self.slot_of(id)?;
+        let path = self.storage.path_of(&slot);
+        let Some(bytes) = self.storage.read_at_most(&slot, u64::MAX).map_err(io)? else {
             return Err(PackError::Io(format!("no installed pack '{id}'")));
-        }
-        let text = std::fs::read_to_string(&path).map_err(|e| io(&path, e))?;
+        };
+        let text = String::from_utf8(bytes).map_err(|_| {
+            PackError::Io(format!(
+                "{}: stream did not contain valid UTF-8",
+                path.display()
+            ))
+        })?;
         let value: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| PackError::Syntax(format!("{}: {e}", path.display())))?;
         let pack = validate(&value)?.pack;
@@ -210,7 +223,7 @@ impl Library {
     }
 
     fn contains(&self, id: &str) -> bool {
-        self.is_shipped(id) || self.path_of(id).is_ok_and(|p| p.is_file())
+        self.is_shipped(id) || self.slot_of(id).is_ok_and(|s| self.storage.holds(&s))
     }
 
     /// A checked pack as a preview: whether its id is taken here. Changes nothing.
@@ -265,8 +278,8 @@ impl Library {
         }
         let text = serde_json::to_string_pretty(&pack.to_json())
             .map_err(|e| PackError::Io(e.to_string()))?;
-        let target = self.path_of(&pack.manifest.id)?;
-        write_atomically(&target, text.as_bytes()).map_err(PackError::Io)?;
+        let target = self.slot_of(&pack.manifest.id)?;
+        self.storage.write(&target, text.as_bytes()).map_err(io)?;
         Ok(PackSummary::of(&pack, false))
     }
 
@@ -277,11 +290,11 @@ impl Library {
                 "'{id}' ships with the game and cannot be removed"
             )));
         }
-        let path = self.path_of(id)?;
-        if !path.is_file() {
+        let slot = self.slot_of(id)?;
+        if !self.storage.holds(&slot) {
             return Err(PackError::Io(format!("no installed pack '{id}'")));
         }
-        std::fs::remove_file(&path).map_err(|e| io(&path, e))
+        self.storage.remove(&slot).map_err(io)
     }
 
     /// A pack's text in the chosen format.
@@ -294,13 +307,6 @@ impl Library {
     pub fn share_link(&self, id: &str, base: &str) -> Result<String, PackError> {
         share::pack_link(&self.pack(id)?, base)
     }
-}
-
-/// Writes `bytes` to a temporary file beside `path` that is synced and renamed into place
-/// (the engine's [`jengine::host::write_atomically`]), so a reader sees the old file or the
-/// new one, never half of either.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    jengine::host::write_atomically(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Writes a pack as CommonJS or JSON text that loads back to the same pack.
@@ -342,7 +348,7 @@ mod tests {
         let preview = lib.import(HELLO, "hello.json").expect("valid");
         lib.install(&preview, InstallMode::Replace)
             .expect("installs");
-        let again = Library::open(lib.dir.clone()).expect("reopens");
+        let again = Library::open(lib.dir().to_path_buf()).expect("reopens");
         let ids: Vec<String> = again.list().into_iter().map(|s| s.id).collect();
         assert_eq!(ids, ["core", "hello-miau"]);
         assert_eq!(again.pack("hello-miau").expect("loads"), preview.pack);
@@ -398,16 +404,16 @@ mod tests {
         let (_d, lib) = library();
         let good = lib.import(HELLO, "hello.json").expect("valid");
         lib.install(&good, InstallMode::Replace).expect("installs");
-        let before = std::fs::read_to_string(lib.path_of("hello-miau").expect("id")).expect("file");
+        let before = std::fs::read_to_string(lib.dir().join("hello-miau.json")).expect("file");
         let mut broken = good.clone();
         broken.pack.levels[0].objects[0].x = 99;
         assert!(lib.install(&broken, InstallMode::Replace).is_err());
         assert_eq!(
-            std::fs::read_to_string(lib.path_of("hello-miau").expect("id")).expect("file"),
+            std::fs::read_to_string(lib.dir().join("hello-miau.json")).expect("file"),
             before
         );
         assert_eq!(
-            std::fs::read_dir(&lib.dir).expect("dir").count(),
+            std::fs::read_dir(lib.dir()).expect("dir").count(),
             1,
             "no temporary file left"
         );
@@ -473,7 +479,7 @@ mod tests {
     #[test]
     fn a_file_named_for_another_id_is_neither_listed_nor_found() {
         let (_d, lib) = library();
-        std::fs::write(lib.dir.join("stray.json"), HELLO).expect("writes");
+        std::fs::write(lib.dir().join("stray.json"), HELLO).expect("writes");
         assert!(
             lib.list()
                 .iter()
@@ -486,7 +492,11 @@ mod tests {
         );
         assert!(lib.pack("hello-miau").is_err());
         // Renamed to match, it is listed and found under the one id.
-        std::fs::rename(lib.dir.join("stray.json"), lib.dir.join("hello-miau.json")).expect("mv");
+        std::fs::rename(
+            lib.dir().join("stray.json"),
+            lib.dir().join("hello-miau.json"),
+        )
+        .expect("mv");
         assert!(lib.list().iter().any(|p| p.id == "hello-miau"));
         assert!(lib.pack("hello-miau").is_ok());
     }

@@ -8,16 +8,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use jengine::host::read_kept;
+use std::sync::Arc;
+
+use jengine::host::{DiskStorage, Storage, read_kept_in};
 use serde_json::{Value, json};
 
 use crate::board::{Action, Proof, Turn};
 use crate::game::Game;
-use crate::library::{
-    ExportFormat, InstallMode, Library, PackSummary, Preview, export_pack, write_atomically,
-};
+use crate::library::{ExportFormat, InstallMode, Library, PackSummary, Preview, export_pack};
 use crate::pack::{Glyph, Level};
 use crate::share;
 use crate::source::{Loading, ScriptLimits, SourceKind, load_file, load_in_background};
@@ -26,6 +26,9 @@ use crate::worlds;
 
 /// The largest progress file read, in bytes (a bigger one is set aside unread).
 pub const MAX_PROGRESS_BYTES: u64 = jengine::host::MAX_SAVE_TOTAL as u64;
+
+/// The slot a session's progress is kept in.
+const PROGRESS: &str = "progress.json";
 
 /// The longest file path the Workshop reads, in bytes.
 pub const MAX_PATH_BYTES: usize = 4096;
@@ -250,9 +253,9 @@ struct Importing {
 pub struct Session {
     library: Library,
     progress: Progress,
-    /// Where progress is written; `None` when a bad file there could not be set aside.
-    progress_file: Option<PathBuf>,
-    exports: PathBuf,
+    /// The store progress is written to; `None` when a bad slot there could not be set aside.
+    progress_file: Option<Arc<dyn Storage>>,
+    exports: Arc<dyn Storage>,
     catalog: Vec<CatalogPack>,
     broken: Vec<(String, String)>,
     playing: Option<Playing>,
@@ -282,6 +285,15 @@ impl Session {
     /// `progress.json`, exports in `exports/`), with the packs in `shipped` (a game's own
     /// `mods` folder, read as trusted sources) listed after the core pack.
     pub fn open(folder: &Path, shipped: Option<&Path>) -> Result<Session, String> {
+        let disk = DiskStorage::new(folder);
+        disk.make_folder()
+            .map_err(|e| format!("{}: {}", e.path.display(), e.problem))?;
+        Session::open_in(Arc::new(disk), shipped)
+    }
+
+    /// Opens the session kept in `storage` (installed packs in its folder `packs`, progress in
+    /// the slot `progress.json`, exports in the folder `exports`), as [`Session::open`] does.
+    pub fn open_in(storage: Arc<dyn Storage>, shipped: Option<&Path>) -> Result<Session, String> {
         let mut startup = Vec::new();
         let mut packs = Vec::new();
         if let Some(dir) = shipped {
@@ -296,29 +308,33 @@ impl Session {
                 }
             }
         }
-        let library = Library::open(folder.join("packs")).map_err(|e| e.to_string())?;
+        let packs_folder = storage.folder("packs").map_err(|e| e.to_string())?;
+        let library = Library::in_storage(packs_folder);
         let (library, doubled) = library.with_shipped(packs);
         for id in doubled {
             startup.push(format!(
                 "two shipped packs have the id '{id}'; the first is kept"
             ));
         }
-        let progress_file = folder.join("progress.json");
-        let (progress, progress_file) =
-            match read_kept(&progress_file, MAX_PROGRESS_BYTES, Progress::from_bytes) {
-                Ok(progress) => (progress.unwrap_or_default(), Some(progress_file)),
-                Err(aside) => {
-                    startup.push(format!("{aside}; progress starts afresh"));
-                    // A file that could not be moved aside is never written over.
-                    let keep = aside.kept.is_ok().then_some(progress_file);
-                    (Progress::default(), keep)
-                }
-            };
+        let (progress, progress_file) = match read_kept_in(
+            &*storage,
+            PROGRESS,
+            MAX_PROGRESS_BYTES,
+            Progress::from_bytes,
+        ) {
+            Ok(progress) => (progress.unwrap_or_default(), Some(storage.clone())),
+            Err(aside) => {
+                startup.push(format!("{aside}; progress starts afresh"));
+                // A file that could not be moved aside is never written over.
+                let keep = aside.kept.is_ok().then_some(storage.clone());
+                (Progress::default(), keep)
+            }
+        };
         let mut session = Session {
             library,
             progress,
             progress_file,
-            exports: folder.join("exports"),
+            exports: storage.folder("exports").map_err(|e| e.to_string())?,
             catalog: Vec::new(),
             broken: Vec::new(),
             playing: None,
@@ -591,11 +607,12 @@ impl Session {
     }
 
     fn save_progress(&self) -> Result<(), String> {
-        let Some(file) = &self.progress_file else {
+        let Some(storage) = &self.progress_file else {
             return Ok(());
         };
+        let file = storage.path_of(PROGRESS);
         let text =
-            serde_json::to_string_pretty(&self.progress.to_json()).map_err(|e| io(file, e))?;
+            serde_json::to_string_pretty(&self.progress.to_json()).map_err(|e| io(&file, e))?;
         // Larger would be set aside when read back.
         if text.len() as u64 > MAX_PROGRESS_BYTES {
             return Err(format!(
@@ -604,7 +621,9 @@ impl Session {
                 text.len()
             ));
         }
-        write_atomically(file, text.as_bytes())
+        storage
+            .write(PROGRESS, text.as_bytes())
+            .map_err(|e| e.to_string())
     }
 
     fn hold(&mut self, op: &str, origin: Origin, preview: Result<Preview, PackError>) {
@@ -787,11 +806,12 @@ impl Session {
             .and_then(|pack| export_pack(&pack, ExportFormat::CommonJs))
             .map_err(Session::pack_failure)
             .and_then(|text| {
-                std::fs::create_dir_all(&self.exports)
-                    .map_err(|e| Session::failure(io(&self.exports, e)))?;
-                // The id was checked by `pack`, so it is a safe file name.
-                let path = self.exports.join(format!("{id}.cjs"));
-                write_atomically(&path, text.as_bytes()).map_err(Session::failure)?;
+                // The id was checked by `pack`, so it is a safe slot name.
+                let slot = format!("{id}.cjs");
+                self.exports
+                    .write(&slot, text.as_bytes())
+                    .map_err(|e| Session::failure(e.to_string()))?;
+                let path = self.exports.path_of(&slot);
                 Ok(Outcome {
                     message: format!("Exported to {}", path.display()),
                     pack: Some(id.to_string()),
@@ -1028,6 +1048,35 @@ mod tests {
             assert!(s.step(Action::Right).is_ok());
         }
         assert!(s.catalog()[0].levels[0].solved);
+    }
+
+    #[test]
+    fn a_session_in_memory_keeps_packs_and_sets_bad_progress_aside_as_on_disk() {
+        let memory = jengine::host::MemoryStorage::named("browser");
+        memory
+            .insert("progress.json", "{ not json")
+            .expect("puts back");
+        let mut s = Session::open_in(Arc::new(memory.clone()), None).expect("opens");
+        let problems = s.take_startup_problems();
+        assert!(
+            problems[0].contains("kept as browser/progress.json.bad"),
+            "{problems:?}"
+        );
+        s.import_text(HELLO, "");
+        s.finish_import();
+        s.keep(None);
+        assert!(outcome(&s).ok, "{:?}", s.outcome());
+        let names: Vec<String> = memory.slots().into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["packs/hello-miau.json", "progress.json.bad"]);
+        let again = Session::open_in(Arc::new(memory.clone()), None).expect("reopens");
+        assert_eq!(again.catalog()[1].summary.id, "hello-miau");
+        assert_eq!(
+            memory
+                .read_at_most("progress.json.bad", 100)
+                .expect("reads")
+                .expect("kept"),
+            b"{ not json"
+        );
     }
 
     #[test]

@@ -59,6 +59,7 @@ mod script;
 pub mod selftest;
 #[cfg(all(test, not(feature = "selftest")))]
 mod selftest;
+mod storage;
 mod table;
 pub mod value;
 mod world;
@@ -69,6 +70,7 @@ pub use crate::components::{
     Text, Transform2D, Vertex,
 };
 pub use crate::registry::{Package, Registry};
+pub use crate::storage::PlayerData;
 pub use crate::table::{RawTable, Row, RowError, Tables};
 pub use crate::value::{Args, Value};
 pub use crate::world::{
@@ -95,13 +97,16 @@ pub mod host {
         Bag, CORE, Command, ComponentBinding, RegistryProblem, System, TableBinding,
     };
     pub use crate::save::{
-        MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, SetAside, read_kept,
-        write_atomically,
+        MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, SetAside, read_kept, read_kept_in,
     };
     pub use crate::scene::{AssetKind, AssetUse, Outline, Scene, SceneError};
     pub use crate::script::{
         Budget, BudgetStop, Limits, LuaTest, MAX_STRING_ARG, Meter, Queued, ScriptError,
         ScriptErrorKind, ScriptHost, StopKind, harden,
+    };
+    pub use crate::storage::{
+        DiskStorage, MAX_SET_ASIDE, MAX_SLOT_NAME, MemoryStorage, SlotNameError, Storage,
+        StorageError, StorageProblem, check_slot_name, is_set_aside_name, write_atomically,
     };
     pub use crate::table::{TableError, describe_path_error, json_kind, table_name};
     pub use crate::world::{MAX_LOG_LINE, MAX_MESSAGE, SpawnOrder, WARN_ONCE_MEMORY, cut};

@@ -1,20 +1,26 @@
 //! Per-project persistent values (`Save.get` / `Save.set`), and the rules for every file a
 //! game keeps between runs.
 //!
-//! A kept file is never destroyed. One that cannot be used for any reason (too large, not
+//! A kept slot is never destroyed. One that cannot be used for any reason (too large, not
 //! UTF-8, not the right JSON, an I/O error) is moved to a free `.bad` name before anything
-//! writes to its path; writing goes to a temporary file that is synced, renamed over the old
-//! one and the folder synced, so a crash leaves the old file or the new one whole.
+//! writes to it; a write replaces a slot whole or not at all. Every slot lives in a
+//! [`Storage`] (the player's folder on disk, or slots a web host keeps in the browser), and the
+//! path-taking entry points are the same rules on the folder the path is in.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[cfg(test)]
+use crate::storage::{Bounded, read_bounded, write_atomically};
+use crate::storage::{DiskStorage, Storage};
 
 /// The values and where they live.
 #[derive(Debug, Default)]
 pub struct SaveStore {
-    /// Where the store is written; `None` in memory, or when a bad save could not be moved
-    /// aside (so nothing writes over it).
-    path: Option<PathBuf>,
+    /// The store and slot it is written to; `None` in memory, or when a bad save could not be
+    /// moved aside (so nothing writes over it).
+    slot: Option<(Arc<dyn Storage>, String)>,
     values: serde_json::Map<String, serde_json::Value>,
     /// Bytes the entries take in the compact file, each with its comma (see [`entry_sizes`]).
     entries: usize,
@@ -126,11 +132,19 @@ impl SaveStore {
     /// over [`MAX_SAVE_VALUE`], unreadable) is moved to a free `.bad` name and reported, and the
     /// store starts empty; if it cannot be moved, the store is not written this run.
     pub fn open(path: &Path) -> (SaveStore, Option<String>) {
+        let (storage, slot) = disk_slot(path);
+        SaveStore::open_in(Arc::new(storage), &slot)
+    }
+
+    /// Opens the store kept in `slot` of `storage`, with the rules of [`SaveStore::open`]: a
+    /// slot that is not a save is set aside under a free `.bad` name and the store starts
+    /// empty; if it cannot be set aside, the store is not written this run.
+    pub fn open_in(storage: Arc<dyn Storage>, slot: &str) -> (SaveStore, Option<String>) {
         let mut store = SaveStore {
-            path: Some(path.to_path_buf()),
+            slot: Some((storage.clone(), slot.to_string())),
             ..SaveStore::default()
         };
-        match read_kept(path, MAX_SAVE_TOTAL as u64, parse_save) {
+        match read_kept_in(&*storage, slot, MAX_SAVE_TOTAL as u64, parse_save) {
             Ok(None) => (store, None),
             Ok(Some((values, entries))) => {
                 store.values = values;
@@ -145,7 +159,7 @@ impl SaveStore {
                         file_name(bad)
                     ),
                     Err(_) => {
-                        store.path = None;
+                        store.slot = None;
                         "Your saved progress could not be read, so the game starts afresh and keeps nothing this time; the old file is left as it was.".to_string()
                     }
                 });
@@ -204,7 +218,7 @@ impl SaveStore {
     /// Writes the store if it changed since the last write: indented when that fits under
     /// [`MAX_SAVE_TOTAL`], compact otherwise, so whatever the store holds reads back.
     pub fn flush(&mut self) -> Result<(), String> {
-        let Some(path) = &self.path else {
+        let Some((storage, slot)) = &self.slot else {
             self.dirty = false;
             return Ok(());
         };
@@ -215,8 +229,9 @@ impl SaveStore {
         if serde_json::to_writer_pretty(&mut text, &self.values).is_err() {
             text.0 = serde_json::to_vec(&self.values).map_err(|e| e.to_string())?;
         }
-        write_atomically(path, &text.0)
-            .map_err(|e| format!("{}: cannot write save: {e}", path.display()))?;
+        storage
+            .write(slot, &text.0)
+            .map_err(|e| format!("{}: cannot write save: {}", e.path.display(), e.problem))?;
         self.dirty = false;
         Ok(())
     }
@@ -240,15 +255,15 @@ impl Write for Capped {
     }
 }
 
-/// A file kept between runs that could not be used, and where it went.
+/// A slot kept between runs that could not be used, and where it went.
 #[derive(Debug)]
 pub struct SetAside {
-    /// The file.
+    /// The slot as a user finds it ([`Storage::path_of`]).
     pub path: PathBuf,
     /// Why it could not be used.
     pub why: String,
-    /// The free `.bad` name it was moved to, or why it could not be moved; then it is still at
-    /// `path` and the caller must not write there.
+    /// The free `.bad` name it was moved to (as a user finds it), or why it could not be
+    /// moved; then it is still at `path` and the caller must not write there.
     pub kept: Result<PathBuf, String>,
 }
 
@@ -267,203 +282,52 @@ impl std::fmt::Display for SetAside {
 
 impl std::error::Error for SetAside {}
 
-/// Reads the file a game keeps at `path` and hands its bytes to `parse`. `Ok(None)` when
-/// there is no file. A file over `cap` bytes (checked before reading, and read through a
-/// bounded reader so one that grows is still capped), one that is not a regular file, cannot
-/// be read, or that `parse` refuses is moved to a free `.bad` name ([`set_aside`]) before
-/// this returns. Temporary files that [`write_atomically`] left for `path` in a run that was
-/// killed are removed first.
+/// Reads the file a game keeps at `path` and hands its bytes to `parse`: [`read_kept_in`]
+/// for the slot named by the file's name in the folder on disk ([`DiskStorage`]) it is in.
 pub fn read_kept<T>(
     path: &Path,
     cap: u64,
     parse: impl FnOnce(&[u8]) -> Result<T, String>,
 ) -> Result<Option<T>, SetAside> {
-    remove_leftover_temps(path);
-    let why = match read_capped(path, cap) {
+    let (storage, slot) = disk_slot(path);
+    read_kept_in(&storage, &slot, cap, parse)
+}
+
+/// The folder on disk `path` is in, and the slot its file name is there.
+fn disk_slot(path: &Path) -> (DiskStorage, String) {
+    let folder = path.parent().unwrap_or(Path::new(""));
+    (DiskStorage::new(folder), file_name(path))
+}
+
+/// Reads the slot a game keeps in `storage` and hands its bytes to `parse`. `Ok(None)` when
+/// there is none. A slot over `cap` bytes (checked before reading, and read through a bounded
+/// reader so one that grows is still capped), one that is not a slot, cannot be read, or that
+/// `parse` refuses is moved to a free `.bad` name ([`Storage::set_aside`]) before this
+/// returns. What a run that was killed while writing the slot left is cleared first
+/// ([`Storage::tidy`]).
+pub fn read_kept_in<T>(
+    storage: &dyn Storage,
+    slot: &str,
+    cap: u64,
+    parse: impl FnOnce(&[u8]) -> Result<T, String>,
+) -> Result<Option<T>, SetAside> {
+    storage.tidy(slot);
+    let why = match storage.read_at_most(slot, cap) {
         Ok(None) => return Ok(None),
         Ok(Some(bytes)) => match parse(&bytes) {
             Ok(value) => return Ok(Some(value)),
             Err(why) => why,
         },
-        Err(why) => why,
+        Err(e) => e.problem.to_string(),
     };
     Err(SetAside {
-        path: path.to_path_buf(),
+        path: storage.path_of(slot),
         why,
-        kept: set_aside(path).map_err(|e| e.to_string()),
+        kept: storage
+            .set_aside(slot)
+            .map(|bad| storage.path_of(&bad))
+            .map_err(|e| e.problem.to_string()),
     })
-}
-
-/// The bytes of `path`, `None` when it does not exist, or why they cannot be had.
-fn read_capped(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, String> {
-    let missing = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
-    // Looked at before opening: opening a pipe would wait for a writer.
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if missing(&e) => return Ok(None),
-        Err(e) => return Err(format!("cannot read it: {e}")),
-    };
-    if !meta.is_file() {
-        return Err("it is not a regular file".into());
-    }
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(e) if missing(&e) => return Ok(None),
-        Err(e) => return Err(format!("cannot read it: {e}")),
-    };
-    let len = file.metadata().map_or(meta.len(), |m| m.len());
-    if len > cap {
-        return Err(format!("it is {len} bytes; it may be at most {cap}"));
-    }
-    read_bounded(file, cap).map(Some).map_err(|e| match e {
-        Bounded::Over => format!("it grew past {cap} bytes while being read"),
-        Bounded::Io(e) => format!("cannot read it: {e}"),
-    })
-}
-
-enum Bounded {
-    Over,
-    Io(std::io::Error),
-}
-
-/// Reads `from` to its end, refusing at the first byte past `cap`.
-fn read_bounded(from: impl Read, cap: u64) -> Result<Vec<u8>, Bounded> {
-    let mut bytes = Vec::new();
-    from.take(cap.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(Bounded::Io)?;
-    if bytes.len() as u64 > cap {
-        return Err(Bounded::Over);
-    }
-    Ok(bytes)
-}
-
-/// Moves the file at `path` to the first free name of `<name>.bad`, `<name>.bad.1`,
-/// `<name>.bad.2`, … beside it, never replacing a file already there, and returns that name.
-fn set_aside(path: &Path) -> std::io::Result<PathBuf> {
-    let name = path.file_name().ok_or_else(|| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
-    })?;
-    for n in 0..1000 {
-        let mut candidate = name.to_os_string();
-        candidate.push(if n == 0 {
-            ".bad".to_string()
-        } else {
-            format!(".bad.{n}")
-        });
-        let candidate = path.with_file_name(candidate);
-        // A hard link fails rather than replace a file; a rename would replace it.
-        match std::fs::hard_link(path, &candidate) {
-            Ok(()) => {
-                // The copy is safe; if the old name cannot go, writing over it loses nothing.
-                let _ = std::fs::remove_file(path);
-                return Ok(candidate);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(e),
-            // A folder, or a file system without hard links: look, then rename.
-            Err(_) => {
-                if std::fs::symlink_metadata(&candidate).is_ok() {
-                    continue;
-                }
-                std::fs::rename(path, &candidate)?;
-                return Ok(candidate);
-            }
-        }
-    }
-    Err(std::io::Error::new(
-        std::io::ErrorKind::AlreadyExists,
-        "no free .bad name among the first 1000",
-    ))
-}
-
-/// The folder `path` is in (`.` for a bare name).
-fn folder_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    }
-}
-
-/// The temporary file [`write_atomically`] writes beside `path` in this process.
-fn temp_path(path: &Path) -> std::io::Result<PathBuf> {
-    let name = path.file_name().ok_or_else(|| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
-    })?;
-    let mut temp = name.to_os_string();
-    temp.push(format!(".tmp{}", std::process::id()));
-    Ok(path.with_file_name(temp))
-}
-
-/// Whether `candidate` is a temporary file of `path` from some process: `<name>.tmp<pid>`,
-/// or the older `<stem>.tmp<pid>`.
-fn is_temp_of(path: &Path, candidate: &str) -> bool {
-    let pid_after = |prefix: &str| {
-        candidate
-            .strip_prefix(prefix)
-            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
-    };
-    let name = file_name(path);
-    let old = file_name(&path.with_extension("tmp"));
-    pid_after(&format!("{name}.tmp")) || pid_after(&old)
-}
-
-/// Removes the temporary files a killed run left for `path`. A run writing the same file at
-/// this moment loses only that write (its rename fails and it writes again next time).
-fn remove_leftover_temps(path: &Path) {
-    let Ok(list) = std::fs::read_dir(folder_of(path)) else {
-        return;
-    };
-    for entry in list.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if is_temp_of(path, name) && entry.file_type().is_ok_and(|t| t.is_file()) {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder (`<name>.tmp<pid>`),
-/// synced to disk before it is renamed over `path`; the folder is synced after (on Unix), so
-/// the new name survives a power cut. On any failure the old file is untouched and the
-/// temporary file removed.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = folder_of(path);
-    std::fs::create_dir_all(dir)?;
-    let tmp = temp_path(path)?;
-    let written = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    sync_folder(dir)
-}
-
-#[cfg(unix)]
-fn sync_folder(dir: &Path) -> std::io::Result<()> {
-    match std::fs::File::open(dir).and_then(|d| d.sync_all()) {
-        // Some file systems cannot sync a folder; the rename is done either way.
-        Err(e)
-            if matches!(
-                e.kind(),
-                std::io::ErrorKind::InvalidInput | std::io::ErrorKind::Unsupported
-            ) =>
-        {
-            Ok(())
-        }
-        other => other,
-    }
-}
-
-#[cfg(not(unix))]
-fn sync_folder(_dir: &Path) -> std::io::Result<()> {
-    Ok(())
 }
 
 #[cfg(test)]
@@ -763,6 +627,107 @@ mod tests {
         assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
         // A folder that does not exist yet is made.
         write_atomically(&dir.path().join("a/b/save.json"), b"{}").unwrap();
+    }
+
+    /// An empty player folder on disk and an empty store in memory.
+    fn both_stores() -> (tempfile::TempDir, Vec<Arc<dyn Storage>>) {
+        let dir = tempfile::tempdir().unwrap();
+        let disk = crate::storage::DiskStorage::new(&dir.path().join("data"));
+        let memory = crate::storage::MemoryStorage::named("browser");
+        (dir, vec![Arc::new(disk), Arc::new(memory)])
+    }
+
+    fn slot(storage: &dyn Storage, name: &str) -> Option<Vec<u8>> {
+        storage.read_at_most(name, u64::MAX).unwrap()
+    }
+
+    #[test]
+    fn a_save_that_cannot_be_read_is_set_aside_and_the_next_write_keeps_it_in_every_store() {
+        let whole = br#"{"gen": 5, "name": "kana"}"#;
+        let mut too_large = b"{\"a\": \"".to_vec();
+        too_large.resize(MAX_SAVE_TOTAL + 1, b'x');
+        let attacks: Vec<(&str, Vec<u8>, &str)> = vec![
+            ("not JSON", b"{oops".to_vec(), "not valid JSON"),
+            (
+                "not an object",
+                b"[1, 2]".to_vec(),
+                "a save is a JSON object",
+            ),
+            (
+                "not UTF-8",
+                b"\xff\xfe{\"gen\": 5}".to_vec(),
+                "not UTF-8 text",
+            ),
+            (
+                "truncated",
+                whole[..whole.len() - 5].to_vec(),
+                "not valid JSON",
+            ),
+            ("too large", too_large, "may be at most 8388608"),
+        ];
+        let (_dir, stores) = both_stores();
+        for storage in &stores {
+            for (n, (what, bytes, why)) in attacks.iter().enumerate() {
+                storage.write("save.json", bytes).unwrap();
+                let (mut store, warning) = SaveStore::open_in(storage.clone(), "save.json");
+                let warning = warning.unwrap_or_else(|| panic!("{what}: no warning"));
+                assert!(warning.contains(why), "{what}: {warning}");
+                let bad = crate::storage::set_aside_name("save.json", n);
+                assert!(warning.contains(&bad), "{what}: {warning}");
+                let problem = store.problem().unwrap();
+                assert!(problem.contains(&format!("kept as {bad}")), "{problem}");
+                assert_eq!(slot(&**storage, "save.json"), None, "{what}");
+                store.set("gen", json!(6)).unwrap();
+                store.flush().unwrap();
+                // The next write made a new save and left every kept copy as it was.
+                for (m, (_, earlier, _)) in attacks.iter().enumerate().take(n + 1) {
+                    let kept = crate::storage::set_aside_name("save.json", m);
+                    assert_eq!(slot(&**storage, &kept).as_ref(), Some(earlier), "{what}");
+                }
+                let (back, warning) = SaveStore::open_in(storage.clone(), "save.json");
+                assert!(warning.is_none(), "{what}: {warning:?}");
+                assert_eq!(back.get("gen"), Some(&json!(6)));
+            }
+        }
+    }
+
+    #[test]
+    fn values_round_trip_through_every_store() {
+        let (_dir, stores) = both_stores();
+        for storage in &stores {
+            let (mut store, warning) = SaveStore::open_in(storage.clone(), "save.json");
+            assert!(warning.is_none());
+            store.set("best", json!(42)).unwrap();
+            store.flush().unwrap();
+            let (back, warning) = SaveStore::open_in(storage.clone(), "save.json");
+            assert!(warning.is_none(), "{warning:?}");
+            assert_eq!(back.get("best"), Some(&json!(42)));
+            assert_eq!(storage.list().unwrap(), ["save.json"]);
+        }
+    }
+
+    #[test]
+    fn a_save_that_cannot_be_set_aside_is_never_written_over_in_any_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let memory = crate::storage::MemoryStorage::named("browser");
+        for n in 0..crate::storage::MAX_SET_ASIDE {
+            // Kept copies are never written by a game; a host puts them back as it found them.
+            let name = crate::storage::set_aside_name("save.json", n);
+            std::fs::write(dir.path().join(&name), "").unwrap();
+            memory.insert(&name, "").unwrap();
+        }
+        let disk = crate::storage::DiskStorage::new(dir.path());
+        let stores: [Arc<dyn Storage>; 2] = [Arc::new(disk), Arc::new(memory)];
+        for storage in stores {
+            storage.write("save.json", b"{kept").unwrap();
+            let (mut store, warning) = SaveStore::open_in(storage.clone(), "save.json");
+            let warning = warning.unwrap();
+            assert!(warning.contains("no free .bad name"), "{warning}");
+            assert!(store.problem().unwrap().contains("left as it was"));
+            store.set("x", json!(1)).unwrap();
+            store.flush().unwrap();
+            assert_eq!(slot(&*storage, "save.json").unwrap(), b"{kept");
+        }
     }
 
     fn save_bytes() -> impl Strategy<Value = Vec<u8>> {

@@ -10,12 +10,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use jengine::hecs;
-use jengine::host::{Assets, check_asset_name, within};
+use jengine::host::{Assets, DiskStorage, MemoryStorage, Storage, check_asset_name, within};
 use jengine::host::{
     AudioQueue, AudioRequest, ClipboardCopy, Limits, Project, SaveStore, Scene, SceneError,
     SceneRequest, ScriptHost,
 };
-use jengine::{Entity, LogLevel, LogLine, Package, Registry, Tables, Time, World};
+use jengine::{Entity, LogLevel, LogLine, Package, PlayerData, Registry, Tables, Time, World};
 
 use crate::clipboard::Clipboard;
 use crate::input::{Event, InputScript, KeyUse, PasteKeys};
@@ -29,8 +29,13 @@ pub const STEP: f64 = 1.0 / 60.0;
 pub struct Options {
     /// Seed for every random stream (packages read it from [`Time::seed`]).
     pub seed: u64,
-    /// Where `Save.set` writes; in memory when `None`.
+    /// The player's data folder on disk, where `Save.set` writes `save.json` and packages keep
+    /// their folders; used when [`Options::storage`] is `None`. In memory when both are `None`.
     pub save_dir: Option<PathBuf>,
+    /// Where the player's data is kept when it is not a folder on disk (a web host's
+    /// [`MemoryStorage`](jengine::host::MemoryStorage) backed by the browser's storage). Taken
+    /// before [`Options::save_dir`].
+    pub storage: Option<Arc<dyn Storage>>,
     /// Lua memory and instruction limits.
     pub limits: Limits,
     /// Scene to start in instead of the project's `start_scene`.
@@ -68,6 +73,7 @@ impl Default for Options {
         Options {
             seed: 1,
             save_dir: None,
+            storage: None,
             limits: Limits::default(),
             scene: None,
             sound: Sound::Silent,
@@ -77,6 +83,27 @@ impl Default for Options {
             broken_scene_ok: false,
         }
     }
+}
+
+/// Where the player's data is kept: the host's store, the data folder on disk (made at once,
+/// so a package handed its path can write beside the save), or a store in memory that goes
+/// when the run ends.
+fn player_storage(options: &Options, world: &mut World) -> Arc<dyn Storage> {
+    if let Some(storage) = &options.storage {
+        return storage.clone();
+    }
+    let Some(dir) = &options.save_dir else {
+        return Arc::new(MemoryStorage::new());
+    };
+    let disk = DiskStorage::new(dir);
+    if let Err(e) = disk.make_folder() {
+        world.log().warn(format!(
+            "{}: cannot make the player's data folder: {}",
+            dir.display(),
+            e.problem
+        ));
+    }
+    Arc::new(disk)
 }
 
 /// A running project.
@@ -165,8 +192,8 @@ impl Runtime {
 
     /// Loads the project whose files are `assets` (a folder on disk, or bytes a host handed
     /// in) with the packages it lists, its tables and its start scene. Its project file,
-    /// tables, scenes, scripts and sounds are all read through `assets`; only the player's
-    /// data folder ([`Options::save_dir`]) is a path. The packages' crates are not looked at:
+    /// tables, scenes, scripts and sounds are all read through `assets`, and the player's data
+    /// through [`Options::storage`] (or the folder [`Options::save_dir`]). The packages' crates are not looked at:
     /// a host that hands in bytes was built with its packages, and the build checked the
     /// listing.
     pub fn with_assets(
@@ -215,20 +242,13 @@ impl Runtime {
             })?;
         let registry = Rc::new(registry);
         scripts.set_registry(registry.clone());
-        if let Some(dir) = &options.save_dir {
-            // Made at once, so a package can write its own files under `Launch::data_dir`.
-            if let Err(e) = std::fs::create_dir_all(dir) {
-                world.log().warn(format!(
-                    "{}: cannot make the player's data folder: {e}",
-                    dir.display()
-                ));
-            }
-            let (store, warning) = SaveStore::open(&dir.join("save.json"));
-            if let Some(w) = warning {
-                world.log().warn(w);
-            }
-            scripts.set_save(store);
+        let storage = player_storage(&options, &mut world);
+        world.resources.insert(PlayerData(storage.clone()));
+        let (store, warning) = SaveStore::open_in(storage, "save.json");
+        if let Some(w) = warning {
+            world.log().warn(w);
         }
+        scripts.set_save(store);
         let scene = options
             .scene
             .clone()

@@ -182,8 +182,6 @@ fn a_scene_that_climbs_out_of_its_folder_is_refused_in_memory_as_on_disk() {
 /// What of `std::fs` the runtime, renderer and mixer may still use, outside their tests: the
 /// outputs a desktop run asks for by path, none of them a game's file.
 const WRITES: &[(&str, &str)] = &[
-    // The player's data folder: storage, beside the save, not an asset.
-    ("runtime/src/runtime.rs", "std::fs::create_dir_all(dir)"),
     // `jengine run --trace <file>`.
     ("runtime/src/trace.rs", "std::io::BufWriter<std::fs::File>"),
     ("runtime/src/trace.rs", "std::fs::File::create(path)"),
