@@ -39,7 +39,9 @@ pub fn web_build(project: &Path, out: Option<&Path>, dev: bool) -> Result<WebBui
     let profile = if dev { Profile::Dev } else { Profile::Release };
     let files = jengine_web::project_files(project).map_err(|e| vec![e])?;
     let module = viewport::build_web(project, profile, false)?;
-    let out = out.map(Path::to_path_buf).unwrap_or_else(|| default_out(project));
+    let out = out
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| default_out(project));
     std::fs::create_dir_all(&out).map_err(|e| vec![format!("{}: {e}", out.display())])?;
     let wasm = std::fs::read(&module.binary)
         .map_err(|e| vec![format!("{}: {e}", module.binary.display())])?;

@@ -117,8 +117,14 @@ mod tests {
             dir: PathBuf::from("/x").join(name),
         };
         let metas = [meta("jengine-b", "BPackage"), meta("jengine-a", "APackage")];
-        let (manifest, lib) =
-            generate_web("demo-0", Path::new("/ws"), &metas, false, "[workspace]\n", false);
+        let (manifest, lib) = generate_web(
+            "demo-0",
+            Path::new("/ws"),
+            &metas,
+            false,
+            "[workspace]\n",
+            false,
+        );
         let parsed: toml::Table = toml::from_str(&manifest).unwrap();
         assert_eq!(parsed["package"]["name"].as_str(), Some("web-demo-0"));
         assert_eq!(
@@ -134,6 +140,9 @@ mod tests {
             "{lib}"
         );
         let (_, dev) = generate_web("demo-0", Path::new("/ws"), &metas, false, "", true);
-        assert!(dev.contains("export_host!(dev; &jengine_b::BPackage"), "{dev}");
+        assert!(
+            dev.contains("export_host!(dev; &jengine_b::BPackage"),
+            "{dev}"
+        );
     }
 }

@@ -61,9 +61,11 @@
   }
 
   // A fresh instance: the module's memory starts clean, the bundle is handed in again.
-  function launch() {
+  // Instantiated asynchronously: browsers refuse a large module on the main thread otherwise.
+  async function launch() {
     const imports = { clock: { monotonic_ms: () => performance.now(), unix_ms: () => Date.now() } };
-    ex = new WebAssembly.Instance(module, imports).exports;
+    api.state = "starting";
+    ex = (await WebAssembly.instantiate(module, imports)).exports;
     if (ex._initialize) ex._initialize();
     write(bundle);
     if (!ex.jengine_start(Number(seed & 0xffffffffn), Number(seed >> 32n))) {
@@ -157,17 +159,18 @@
     }
     api.restarts++;
     show("The game stopped and was started again:\n" + what, { label: "Close", action: () => message.classList.remove("on") });
-    if (launch()) requestAnimationFrame(tick);
+    run();
+  }
+
+  // Starts a fresh instance and its frames; a trap while starting is handled as any other.
+  function run() {
+    launch().then((ok) => { if (ok) requestAnimationFrame(tick); }, trapped);
   }
 
   function restart() {
     message.classList.remove("on");
     quickRestarts = 0;
-    try {
-      if (launch()) requestAnimationFrame(tick);
-    } catch (e) {
-      trapped(e);
-    }
+    run();
   }
 
   // Moves between two frames collapse into the latest one, as on the desktop.
@@ -196,7 +199,8 @@
   canvas.addEventListener("pointerdown", (e) => {
     if (!e.isPrimary || e.button !== 0) return;
     canvas.focus();
-    canvas.setPointerCapture(e.pointerId);
+    // A pointer the browser does not know as active (a made-up event) cannot be captured.
+    try { canvas.setPointerCapture(e.pointerId); } catch (_) { /* drags stay on the canvas */ }
     pressed = true;
     pointer("press", e);
     e.preventDefault();

@@ -70,7 +70,10 @@ pub fn unpack(bytes: &[u8]) -> Result<BTreeMap<String, Vec<u8>>, BundleError> {
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
     };
     if take(&mut at, MAGIC.len(), "the start")? != MAGIC {
-        return Err(fail(0, "this is not a jengine bundle (it does not start with JENGINE1)".into()));
+        return Err(fail(
+            0,
+            "this is not a jengine bundle (it does not start with JENGINE1)".into(),
+        ));
     }
     let count = number(&mut at, "the file count")?;
     let mut files = BTreeMap::new();
@@ -88,7 +91,10 @@ pub fn unpack(bytes: &[u8]) -> Result<BTreeMap<String, Vec<u8>>, BundleError> {
         }
     }
     if at != bytes.len() {
-        return Err(fail(at, format!("{} bytes follow the last file", bytes.len() - at)));
+        return Err(fail(
+            at,
+            format!("{} bytes follow the last file", bytes.len() - at),
+        ));
     }
     Ok(files)
 }
@@ -121,7 +127,12 @@ mod tests {
         let mut padded = packed.clone();
         padded.push(0);
         assert_eq!(unpack(&padded).unwrap_err().offset, packed.len());
-        assert!(unpack(b"PK\x03\x04 not ours").unwrap_err().to_string().contains("JENGINE1"));
+        assert!(
+            unpack(b"PK\x03\x04 not ours")
+                .unwrap_err()
+                .to_string()
+                .contains("JENGINE1")
+        );
         let mut twice = pack(&files);
         twice[8] = 2;
         twice.extend_from_slice(&packed[12..]);

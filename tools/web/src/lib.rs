@@ -47,7 +47,10 @@ fn collect(dir: &Path, name: &str, files: &mut BTreeMap<String, Vec<u8>>) -> Res
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let Some(file) = entry.file_name().to_str().map(str::to_string) else {
-            return Err(format!("{}: a file name that is not UTF-8", entry.path().display()));
+            return Err(format!(
+                "{}: a file name that is not UTF-8",
+                entry.path().display()
+            ));
         };
         if file.starts_with('.') {
             continue;
