@@ -167,6 +167,11 @@ fn the_counter_plays_in_the_browser_as_it_does_headless() {
         3,
         "start added 1 and 2"
     );
+    // A figure for docs/web.md, not a limit.
+    let first = browser
+        .execute("return jengine.firstFrameMs", vec![])
+        .unwrap();
+    eprintln!("first frame {first} ms after navigation");
 
     // A real key press: R resets the count.
     browser.send_keys_to_active("r").unwrap();

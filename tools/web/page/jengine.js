@@ -5,7 +5,7 @@
 // instance from the same compiled module and bundle.
 //
 // `window.jengine` is what tests read: `state`, `frame()`, `trace` (with `?trace` in the
-// address), `recording()`, `pause()`, `frameRGBA()`, `restarts`, `lastError`.
+// address), `recording()`, `pause()`, `frameRGBA()`, `restarts`, `lastError`, `firstFrameMs`.
 "use strict";
 (() => {
   const STEP_MS = 1000 / 60;
@@ -30,7 +30,7 @@
 
   const api = {
     state: "loading", restarts: 0, lastError: null, trace: params.has("trace") ? [] : null,
-    width: 0, height: 0,
+    width: 0, height: 0, firstFrameMs: null,
   };
   window.jengine = api;
 
@@ -123,6 +123,8 @@
     ctx.putImageData(new ImageData(pixels, canvas.width, canvas.height), 0, 0);
     printLog();
     drawnFrame = frame; drawnSize = size;
+    // Milliseconds from the page's navigation to the first frame on screen.
+    if (api.firstFrameMs === null) api.firstFrameMs = performance.now();
   }
 
   function tick(now) {
