@@ -264,3 +264,51 @@ macro_rules! export_host {
         pub extern "C" fn jengine_buffer_len() -> u32 { $crate::export::buffer_len() }
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn read_buffer() -> String {
+        BUFFER.with(|b| String::from_utf8_lossy(&b.borrow()).into_owned())
+    }
+
+    fn put(bytes: &[u8]) {
+        let at = input(bytes.len() as u32);
+        // SAFETY: `input` just made room for exactly `bytes.len()` bytes at `at`.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), at, bytes.len()) };
+    }
+
+    #[test]
+    fn the_exports_start_step_and_answer_through_the_two_areas() {
+        assert_eq!(step(), 0);
+        assert!(read_buffer().contains("call jengine_start first"));
+        put(b"not a bundle");
+        assert_eq!(start(&[&jengine_counter::CounterPackage], 1, 0), 0);
+        assert!(read_buffer().contains("JENGINE1"), "{}", read_buffer());
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/counter-project");
+        put(&crate::bundle::pack(&crate::project_files(&dir).unwrap()));
+        assert_eq!(start(&[&jengine_counter::CounterPackage], 5, 0), 1);
+        assert_eq!((window_width(), window_height()), (640, 360));
+        put(b"[]");
+        assert_eq!(step(), 1);
+        assert_eq!(trace(), 1);
+        assert!(
+            read_buffer().starts_with(r#"{"bags":{"box""#),
+            "{}",
+            read_buffer()
+        );
+        assert!(!render(32, 18).is_null());
+        assert!(render(0, 18).is_null());
+        assert!(read_buffer().contains("refused"));
+        put(b"[{\"type\":\"nope\"}]");
+        assert_eq!(step(), 0, "unknown events run no frame");
+        assert_eq!(frame(), 1.0);
+        assert_eq!(log(), 1);
+        assert!(read_buffer().contains("first goal"), "{}", read_buffer());
+        assert_eq!(recording(), 1);
+        assert_eq!(read_buffer(), "[]");
+        assert_eq!(buffer_len() as usize, 2);
+    }
+}
