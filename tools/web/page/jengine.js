@@ -231,10 +231,16 @@
     return (e.ctrlKey && name === "v") || (e.shiftKey && name === "insert");
   }
 
+  // Paste keys pressed and not yet released: their release is not passed on either, even when
+  // Ctrl or Shift came up first.
+  const pasteHeld = new Set();
+
   function key(e, down) {
     if (api.state !== "running") return;
     const name = keyName(e);
-    if (name === null || e.metaKey || isPaste(e, name)) return;
+    if (name === null || e.metaKey) return;
+    if (down && isPaste(e, name)) { pasteHeld.add(name); return; }
+    if (!down && pasteHeld.delete(name)) return;
     if (!e.repeat) push({ type: "key", key: name, down });
     // Typed characters repeat as text while held; shortcuts (Ctrl without Alt) type nothing.
     if (down && !e.isComposing && [...e.key].length === 1 && !(e.ctrlKey && !e.altKey)) {
