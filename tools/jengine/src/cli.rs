@@ -48,6 +48,18 @@ enum Cmd {
         #[arg(long)]
         dev: bool,
     },
+    /// Build the project for the browser: the page, its loader, the module and the project's
+    /// files in one folder any static server can host.
+    WebBuild {
+        /// The project folder.
+        project: PathBuf,
+        /// Where the folder goes (target/web-build/<project> in the workspace when absent).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Build the module with the dev profile (quicker to build, slower to run).
+        #[arg(long)]
+        dev: bool,
+    },
     /// Run a project headless and write one frame to a PNG.
     Shot(ShotArgs),
     /// Open the project in the editor: a page on this machine with the running game, the scene
@@ -220,6 +232,20 @@ pub fn tool_main() -> ExitCode {
             }
             Err(problems) => fail(&problems),
         },
+        Cmd::WebBuild { project, out, dev } => {
+            match crate::web_build::web_build(project, out.as_deref(), *dev) {
+                Ok(build) => {
+                    let what = if build.written.is_empty() {
+                        "up to date".to_string()
+                    } else {
+                        format!("wrote {}", build.written.join(", "))
+                    };
+                    println!("web build in {}: {what}", build.out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(problems) => fail(&problems),
+            }
+        }
         Cmd::Check { project, dev } => delegate(project, profile(*dev)),
         Cmd::Run(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Shot(args) => delegate(&args.project, profile(args.dev)),
@@ -306,9 +332,10 @@ where
         Cmd::Run(args) => run(args, packages),
         Cmd::Shot(args) => shot(args, packages),
         Cmd::Edit(args) => edit(args, packages),
-        Cmd::ViewportBuild { .. } => {
-            fail(&["this is a viewport binary; run viewport-build with the jengine tool".into()])
-        }
+        Cmd::ViewportBuild { .. } | Cmd::WebBuild { .. } => fail(&[
+            "this is a viewport binary; run viewport-build and web-build with the jengine tool"
+                .into(),
+        ]),
         Cmd::Docs { out, .. } => {
             let root = viewport::workspace(Path::new("."));
             match crate::docs::write_all(&root, packages, &out) {

@@ -9,7 +9,8 @@
 //! project's listed packages. This crate adds `check`, which loads everything without running;
 //! `docs`, which writes the package pages; `cli`, the command line shared by the `jengine` binary
 //! and every generated viewport binary; `window`, which plays a runtime in a real window, with the
-//! system clipboard ([`desktop`]) and the player's `data_dir`. Each crate is re-exported under
+//! system clipboard ([`desktop`]) and the player's `data_dir`; `web_build`, the folder a browser
+//! plays from (`jengine-web`). Each crate is re-exported under
 //! its old name, so `jengine_tool::runtime::Runtime` still reads as it did.
 
 #![warn(missing_docs)]
@@ -20,6 +21,7 @@ pub mod cli;
 pub mod data_dir;
 pub mod desktop;
 pub mod docs;
+pub mod web_build;
 pub mod window;
 
 pub use jengine_editor as edit;

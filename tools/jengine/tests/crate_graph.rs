@@ -1,6 +1,6 @@
-//! The host's crate graph, read from `cargo metadata`: the runtime, renderer and mixer link no
-//! desktop, dependencies only point down (no tool on a game, no package on the tool), and no
-//! crate compiles in a file from outside its own folder.
+//! The host's crate graph, read from `cargo metadata`: the runtime, renderer, mixer and web
+//! host link no desktop, dependencies only point down (no tool on a game, no package on the
+//! tool), and no crate compiles in a file from outside its own folder.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -88,7 +88,7 @@ fn graph() -> Graph {
 }
 
 #[test]
-fn the_runtime_renderer_and_mixer_link_no_desktop() {
+fn the_runtime_renderer_mixer_and_web_host_link_no_desktop() {
     let g = graph();
     let desktop = [
         "winit",
@@ -99,7 +99,12 @@ fn the_runtime_renderer_and_mixer_link_no_desktop() {
         "tungstenite",
         "jengine-tool",
     ];
-    for host in ["jengine-runtime", "jengine-render", "jengine-audio"] {
+    for host in [
+        "jengine-runtime",
+        "jengine-render",
+        "jengine-audio",
+        "jengine-web",
+    ] {
         let linked: Vec<&String> = g.deps[host]
             .iter()
             .filter(|d| desktop.contains(&d.as_str()))

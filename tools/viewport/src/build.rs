@@ -59,7 +59,6 @@ pub fn build_with(
     check_metas(metas)?;
     let id = crate_id(name, home, root);
     let crate_dir = root.join("target/viewport").join(&id);
-    let target_dir = target_dir(root);
     std::fs::create_dir_all(&crate_dir).map_err(|source| ViewportError::Write {
         path: crate_dir.clone(),
         source,
@@ -68,6 +67,52 @@ pub fn build_with(
     let (manifest, main) = generate(&id, root, metas, linked, &workspace_tables(root, linked));
     write_if_changed(&crate_dir.join("Cargo.toml"), manifest.as_bytes())?;
     write_if_changed(&crate_dir.join("main.rs"), main.as_bytes())?;
+    let binary = target_dir(root)
+        .join(profile.dir())
+        .join(format!("viewport-{id}"));
+    let job = Job {
+        what: "viewport",
+        crate_dir,
+        artifact: binary,
+        stamp_name: format!("built-{}", profile.dir()),
+        cargo_args: Vec::new(),
+        extra_sources: Vec::new(),
+    };
+    run_cargo(job, name, home, root, metas, profile, output)
+}
+
+/// One generated crate to build: what it is called in messages, where it is, what cargo
+/// makes of it, the stamp file's name in its folder, and any further cargo arguments.
+pub(crate) struct Job {
+    pub what: &'static str,
+    pub crate_dir: std::path::PathBuf,
+    pub artifact: std::path::PathBuf,
+    pub stamp_name: String,
+    pub cargo_args: Vec<String>,
+    /// Sources besides the host's and the packages' whose change makes it stale.
+    pub extra_sources: Vec<std::path::PathBuf>,
+}
+
+/// Seeds the generated crate's lock from the workspace's, skips cargo when `job.artifact` is
+/// fresh, else runs cargo as `output` says and stamps the build.
+pub(crate) fn run_cargo(
+    job: Job,
+    name: &str,
+    home: &Path,
+    root: &Path,
+    metas: &[PackageMeta],
+    profile: Profile,
+    output: Output<'_>,
+) -> Result<Viewport, ViewportError> {
+    let Job {
+        what: kind,
+        crate_dir,
+        artifact: binary,
+        stamp_name,
+        cargo_args,
+        extra_sources,
+    } = job;
+    let target_dir = target_dir(root);
     // Build from the workspace's lock so the viewport uses the same versions (and so reuses the
     // workspace's compiled crates). `workspace.lock` is the copy last started from: when the
     // workspace's lock moves on, start again from it; otherwise keep the lock cargo wrote, with
@@ -80,11 +125,9 @@ pub fn build_with(
         write_if_changed(&crate_dir.join("Cargo.lock"), &lock)?;
         write_if_changed(&seed, &lock)?;
     }
-    let binary = target_dir
-        .join(profile.dir())
-        .join(format!("viewport-{id}"));
-    let stamp = crate_dir.join(format!("built-{}", profile.dir()));
-    let sources = sources(&crate_dir, home, root, metas);
+    let stamp = crate_dir.join(stamp_name);
+    let mut sources = sources(&crate_dir, home, root, metas);
+    sources.extend(extra_sources);
     let Some(reason) = staleness(&binary, &stamp, &sources) else {
         return Ok(Viewport {
             crate_dir,
@@ -103,7 +146,8 @@ pub fn build_with(
         .arg("--manifest-path")
         .arg(crate_dir.join("Cargo.toml"))
         .arg("--target-dir")
-        .arg(&target_dir);
+        .arg(&target_dir)
+        .args(&cargo_args);
     if profile == Profile::Release {
         cmd.arg("--release");
     }
@@ -112,7 +156,7 @@ pub fn build_with(
         source,
     };
     let what = format!(
-        "building the viewport of {name} ({}, {}) into {}: {reason}",
+        "building the {kind} of {name} ({}, {}) into {}: {reason}",
         metas
             .iter()
             .map(|m| m.name.as_str())

@@ -9,12 +9,14 @@
 //! The build is skipped when a stamp written after the last build is newer than every source.
 //!
 //! The jobs, one module each: finding the workspace (`discover`), generating the crate
-//! (`generate`), the staleness list (`stale`) and running cargo (`build`).
+//! (`generate`), the staleness list (`stale`) and running cargo (`build`). `web` is the same for
+//! a browser build: a `wasm32` library that hands the listed packages to `jengine-web`.
 
 mod build;
 mod discover;
 mod generate;
 mod stale;
+mod web;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -23,6 +25,7 @@ pub use build::{Output, build, build_for, build_reporting, build_with};
 pub use discover::{target_dir, workspace, workspace_packages};
 pub use generate::generate;
 pub use stale::stale;
+pub use web::{WEB_TARGET, build_web, generate_web};
 
 /// Which cargo profile a viewport is built with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,13 +15,14 @@ use crate::generate::{crate_id, normalize};
 
 /// The host's crates a viewport binary is built from, below the seam: a change in any makes it
 /// stale.
-const HOST_CRATES: [&str; 6] = [
+const HOST_CRATES: [&str; 7] = [
     "tools/jengine",
     "tools/runtime",
     "tools/render",
     "tools/audio",
     "tools/editor",
     "tools/viewport",
+    "tools/web",
 ];
 
 /// The newest file under `path` and its modification time (skipping `target` and `.git`, and

@@ -1,0 +1,280 @@
+//! The browser build in headless Chromium: `jengine web-build` makes the counter fixture's
+//! folder, a static server on 127.0.0.1 serves it, and a real key press and clicks reach the
+//! game. The page's bag trace, frame by frame, and its last frame must be those of a native
+//! headless run of the same seed fed the page's own recording. A deliberate panic in the module
+//! must be caught by the page, said, and followed by a fresh instance that plays on.
+//!
+//! Without Chromium or the wasm tools the test says so and passes; with
+//! `JENGINE_REQUIRE_CHROMIUM=1` that is a failure.
+
+mod common;
+#[path = "common/webdriver.rs"]
+mod webdriver;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use base64::Engine;
+use jengine_tool::input::InputScript;
+use jengine_tool::render::Renderer;
+use jengine_tool::runtime::{Options, Runtime};
+use webdriver::Browser;
+
+const SECOND: Duration = Duration::from_secs(1);
+const SEED: u64 = 7;
+
+/// What is missing for a wasm build here, if anything.
+fn wasm_missing() -> Option<String> {
+    let cc = Command::new("clang-19").arg("--version").output();
+    if !cc.is_ok_and(|o| o.status.success()) {
+        return Some("clang-19".into());
+    }
+    if !Path::new("/usr/lib/wasm32-wasi/libc.a").is_file() {
+        return Some("wasi-libc".into());
+    }
+    let sysroot = Command::new("rustc")
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    let target = sysroot.map(|s| s.join("lib/rustlib/wasm32-unknown-unknown/lib"));
+    if !target.is_some_and(|t| t.is_dir()) {
+        return Some("the wasm32-unknown-unknown target".into());
+    }
+    None
+}
+
+/// Serves the files of `dir` on 127.0.0.1 (GET only, no folders) on a thread of its own; the
+/// address. The thread ends with the test.
+fn serve(dir: PathBuf) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            // A connection of its own thread: a browser opens some it never sends on.
+            let dir = dir.clone();
+            std::thread::spawn(move || answer(stream, &dir));
+        }
+    });
+    address
+}
+
+/// Answers one request on `stream` with the file it names in `dir`.
+fn answer(mut stream: std::net::TcpStream, dir: &Path) {
+    let mut request = String::new();
+    let mut reader = BufReader::new(&stream);
+    if reader.read_line(&mut request).is_err() {
+        return;
+    }
+    // The headers are read and ignored.
+    let mut line = String::new();
+    while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+        line.clear();
+    }
+    let path = request.split_whitespace().nth(1).unwrap_or("/");
+    let path = path.split(['?', '#']).next().unwrap_or("/");
+    let name = path.trim_start_matches('/');
+    let name = if name.is_empty() { "index.html" } else { name };
+    let file = (!name.contains("..")).then(|| dir.join(name));
+    let (status, kind, body) = match file.and_then(|f| std::fs::read(f).ok()) {
+        Some(body) => {
+            let kind = match name.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js") => "text/javascript",
+                Some("wasm") => "application/wasm",
+                _ => "application/octet-stream",
+            };
+            ("200 OK", kind, body)
+        }
+        None => ("404 Not Found", "text/plain", b"not found".to_vec()),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(&body);
+}
+
+/// The count in the box's bag on the page's latest traced frame.
+const COUNT: &str = "(jengine.trace.length ? JSON.parse(jengine.trace[jengine.trace.length - 1]).bags.box.counter.count : null)";
+
+#[test]
+fn the_counter_plays_in_the_browser_as_it_does_headless() {
+    if let Err(why) = webdriver::available() {
+        webdriver::skip_or_fail(&format!("the web build's browser test: {why}"));
+        return;
+    }
+    if let Some(missing) = wasm_missing() {
+        webdriver::skip_or_fail(&format!("the web build's browser test needs {missing}"));
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let fixture = common::fixture();
+    let build = Command::new(env!("CARGO_BIN_EXE_jengine"))
+        .arg("web-build")
+        .arg(&fixture)
+        .arg("--out")
+        .arg(out.path())
+        .arg("--dev")
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "web-build failed:\n{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    for file in ["index.html", "jengine.js", "game.wasm", "game.bundle"] {
+        assert!(out.path().join(file).is_file(), "{file} is in the folder");
+    }
+    let again = Command::new(env!("CARGO_BIN_EXE_jengine"))
+        .arg("web-build")
+        .arg(&fixture)
+        .arg("--out")
+        .arg(out.path())
+        .arg("--dev")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("up to date"),
+        "a second build changes nothing: {}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+
+    let address = serve(out.path().to_path_buf());
+    let browser = Browser::start().unwrap();
+    browser
+        .goto(&format!("{address}/index.html?trace&seed={SEED}"))
+        .unwrap();
+    browser
+        .wait_until(
+            "window.jengine && jengine.state === 'running' && jengine.frame() >= 3",
+            60 * SECOND,
+        )
+        .unwrap_or_else(|e| {
+            let state = browser.execute(
+                "return [window.jengine && jengine.state, window.jengine && jengine.lastError]",
+                vec![],
+            );
+            panic!("{e}: {state:?}")
+        });
+    assert_eq!(
+        browser.execute(&format!("return {COUNT}"), vec![]).unwrap(),
+        3,
+        "start added 1 and 2"
+    );
+    // A figure for docs/web.md, not a limit.
+    let first = browser
+        .execute("return jengine.firstFrameMs", vec![])
+        .unwrap();
+    eprintln!("first frame {first} ms after navigation");
+
+    // A real key press: R resets the count.
+    browser.send_keys_to_active("r").unwrap();
+    browser
+        .wait_until(&format!("{COUNT} === 0"), 20 * SECOND)
+        .unwrap();
+    // A real click at the canvas's middle (world x about 0: it adds -1 or 0), then a pointer
+    // press at 76% of its width (world x 4.16 of the 16 wide camera: it adds 4).
+    browser.find("#game").unwrap().click().unwrap();
+    browser
+        .wait_until(
+            "JSON.parse(jengine.recording()).some(e => e.type === 'pointer' && e.phase === 'release')",
+            20 * SECOND,
+        )
+        .unwrap();
+    let clicked = browser
+        .execute(&format!("return {COUNT}"), vec![])
+        .unwrap()
+        .as_i64()
+        .unwrap();
+    assert!([-1, 0].contains(&clicked), "the click added {clicked}");
+    browser
+        .execute(
+            "const c = document.getElementById('game'); const r = c.getBoundingClientRect(); \
+             for (const kind of ['pointerdown', 'pointerup']) { \
+               c.dispatchEvent(new PointerEvent(kind, { clientX: r.left + r.width * 0.76, \
+                 clientY: r.top + r.height / 2, isPrimary: true, button: 0, pointerId: 1, bubbles: true })); \
+             }",
+            vec![],
+        )
+        .unwrap();
+    browser
+        .wait_until(&format!("{COUNT} === {}", clicked + 4), 20 * SECOND)
+        .unwrap();
+
+    let paused = browser.execute("return jengine.pause()", vec![]).unwrap();
+    let frames = paused["frame"].as_u64().unwrap();
+    let (width, height) = (
+        paused["width"].as_u64().unwrap() as u32,
+        paused["height"].as_u64().unwrap() as u32,
+    );
+    let trace = browser.execute("return jengine.trace", vec![]).unwrap();
+    let trace: Vec<String> = serde_json::from_value(trace).unwrap();
+    let recording = browser
+        .execute("return jengine.recording()", vec![])
+        .unwrap();
+    let rgba = browser
+        .execute("return jengine.frameRGBA()", vec![])
+        .unwrap();
+    let rgba = base64::engine::general_purpose::STANDARD
+        .decode(rgba.as_str().unwrap())
+        .unwrap();
+    assert_eq!(trace.len() as u64, frames, "one trace line a frame");
+
+    // The same seed and the page's own recording, headless.
+    let mut input = InputScript::parse(recording.as_str().unwrap()).unwrap();
+    let mut runtime = Runtime::new(
+        &fixture,
+        &[&jengine_counter::CounterPackage],
+        Options {
+            seed: SEED,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let mut native = Vec::new();
+    runtime.run(frames, &mut input, |r| {
+        native.push(jengine_tool::trace::line(r))
+    });
+    assert_eq!(native.len(), trace.len());
+    for (frame, (page, native)) in trace.iter().zip(&native).enumerate() {
+        assert_eq!(page, native, "frame {} differs", frame + 1);
+    }
+    let mut renderer = Renderer::new(&fixture.join("assets"));
+    renderer.preload(&runtime.world);
+    let frame = renderer.render(&runtime.world, width, height);
+    let differing = frame
+        .rgba
+        .chunks(4)
+        .zip(rgba.chunks(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(
+        differing,
+        0,
+        "{differing} of {} pixels differ between the page's last frame and the native one",
+        width * height
+    );
+
+    // A panic inside the module traps it: the page says so and plays on in a fresh instance.
+    browser
+        .execute("jengine.resume(); jengine.crash()", vec![])
+        .unwrap();
+    browser
+        .wait_until(
+            "jengine.restarts === 1 && jengine.state === 'running' && jengine.frame() >= 2 \
+             && document.getElementById('message').textContent.includes('jengine_crash was called')",
+            30 * SECOND,
+        )
+        .unwrap();
+    assert_eq!(
+        browser.execute(&format!("return {COUNT}"), vec![]).unwrap(),
+        3,
+        "the fresh instance started the game again"
+    );
+}

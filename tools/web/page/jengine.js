@@ -1,0 +1,299 @@
+// The jengine web loader: fetches game.wasm and game.bundle, runs the game's fixed 60 Hz steps
+// from requestAnimationFrame, draws each new frame to the canvas at the device's pixels, and
+// hands pointer, touch, keyboard, text and paste events to the module in the runtime's names.
+// A trap (a panic inside the module) is caught: the page says what happened and starts a fresh
+// instance from the same compiled module and bundle.
+//
+// `window.jengine` is what tests read: `state`, `frame()`, `trace` (with `?trace` in the
+// address), `recording()`, `pause()`, `frameRGBA()`, `restarts`, `lastError`, `firstFrameMs`.
+"use strict";
+(() => {
+  const STEP_MS = 1000 / 60;
+  const MAX_STEPS_PER_DRAW = 4;
+  const MAX_QUICK_RESTARTS = 3;
+  const params = new URLSearchParams(location.search);
+  const seed = BigInt.asUintN(64, BigInt(params.get("seed") || "1"));
+  const canvas = document.getElementById("game");
+  const ctx = canvas.getContext("2d");
+  const message = document.getElementById("message");
+  const end = document.getElementById("end");
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  // Key names as the desktop window gives them to scripts.
+  const NAMED = {
+    ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down", " ": "space",
+    Enter: "enter", Tab: "tab", Backspace: "backspace", Delete: "delete", Insert: "insert",
+    Shift: "shift", Control: "ctrl", Alt: "alt", Home: "home", End: "end", PageUp: "pageup",
+    PageDown: "pagedown", Escape: "escape", F1: "f1", F2: "f2", F3: "f3", F4: "f4",
+  };
+
+  const api = {
+    state: "loading", restarts: 0, lastError: null, trace: params.has("trace") ? [] : null,
+    width: 0, height: 0, firstFrameMs: null,
+  };
+  window.jengine = api;
+
+  let module = null, bundle = null, ex = null;
+  let started = 0, stepped = 0, drawnFrame = -1, drawnSize = "", paused = false;
+  let pending = [], pressed = false, quickRestarts = 0, lastStart = 0;
+
+  function bytes(ptr, len) { return new Uint8Array(ex.memory.buffer, ptr, len); }
+  function answer() { return decoder.decode(bytes(ex.jengine_buffer(), ex.jengine_buffer_len()).slice()); }
+  function write(data) { bytes(ex.jengine_input(data.length), data.length).set(data); }
+
+  function show(text, button) {
+    message.textContent = text;
+    if (button) {
+      const b = document.createElement("button");
+      b.textContent = button.label;
+      b.onclick = button.action;
+      message.prepend(b);
+    }
+    message.classList.add("on");
+  }
+
+  function printLog() {
+    if (!ex.jengine_log()) return;
+    for (const line of JSON.parse(answer())) {
+      (line.level === "error" ? console.error : line.level === "warn" ? console.warn : console.info)(line.message);
+    }
+  }
+
+  // A fresh instance: the module's memory starts clean, the bundle is handed in again.
+  // Instantiated asynchronously: browsers refuse a large module on the main thread otherwise.
+  async function launch() {
+    const imports = { clock: { monotonic_ms: () => performance.now(), unix_ms: () => Date.now() } };
+    api.state = "starting";
+    ex = (await WebAssembly.instantiate(module, imports)).exports;
+    if (ex._initialize) ex._initialize();
+    write(bundle);
+    if (!ex.jengine_start(Number(seed & 0xffffffffn), Number(seed >> 32n))) {
+      api.state = "failed";
+      api.lastError = answer();
+      show("The game cannot start:\n" + api.lastError);
+      return false;
+    }
+    printLog();
+    api.width = ex.jengine_window_width();
+    api.height = ex.jengine_window_height();
+    started = performance.now();
+    lastStart = started;
+    stepped = 0; drawnFrame = -1; pending = []; pressed = false;
+    if (api.trace) api.trace.length = 0;
+    api.state = "running";
+    layout();
+    return true;
+  }
+
+  // Scaled to the window with the project's aspect, letterboxed; the backing store is in
+  // device pixels and the frame is drawn at that size, so nothing is stretched.
+  function layout() {
+    if (!api.width) return;
+    const aspect = api.width / api.height;
+    const cssW = Math.max(1, Math.min(innerWidth, innerHeight * aspect));
+    const cssH = Math.max(1, cssW / aspect);
+    const dpr = devicePixelRatio || 1;
+    canvas.style.width = cssW + "px";
+    canvas.style.height = cssH + "px";
+    const w = Math.max(1, Math.round(cssW * dpr)), h = Math.max(1, Math.round(cssH * dpr));
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+  }
+
+  function stepOnce() {
+    write(encoder.encode(JSON.stringify(pending)));
+    pending = [];
+    const r = ex.jengine_step();
+    if (r === 0) throw new Error(answer());
+    if (api.trace && ex.jengine_trace()) api.trace.push(answer());
+    printLog();
+    if (r === 2) {
+      api.state = "ended";
+      end.classList.add("on");
+    }
+  }
+
+  function draw() {
+    const frame = ex.jengine_frame();
+    const size = canvas.width + "x" + canvas.height;
+    if (frame === drawnFrame && size === drawnSize) return;
+    const ptr = ex.jengine_render(canvas.width, canvas.height);
+    if (!ptr) throw new Error(answer());
+    const pixels = new Uint8ClampedArray(ex.memory.buffer, ptr, canvas.width * canvas.height * 4);
+    ctx.putImageData(new ImageData(pixels, canvas.width, canvas.height), 0, 0);
+    printLog();
+    drawnFrame = frame; drawnSize = size;
+    // Milliseconds from the page's navigation to the first frame on screen.
+    if (api.firstFrameMs === null) api.firstFrameMs = performance.now();
+  }
+
+  function tick(now) {
+    if (api.state !== "running" || paused) return;
+    try {
+      const due = Math.floor((now - started) / STEP_MS);
+      let budget = MAX_STEPS_PER_DRAW;
+      while (stepped < due && budget > 0 && api.state === "running") {
+        stepOnce();
+        stepped++; budget--;
+      }
+      // Fell behind by more than the budget: the backlog is dropped, as on the desktop.
+      stepped = Math.max(stepped, due);
+      draw();
+    } catch (e) {
+      trapped(e);
+      return;
+    }
+    if (api.state === "running") requestAnimationFrame(tick);
+  }
+
+  function trapped(e) {
+    let what = String(e && e.message || e);
+    if (e instanceof WebAssembly.RuntimeError) {
+      try { what = answer() || what; } catch (_) { /* the memory is unreadable: keep the trap */ }
+    }
+    api.lastError = what;
+    console.error(what);
+    quickRestarts = performance.now() - lastStart < 10000 ? quickRestarts + 1 : 1;
+    if (quickRestarts > MAX_QUICK_RESTARTS) {
+      api.state = "failed";
+      show("The game stopped again:\n" + what, { label: "Start again", action: restart });
+      return;
+    }
+    api.restarts++;
+    show("The game stopped and was started again:\n" + what, { label: "Close", action: () => message.classList.remove("on") });
+    run();
+  }
+
+  // Starts a fresh instance and its frames; a trap while starting is handled as any other.
+  function run() {
+    launch().then((ok) => { if (ok) requestAnimationFrame(tick); }, trapped);
+  }
+
+  function restart() {
+    message.classList.remove("on");
+    quickRestarts = 0;
+    run();
+  }
+
+  // Moves between two frames collapse into the latest one, as on the desktop.
+  function push(event) {
+    const last = pending[pending.length - 1];
+    if (event.type === "pointer" && last && last.type === "pointer" && last.phase === event.phase
+        && (event.phase === "hover" || event.phase === "drag")) {
+      pending.pop();
+    }
+    pending.push(event);
+  }
+
+  // A pointer position in pixels of the frame last drawn (the host maps it into the world).
+  function framePoint(e) {
+    const r = canvas.getBoundingClientRect();
+    return { x: (e.clientX - r.left) * canvas.width / r.width, y: (e.clientY - r.top) * canvas.height / r.height };
+  }
+
+  function pointer(phase, e) {
+    if (api.state !== "running") return;
+    const p = framePoint(e);
+    push({ type: "pointer", phase, x: p.x, y: p.y });
+  }
+
+  // Mouse, touch and pen alike: a tap is a press and a release (a click), a swipe a drag.
+  canvas.addEventListener("pointerdown", (e) => {
+    if (!e.isPrimary || e.button !== 0) return;
+    canvas.focus();
+    // A pointer the browser does not know as active (a made-up event) cannot be captured.
+    try { canvas.setPointerCapture(e.pointerId); } catch (_) { /* drags stay on the canvas */ }
+    pressed = true;
+    pointer("press", e);
+    e.preventDefault();
+  });
+  canvas.addEventListener("pointermove", (e) => {
+    if (!e.isPrimary) return;
+    if (!pressed && e.pointerType !== "mouse") return;
+    pointer(pressed ? "drag" : "hover", e);
+  });
+  const release = (e) => {
+    if (!e.isPrimary || !pressed) return;
+    pressed = false;
+    pointer("release", e);
+  };
+  canvas.addEventListener("pointerup", release);
+  canvas.addEventListener("pointercancel", release);
+
+  function keyName(e) {
+    if (Object.prototype.hasOwnProperty.call(NAMED, e.key)) return NAMED[e.key];
+    return [...e.key].length === 1 ? e.key.toLowerCase() : null;
+  }
+
+  // The browser's paste (Ctrl+V, Shift+Insert) arrives as a paste event with its text; the
+  // keys themselves are not passed on, or the runtime would paste its own clipboard too.
+  function isPaste(e, name) {
+    return (e.ctrlKey && name === "v") || (e.shiftKey && name === "insert");
+  }
+
+  // Paste keys pressed and not yet released: their release is not passed on either, even when
+  // Ctrl or Shift came up first.
+  const pasteHeld = new Set();
+
+  function key(e, down) {
+    if (api.state !== "running") return;
+    const name = keyName(e);
+    if (name === null || e.metaKey) return;
+    if (down && isPaste(e, name)) { pasteHeld.add(name); return; }
+    if (!down && pasteHeld.delete(name)) return;
+    if (!e.repeat) push({ type: "key", key: name, down });
+    // Typed characters repeat as text while held; shortcuts (Ctrl without Alt) type nothing.
+    if (down && !e.isComposing && [...e.key].length === 1 && !(e.ctrlKey && !e.altKey)) {
+      const text = [...e.key].filter((c) => c >= " " && c !== "\u007f").join("");
+      if (text) push({ type: "text", text });
+    }
+    if (!(e.ctrlKey && (name === "c" || name === "x"))) e.preventDefault();
+  }
+  addEventListener("keydown", (e) => key(e, true));
+  addEventListener("keyup", (e) => key(e, false));
+  addEventListener("paste", (e) => {
+    const text = e.clipboardData && e.clipboardData.getData("text/plain");
+    if (text && api.state === "running") push({ type: "text", text });
+    e.preventDefault();
+  });
+  addEventListener("resize", () => { layout(); });
+
+  api.frame = () => (ex ? ex.jengine_frame() : 0);
+  api.recording = () => (ex && ex.jengine_recording() ? answer() : "[]");
+  // Stops stepping and draws the frame just run, so a reader sees the frame and trace agree.
+  api.pause = () => {
+    paused = true;
+    draw();
+    return { frame: ex.jengine_frame(), width: canvas.width, height: canvas.height };
+  };
+  api.resume = () => { if (paused) { paused = false; started = performance.now() - stepped * STEP_MS; requestAnimationFrame(tick); } };
+  // The last frame drawn, as base64 RGBA (tests compare it with a native frame).
+  api.frameRGBA = () => {
+    const ptr = ex.jengine_render(canvas.width, canvas.height);
+    const pixels = bytes(ptr, canvas.width * canvas.height * 4);
+    let s = "";
+    for (let i = 0; i < pixels.length; i += 0x8000) s += String.fromCharCode.apply(null, pixels.subarray(i, i + 0x8000));
+    return btoa(s);
+  };
+  // A --dev build's deliberate panic: the trap is caught and the game starts again.
+  api.crash = () => {
+    if (!ex.jengine_crash) throw new Error("only a web build made with --dev can crash on purpose");
+    try { ex.jengine_crash(); } catch (e) { trapped(e); }
+  };
+
+  async function boot() {
+    try {
+      const [wasm, data] = await Promise.all([fetch("game.wasm"), fetch("game.bundle")]);
+      if (!wasm.ok || !data.ok) throw new Error(`cannot fetch the game (game.wasm ${wasm.status}, game.bundle ${data.status})`);
+      module = await WebAssembly.compile(await wasm.arrayBuffer());
+      bundle = new Uint8Array(await data.arrayBuffer());
+    } catch (e) {
+      api.state = "failed";
+      api.lastError = String(e && e.message || e);
+      show("The game cannot load:\n" + api.lastError);
+      return;
+    }
+    restart();
+  }
+  boot();
+})();

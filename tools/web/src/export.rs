@@ -1,0 +1,314 @@
+//! What the module's exported functions do; [`export_host!`](crate::export_host) writes the
+//! exports themselves into the generated crate, which knows the project's packages.
+//!
+//! The page and the module share two byte areas: the input (the page asks for room with
+//! `jengine_input(len)` and writes the bundle or a frame's events there) and the output buffer
+//! (`jengine_buffer`, `jengine_buffer_len`), which holds the last answer: an error, a trace
+//! line, the log, the recording, or after a trap the panic message and what the module was
+//! doing. Nothing unwinds on wasm32, so a panic ends the instance; the page starts a new one.
+
+use std::cell::RefCell;
+
+pub use jengine::Package;
+
+use crate::Host;
+
+thread_local! {
+    static HOST: RefCell<Option<Host>> = const { RefCell::new(None) };
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static DOING: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Puts `text` in the output buffer.
+fn say(text: &str) {
+    BUFFER.with(|b| {
+        if let Ok(mut b) = b.try_borrow_mut() {
+            b.clear();
+            b.extend_from_slice(text.as_bytes());
+        }
+    });
+}
+
+/// Notes what the module is doing, for the message a panic leaves.
+fn doing(what: String) {
+    DOING.with(|d| {
+        if let Ok(mut d) = d.try_borrow_mut() {
+            *d = what;
+        }
+    });
+}
+
+#[cfg(target_arch = "wasm32")]
+mod clock {
+    use std::time::Duration;
+
+    #[link(wasm_import_module = "clock")]
+    unsafe extern "C" {
+        /// Milliseconds since the page started, never going back (`performance.now`).
+        fn monotonic_ms() -> f64;
+        /// Milliseconds since the Unix epoch (`Date.now`).
+        fn unix_ms() -> f64;
+    }
+
+    pub fn elapsed() -> Duration {
+        // SAFETY: a plain import returning a number.
+        Duration::from_secs_f64(unsafe { monotonic_ms() }.max(0.0) / 1000.0)
+    }
+
+    pub fn unix_seconds() -> i64 {
+        // SAFETY: a plain import returning a number.
+        (unsafe { unix_ms() } / 1000.0) as i64
+    }
+}
+
+/// Once per instance: the page's clock for the seam, and a panic hook that leaves the message
+/// and what was being done in the output buffer before the module traps.
+fn ready() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = jengine::host::set_clock(jengine::host::Clock {
+                elapsed: clock::elapsed,
+                unix_seconds: clock::unix_seconds,
+            });
+            std::panic::set_hook(Box::new(|info| {
+                let what = DOING.with(|d| d.try_borrow().map(|d| d.clone()).unwrap_or_default());
+                say(&format!("the game stopped while {what}: {info}"));
+            }));
+        }
+    });
+}
+
+/// Room for `len` input bytes; the page writes there before `start` or `step`.
+pub fn input(len: u32) -> *mut u8 {
+    INPUT.with(|i| {
+        let mut i = i.borrow_mut();
+        i.clear();
+        i.resize(len as usize, 0);
+        i.as_mut_ptr()
+    })
+}
+
+/// Starts the project in the input bytes (a bundle) with the seed `lo | hi << 32`: 1 when it
+/// runs, 0 with the problems in the buffer.
+pub fn start(linked: &[&dyn Package], lo: u32, hi: u32) -> u32 {
+    ready();
+    doing("starting the project".into());
+    let bundle = INPUT.with(|i| std::mem::take(&mut *i.borrow_mut()));
+    let seed = u64::from(lo) | (u64::from(hi) << 32);
+    match Host::start(&bundle, linked, seed) {
+        Ok(host) => {
+            HOST.with(|h| *h.borrow_mut() = Some(host));
+            say("");
+            1
+        }
+        Err(problems) => {
+            say(&problems.join("\n"));
+            0
+        }
+    }
+}
+
+fn with_host<T>(missing: T, f: impl FnOnce(&mut Host) -> T) -> T {
+    HOST.with(|h| match h.borrow_mut().as_mut() {
+        Some(host) => f(host),
+        None => {
+            say("no project is running; call jengine_start first");
+            missing
+        }
+    })
+}
+
+/// Runs one frame with the events in the input bytes (JSON): 1 when it ran, 2 when it ran and
+/// a script asked to quit, 0 with the problem in the buffer.
+pub fn step() -> u32 {
+    let events = INPUT.with(|i| String::from_utf8_lossy(&i.borrow()).into_owned());
+    with_host(0, |host| {
+        doing(format!("running frame {}", host.frame() + 1));
+        match host.step_json(&events) {
+            Ok(()) if host.quit_requested() => 2,
+            Ok(()) => 1,
+            Err(e) => {
+                say(&e);
+                0
+            }
+        }
+    })
+}
+
+/// Draws a `width` x `height` frame: where its RGBA bytes start, or null with the problem in
+/// the buffer.
+pub fn render(width: u32, height: u32) -> *const u8 {
+    with_host(std::ptr::null(), |host| {
+        doing(format!("drawing frame {}", host.frame()));
+        match host.render(width, height) {
+            Ok(rgba) => rgba.as_ptr(),
+            Err(e) => {
+                say(&e);
+                std::ptr::null()
+            }
+        }
+    })
+}
+
+/// The project window's width (0 before a start).
+pub fn window_width() -> u32 {
+    HOST.with(|h| h.borrow().as_ref().map_or(0, |h| h.window_size().0))
+}
+
+/// The project window's height (0 before a start).
+pub fn window_height() -> u32 {
+    HOST.with(|h| h.borrow().as_ref().map_or(0, |h| h.window_size().1))
+}
+
+/// Frames completed.
+pub fn frame() -> f64 {
+    HOST.with(|h| h.borrow().as_ref().map_or(0.0, |h| h.frame() as f64))
+}
+
+/// Puts the trace line of the frame just run in the buffer.
+pub fn trace() -> u32 {
+    with_host(0, |host| {
+        say(&host.trace_line());
+        1
+    })
+}
+
+/// Puts every delivered event so far, as an input file, in the buffer.
+pub fn recording() -> u32 {
+    with_host(0, |host| {
+        say(&host.recording());
+        1
+    })
+}
+
+/// Puts the log lines since the last call (a JSON list) in the buffer.
+pub fn log() -> u32 {
+    with_host(0, |host| {
+        say(&host.take_log());
+        1
+    })
+}
+
+/// Where the output buffer starts.
+pub fn buffer() -> *const u8 {
+    BUFFER.with(|b| b.borrow().as_ptr())
+}
+
+/// How many bytes the output buffer holds.
+pub fn buffer_len() -> u32 {
+    BUFFER.with(|b| b.borrow().len() as u32)
+}
+
+/// Panics on purpose, so a page (and its test) can see a trap caught and the game restarted.
+/// Only `jengine web-build --dev` exports it.
+pub fn crash() -> u32 {
+    doing("crashing on purpose (a --dev build's jengine_crash)".into());
+    panic!("jengine_crash was called");
+}
+
+/// Writes the module's exports for the packages listed, in listing order:
+/// `jengine_web::export_host!(&jengine_counter::CounterPackage);`. With `dev;` first, the
+/// module also exports `jengine_crash`.
+#[macro_export]
+macro_rules! export_host {
+    (dev; $($package:expr),* $(,)?) => {
+        /// Panics on purpose: the page's trap handling is tried with it.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_crash() -> u32 { $crate::export::crash() }
+        $crate::export_host!($($package),*);
+    };
+    ($($package:expr),* $(,)?) => {
+        /// Room for `len` input bytes.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_input(len: u32) -> *mut u8 { $crate::export::input(len) }
+        /// Starts the bundle in the input with a seed; 1 when it runs.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_start(lo: u32, hi: u32) -> u32 {
+            let linked: &[&dyn $crate::export::Package] = &[$($package),*];
+            $crate::export::start(linked, lo, hi)
+        }
+        /// Runs one frame with the events in the input.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_step() -> u32 { $crate::export::step() }
+        /// Draws a frame; where its RGBA bytes are.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_render(width: u32, height: u32) -> *const u8 {
+            $crate::export::render(width, height)
+        }
+        /// The project window's width.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_window_width() -> u32 { $crate::export::window_width() }
+        /// The project window's height.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_window_height() -> u32 { $crate::export::window_height() }
+        /// Frames completed.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_frame() -> f64 { $crate::export::frame() }
+        /// The last frame's trace line, in the buffer.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_trace() -> u32 { $crate::export::trace() }
+        /// The delivered events so far, in the buffer.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_recording() -> u32 { $crate::export::recording() }
+        /// The log since the last call, in the buffer.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_log() -> u32 { $crate::export::log() }
+        /// Where the output buffer starts.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_buffer() -> *const u8 { $crate::export::buffer() }
+        /// How many bytes the output buffer holds.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_buffer_len() -> u32 { $crate::export::buffer_len() }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn read_buffer() -> String {
+        BUFFER.with(|b| String::from_utf8_lossy(&b.borrow()).into_owned())
+    }
+
+    fn put(bytes: &[u8]) {
+        let at = input(bytes.len() as u32);
+        // SAFETY: `input` just made room for exactly `bytes.len()` bytes at `at`.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), at, bytes.len()) };
+    }
+
+    #[test]
+    fn the_exports_start_step_and_answer_through_the_two_areas() {
+        assert_eq!(step(), 0);
+        assert!(read_buffer().contains("call jengine_start first"));
+        put(b"not a bundle");
+        assert_eq!(start(&[&jengine_counter::CounterPackage], 1, 0), 0);
+        assert!(read_buffer().contains("JENGINE1"), "{}", read_buffer());
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/counter-project");
+        put(&crate::bundle::pack(&crate::project_files(&dir).unwrap()));
+        assert_eq!(start(&[&jengine_counter::CounterPackage], 5, 0), 1);
+        assert_eq!((window_width(), window_height()), (640, 360));
+        put(b"[]");
+        assert_eq!(step(), 1);
+        assert_eq!(trace(), 1);
+        assert!(
+            read_buffer().starts_with(r#"{"bags":{"box""#),
+            "{}",
+            read_buffer()
+        );
+        assert!(!render(32, 18).is_null());
+        assert!(render(0, 18).is_null());
+        assert!(read_buffer().contains("refused"));
+        put(b"[{\"type\":\"nope\"}]");
+        assert_eq!(step(), 0, "unknown events run no frame");
+        assert_eq!(frame(), 1.0);
+        assert_eq!(log(), 1);
+        assert!(read_buffer().contains("first goal"), "{}", read_buffer());
+        assert_eq!(recording(), 1);
+        assert_eq!(read_buffer(), "[]");
+        assert_eq!(buffer_len() as usize, 2);
+    }
+}

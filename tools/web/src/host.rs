@@ -1,0 +1,245 @@
+//! The host a page drives: a runtime started from a bundle, stepped one fixed frame at a time
+//! with that frame's events, drawn into an RGBA frame the page copies to its canvas.
+//!
+//! Nothing here knows about JavaScript: the page's pointer positions arrive in frame pixels and
+//! are turned into world points against the world as it stands before the step, as the desktop
+//! window does, so the same code runs (and is tested) natively.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use jengine::Package;
+use jengine::host::{MemoryAssets, within};
+use jengine_render::{Frame, Renderer, screen_to_world};
+use jengine_runtime::input::{Event, TimedEvent};
+use jengine_runtime::{Options, Runtime};
+
+use crate::bundle;
+
+/// The largest frame side the page may ask for; bigger is refused rather than allocated.
+pub const MAX_SIDE: u32 = 8192;
+
+/// A running project in a page.
+pub struct Host {
+    runtime: Runtime,
+    renderer: Renderer,
+    /// The size of the last frame drawn: the page's pointer pixels are in it.
+    size: (u32, u32),
+    scene_seen: u64,
+    frame: Option<Frame>,
+    recorded: Vec<TimedEvent>,
+}
+
+impl Host {
+    /// Starts the project packed in `bundle` with the packages it lists (taken from `linked`)
+    /// and `seed`. Every problem found is returned together; nothing is started then.
+    pub fn start(bundle: &[u8], linked: &[&dyn Package], seed: u64) -> Result<Host, Vec<String>> {
+        let files = bundle::unpack(bundle).map_err(|e| vec![e.to_string()])?;
+        let assets = Arc::new(memory_assets(files)?) as Arc<dyn jengine::host::Assets>;
+        let options = Options {
+            seed,
+            ..Options::default()
+        };
+        let runtime = Runtime::with_assets(assets.clone(), linked, options)?;
+        let (width, height) = {
+            let window = &runtime.project.file.window;
+            (window.width.max(1), window.height.max(1))
+        };
+        Ok(Host {
+            runtime,
+            renderer: Renderer::with_assets(within(&assets, "assets")),
+            size: (width, height),
+            scene_seen: u64::MAX,
+            frame: None,
+            recorded: Vec::new(),
+        })
+    }
+
+    /// The size the project's window asks for: the page's aspect ratio.
+    pub fn window_size(&self) -> (u32, u32) {
+        let window = &self.runtime.project.file.window;
+        (window.width.max(1), window.height.max(1))
+    }
+
+    /// Runs one fixed frame with the page's events of that frame, given as the JSON list an
+    /// input file holds without frames (`[{"type":"key","key":"a","down":true}, ...]`), pointer
+    /// `x`/`y` in pixels of the last frame drawn. Bad JSON is refused, and no frame runs.
+    pub fn step_json(&mut self, events: &str) -> Result<(), String> {
+        let events: Vec<Event> =
+            serde_json::from_str(events).map_err(|e| format!("the page's events: {e}"))?;
+        self.step(&events);
+        Ok(())
+    }
+
+    /// Runs one fixed frame with `events`, pointer positions in pixels of the last frame drawn.
+    pub fn step(&mut self, events: &[Event]) {
+        let (w, h) = self.size;
+        let events: Vec<Event> = events
+            .iter()
+            .map(|event| match event {
+                Event::Pointer { phase, x, y } => {
+                    let p = screen_to_world(&self.runtime.world, w, h, *x as f32, *y as f32);
+                    Event::Pointer {
+                        phase: *phase,
+                        x: p[0] as f64,
+                        y: p[1] as f64,
+                    }
+                }
+                other => other.clone(),
+            })
+            .collect();
+        let frame = self.runtime.frame() + 1;
+        self.runtime.step(&events);
+        // What reached the scripts, a paste as its text: a headless replay of this recording
+        // plays the same frames.
+        self.recorded.extend(
+            self.runtime
+                .delivered()
+                .iter()
+                .cloned()
+                .map(|event| TimedEvent { frame, event }),
+        );
+    }
+
+    /// Draws the world into a `width` x `height` frame and keeps it; its RGBA bytes are
+    /// [`Host::rgba`]. A side of 0 or over [`MAX_SIDE`] is refused.
+    pub fn render(&mut self, width: u32, height: u32) -> Result<&[u8], String> {
+        if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
+            return Err(format!(
+                "a {width}x{height} frame is refused; each side must be 1 to {MAX_SIDE}"
+            ));
+        }
+        if self.scene_seen != self.runtime.scene_generation() {
+            self.renderer.preload(&self.runtime.world);
+            self.scene_seen = self.runtime.scene_generation();
+        }
+        self.size = (width, height);
+        let frame = self.renderer.render(&self.runtime.world, width, height);
+        Ok(&self.frame.insert(frame).rgba)
+    }
+
+    /// The last frame drawn, if any.
+    pub fn rgba(&self) -> Option<&Frame> {
+        self.frame.as_ref()
+    }
+
+    /// The trace line of the frame just run: `{"frame", "scene", "bags"}`, as `jengine run
+    /// --trace` writes it.
+    pub fn trace_line(&self) -> String {
+        jengine_runtime::trace::line(&self.runtime)
+    }
+
+    /// Every event that reached the scripts so far with its frame, as the JSON an input file
+    /// holds: `jengine run --headless --input` replays it.
+    pub fn recording(&self) -> String {
+        serde_json::to_string(&self.recorded).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// The log lines and renderer warnings since the last call, as a JSON list of
+    /// `{"level", "message"}`.
+    pub fn take_log(&mut self) -> String {
+        let mut lines: Vec<serde_json::Value> = self
+            .runtime
+            .take_log()
+            .into_iter()
+            .map(|line| {
+                let level = match line.level {
+                    jengine::LogLevel::Info => "info",
+                    jengine::LogLevel::Warn => "warn",
+                    jengine::LogLevel::Error => "error",
+                };
+                serde_json::json!({ "level": level, "message": line.message })
+            })
+            .collect();
+        lines.extend(
+            self.renderer
+                .take_warnings()
+                .into_iter()
+                .map(|w| serde_json::json!({ "level": "warn", "message": w })),
+        );
+        serde_json::Value::Array(lines).to_string()
+    }
+
+    /// Frames completed.
+    pub fn frame(&self) -> u64 {
+        self.runtime.frame()
+    }
+
+    /// Whether a script asked the game to end (`Scene.quit`); the page stops stepping then.
+    pub fn quit_requested(&self) -> bool {
+        self.runtime.quit_requested()
+    }
+
+    /// The runtime, for tests and tools.
+    pub fn runtime(&self) -> &Runtime {
+        &self.runtime
+    }
+}
+
+/// The bundle's files as the assets a runtime reads, named in messages as under `bundle`.
+fn memory_assets(files: BTreeMap<String, Vec<u8>>) -> Result<MemoryAssets, Vec<String>> {
+    let mut assets = MemoryAssets::named("bundle");
+    let mut problems = Vec::new();
+    for (name, bytes) in files {
+        if let Err(e) = assets.insert(&name, bytes) {
+            problems.push(format!("bundle file {name:?}: {e}"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(assets)
+    } else {
+        Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn counter_bundle() -> Vec<u8> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/counter-project");
+        bundle::pack(&crate::project_files(&dir).unwrap())
+    }
+
+    #[test]
+    fn the_counter_starts_from_its_bundle_steps_and_draws() {
+        let mut host = Host::start(&counter_bundle(), &[&jengine_counter::CounterPackage], 7)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(host.window_size(), (640, 360));
+        host.step_json("[]").unwrap();
+        let line: serde_json::Value = serde_json::from_str(&host.trace_line()).unwrap();
+        assert_eq!(line["frame"], 1);
+        assert_eq!(line["bags"]["box"]["counter"]["count"], 3);
+        let rgba = host.render(64, 36).unwrap();
+        assert_eq!(rgba.len(), 64 * 36 * 4);
+        assert!(host.render(0, 10).is_err());
+        assert!(host.take_log().contains("first goal"));
+    }
+
+    #[test]
+    fn a_click_in_frame_pixels_reaches_the_script_as_a_world_point() {
+        let mut host =
+            Host::start(&counter_bundle(), &[&jengine_counter::CounterPackage], 7).unwrap();
+        host.step(&[]);
+        host.render(640, 360).unwrap();
+        // The camera shows 16x9 world units: the right edge's middle is x = 8.
+        host.step_json(r#"[{"type":"pointer","phase":"press","x":620,"y":180}]"#)
+            .unwrap();
+        let line: serde_json::Value = serde_json::from_str(&host.trace_line()).unwrap();
+        assert_eq!(line["bags"]["box"]["counter"]["count"], 3 + 7);
+        let recorded: serde_json::Value = serde_json::from_str(&host.recording()).unwrap();
+        assert_eq!(recorded[0]["frame"], 2);
+        assert_eq!(recorded[0]["x"], 7.5);
+        assert!(host.step_json("[{").is_err());
+        assert_eq!(host.frame(), 2, "bad events run no frame");
+    }
+
+    #[test]
+    fn a_bundle_that_is_not_one_starts_nothing_and_says_why() {
+        let err = Host::start(b"nope", &[&jengine_counter::CounterPackage], 1)
+            .err()
+            .unwrap();
+        assert!(err[0].contains("bundle byte 0"), "{err:?}");
+    }
+}
