@@ -209,20 +209,24 @@ fn pointer(browser: &Browser, events: &[(&str, u32, u32, bool)]) {
 fn type_field(browser: &Browser, key: &str, field: &str, text: &str) {
     let css =
         format!(".component[data-key=\"{key}\"] [data-field=\"{field}\"] input[type=\"text\"]");
-    let mut last = String::new();
-    for _ in 0..5 {
+    let start = std::time::Instant::now();
+    loop {
         let typed = browser.wait_for(&css, PATIENCE).and_then(|input| {
             input.clear()?;
             input.send_keys(&format!("{text}{TAB}"))
         });
         match typed {
             Ok(()) => return,
-            Err(e) if e.contains("stale element") => last = e,
+            // Found just before the inspector drew itself again: find the new one.
+            Err(e) if e.contains("stale element") || e.contains("not interactable") => {
+                assert!(
+                    start.elapsed() < PATIENCE,
+                    "the field kept changing under the test: {e}"
+                );
+            }
             Err(e) => panic!("{e}"),
         }
-        std::thread::sleep(Duration::from_millis(200));
     }
-    panic!("the field kept changing under the test: {last}");
 }
 
 /// Starts `jengine edit` with `args` from `dir` (its own process group, silent, no browser of
