@@ -342,6 +342,18 @@ impl ScriptHost {
         name: &str,
         code: &str,
     ) -> Result<(), ScriptError> {
+        self.load_chunk(world, name, code, |chunk| chunk.exec())
+    }
+
+    /// Loads `code` as a chunk named `name` in a fresh script environment and runs it with
+    /// `run` under a fresh guard, with `world` reachable; a failure is the chunk's error.
+    fn load_chunk<R>(
+        &mut self,
+        world: &mut World,
+        name: &str,
+        code: &str,
+        run: impl FnOnce(mlua::chunk::Chunk<'_>) -> mlua::Result<R>,
+    ) -> Result<R, ScriptError> {
         let env: Table = self.new_env.call(()).map_err(|e| {
             ScriptError::new(ScriptErrorKind::Runtime, name, None, describe_lua_error(&e))
         })?;
@@ -352,7 +364,7 @@ impl ScriptHost {
             .set_mode(ChunkMode::Text)
             .set_environment(env);
         let mark = self.queue.borrow().len();
-        let result = self.with_world(world, || chunk.exec());
+        let result = self.with_world(world, || run(chunk));
         result.map_err(|e| self.failure(e, name, "load", mark))
     }
 

@@ -5,8 +5,7 @@
 //! the test file imports them as the game does, so a test cannot pass on semantics the
 //! sandbox does not have.
 
-use mlua::chunk::ChunkMode;
-use mlua::{Function, Table};
+use mlua::Function;
 
 use super::{ScriptError, ScriptErrorKind, ScriptHost};
 use crate::convert::describe_lua_error;
@@ -32,18 +31,7 @@ impl ScriptHost {
         name: &str,
         code: &str,
     ) -> Result<Vec<LuaTest>, ScriptError> {
-        let env: Table = self.new_env.call(()).map_err(|e| {
-            ScriptError::new(ScriptErrorKind::Runtime, name, None, describe_lua_error(&e))
-        })?;
-        let chunk = self
-            .lua
-            .load(code)
-            .set_name(format!("@{name}"))
-            .set_mode(ChunkMode::Text)
-            .set_environment(env);
-        let mark = self.queue.borrow().len();
-        let returned = self.with_world(world, || chunk.eval::<mlua::Value>());
-        let returned = returned.map_err(|e| self.failure(e, name, "load", mark))?;
+        let returned = self.load_chunk(world, name, code, |chunk| chunk.eval::<mlua::Value>())?;
         let mlua::Value::Table(tests) = returned else {
             return Err(ScriptError::new(
                 ScriptErrorKind::Runtime,
