@@ -6,14 +6,15 @@
 
 use std::path::{Path, PathBuf};
 
-use jengine_web::page::{BUNDLE, INDEX_HTML, LOADER_JS, MODULE};
+use jengine_web::page::{BUNDLE, MODULE, PAGE};
 
 use crate::viewport::{self, Profile};
 
 /// What a web build wrote: the folder, and which of its files changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WebBuild {
-    /// The folder holding `index.html`, `jengine.js`, `game.wasm` and `game.bundle`.
+    /// The folder holding the page (`index.html`, `jengine.js` and its parts), `game.wasm` and
+    /// `game.bundle`.
     pub out: PathBuf,
     /// The files this build wrote (the rest were already up to date).
     pub written: Vec<String>,
@@ -47,12 +48,8 @@ pub fn web_build(project: &Path, out: Option<&Path>, dev: bool) -> Result<WebBui
         .map_err(|e| vec![format!("{}: {e}", module.binary.display())])?;
     let mut written = Vec::new();
     let bundle = jengine_web::bundle::pack(&files);
-    for (name, bytes) in [
-        ("index.html", INDEX_HTML.as_bytes()),
-        ("jengine.js", LOADER_JS.as_bytes()),
-        (MODULE, wasm.as_slice()),
-        (BUNDLE, bundle.as_slice()),
-    ] {
+    let page = PAGE.iter().map(|(name, text)| (*name, text.as_bytes()));
+    for (name, bytes) in page.chain([(MODULE, wasm.as_slice()), (BUNDLE, bundle.as_slice())]) {
         let path = out.join(name);
         if std::fs::read(&path).ok().as_deref() == Some(bytes) {
             continue;

@@ -6,8 +6,20 @@
 //
 // `window.jengine` is what tests read: `state`, `frame()`, `trace` (with `?trace` in the
 // address), `recording()`, `pause()`, `frameRGBA()`, `restarts`, `lastError`, `firstFrameMs`.
+//
+// The page's other jobs (sound, saves, the network, ...) are parts: files loaded before this one
+// that each add an object to `window.jengineParts`. A part may give any of:
+//   imports(host)      the module imports it answers, as { namespace: { name: function } }
+//   beforeStart(host)  called on every fresh instance, after `_initialize` and before the game
+//                      starts (saves go in here)
+//   afterStep(host)    called after each fixed step
+//   stopped(host)      the instance is gone (a trap, a restart, the end): let go of its things
+// `host` is the loader's view of the running instance: `exports()`, `bytes(ptr, len)`,
+// `text(ptr, len)`, `answer()` (the module's buffer as text), `input(bytes)` (into the input
+// area, returns its address), `state()`, `gesture(fn)` (runs fn on the first user gesture).
 "use strict";
 (() => {
+  const parts = window.jengineParts || [];
   const STEP_MS = 1000 / 60;
   const MAX_STEPS_PER_DRAW = 4;
   const MAX_QUICK_RESTARTS = 3;
@@ -40,7 +52,34 @@
 
   function bytes(ptr, len) { return new Uint8Array(ex.memory.buffer, ptr, len); }
   function answer() { return decoder.decode(bytes(ex.jengine_buffer(), ex.jengine_buffer_len()).slice()); }
-  function write(data) { bytes(ex.jengine_input(data.length), data.length).set(data); }
+  function write(data) { const ptr = ex.jengine_input(data.length); bytes(ptr, data.length).set(data); return ptr; }
+
+  // Browsers start sound only from a user's gesture: parts wait for the first one here.
+  const gestureWaiters = [];
+  let gestured = false;
+  function gesture(fn) { if (gestured) fn(); else gestureWaiters.push(fn); }
+  for (const type of ["pointerdown", "keydown", "touchend"]) {
+    addEventListener(type, () => {
+      if (gestured) return;
+      gestured = true;
+      for (const fn of gestureWaiters.splice(0)) fn();
+    }, { capture: true });
+  }
+  const host = {
+    exports: () => ex,
+    bytes,
+    text: (ptr, len) => decoder.decode(bytes(ptr, len).slice()),
+    answer: () => answer(),
+    input: write,
+    state: () => api.state,
+    gesture,
+  };
+  function each(hook) {
+    for (const part of parts) if (part[hook]) part[hook](host);
+  }
+  // Parts hear once that an instance is gone, however it went.
+  let live = false;
+  function stop() { if (live) { live = false; each("stopped"); } }
 
   function show(text, button) {
     message.textContent = text;
@@ -64,9 +103,18 @@
   // Instantiated asynchronously: browsers refuse a large module on the main thread otherwise.
   async function launch() {
     const imports = { clock: { monotonic_ms: () => performance.now(), unix_ms: () => Date.now() } };
+    for (const part of parts) {
+      if (!part.imports) continue;
+      for (const [space, fns] of Object.entries(part.imports(host))) {
+        imports[space] = Object.assign(imports[space] || {}, fns);
+      }
+    }
+    stop();
     api.state = "starting";
     ex = (await WebAssembly.instantiate(module, imports)).exports;
+    live = true;
     if (ex._initialize) ex._initialize();
+    each("beforeStart");
     write(bundle);
     if (!ex.jengine_start(Number(seed & 0xffffffffn), Number(seed >> 32n))) {
       api.state = "failed";
@@ -107,9 +155,11 @@
     if (r === 0) throw new Error(answer());
     if (api.trace && ex.jengine_trace()) api.trace.push(answer());
     printLog();
+    each("afterStep");
     if (r === 2) {
       api.state = "ended";
       end.classList.add("on");
+      stop();
     }
   }
 
@@ -153,6 +203,7 @@
     }
     api.lastError = what;
     console.error(what);
+    stop();
     quickRestarts = performance.now() - lastStart < 10000 ? quickRestarts + 1 : 1;
     if (quickRestarts > MAX_QUICK_RESTARTS) {
       api.state = "failed";
