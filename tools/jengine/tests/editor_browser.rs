@@ -10,8 +10,6 @@
 //! `JENGINE_REQUIRE_CHROMIUM=1` (set by `.ci/run`) that is a failure instead.
 
 mod common;
-#[path = "common/webdriver.rs"]
-mod webdriver;
 
 use std::io::BufRead;
 use std::os::unix::process::CommandExt;
@@ -19,8 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use jengine_testkit::browser::{Browser, TAB};
 use serde_json::Value;
-use webdriver::{Browser, TAB};
 
 /// The editor's process group: the tool and the viewport binary it runs.
 struct Kill(Child);
@@ -265,8 +263,8 @@ fn edit(dir: &Path, args: &[&str]) -> (Kill, String) {
 
 #[test]
 fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
-    if let Err(why) = webdriver::available() {
-        webdriver::skip_or_fail(&format!("the editor's browser test: {why}"));
+    if let Err(why) = jengine_testkit::browser::available() {
+        jengine_testkit::browser::skip_or_fail(&format!("the editor's browser test: {why}"));
         return;
     }
     let root = common::workspace();
@@ -587,8 +585,8 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
 #[test]
 #[ignore]
 fn the_docs_pictures_of_kotodama_in_the_editor() {
-    if let Err(why) = webdriver::available() {
-        webdriver::skip_or_fail(&format!("the editor's docs pictures: {why}"));
+    if let Err(why) = jengine_testkit::browser::available() {
+        jengine_testkit::browser::skip_or_fail(&format!("the editor's docs pictures: {why}"));
         return;
     }
     let root = common::workspace();

@@ -8,109 +8,33 @@
 //! `JENGINE_REQUIRE_CHROMIUM=1` that is a failure.
 
 mod common;
-#[path = "common/webdriver.rs"]
-mod webdriver;
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
 use base64::Engine;
+use jengine_testkit::browser::Browser;
+use jengine_testkit::web::{serve, wasm_missing};
 use jengine_tool::input::InputScript;
 use jengine_tool::render::Renderer;
 use jengine_tool::runtime::{Options, Runtime};
-use webdriver::Browser;
 
 const SECOND: Duration = Duration::from_secs(1);
 const SEED: u64 = 7;
-
-/// What is missing for a wasm build here, if anything.
-fn wasm_missing() -> Option<String> {
-    let cc = Command::new("clang-19").arg("--version").output();
-    if !cc.is_ok_and(|o| o.status.success()) {
-        return Some("clang-19".into());
-    }
-    if !Path::new("/usr/lib/wasm32-wasi/libc.a").is_file() {
-        return Some("wasi-libc".into());
-    }
-    let sysroot = Command::new("rustc")
-        .args(["--print", "sysroot"])
-        .output()
-        .ok()
-        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
-    let target = sysroot.map(|s| s.join("lib/rustlib/wasm32-unknown-unknown/lib"));
-    if !target.is_some_and(|t| t.is_dir()) {
-        return Some("the wasm32-unknown-unknown target".into());
-    }
-    None
-}
-
-/// Serves the files of `dir` on 127.0.0.1 (GET only, no folders) on a thread of its own; the
-/// address. The thread ends with the test.
-fn serve(dir: PathBuf) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(stream) = stream else { continue };
-            // A connection of its own thread: a browser opens some it never sends on.
-            let dir = dir.clone();
-            std::thread::spawn(move || answer(stream, &dir));
-        }
-    });
-    address
-}
-
-/// Answers one request on `stream` with the file it names in `dir`.
-fn answer(mut stream: std::net::TcpStream, dir: &Path) {
-    let mut request = String::new();
-    let mut reader = BufReader::new(&stream);
-    if reader.read_line(&mut request).is_err() {
-        return;
-    }
-    // The headers are read and ignored.
-    let mut line = String::new();
-    while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
-        line.clear();
-    }
-    let path = request.split_whitespace().nth(1).unwrap_or("/");
-    let path = path.split(['?', '#']).next().unwrap_or("/");
-    let name = path.trim_start_matches('/');
-    let name = if name.is_empty() { "index.html" } else { name };
-    let file = (!name.contains("..")).then(|| dir.join(name));
-    let (status, kind, body) = match file.and_then(|f| std::fs::read(f).ok()) {
-        Some(body) => {
-            let kind = match name.rsplit('.').next() {
-                Some("html") => "text/html; charset=utf-8",
-                Some("js") => "text/javascript",
-                Some("wasm") => "application/wasm",
-                _ => "application/octet-stream",
-            };
-            ("200 OK", kind, body)
-        }
-        None => ("404 Not Found", "text/plain", b"not found".to_vec()),
-    };
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n",
-        body.len()
-    );
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(&body);
-}
 
 /// The count in the box's bag on the page's latest traced frame.
 const COUNT: &str = "(jengine.trace.length ? JSON.parse(jengine.trace[jengine.trace.length - 1]).bags.box.counter.count : null)";
 
 #[test]
 fn the_counter_plays_in_the_browser_as_it_does_headless() {
-    if let Err(why) = webdriver::available() {
-        webdriver::skip_or_fail(&format!("the web build's browser test: {why}"));
+    if let Err(why) = jengine_testkit::browser::available() {
+        jengine_testkit::browser::skip_or_fail(&format!("the web build's browser test: {why}"));
         return;
     }
     if let Some(missing) = wasm_missing() {
-        webdriver::skip_or_fail(&format!("the web build's browser test needs {missing}"));
+        jengine_testkit::browser::skip_or_fail(&format!(
+            "the web build's browser test needs {missing}"
+        ));
         return;
     }
     let out = tempfile::tempdir().unwrap();

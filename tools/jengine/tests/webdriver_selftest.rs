@@ -5,15 +5,13 @@
 //! `JENGINE_REQUIRE_CHROMIUM=1` is set, in which case a missing browser fails the test.
 
 // The client allows its own unused items (`#![allow(dead_code)]`), so nothing is needed here.
-#[path = "common/webdriver.rs"]
-mod webdriver;
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::Duration;
 
+use jengine_testkit::browser::{Browser, ENTER};
 use serde_json::json;
-use webdriver::{Browser, ENTER};
 
 /// The page under test: an input, a button that copies the input into `#out` (as does Enter
 /// in the input), and a canvas painted red by its script.
@@ -83,8 +81,8 @@ fn answer(mut stream: TcpStream) {
 
 #[test]
 fn drives_a_page_in_headless_chromium() {
-    if let Err(why) = webdriver::available() {
-        webdriver::skip_or_fail(&why);
+    if let Err(why) = jengine_testkit::browser::available() {
+        jengine_testkit::browser::skip_or_fail(&why);
         return;
     }
     let url = serve_page();
@@ -158,14 +156,32 @@ fn drives_a_page_in_headless_chromium() {
 
 #[test]
 fn base64_decodes_every_padding() {
-    assert_eq!(webdriver::base64_decode("").unwrap(), b"");
-    assert_eq!(webdriver::base64_decode("Zg==").unwrap(), b"f");
-    assert_eq!(webdriver::base64_decode("Zm8=").unwrap(), b"fo");
-    assert_eq!(webdriver::base64_decode("Zm9v").unwrap(), b"foo");
-    assert_eq!(webdriver::base64_decode("Zm9vYg==").unwrap(), b"foob");
-    assert_eq!(webdriver::base64_decode("Zm9v\nYmFy").unwrap(), b"foobar");
-    assert_eq!(webdriver::base64_decode("+/8=").unwrap(), [0xfb, 0xff]);
-    assert!(webdriver::base64_decode("Zm9vY").is_err());
-    assert!(webdriver::base64_decode("Zg==Zg").is_err());
-    assert!(webdriver::base64_decode("Zm9v!").is_err());
+    assert_eq!(jengine_testkit::browser::base64_decode("").unwrap(), b"");
+    assert_eq!(
+        jengine_testkit::browser::base64_decode("Zg==").unwrap(),
+        b"f"
+    );
+    assert_eq!(
+        jengine_testkit::browser::base64_decode("Zm8=").unwrap(),
+        b"fo"
+    );
+    assert_eq!(
+        jengine_testkit::browser::base64_decode("Zm9v").unwrap(),
+        b"foo"
+    );
+    assert_eq!(
+        jengine_testkit::browser::base64_decode("Zm9vYg==").unwrap(),
+        b"foob"
+    );
+    assert_eq!(
+        jengine_testkit::browser::base64_decode("Zm9v\nYmFy").unwrap(),
+        b"foobar"
+    );
+    assert_eq!(
+        jengine_testkit::browser::base64_decode("+/8=").unwrap(),
+        [0xfb, 0xff]
+    );
+    assert!(jengine_testkit::browser::base64_decode("Zm9vY").is_err());
+    assert!(jengine_testkit::browser::base64_decode("Zg==Zg").is_err());
+    assert!(jengine_testkit::browser::base64_decode("Zm9v!").is_err());
 }

@@ -6,17 +6,21 @@
 //!   the sounds asked for), and its frames checked against goldens;
 //! - [`golden`]: a rendered frame compared with a committed PNG, pixel by pixel;
 //! - [`inputs`]: input files kept beside the test that computes them;
-//! - [`lua`]: a game's Lua rule tests, run in the real sandbox with its real `import`.
+//! - [`lua`]: a game's Lua rule tests, run in the real sandbox with its real `import`;
+//! - [`browser`] and [`web`]: a headless Chromium driven over WebDriver, and what a test of a
+//!   web build needs besides (the wasm tools, a static server for the build's folder).
 //!
 //! A game's test crate (`projects/<game>/tests`) and a package's own tests both use this crate
 //! and nothing of the desktop: no window, editor or command line is built to test a game.
 
 #![warn(missing_docs)]
 
+pub mod browser;
 pub mod game;
 pub mod golden;
 pub mod inputs;
 pub mod lua;
+pub mod web;
 
 pub use game::Game;
 pub use jengine_render::{Frame, Renderer};

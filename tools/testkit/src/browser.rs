@@ -1,13 +1,11 @@
-//! A small WebDriver client for the integration tests: it starts `chromedriver`, opens a
+//! A small WebDriver client for tests that drive a page: it starts `chromedriver`, opens a
 //! headless Chromium session through it and drives pages over the W3C WebDriver protocol.
 //!
 //! It uses only the standard library and `serde_json`: HTTP/1.1 is spoken by hand over a
 //! `TcpStream`, and screenshots are decoded with a small base64 decoder of its own.
 //!
-//! Test files include it with `#[path = "common/webdriver.rs"] mod webdriver;`, call
-//! [`available`] first and hand its error to [`skip_or_fail`] when Chromium is missing.
-
-#![allow(dead_code)]
+//! A test calls [`available`] first and hands its error to [`skip_or_fail`] when Chromium is
+//! missing. [`crate::web`] serves a web build's folder for it to load.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
