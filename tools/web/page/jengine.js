@@ -5,7 +5,8 @@
 // instance from the same compiled module and bundle.
 //
 // `window.jengine` is what tests read: `state`, `frame()`, `trace` (with `?trace` in the
-// address), `recording()`, `pause()`, `frameRGBA()`, `restarts`, `lastError`, `firstFrameMs`.
+// address), `recording()`, `pause()`, `resume()`, `replay(text)`, `advance(n)`, `frameRGBA()`,
+// `restarts`, `lastError`, `firstFrameMs`.
 //
 // The page's other jobs (sound, saves, the network, ...) are parts: files loaded before this one
 // that each add an object to `window.jengineParts`. A part may give any of:
@@ -47,7 +48,7 @@
   window.jengine = api;
 
   let module = null, bundle = null, ex = null;
-  let started = 0, stepped = 0, drawnFrame = -1, drawnSize = "", paused = false;
+  let started = 0, stepped = 0, drawnFrame = -1, drawnSize = "", paused = params.has("paused");
   let pending = [], pressed = false, quickRestarts = 0, lastStart = 0;
 
   function bytes(ptr, len) { return new Uint8Array(ex.memory.buffer, ptr, len); }
@@ -216,8 +217,10 @@
   }
 
   // Starts a fresh instance and its frames; a trap while starting is handled as any other.
+  // With `?paused` in the address the first instance waits for `jengine.resume()` or
+  // `jengine.advance(n)` (tests replay input files frame by frame that way).
   function run() {
-    launch().then((ok) => { if (ok) requestAnimationFrame(tick); }, trapped);
+    launch().then((ok) => { if (ok && !paused) requestAnimationFrame(tick); }, trapped);
   }
 
   function restart() {
@@ -316,6 +319,24 @@
     paused = true;
     draw();
     return { frame: ex.jengine_frame(), width: canvas.width, height: canvas.height };
+  };
+  // Plays an input file (its text) from the next frame on, in world units, as a headless
+  // replay does.
+  api.replay = (text) => {
+    write(encoder.encode(text));
+    if (!ex.jengine_replay()) throw new Error(answer());
+    return ex.jengine_replay_end();
+  };
+  // Runs `n` frames now, paused or not, and says where the game is; a trap is handled as in
+  // play and reported.
+  api.advance = (n) => {
+    try {
+      for (let i = 0; i < n && api.state === "running"; i++) { stepOnce(); stepped++; }
+    } catch (e) {
+      trapped(e);
+      return { frame: 0, state: api.state, error: api.lastError };
+    }
+    return { frame: ex.jengine_frame(), state: api.state };
   };
   api.resume = () => { if (paused) { paused = false; started = performance.now() - stepped * STEP_MS; requestAnimationFrame(tick); } };
   // The last frame drawn, as base64 RGBA (tests compare it with a native frame).

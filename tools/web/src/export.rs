@@ -138,6 +138,32 @@ pub fn step() -> u32 {
     })
 }
 
+/// Plays the input file in the input area from the next frame on ([`Host::replay`]); 1, or 0
+/// with the problem in the buffer.
+pub fn replay() -> u32 {
+    let text = INPUT.with(|i| String::from_utf8_lossy(&i.borrow()).into_owned());
+    with_host(0, |host| match host.replay(&text) {
+        Ok(()) => {
+            say("");
+            1
+        }
+        Err(e) => {
+            say(&e);
+            0
+        }
+    })
+}
+
+/// The frame of the replayed file's last event, or 0 when no file is being played.
+pub fn replay_end() -> f64 {
+    HOST.with(|h| {
+        h.borrow()
+            .as_ref()
+            .and_then(Host::replay_end)
+            .map_or(0.0, |f| f as f64)
+    })
+}
+
 /// Draws a `width` x `height` frame: where its RGBA bytes start, or null with the problem in
 /// the buffer.
 pub fn render(width: u32, height: u32) -> *const u8 {
@@ -234,6 +260,10 @@ macro_rules! export_host {
         #[unsafe(no_mangle)]
         pub extern "C" fn jengine_step() -> u32 { $crate::export::step() }
         /// Draws a frame; where its RGBA bytes are.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_replay() -> u32 { $crate::export::replay() }
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_replay_end() -> f64 { $crate::export::replay_end() }
         #[unsafe(no_mangle)]
         pub extern "C" fn jengine_render(width: u32, height: u32) -> *const u8 {
             $crate::export::render(width, height)

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use jengine::Package;
 use jengine::host::{MemoryAssets, within};
 use jengine_render::{Frame, Renderer, screen_to_world};
-use jengine_runtime::input::{Event, TimedEvent};
+use jengine_runtime::input::{Event, InputScript, TimedEvent};
 use jengine_runtime::{Options, Runtime};
 
 use crate::bundle;
@@ -28,6 +28,8 @@ pub struct Host {
     scene_seen: u64,
     frame: Option<Frame>,
     recorded: Vec<TimedEvent>,
+    /// An input file being played back: its events are fed on their frames, in world units.
+    replay: Option<InputScript>,
 }
 
 impl Host {
@@ -52,6 +54,7 @@ impl Host {
             scene_seen: u64::MAX,
             frame: None,
             recorded: Vec::new(),
+            replay: None,
         })
     }
 
@@ -71,24 +74,41 @@ impl Host {
         Ok(())
     }
 
+    /// Plays the input file `text` from the next frame on, as `jengine run --headless --input`
+    /// does: each event is fed on its frame, pointer positions in world units, beside whatever
+    /// the page sends. A file that does not parse is refused, naming the event and field, and
+    /// the replay before it (if any) goes on.
+    pub fn replay(&mut self, text: &str) -> Result<(), String> {
+        let script = InputScript::parse(text).map_err(|e| format!("the input file: {e}"))?;
+        self.replay = Some(script);
+        Ok(())
+    }
+
+    /// The frame of the replayed file's last event, if a file is being played.
+    pub fn replay_end(&self) -> Option<u64> {
+        self.replay.as_ref().and_then(InputScript::last_frame)
+    }
+
     /// Runs one fixed frame with `events`, pointer positions in pixels of the last frame drawn.
     pub fn step(&mut self, events: &[Event]) {
         let (w, h) = self.size;
-        let events: Vec<Event> = events
-            .iter()
-            .map(|event| match event {
-                Event::Pointer { phase, x, y } => {
-                    let p = screen_to_world(&self.runtime.world, w, h, *x as f32, *y as f32);
-                    Event::Pointer {
-                        phase: *phase,
-                        x: p[0] as f64,
-                        y: p[1] as f64,
-                    }
-                }
-                other => other.clone(),
-            })
-            .collect();
         let frame = self.runtime.frame() + 1;
+        let replayed = match &mut self.replay {
+            Some(script) => script.due(frame),
+            None => Vec::new(),
+        };
+        let live = events.iter().map(|event| match event {
+            Event::Pointer { phase, x, y } => {
+                let p = screen_to_world(&self.runtime.world, w, h, *x as f32, *y as f32);
+                Event::Pointer {
+                    phase: *phase,
+                    x: p[0] as f64,
+                    y: p[1] as f64,
+                }
+            }
+            other => other.clone(),
+        });
+        let events: Vec<Event> = replayed.into_iter().chain(live).collect();
         self.runtime.step(&events);
         // What reached the scripts, a paste as its text: a headless replay of this recording
         // plays the same frames.
@@ -233,6 +253,34 @@ mod tests {
         assert_eq!(recorded[0]["x"], 7.5);
         assert!(host.step_json("[{").is_err());
         assert_eq!(host.frame(), 2, "bad events run no frame");
+    }
+
+    #[test]
+    fn an_input_file_replays_on_its_frames_in_world_units_beside_live_events() {
+        let mut host =
+            Host::start(&counter_bundle(), &[&jengine_counter::CounterPackage], 7).unwrap();
+        let file = r#"[{"frame": 3, "type": "pointer", "phase": "press", "x": 4.2, "y": 0}]"#;
+        assert!(
+            host.replay("[{\"frame\": 0}]").is_err(),
+            "a bad file is refused"
+        );
+        host.replay(file).unwrap();
+        assert_eq!(host.replay_end(), Some(3));
+        host.step(&[]);
+        host.step(&[]);
+        let count = |host: &Host| {
+            let line: serde_json::Value = serde_json::from_str(&host.trace_line()).unwrap();
+            line["bags"]["box"]["counter"]["count"].as_i64().unwrap()
+        };
+        assert_eq!(count(&host), 3);
+        host.step(&[]);
+        assert_eq!(
+            count(&host),
+            3 + 4,
+            "the press at world x 4.2 added 4 on frame 3"
+        );
+        let recorded: serde_json::Value = serde_json::from_str(&host.recording()).unwrap();
+        assert_eq!(recorded[0]["frame"], 3);
     }
 
     #[test]
