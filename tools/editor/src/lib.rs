@@ -138,8 +138,9 @@ fn bind(port: u16) -> Result<std::net::TcpListener, String> {
     }
 }
 
-/// Opens `url` in the browser when there is a desktop to open it on.
-fn open_browser(url: &str) {
+/// Opens `url` in the browser when there is a desktop to open it on; says where there is
+/// none, or when the opener cannot start.
+pub fn open_browser(url: &str) {
     let desktop = std::env::var_os("DISPLAY").is_some()
         || std::env::var_os("WAYLAND_DISPLAY").is_some()
         || cfg!(target_os = "macos");

@@ -135,9 +135,16 @@ struct ShotArgs {
     /// Seed for every random stream.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Build the viewport with the dev profile.
+    /// Build the viewport (or with --web, the module) with the dev profile.
     #[arg(long)]
     dev: bool,
+    /// Build the project for the browser, serve it on 127.0.0.1 and open it (the address is
+    /// printed where there is no desktop); serves until stopped.
+    #[arg(long, conflicts_with_all = ["headless", "frames", "shot", "size", "record", "input", "trace", "save_dir", "scene"])]
+    web: bool,
+    /// With --web, the port on 127.0.0.1 (any free one when absent).
+    #[arg(long, requires = "web", default_value_t = 0)]
+    port: u16,
     /// Arguments for the game, after `--` (scripts read them with `Game.args()`).
     #[arg(last = true, value_name = "GAME ARGS")]
     args: Vec<String>,
@@ -200,9 +207,16 @@ struct RunArgs {
     /// Start in this scene instead of the project's start scene.
     #[arg(long)]
     scene: Option<String>,
-    /// Build the viewport with the dev profile.
+    /// Build the viewport (or with --web, the module) with the dev profile.
     #[arg(long)]
     dev: bool,
+    /// Build the project for the browser, serve it on 127.0.0.1 and open it (the address is
+    /// printed where there is no desktop); serves until stopped.
+    #[arg(long, conflicts_with_all = ["headless", "frames", "shot", "size", "record", "input", "trace", "save_dir", "scene"])]
+    web: bool,
+    /// With --web, the port on 127.0.0.1 (any free one when absent).
+    #[arg(long, requires = "web", default_value_t = 0)]
+    port: u16,
     /// Arguments for the game, after `--` (scripts read them with `Game.args()`).
     #[arg(last = true, value_name = "GAME ARGS")]
     args: Vec<String>,
@@ -247,6 +261,7 @@ pub fn tool_main() -> ExitCode {
             }
         }
         Cmd::Check { project, dev } => delegate(project, profile(*dev)),
+        Cmd::Run(args) if args.web => run_web(args),
         Cmd::Run(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Shot(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Edit(args) => delegate(&args.project, profile(args.dev)),
@@ -258,6 +273,29 @@ pub fn tool_main() -> ExitCode {
                 Err(e) => fail(&[e.to_string()]),
             }
         }
+    }
+}
+
+/// `jengine run --web`: builds the web folder, serves it on the loopback address, opens the
+/// page (with the run's seed) and serves until the process is stopped.
+fn run_web(args: &RunArgs) -> ExitCode {
+    if !args.args.is_empty() {
+        return fail(&["a web build takes no game arguments after `--`".to_string()]);
+    }
+    let build = match crate::web_build::web_build(&args.project, None, args.dev) {
+        Ok(build) => build,
+        Err(problems) => return fail(&problems),
+    };
+    let served = match jengine_web::serve::serve(&build.out, args.port) {
+        Ok(served) => served,
+        Err(e) => return fail(&[e]),
+    };
+    let url = format!("{}index.html?seed={}", served.url(), args.seed);
+    println!("serving {} at {url}", build.out.display());
+    println!("stop with Ctrl-C");
+    jengine_editor::open_browser(&url);
+    loop {
+        std::thread::park();
     }
 }
 
@@ -328,6 +366,9 @@ where
                 );
                 ExitCode::FAILURE
             }
+        }
+        Cmd::Run(args) if args.web => {
+            fail(&["this is a viewport binary; run --web with the jengine tool".into()])
         }
         Cmd::Run(args) => run(args, packages),
         Cmd::Shot(args) => shot(args, packages),
@@ -625,6 +666,20 @@ mod tests {
         }
         // Without the `--` an unknown flag is still the tool's error, not the game's argument.
         assert!(parse(&["jengine", "run", "p", "--gift", "abc"]).is_err());
+    }
+
+    #[test]
+    fn run_web_takes_a_port_and_refuses_the_flags_of_a_local_run() {
+        let parse = |line: &[&str]| Cli::try_parse_from(line).map(|cli| cli.command);
+        match parse(&[
+            "jengine", "run", "--web", "p", "--port", "8080", "--seed", "3",
+        ]) {
+            Ok(Cmd::Run(args)) => assert!(args.web && args.port == 8080 && args.seed == 3),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse(&["jengine", "run", "p", "--port", "8080"]).is_err());
+        assert!(parse(&["jengine", "run", "p", "--web", "--headless"]).is_err());
+        assert!(parse(&["jengine", "run", "p", "--web", "--input", "x.json"]).is_err());
     }
 
     #[test]

@@ -202,3 +202,58 @@ fn the_counter_plays_in_the_browser_as_it_does_headless() {
         "the fresh instance started the game again"
     );
 }
+
+/// `jengine run --web` builds the folder, serves it on the loopback address and prints where;
+/// with no desktop it says so instead of opening a browser.
+#[test]
+fn run_web_serves_the_build_and_prints_its_address() {
+    if let Some(missing) = wasm_missing() {
+        jengine_testkit::browser::skip_or_fail(&format!("jengine run --web needs {missing}"));
+        return;
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jengine"))
+        .args(["run", "--web", "--dev", "--seed", "5"])
+        .arg(common::fixture())
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(stdout));
+    let serving = lines
+        .find_map(|l| l.ok().filter(|l| l.starts_with("serving ")))
+        .expect("run --web says where it serves");
+    let url = serving.rsplit(' ').next().unwrap().to_string();
+    assert!(url.ends_with("/index.html?seed=5"), "{serving}");
+    let addr = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let get = |path: &str| {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap();
+        out
+    };
+    let page = String::from_utf8_lossy(&get("/index.html?seed=5")).into_owned();
+    assert!(
+        page.starts_with("HTTP/1.1 200") && page.contains("jengine.js"),
+        "{page}"
+    );
+    let wasm = get("/game.wasm");
+    assert!(
+        wasm.windows(4).any(|w| w == b"\0asm"),
+        "the module is served"
+    );
+    child.kill().unwrap();
+    let _ = child.wait();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("no desktop here"), "{err}");
+}

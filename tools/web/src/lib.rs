@@ -4,7 +4,8 @@
 //! [`bundle`] is the packed files; [`Host`] is the runtime and renderer a page drives, free of
 //! JavaScript so it runs natively in tests; [`export_host!`] writes the module's exported
 //! functions into the crate `jengine web-build` generates, which names the packages a project
-//! lists. The page itself (`index.html`, `jengine.js`) is in [`page`]. On wasm32 the seam's
+//! lists. The page itself (`index.html`, `jengine.js` and its parts) is in [`page`]; natively,
+//! [`serve`] hosts a build's folder on the loopback address. On wasm32 the seam's
 //! clock is the page's (`performance.now`, `Date.now`), and a panic leaves its message where the
 //! page reads it after the module traps, so the page can say what happened and start afresh.
 
@@ -13,6 +14,8 @@
 pub mod bundle;
 mod host;
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod serve;
 
 #[doc(hidden)]
 pub mod export;
