@@ -49,6 +49,7 @@ mod clock;
 mod components;
 mod convert;
 mod core;
+mod doing;
 mod meta;
 mod project;
 mod registry;
@@ -91,6 +92,7 @@ pub mod host {
     pub use crate::clock::{Clock, set_clock};
     pub use crate::convert::{describe_lua_error, parse_json, to_lua};
     pub use crate::core::{ClipboardCopy, QuitRequest, SceneRequest};
+    pub use crate::doing::{clear as clear_doing, doing, system as doing_system};
     pub use crate::meta::{PackageMeta, coverage_problems, listed_packages, workspace_root};
     pub use crate::project::{FileError, PackageRef, Project, ProjectFile, Source, Window};
     pub use crate::registry::{

@@ -487,10 +487,13 @@ impl Runtime {
         {
             self.world.log().warn_once(said);
         }
+        jengine::host::clear_doing();
         self.play_sound();
         for system in self.registry.systems() {
+            jengine::host::doing_system(system.name(), system.package());
             system.run(&mut self.world, STEP);
         }
+        jengine::host::clear_doing();
         if let Some(SceneRequest(Some(name))) = self.world.resources.remove::<SceneRequest>()
             && let Err(e) = self.load_scene(&name)
         {

@@ -75,7 +75,14 @@ fn ready() {
             });
             std::panic::set_hook(Box::new(|info| {
                 let what = DOING.with(|d| d.try_borrow().map(|d| d.clone()).unwrap_or_default());
-                say(&format!("the game stopped while {what}: {info}"));
+                // The seam's note names the script and command, or the system, that was running.
+                let inside = jengine::host::doing();
+                let inside = if inside.is_empty() {
+                    String::new()
+                } else {
+                    format!(", in {inside}")
+                };
+                say(&format!("the game stopped while {what}{inside}: {info}"));
             }));
         }
     });

@@ -26,6 +26,8 @@ pub struct Queued {
     pub command: usize,
     /// The checked arguments.
     pub args: Args,
+    /// The script that queued it and the callback it was in, for what a panic reports.
+    pub by: (Rc<str>, &'static str),
 }
 
 pub(crate) type Queue = Rc<RefCell<Vec<Queued>>>;
@@ -76,6 +78,7 @@ pub(crate) fn install(
             queue.borrow_mut().push(Queued {
                 command: index,
                 args: Args::new(values),
+                by: gd.caller(),
             });
             Ok(())
         })?;

@@ -196,7 +196,7 @@ fn split_place(raw: &str) -> (Option<(&str, u32)>, &str) {
 
 struct Instance {
     entity: Entity,
-    file: String,
+    file: Rc<str>,
     start: Option<Function>,
     update: Option<Function>,
     pointer: Option<Function>,
@@ -477,12 +477,13 @@ impl ScriptHost {
                 ScriptError::new(ScriptErrorKind::Syntax, &name, None, describe_lua_error(&e))
             })?;
         let mark = self.queue.borrow().len();
+        self.guard.running(&Rc::from(name.as_str()), "load");
         let run = self.with_world(world, || chunk.call::<()>(()));
         run.map_err(|e| self.failure(e, &name, "load", mark))?;
         let get = |name: &str| env.raw_get::<Option<Function>>(name).ok().flatten();
         Ok(Instance {
             entity,
-            file: name,
+            file: name.into(),
             start: get("start"),
             update: get("update"),
             pointer: get("pointer"),
@@ -593,6 +594,7 @@ impl ScriptHost {
             for (callback, f, args) in pick(inst) {
                 let e = entity_value(inst.entity);
                 let mark = self.queue.borrow().len();
+                self.guard.running(&inst.file, callback);
                 let result = self.with_world(world, || match &args {
                     CallArgs::Entity => f.call::<()>(e),
                     CallArgs::Update(dt) => f.call::<()>((e, *dt)),
@@ -664,6 +666,7 @@ impl ScriptHost {
     pub fn apply_queue(&self, registry: &Registry, world: &mut World) {
         for q in self.take_queue() {
             let cmd = &registry.commands()[q.command];
+            crate::doing::command(cmd.namespace(), cmd.name(), &q.by.0, q.by.1);
             if let Err(message) = cmd.apply(world, q.args) {
                 // Named once: a handler that names its command already is left as it is.
                 let name = cmd.qualified();
@@ -715,7 +718,7 @@ enum CallArgs {
 #[cfg(any(test, feature = "selftest"))]
 mod library_tests;
 #[cfg(any(test, feature = "selftest"))]
-mod probe;
+pub(crate) mod probe;
 #[cfg(any(test, feature = "selftest"))]
 mod proxy_tests;
 #[cfg(any(test, feature = "selftest"))]

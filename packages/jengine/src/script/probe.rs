@@ -38,6 +38,12 @@ impl crate::Package for Bouncer {
             k.0 += 1;
             Ok(())
         });
+        // Says what the seam noted it was doing while the command ran.
+        reg.command("Bouncer", "note", (entity("e"),), |world, (_e,)| {
+            let doing = crate::doing::doing();
+            world.log().info(format!("doing: {doing}"));
+            Ok(())
+        });
         reg.command(
             "Bouncer",
             "add",

@@ -34,6 +34,8 @@ pub(crate) struct Guard {
     stop: Cell<Option<StopKind>>,
     /// Where the stop happened, `file:line`, when known.
     place: std::cell::RefCell<String>,
+    /// The script file and callback running now: what its queued commands are noted as.
+    running: std::cell::RefCell<(Rc<str>, &'static str)>,
 }
 
 impl Guard {
@@ -48,7 +50,20 @@ impl Guard {
             queued: Cell::new(0),
             stop: Cell::new(None),
             place: Default::default(),
+            running: std::cell::RefCell::new(("".into(), "")),
         }
+    }
+
+    /// Notes that `file`'s `callback` runs now (for [`crate::doing`], and for the commands it
+    /// queues).
+    pub(crate) fn running(&self, file: &Rc<str>, callback: &'static str) {
+        crate::doing::callback(file, callback);
+        *self.running.borrow_mut() = (file.clone(), callback);
+    }
+
+    /// The script file and callback running now.
+    pub(crate) fn caller(&self) -> (Rc<str>, &'static str) {
+        self.running.borrow().clone()
     }
 
     pub(crate) fn limits(&self) -> Limits {
