@@ -63,12 +63,15 @@
 //! # Ok(()) }
 //! ```
 #![warn(missing_docs)]
+// The browser client does not use the shared connection logic yet.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
 
 mod client;
 mod close;
 mod frame;
 mod limit;
 mod ping;
+#[cfg(not(target_arch = "wasm32"))]
 mod server;
 mod value;
 mod value_ser;
@@ -77,6 +80,7 @@ pub use client::{Client, ClientConfig, ConnectError, Event, Reconnect, SendError
 pub use close::CloseReason;
 pub use frame::{Codec, DEFAULT_MAX_FRAME, FrameError};
 pub use limit::RateLimit;
+#[cfg(not(target_arch = "wasm32"))]
 pub use server::{AcceptError, Connection, Sender, Server, ServerConfig, serve};
 pub use value::{MAX_DEPTH, MAX_NODES, Value, ValueError};
 
@@ -88,6 +92,7 @@ pub use value::{MAX_DEPTH, MAX_NODES, Value, ValueError};
 /// every read from the socket (a poll that finds nothing included), so a buffer the size of a
 /// 64 KiB limit cost a server most of its time at a few thousand connections, and 64 KiB of
 /// memory each. A game's frames are far smaller; a larger one is still read, in several reads.
+#[cfg(not(target_arch = "wasm32"))]
 fn ws_config(max_frame: usize) -> tungstenite::protocol::WebSocketConfig {
     const WRITE_BUFFER: usize = 128 * 1024;
     const READ_BUFFER: usize = 4096;
