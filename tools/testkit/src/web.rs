@@ -36,6 +36,49 @@ pub fn serve(dir: PathBuf) -> String {
     format!("http://{}", served.addr)
 }
 
+/// How a run starts, in the page and natively alike: the seed, and the scene to start in
+/// (`jengine run --scene`) when it is not the project's start scene.
+#[derive(Debug, Clone, Default)]
+pub struct Start {
+    /// Seed for every random stream.
+    pub seed: u64,
+    /// The scene to start in.
+    pub scene: Option<String>,
+}
+
+impl Start {
+    /// The project's start scene with `seed`.
+    pub fn seed(seed: u64) -> Start {
+        Start { seed, scene: None }
+    }
+
+    /// `scene` with `seed`.
+    pub fn scene(scene: &str, seed: u64) -> Start {
+        Start {
+            seed,
+            scene: Some(scene.to_string()),
+        }
+    }
+
+    /// The page address's query for it (after `?trace&paused`).
+    fn query(&self) -> String {
+        let mut q = format!("&seed={}", self.seed);
+        if let Some(scene) = &self.scene {
+            q.push_str(&format!("&scene={scene}"));
+        }
+        q
+    }
+
+    /// The native run's options for it.
+    fn options(&self) -> jengine_runtime::Options {
+        jengine_runtime::Options {
+            seed: self.seed,
+            scene: self.scene.clone(),
+            ..jengine_runtime::Options::default()
+        }
+    }
+}
+
 /// What a page made of an input file: the bag trace of every frame it ran, and its last frame.
 #[derive(Debug, Clone)]
 pub struct PageReplay {
@@ -53,18 +96,21 @@ pub struct PageReplay {
 /// module answers well inside the driver's time limit.
 const FRAMES_PER_CALL: u64 = 120;
 
-/// Opens the web build served at `address` paused with `seed`, plays the input file `input`
+/// Opens the web build served at `address` paused, started as `start` says, plays the input file `input`
 /// (its text) through the page's own replay, `frames` frames in all (fewer if the game quits),
 /// and reads back the trace and the last frame. Frames are stepped by calls, never by the
 /// page's clock, so a busy machine changes nothing but the time it takes.
 pub fn replay_in_page(
     browser: &Browser,
     address: &str,
-    seed: u64,
+    start: &Start,
     input: &str,
     frames: u64,
 ) -> Result<PageReplay, String> {
-    browser.goto(&format!("{address}/index.html?trace&paused&seed={seed}"))?;
+    browser.goto(&format!(
+        "{address}/index.html?trace&paused{}",
+        start.query()
+    ))?;
     browser
         .wait_until(
             "window.jengine && (jengine.state === 'running' || jengine.state === 'failed')",
@@ -121,23 +167,20 @@ pub fn replay_in_page(
 /// How long a page may take to fetch, compile and start a module on a busy machine.
 const PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
 
-/// Plays `input_file` in `project` natively (headless, `seed`, the same options the web host
-/// uses) for as many frames as `page` ran, and checks the page against it: the same trace
+/// Plays `input_file` in `project` natively (headless, started as `start` says, the options
+/// the web host uses) for as many frames as `page` ran, and checks the page against it: the same trace
 /// line on every frame, and the same last frame pixel for pixel. A difference names the first
 /// frame, or the count of differing pixels.
 pub fn assert_page_matches_native(
     project: &Path,
     linked: &[&dyn jengine::Package],
-    seed: u64,
+    start: &Start,
     input: &str,
     page: &PageReplay,
 ) {
     let mut script = jengine_runtime::input::InputScript::parse(input)
         .unwrap_or_else(|e| panic!("the input file: {e}"));
-    let options = jengine_runtime::Options {
-        seed,
-        ..jengine_runtime::Options::default()
-    };
+    let options = start.options();
     let mut runtime = jengine_runtime::Runtime::new(project, linked, options)
         .unwrap_or_else(|e| panic!("{}: {e:?}", project.display()));
     let mut native = Vec::new();
@@ -198,7 +241,7 @@ pub fn assert_replays_as_native(
     folder: &Path,
     project: &Path,
     linked: &[&dyn jengine::Package],
-    seed: u64,
+    start: &Start,
     input_file: &Path,
     tail: u64,
 ) -> PageReplay {
@@ -209,8 +252,8 @@ pub fn assert_replays_as_native(
     let frames = script.last_frame().unwrap_or(0) + tail;
     let address = serve(folder.to_path_buf());
     let browser = Browser::start().unwrap_or_else(|e| panic!("headless Chromium: {e}"));
-    let page = replay_in_page(&browser, &address, seed, &input, frames)
+    let page = replay_in_page(&browser, &address, start, &input, frames)
         .unwrap_or_else(|e| panic!("{} in the page: {e}", input_file.display()));
-    assert_page_matches_native(project, linked, seed, &input, &page);
+    assert_page_matches_native(project, linked, start, &input, &page);
     page
 }

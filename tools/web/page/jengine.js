@@ -116,6 +116,17 @@
     live = true;
     if (ex._initialize) ex._initialize();
     each("beforeStart");
+    // `?scene=NAME` and `&arg=..` (repeated) are `jengine run --scene NAME -- ARGS`.
+    const launchOptions = { scene: params.get("scene") || null, args: params.getAll("arg") };
+    if (launchOptions.scene || launchOptions.args.length) {
+      write(encoder.encode(JSON.stringify(launchOptions)));
+      if (!ex.jengine_launch()) {
+        api.state = "failed";
+        api.lastError = answer();
+        show("The game cannot start:\n" + api.lastError);
+        return false;
+      }
+    }
     write(bundle);
     if (!ex.jengine_start(Number(seed & 0xffffffffn), Number(seed >> 32n))) {
       api.state = "failed";

@@ -18,6 +18,7 @@ thread_local! {
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static DOING: RefCell<String> = const { RefCell::new(String::new()) };
+    static LAUNCH: RefCell<crate::Launch> = RefCell::new(crate::Launch::default());
 }
 
 /// Puts `text` in the output buffer.
@@ -100,12 +101,30 @@ pub fn input(len: u32) -> *mut u8 {
 
 /// Starts the project in the input bytes (a bundle) with the seed `lo | hi << 32`: 1 when it
 /// runs, 0 with the problems in the buffer.
+/// Takes the launch options in the input bytes (JSON, see [`crate::Launch`]) for the next
+/// start: 1, or 0 with the problem in the buffer (and the options before are kept).
+pub fn launch() -> u32 {
+    let text = INPUT.with(|i| String::from_utf8_lossy(&i.borrow()).into_owned());
+    match crate::Launch::from_json(&text) {
+        Ok(launch) => {
+            LAUNCH.with(|l| *l.borrow_mut() = launch);
+            say("");
+            1
+        }
+        Err(e) => {
+            say(&e);
+            0
+        }
+    }
+}
+
 pub fn start(linked: &[&dyn Package], lo: u32, hi: u32) -> u32 {
     ready();
     doing("starting the project".into());
     let bundle = INPUT.with(|i| std::mem::take(&mut *i.borrow_mut()));
     let seed = u64::from(lo) | (u64::from(hi) << 32);
-    match Host::start(&bundle, linked, seed) {
+    let launch = LAUNCH.with(|l| l.borrow().clone());
+    match Host::launch(&bundle, linked, seed, launch) {
         Ok(host) => {
             HOST.with(|h| *h.borrow_mut() = Some(host));
             say("");
@@ -258,6 +277,8 @@ macro_rules! export_host {
         #[unsafe(no_mangle)]
         pub extern "C" fn jengine_input(len: u32) -> *mut u8 { $crate::export::input(len) }
         /// Starts the bundle in the input with a seed; 1 when it runs.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_launch() -> u32 { $crate::export::launch() }
         #[unsafe(no_mangle)]
         pub extern "C" fn jengine_start(lo: u32, hi: u32) -> u32 {
             let linked: &[&dyn $crate::export::Package] = &[$($package),*];

@@ -19,6 +19,46 @@ use crate::bundle;
 /// The largest frame side the page may ask for; bigger is refused rather than allocated.
 pub const MAX_SIDE: u32 = 8192;
 
+/// The most game arguments a page may hand over, and their most bytes in all.
+pub const MAX_ARGS: usize = 64;
+/// See [`MAX_ARGS`].
+pub const MAX_ARG_BYTES: usize = 16 * 1024;
+
+/// How a page starts a game beyond its seed: the address's `?scene=` and `&arg=` values, as
+/// `jengine run --scene NAME -- ARGS` would give them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Launch {
+    /// The scene to start in instead of the project's start scene.
+    #[serde(default)]
+    pub scene: Option<String>,
+    /// The game's arguments (`Game.args()`).
+    #[serde(default)]
+    pub args: Vec<String>,
+}
+
+impl Launch {
+    /// Reads the JSON a page sends (`{"scene": "..", "args": [..]}`); too many or too long
+    /// arguments are refused, saying which limit.
+    pub fn from_json(text: &str) -> Result<Launch, String> {
+        let launch: Launch =
+            serde_json::from_str(text).map_err(|e| format!("the page's launch options: {e}"))?;
+        if launch.args.len() > MAX_ARGS {
+            return Err(format!(
+                "{} game arguments; a page may hand over at most {MAX_ARGS}",
+                launch.args.len()
+            ));
+        }
+        let bytes: usize = launch.args.iter().map(String::len).sum();
+        if bytes > MAX_ARG_BYTES {
+            return Err(format!(
+                "the game arguments are {bytes} bytes; at most {MAX_ARG_BYTES} in all"
+            ));
+        }
+        Ok(launch)
+    }
+}
+
 /// A running project in a page.
 pub struct Host {
     runtime: Runtime,
@@ -36,10 +76,22 @@ impl Host {
     /// Starts the project packed in `bundle` with the packages it lists (taken from `linked`)
     /// and `seed`. Every problem found is returned together; nothing is started then.
     pub fn start(bundle: &[u8], linked: &[&dyn Package], seed: u64) -> Result<Host, Vec<String>> {
+        Host::launch(bundle, linked, seed, Launch::default())
+    }
+
+    /// [`Host::start`] with what a command line's `--scene` and `-- <args>` would give.
+    pub fn launch(
+        bundle: &[u8],
+        linked: &[&dyn Package],
+        seed: u64,
+        launch: Launch,
+    ) -> Result<Host, Vec<String>> {
         let files = bundle::unpack(bundle).map_err(|e| vec![e.to_string()])?;
         let assets = Arc::new(memory_assets(files)?) as Arc<dyn jengine::host::Assets>;
         let options = Options {
             seed,
+            scene: launch.scene,
+            args: launch.args,
             ..Options::default()
         };
         let runtime = Runtime::with_assets(assets.clone(), linked, options)?;
@@ -281,6 +333,41 @@ mod tests {
         );
         let recorded: serde_json::Value = serde_json::from_str(&host.recording()).unwrap();
         assert_eq!(recorded[0]["frame"], 3);
+    }
+
+    #[test]
+    fn launch_options_name_the_scene_and_the_args_within_their_limits() {
+        let launch = Launch::from_json(r#"{"scene": "legacy", "args": ["--x", "1"]}"#).unwrap();
+        assert_eq!(launch.scene.as_deref(), Some("legacy"));
+        let host = Host::launch(
+            &counter_bundle(),
+            &[&jengine_counter::CounterPackage],
+            7,
+            launch,
+        )
+        .unwrap();
+        assert_eq!(host.runtime().scene(), "legacy");
+        let many = format!("{{\"args\": {:?}}}", vec!["a"; MAX_ARGS + 1]);
+        assert!(Launch::from_json(&many).unwrap_err().contains("at most 64"));
+        let long = format!("{{\"args\": [\"{}\"]}}", "a".repeat(MAX_ARG_BYTES + 1));
+        assert!(Launch::from_json(&long).unwrap_err().contains("bytes"));
+        assert!(
+            Launch::from_json(r#"{"sceen": "x"}"#).is_err(),
+            "unknown fields are refused"
+        );
+        let missing = Launch {
+            scene: Some("nowhere".into()),
+            args: Vec::new(),
+        };
+        let err = Host::launch(
+            &counter_bundle(),
+            &[&jengine_counter::CounterPackage],
+            7,
+            missing,
+        )
+        .err()
+        .unwrap();
+        assert!(err.join(" ").contains("nowhere"), "{err:?}");
     }
 
     #[test]

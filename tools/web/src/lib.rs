@@ -20,7 +20,7 @@ pub mod serve;
 #[doc(hidden)]
 pub mod export;
 
-pub use host::{Host, MAX_SIDE};
+pub use host::{Host, Launch, MAX_ARG_BYTES, MAX_ARGS, MAX_SIDE};
 
 use std::collections::BTreeMap;
 use std::path::Path;

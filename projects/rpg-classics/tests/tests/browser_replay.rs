@@ -6,7 +6,7 @@
 //! `JENGINE_REQUIRE_CHROMIUM=1` that is a failure.
 
 use jengine_testkit::browser::skip_or_fail;
-use jengine_testkit::web::{assert_replays_as_native, cannot_test};
+use jengine_testkit::web::{Start, assert_replays_as_native, cannot_test};
 use rpg_classics_tests::{PACKAGES, project};
 
 #[test]
@@ -18,7 +18,14 @@ fn the_playthrough_plays_in_the_browser_as_it_does_headless() {
     let build = jengine_tool::web_build::web_build(&project(), None, true)
         .unwrap_or_else(|e| panic!("web-build: {}", e.join("\n")));
     let input = project().join("tests/inputs/stairs_playthrough.json");
-    let page = assert_replays_as_native(&build.out, &project(), PACKAGES, 1, &input, 30);
+    let page = assert_replays_as_native(
+        &build.out,
+        &project(),
+        PACKAGES,
+        &Start::seed(1),
+        &input,
+        30,
+    );
     let last = page.trace.last().expect("the page ran frames");
     assert!(
         last.contains(r#""scene":"ending""#),
