@@ -201,6 +201,25 @@ fn the_counter_plays_in_the_browser_as_it_does_headless() {
         3,
         "the fresh instance started the game again"
     );
+
+    // Q quits (`Scene.quit()`): the page shows its end screen, and Play again starts afresh.
+    browser.send_keys_to_active("q").unwrap();
+    browser
+        .wait_until(
+            "jengine.state === 'ended' && document.getElementById('end').classList.contains('on')",
+            20 * SECOND,
+        )
+        .unwrap();
+    let ended_at = browser.execute("return jengine.frame()", vec![]).unwrap();
+    browser.click("#again", 10 * SECOND).unwrap();
+    browser
+        .wait_until(
+            &format!(
+                "jengine.state === 'running' && jengine.frame() >= 2 && jengine.frame() < {ended_at}                  && !document.getElementById('end').classList.contains('on')"
+            ),
+            30 * SECOND,
+        )
+        .unwrap();
 }
 
 /// `jengine run --web` builds the folder, serves it on the loopback address and prints where;

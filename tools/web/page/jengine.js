@@ -234,8 +234,11 @@
     launch().then((ok) => { if (ok && !paused) requestAnimationFrame(tick); }, trapped);
   }
 
+  document.getElementById("again").addEventListener("click", () => restart());
+
   function restart() {
     message.classList.remove("on");
+    end.classList.remove("on");
     quickRestarts = 0;
     run();
   }
@@ -349,6 +352,21 @@
     }
     return { frame: ex.jengine_frame(), state: api.state };
   };
+  // Figures: runs `n` steps, each followed by a `w`x`h` render, and gives each one's
+  // milliseconds; the module's memory in bytes.
+  api.timeFrames = (n, w, h) => {
+    const step = [], render = [];
+    for (let i = 0; i < n && api.state === "running"; i++) {
+      const t0 = performance.now();
+      stepOnce(); stepped++;
+      const t1 = performance.now();
+      if (!ex.jengine_render(w, h)) throw new Error(answer());
+      render.push(performance.now() - t1);
+      step.push(t1 - t0);
+    }
+    return { step, render };
+  };
+  api.memoryBytes = () => (ex ? ex.memory.buffer.byteLength : 0);
   api.resume = () => { if (paused) { paused = false; started = performance.now() - stepped * STEP_MS; requestAnimationFrame(tick); } };
   // The last frame drawn, as base64 RGBA (tests compare it with a native frame).
   api.frameRGBA = () => {
