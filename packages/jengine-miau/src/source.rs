@@ -14,9 +14,10 @@ use std::path::Path;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod background;
+mod clock;
 
 pub use background::{Cancel, Loading, MAX_RUNNING_LOADS, load_in_background};
 
@@ -223,11 +224,11 @@ fn eval_commonjs(
     runtime.set_memory_limit(limits.memory);
     runtime.set_max_stack_size(512 * 1024);
     let timed_out = Arc::new(AtomicBool::new(false));
-    let deadline = Instant::now() + limits.time;
+    let deadline = clock::deadline(name, limits.time).map_err(PackError::Script)?;
     let flag = timed_out.clone();
     let stop = cancel.clone();
     runtime.set_interrupt_handler(Some(Box::new(move || {
-        let late = stop.is_cancelled() || Instant::now() > deadline;
+        let late = stop.is_cancelled() || clock::passed(deadline);
         if late {
             flag.store(true, Ordering::Relaxed);
         }

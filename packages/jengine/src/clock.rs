@@ -27,8 +27,9 @@ pub fn set_clock(clock: Clock) -> Result<(), Clock> {
     CLOCK.set(clock)
 }
 
-/// The clocks in force: the host's, else the platform's own, if it has them.
-pub(crate) fn current() -> Option<Clock> {
+/// The clocks in force: the host's, else the platform's own, if it has them. Anything else
+/// that limits a script's running time (a package's own interpreter) reads this one too.
+pub fn current() -> Option<Clock> {
     match CLOCK.get() {
         Some(clock) => Some(*clock),
         None => platform().map(|clock| *CLOCK.get_or_init(|| clock)),

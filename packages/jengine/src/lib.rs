@@ -89,7 +89,7 @@ pub mod host {
         AssetEntry, AssetError, AssetProblem, Assets, DiskAssets, MemoryAssets, within,
     };
     pub use crate::audio::{AudioQueue, AudioRequest, MusicOptions, SoundOptions, VolumeKind};
-    pub use crate::clock::{Clock, set_clock};
+    pub use crate::clock::{Clock, current as clock, set_clock};
     pub use crate::convert::{describe_lua_error, parse_json, to_lua};
     pub use crate::core::{ClipboardCopy, QuitRequest, SceneRequest};
     pub use crate::doing::{clear as clear_doing, doing, system as doing_system};

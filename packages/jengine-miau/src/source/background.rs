@@ -8,9 +8,9 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
-use std::time::Instant;
+use std::time::Duration;
 
-use super::{ScriptLimits, SourceKind, load_cancellable, ran_too_long};
+use super::{ScriptLimits, SourceKind, clock, load_cancellable, ran_too_long};
 use crate::validate::{Checked, PackError};
 
 /// A flag another thread raises to stop a running pack script at its next check.
@@ -61,6 +61,7 @@ impl Drop for Running {
     }
 }
 
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 /// The stack a script thread gets: as much as a main thread, for deeply nested data.
 const WORKER_STACK: usize = 8 << 20;
 
@@ -68,7 +69,8 @@ const WORKER_STACK: usize = 8 << 20;
 pub struct Loading {
     result: mpsc::Receiver<Result<Checked, PackError>>,
     cancel: Cancel,
-    deadline: Instant,
+    /// On the seam's clock; `None` where none is set (the load itself then refuses).
+    deadline: Option<Duration>,
     name: String,
     limits: ScriptLimits,
 }
@@ -86,7 +88,7 @@ pub fn load_in_background(
     let loading = Loading {
         result,
         cancel: cancel.clone(),
-        deadline: Instant::now() + limits.time,
+        deadline: clock::elapsed().map(|now| now + limits.time),
         name: name.clone(),
         limits,
     };
@@ -96,23 +98,34 @@ pub fn load_in_background(
         ))));
         return loading;
     };
-    let worker_send = send.clone();
-    let started = std::thread::Builder::new()
-        .name("miau-pack-script".into())
-        .stack_size(WORKER_STACK)
-        .spawn(move || {
-            let _running = running;
-            let checked = load_cancellable(&text, kind, &name, limits, &cancel);
-            // The receiver is gone when the caller gave up on this load; nothing to tell.
-            let _ = worker_send.send(checked);
-        });
-    if let Err(e) = started {
-        let _ = send.send(Err(PackError::Script(format!(
-            "{}: cannot start the pack script: {e}",
-            loading.name
-        ))));
+    // No threads on this target: the script runs here and now, stopped by the same deadline,
+    // so a frame waits at most the time cap for it.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    {
+        let _running = running;
+        let _ = send.send(load_cancellable(&text, kind, &name, limits, &cancel));
+        loading
     }
-    loading
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    {
+        let worker_send = send.clone();
+        let started = std::thread::Builder::new()
+            .name("miau-pack-script".into())
+            .stack_size(WORKER_STACK)
+            .spawn(move || {
+                let _running = running;
+                let checked = load_cancellable(&text, kind, &name, limits, &cancel);
+                // The receiver is gone when the caller gave up on this load; nothing to tell.
+                let _ = worker_send.send(checked);
+            });
+        if let Err(e) = started {
+            let _ = send.send(Err(PackError::Script(format!(
+                "{}: cannot start the pack script: {e}",
+                loading.name
+            ))));
+        }
+        loading
+    }
 }
 
 impl Loading {
@@ -122,7 +135,7 @@ impl Loading {
         match self.result.try_recv() {
             Ok(result) => Some(result),
             Err(mpsc::TryRecvError::Disconnected) => Some(Err(self.lost())),
-            Err(mpsc::TryRecvError::Empty) if Instant::now() >= self.deadline => {
+            Err(mpsc::TryRecvError::Empty) if self.deadline.is_none_or(clock::passed) => {
                 self.cancel.cancel();
                 Some(Err(ran_too_long(&self.name, self.limits)))
             }
@@ -132,7 +145,10 @@ impl Loading {
 
     /// Blocks until the script ends or its time is up.
     pub fn wait(self) -> Result<Checked, PackError> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
+        let left = self
+            .deadline
+            .zip(clock::elapsed())
+            .map_or(Duration::ZERO, |(end, now)| end.saturating_sub(now));
         match self.result.recv_timeout(left) {
             Ok(result) => result,
             Err(mpsc::RecvTimeoutError::Disconnected) => Err(self.lost()),

@@ -11,7 +11,7 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mlua::{Lua, VmState};
 
@@ -29,6 +29,11 @@ pub fn harden(lua: &Lua, meter: Rc<dyn Meter>) -> mlua::Result<()> {
     super::strings::install(lua, meter)
 }
 
+/// Time on the seam's clock, the one the sandbox's wall-clock limit reads.
+fn elapsed() -> Option<Duration> {
+    crate::clock::current().map(|clock| (clock.elapsed)())
+}
+
 /// Why a [`Budget`] stopped its state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BudgetStop {
@@ -43,7 +48,9 @@ pub enum BudgetStop {
 #[derive(Debug)]
 pub struct Budget {
     left: Cell<u64>,
-    deadline: Instant,
+    /// On the seam's clock (the page's on the web); `None` when no clock is set, which stops
+    /// the state at its first check.
+    deadline: Option<Duration>,
     stop: Cell<Option<BudgetStop>>,
 }
 
@@ -52,7 +59,7 @@ impl Budget {
     pub fn new(instructions: u64, time: Duration) -> Rc<Budget> {
         Rc::new(Budget {
             left: Cell::new(instructions),
-            deadline: Instant::now() + time,
+            deadline: elapsed().map(|now| now + time),
             stop: Cell::new(None),
         })
     }
@@ -104,7 +111,11 @@ impl Meter for Budget {
                 return Err(self.error());
             }
         }
-        if Instant::now() > self.deadline {
+        if self
+            .deadline
+            .zip(elapsed())
+            .is_none_or(|(end, now)| now > end)
+        {
             self.stop.set(Some(BudgetStop::Time));
             return Err(self.error());
         }

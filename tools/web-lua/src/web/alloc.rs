@@ -1,4 +1,5 @@
-//! `malloc`, `calloc`, `realloc` and `free` for the C code, over Rust's global allocator.
+//! `malloc`, `calloc`, `realloc`, `free` and `malloc_usable_size` for the C code, over Rust's
+//! global allocator.
 //!
 //! Each block starts with a 16-byte header holding the size asked for, so `free` and
 //! `realloc` can rebuild the layout Rust's allocator needs; 16 is also the alignment C's
@@ -112,4 +113,18 @@ pub unsafe extern "C" fn free(p: *mut c_void) {
 pub unsafe extern "C" fn __libc_malloc(size: usize) -> *mut c_void {
     // SAFETY: as malloc.
     unsafe { malloc(size) }
+}
+
+/// The bytes a block can hold: the size asked for. QuickJS counts what it allocates with this
+/// (its memory limit rests on it), so it must be exact, never 0.
+///
+/// # Safety
+/// As C's: `p` is null or a live block from this allocator.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn malloc_usable_size(p: *mut c_void) -> usize {
+    if p.is_null() {
+        return 0;
+    }
+    // SAFETY: `p` is a live block, so its header holds the size it was allocated with.
+    unsafe { header(p).1 }
 }
