@@ -1,0 +1,35 @@
+//! Miau in the browser: the web build plays the core pack's first proof
+//! (`inputs/core_1.json`) in headless Chromium from the title to the solved level, with the
+//! same bag trace, frame by frame, and the same last frame as a native headless run.
+//!
+//! Without Chromium or the wasm tools the test says so and passes; with
+//! `JENGINE_REQUIRE_CHROMIUM=1` that is a failure.
+
+use jengine_testkit::browser::skip_or_fail;
+use jengine_testkit::web::{Start, assert_replays_as_native, cannot_test};
+use miau_tests::{PACKAGES, project};
+
+#[test]
+fn the_first_proof_is_solved_in_the_browser_as_headless() {
+    if let Some(why) = cannot_test() {
+        skip_or_fail(&format!("Miau's browser replay: {why}"));
+        return;
+    }
+    let build = jengine_tool::web_build::web_build(&project(), None, true)
+        .unwrap_or_else(|e| panic!("web-build: {}", e.join("\n")));
+    let input = project().join("tests/inputs/core_1.json");
+    let page = assert_replays_as_native(
+        &build.out,
+        &project(),
+        PACKAGES,
+        &Start::seed(1),
+        &input,
+        60,
+    );
+    let last = page.trace.last().expect("the page ran frames");
+    assert!(last.contains(r#""scene":"play""#), "{last}");
+    assert!(
+        last.contains(r#""won":true"#),
+        "the level is solved: {last}"
+    );
+}
