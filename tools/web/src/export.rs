@@ -314,15 +314,17 @@ pub fn audio_played(frame: f64) -> u32 {
 }
 
 /// Puts the sound's state in the buffer as JSON: whether the page's output runs, the frames
-/// mixed and played, and the music clock scripts read.
+/// mixed and played, and the music clock scripts read on the last frame with the frames played
+/// it was read at (`clockPlayed`).
 pub fn audio_state() -> u32 {
     with_host(0, |host| {
         let (mixed, played) = host.sound().counts();
-        let clock = host.music_clock();
+        let (clock, clock_played) = host.music_clock();
         say(&serde_json::json!({
             "running": host.sound().running(),
             "mixed": mixed,
             "played": played,
+            "clockPlayed": clock_played,
             "playing": clock.playing,
             "position": clock.position,
             "bpm": clock.bpm,

@@ -84,6 +84,8 @@ pub struct Host {
     sound: SoundOutput,
     storage: BrowserStorage,
     outbox: Outbox,
+    /// The frames played when the frame just run read the music clock.
+    clock_played: u64,
     /// What the host itself has to say, for the next [`Host::take_log`].
     said: Vec<(&'static str, String)>,
 }
@@ -137,6 +139,7 @@ impl Host {
             sound,
             storage,
             outbox: Outbox::new(),
+            clock_played: 0,
             said: Vec::new(),
         })
     }
@@ -178,6 +181,7 @@ impl Host {
         OUTBOX.with(|o| *o.borrow_mut() = Some(self.outbox.clone()));
         self.runtime.step(&events);
         OUTBOX.with(|o| o.borrow_mut().take());
+        self.clock_played = self.sound.counts().1;
         for warning in self.storage.take_warnings() {
             self.said.push(("warn", warning));
         }
@@ -271,14 +275,17 @@ impl Host {
         &self.sound
     }
 
-    /// The music clock as scripts read it on the frame just run.
-    pub fn music_clock(&self) -> MusicClock {
-        self.runtime
+    /// The music clock as scripts read it on the frame just run, and the frames played it was
+    /// read at (the page may have played more since).
+    pub fn music_clock(&self) -> (MusicClock, u64) {
+        let clock = self
+            .runtime
             .world
             .resources
             .get::<MusicClock>()
             .copied()
-            .unwrap_or_default()
+            .unwrap_or_default();
+        (clock, self.clock_played)
     }
 
     /// The changes to make in `localStorage` since what the page last stored, as the JSON
