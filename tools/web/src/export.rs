@@ -506,4 +506,69 @@ mod tests {
         assert_eq!(read_buffer(), "[]");
         assert_eq!(buffer_len() as usize, 2);
     }
+
+    #[test]
+    fn storage_sound_and_clipboard_go_through_the_exports() {
+        put(b"[]");
+        assert_eq!(storage_load(), 0, "the prefix comes first");
+        assert!(read_buffer().contains("jengine_storage_prefix"));
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/counter-project");
+        let bundle = crate::bundle::pack(&crate::project_files(&dir).unwrap());
+        put(&bundle);
+        assert_eq!(storage_prefix(), 1);
+        assert_eq!(read_buffer(), "jengine/counter-fixture/");
+        put(br#"[["save.json", "{\"count_at_3\": 1}"], ["../x", "1"]]"#);
+        assert_eq!(storage_load(), 1);
+        let loaded: serde_json::Value = serde_json::from_str(&read_buffer()).unwrap();
+        assert_eq!(loaded["loaded"], serde_json::json!(["save.json"]));
+        assert_eq!(loaded["held"], serde_json::json!(["../x"]));
+        put(&bundle);
+        assert_eq!(start(&[&jengine_counter::CounterPackage], 1, 0), 1);
+        assert_eq!(storage_changes(), 0);
+        for _ in 0..3 {
+            put(b"[]");
+            assert_eq!(step(), 1);
+        }
+        assert_eq!(storage_changes(), 1);
+        assert!(read_buffer().contains("count_at_3"), "{}", read_buffer());
+        assert_eq!(storage_written(1), 1);
+        assert_eq!(storage_changes(), 0);
+
+        assert_eq!(audio_state(), 1);
+        let state: serde_json::Value = serde_json::from_str(&read_buffer()).unwrap();
+        assert_eq!(
+            (state["mixed"].as_u64(), state["played"].as_u64()),
+            (Some(2400), Some(2400))
+        );
+        assert_eq!(audio_output(1), 1);
+        put(b"[]");
+        assert_eq!(step(), 1);
+        let frames = audio_take();
+        assert!(frames >= 800, "{frames}");
+        assert_eq!(audio_at(), 2400.0);
+        assert!(!audio_samples().is_null());
+        assert_eq!(
+            audio_played(f64::NAN),
+            1,
+            "a count that is no number is ignored"
+        );
+        assert_eq!(audio_played(2400.0 + 800.0), 1);
+        assert_eq!(audio_state(), 1);
+        let state: serde_json::Value = serde_json::from_str(&read_buffer()).unwrap();
+        assert_eq!(state["played"], 3200);
+
+        put(br#"[{"type":"key","key":"c","down":true}]"#);
+        assert_eq!(step(), 1);
+        assert_eq!(clipboard_take(), 1);
+        assert_eq!(read_buffer(), "count 3");
+        assert_eq!(clipboard_take(), 0);
+        put(b"NotAllowedError");
+        assert_eq!(clipboard_refused(), 1);
+        assert_eq!(log(), 1);
+        assert!(
+            read_buffer().contains("NotAllowedError"),
+            "{}",
+            read_buffer()
+        );
+    }
 }
