@@ -17,7 +17,8 @@
 //   stopped(host)      the instance is gone (a trap, a restart, the end): let go of its things
 // `host` is the loader's view of the running instance: `exports()`, `bytes(ptr, len)`,
 // `text(ptr, len)`, `answer()` (the module's buffer as text), `input(bytes)` (into the input
-// area, returns its address), `state()`, `gesture(fn)` (runs fn on the first user gesture).
+// area, returns its address), `state()`, `gesture(fn)` (runs fn on the first user gesture),
+// `bundle()` (the project's bundle bytes).
 "use strict";
 (() => {
   const parts = window.jengineParts || [];
@@ -74,6 +75,7 @@
     input: write,
     state: () => api.state,
     gesture,
+    bundle: () => bundle,
   };
   function each(hook) {
     for (const part of parts) if (part[hook]) part[hook](host);

@@ -6,12 +6,18 @@
 //! (`jengine_buffer`, `jengine_buffer_len`), which holds the last answer: an error, a trace
 //! line, the log, the recording, or after a trap the panic message and what the module was
 //! doing. Nothing unwinds on wasm32, so a panic ends the instance; the page starts a new one.
+//! Mixed sound has an area of its own (`jengine_audio_samples`), as f32 samples.
+//!
+//! Before `start`, the page's storage part asks for the project's `localStorage` prefix
+//! (`jengine_storage_prefix`, the bundle in the input) and hands in its keys
+//! (`jengine_storage_load`); `start` then runs the game on that store.
 
 use std::cell::RefCell;
 
 pub use jengine::Package;
 
 use crate::Host;
+use crate::storage::BrowserStorage;
 
 thread_local! {
     static HOST: RefCell<Option<Host>> = const { RefCell::new(None) };
@@ -19,6 +25,12 @@ thread_local! {
     static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static DOING: RefCell<String> = const { RefCell::new(String::new()) };
     static LAUNCH: RefCell<crate::Launch> = RefCell::new(crate::Launch::default());
+    /// The prefix `jengine_storage_prefix` found, for `jengine_storage_load`.
+    static PREFIX: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The store `jengine_storage_load` filled, for `start`.
+    static STORAGE: RefCell<Option<BrowserStorage>> = const { RefCell::new(None) };
+    /// The samples last taken for the page, and the stream frame of the first.
+    static SAMPLES: RefCell<(Vec<f32>, u64)> = const { RefCell::new((Vec::new(), 0)) };
 }
 
 /// Puts `text` in the output buffer.
@@ -124,7 +136,8 @@ pub fn start(linked: &[&dyn Package], lo: u32, hi: u32) -> u32 {
     let bundle = INPUT.with(|i| std::mem::take(&mut *i.borrow_mut()));
     let seed = u64::from(lo) | (u64::from(hi) << 32);
     let launch = LAUNCH.with(|l| l.borrow().clone());
-    match Host::launch(&bundle, linked, seed, launch) {
+    let storage = STORAGE.with(|s| s.borrow_mut().take());
+    match Host::start_with(&bundle, linked, seed, launch, storage) {
         Ok(host) => {
             HOST.with(|h| *h.borrow_mut() = Some(host));
             say("");
@@ -254,6 +267,146 @@ pub fn buffer_len() -> u32 {
     BUFFER.with(|b| b.borrow().len() as u32)
 }
 
+/// Puts the `localStorage` prefix of the project in the input bytes (a bundle) in the buffer:
+/// 1, or 0 with the problem in the buffer. The bundle stays for `start`.
+pub fn storage_prefix() -> u32 {
+    ready();
+    doing("reading the project's name".into());
+    let found = INPUT.with(|i| crate::storage_prefix(&i.borrow()));
+    match found {
+        Ok(prefix) => {
+            say(&prefix);
+            PREFIX.with(|p| *p.borrow_mut() = Some(prefix));
+            1
+        }
+        Err(e) => {
+            say(&e);
+            0
+        }
+    }
+}
+
+/// Fills the store the next `start` uses from the page's keys in the input bytes (the JSON
+/// list `[[name, value], ...]`, names under the prefix): 1 with what was loaded, held and
+/// wrong in the buffer (JSON), or 0 when no prefix was asked for first.
+pub fn storage_load() -> u32 {
+    doing("loading the player's data".into());
+    let Some(prefix) = PREFIX.with(|p| p.borrow().clone()) else {
+        say("call jengine_storage_prefix before jengine_storage_load");
+        return 0;
+    };
+    let json = INPUT.with(|i| std::mem::take(&mut *i.borrow_mut()));
+    let (storage, loaded) = BrowserStorage::load(&prefix, &json);
+    STORAGE.with(|s| *s.borrow_mut() = Some(storage));
+    say(&serde_json::to_string(&loaded).unwrap_or_default());
+    1
+}
+
+/// Puts the changes to make in `localStorage` in the buffer (JSON): 1, or 0 when there are
+/// none.
+pub fn storage_changes() -> u32 {
+    with_host(0, |host| {
+        doing("handing out the player's data".into());
+        match host.storage_changes() {
+            Some(json) => {
+                say(&json);
+                1
+            }
+            None => 0,
+        }
+    })
+}
+
+/// The page made the first `done` of the changes last handed out.
+pub fn storage_written(done: u32) -> u32 {
+    with_host(0, |host| {
+        host.storage_stored(done as usize);
+        1
+    })
+}
+
+/// The page's sound output runs (1) or does not (0).
+pub fn audio_output(on: u32) -> u32 {
+    with_host(0, |host| {
+        host.sound().set_running(on != 0);
+        1
+    })
+}
+
+/// Moves the mixed samples waiting into the sound area; how many frames it holds.
+pub fn audio_take() -> u32 {
+    with_host(0, |host| {
+        SAMPLES.with(|s| {
+            let mut s = s.borrow_mut();
+            let (samples, at) = &mut *s;
+            *at = host.sound().take(samples);
+            (samples.len() / 2) as u32
+        })
+    })
+}
+
+/// Where the sound area starts: f32 samples, left and right interleaved.
+pub fn audio_samples() -> *const f32 {
+    SAMPLES.with(|s| s.borrow().0.as_ptr())
+}
+
+/// The stream frame of the sound area's first frame.
+pub fn audio_at() -> f64 {
+    SAMPLES.with(|s| s.borrow().1 as f64)
+}
+
+/// The page has played the mixed stream up to `frame`.
+pub fn audio_played(frame: f64) -> u32 {
+    with_host(0, |host| {
+        if frame.is_finite() && frame >= 0.0 {
+            host.sound().played_to(frame as u64);
+        }
+        1
+    })
+}
+
+/// Puts the sound's state in the buffer as JSON: whether the page's output runs, the frames
+/// mixed and played, and the music clock scripts read on the last frame with the frames played
+/// it was read at (`clockPlayed`).
+pub fn audio_state() -> u32 {
+    with_host(0, |host| {
+        let (mixed, played) = host.sound().counts();
+        let (clock, clock_played) = host.music_clock();
+        say(&serde_json::json!({
+            "running": host.sound().running(),
+            "mixed": mixed,
+            "played": played,
+            "clockPlayed": clock_played,
+            "playing": clock.playing,
+            "position": clock.position,
+            "bpm": clock.bpm,
+        })
+        .to_string());
+        1
+    })
+}
+
+/// Puts the copy a script made for the browser's clipboard in the buffer: 1, or 0 when none
+/// came since the last call.
+pub fn clipboard_take() -> u32 {
+    with_host(0, |host| match host.clipboard_take() {
+        Some(text) => {
+            say(&text);
+            1
+        }
+        None => 0,
+    })
+}
+
+/// The browser refused to write the clipboard, its words in the input bytes.
+pub fn clipboard_refused() -> u32 {
+    let why = INPUT.with(|i| String::from_utf8_lossy(&i.borrow()).into_owned());
+    with_host(0, |host| {
+        host.clipboard_refused(&why);
+        1
+    })
+}
+
 /// Panics on purpose, so a page (and its test) can see a trap caught and the game restarted.
 /// Only `jengine web-build --dev` exports it.
 pub fn crash() -> u32 {
@@ -320,6 +473,48 @@ macro_rules! export_host {
         /// How many bytes the output buffer holds.
         #[unsafe(no_mangle)]
         pub extern "C" fn jengine_buffer_len() -> u32 { $crate::export::buffer_len() }
+        /// The `localStorage` prefix of the bundle in the input, in the buffer.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_storage_prefix() -> u32 { $crate::export::storage_prefix() }
+        /// Loads the page's keys in the input for the next start.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_storage_load() -> u32 { $crate::export::storage_load() }
+        /// The changes to make in `localStorage`, in the buffer; 0 when none.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_storage_changes() -> u32 { $crate::export::storage_changes() }
+        /// The page made the first `done` changes.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_storage_written(done: u32) -> u32 {
+            $crate::export::storage_written(done)
+        }
+        /// The page's sound output runs (1) or not (0).
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_audio_output(on: u32) -> u32 { $crate::export::audio_output(on) }
+        /// Moves the waiting samples into the sound area; how many frames.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_audio_take() -> u32 { $crate::export::audio_take() }
+        /// Where the sound area starts.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_audio_samples() -> *const f32 { $crate::export::audio_samples() }
+        /// The stream frame of the sound area's first frame.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_audio_at() -> f64 { $crate::export::audio_at() }
+        /// The page has played the stream up to `frame`.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_audio_played(frame: f64) -> u32 {
+            $crate::export::audio_played(frame)
+        }
+        /// The sound's state, in the buffer.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_audio_state() -> u32 { $crate::export::audio_state() }
+        /// The copy to write to the browser's clipboard, in the buffer; 0 when none.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_clipboard_take() -> u32 { $crate::export::clipboard_take() }
+        /// The browser refused the clipboard, its words in the input.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jengine_clipboard_refused() -> u32 {
+            $crate::export::clipboard_refused()
+        }
     };
 }
 
@@ -368,5 +563,70 @@ mod tests {
         assert_eq!(recording(), 1);
         assert_eq!(read_buffer(), "[]");
         assert_eq!(buffer_len() as usize, 2);
+    }
+
+    #[test]
+    fn storage_sound_and_clipboard_go_through_the_exports() {
+        put(b"[]");
+        assert_eq!(storage_load(), 0, "the prefix comes first");
+        assert!(read_buffer().contains("jengine_storage_prefix"));
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/counter-project");
+        let bundle = crate::bundle::pack(&crate::project_files(&dir).unwrap());
+        put(&bundle);
+        assert_eq!(storage_prefix(), 1);
+        assert_eq!(read_buffer(), "jengine/counter-fixture/");
+        put(br#"[["save.json", "{\"count_at_3\": 1}"], ["../x", "1"]]"#);
+        assert_eq!(storage_load(), 1);
+        let loaded: serde_json::Value = serde_json::from_str(&read_buffer()).unwrap();
+        assert_eq!(loaded["loaded"], serde_json::json!(["save.json"]));
+        assert_eq!(loaded["held"], serde_json::json!(["../x"]));
+        put(&bundle);
+        assert_eq!(start(&[&jengine_counter::CounterPackage], 1, 0), 1);
+        assert_eq!(storage_changes(), 0);
+        for _ in 0..3 {
+            put(b"[]");
+            assert_eq!(step(), 1);
+        }
+        assert_eq!(storage_changes(), 1);
+        assert!(read_buffer().contains("count_at_3"), "{}", read_buffer());
+        assert_eq!(storage_written(1), 1);
+        assert_eq!(storage_changes(), 0);
+
+        assert_eq!(audio_state(), 1);
+        let state: serde_json::Value = serde_json::from_str(&read_buffer()).unwrap();
+        assert_eq!(
+            (state["mixed"].as_u64(), state["played"].as_u64()),
+            (Some(2400), Some(2400))
+        );
+        assert_eq!(audio_output(1), 1);
+        put(b"[]");
+        assert_eq!(step(), 1);
+        let frames = audio_take();
+        assert!(frames >= 800, "{frames}");
+        assert_eq!(audio_at(), 2400.0);
+        assert!(!audio_samples().is_null());
+        assert_eq!(
+            audio_played(f64::NAN),
+            1,
+            "a count that is no number is ignored"
+        );
+        assert_eq!(audio_played(2400.0 + 800.0), 1);
+        assert_eq!(audio_state(), 1);
+        let state: serde_json::Value = serde_json::from_str(&read_buffer()).unwrap();
+        assert_eq!(state["played"], 3200);
+
+        put(br#"[{"type":"key","key":"c","down":true}]"#);
+        assert_eq!(step(), 1);
+        assert_eq!(clipboard_take(), 1);
+        assert_eq!(read_buffer(), "count 3");
+        assert_eq!(clipboard_take(), 0);
+        put(b"NotAllowedError");
+        assert_eq!(clipboard_refused(), 1);
+        assert_eq!(log(), 1);
+        assert!(
+            read_buffer().contains("NotAllowedError"),
+            "{}",
+            read_buffer()
+        );
     }
 }

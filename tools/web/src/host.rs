@@ -3,18 +3,71 @@
 //!
 //! Nothing here knows about JavaScript: the page's pointer positions arrive in frame pixels and
 //! are turned into world points against the world as it stands before the step, as the desktop
-//! window does, so the same code runs (and is tested) natively.
+//! window does, so the same code runs (and is tested) natively. The runtime's platform is the
+//! page's: its sound device ([`crate::sound`]), its clipboard ([`crate::clipboard`]) and the
+//! player's data in the browser's storage ([`crate::storage`]), each with a half the page
+//! drives through this host.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use jengine::Package;
-use jengine::host::{MemoryAssets, within};
+use jengine::host::{MemoryAssets, ProjectFile, within};
+use jengine::{MusicClock, Package};
 use jengine_render::{Frame, Renderer, screen_to_world};
 use jengine_runtime::input::{Event, InputScript, TimedEvent};
-use jengine_runtime::{Options, Runtime};
+use jengine_runtime::{Options, Platform, Runtime, Sound, SystemClipboard};
 
 use crate::bundle;
+use crate::clipboard::Outbox;
+use crate::sound::{SoundOutput, WebDevice, web_device};
+use crate::storage::{BrowserStorage, changes_json, key_prefix};
+
+thread_local! {
+    /// The device a starting runtime opens: the runtime asks for it through a plain function.
+    static DEVICE: RefCell<Option<WebDevice>> = const { RefCell::new(None) };
+    /// The outbox of the host whose frame is running: the runtime opens its clipboard on the
+    /// first copy, inside a frame.
+    static OUTBOX: RefCell<Option<Outbox>> = const { RefCell::new(None) };
+}
+
+fn open_device() -> Result<Box<dyn jengine_audio::Device>, String> {
+    DEVICE
+        .with(|d| d.borrow_mut().take())
+        .map(|d| Box::new(d) as Box<dyn jengine_audio::Device>)
+        .ok_or_else(|| "the page's sound device was handed out already".to_string())
+}
+
+fn open_clipboard() -> Result<Box<dyn SystemClipboard>, String> {
+    OUTBOX
+        .with(|o| o.borrow().as_ref().map(Outbox::clipboard))
+        .ok_or_else(|| "no page is running a frame".to_string())
+}
+
+/// The page's platform: its sound device and its clipboard.
+fn platform() -> Platform {
+    Platform {
+        sound_device: open_device,
+        clipboard: open_clipboard,
+    }
+}
+
+/// The name of the project packed in `bundle`, from its `project.jengine`.
+pub fn project_name(bundle: &[u8]) -> Result<String, String> {
+    let files = bundle::unpack(bundle).map_err(|e| e.to_string())?;
+    let text = files
+        .get("project.jengine")
+        .ok_or("the bundle has no project.jengine")?;
+    let text = std::str::from_utf8(text).map_err(|e| format!("bundle project.jengine: {e}"))?;
+    ProjectFile::parse(text)
+        .map(|file| file.name)
+        .map_err(|e| format!("bundle project.jengine: {e}"))
+}
+
+/// The `localStorage` prefix of the project packed in `bundle` ([`key_prefix`]).
+pub fn storage_prefix(bundle: &[u8]) -> Result<String, String> {
+    project_name(bundle).map(|name| key_prefix(&name))
+}
 
 /// The largest frame side the page may ask for; bigger is refused rather than allocated.
 pub const MAX_SIDE: u32 = 8192;
@@ -70,31 +123,53 @@ pub struct Host {
     recorded: Vec<TimedEvent>,
     /// An input file being played back: its events are fed on their frames, in world units.
     replay: Option<InputScript>,
+    sound: SoundOutput,
+    storage: BrowserStorage,
+    outbox: Outbox,
+    /// The frames played when the frame just run read the music clock.
+    clock_played: u64,
+    /// What the host itself has to say, for the next [`Host::take_log`].
+    said: Vec<(&'static str, String)>,
 }
 
 impl Host {
     /// Starts the project packed in `bundle` with the packages it lists (taken from `linked`)
     /// and `seed`. Every problem found is returned together; nothing is started then.
     pub fn start(bundle: &[u8], linked: &[&dyn Package], seed: u64) -> Result<Host, Vec<String>> {
-        Host::launch(bundle, linked, seed, Launch::default())
+        Host::start_with(bundle, linked, seed, Launch::default(), None)
     }
 
-    /// [`Host::start`] with what a command line's `--scene` and `-- <args>` would give.
-    pub fn launch(
+    /// [`Host::start`] with what a command line's `--scene` and `-- <args>` would give, and the
+    /// player's data the page loaded from the browser's storage (`None`: an empty store).
+    /// Sound goes to the page's device and copies to the page's clipboard.
+    pub fn start_with(
         bundle: &[u8],
         linked: &[&dyn Package],
         seed: u64,
         launch: Launch,
+        storage: Option<BrowserStorage>,
     ) -> Result<Host, Vec<String>> {
+        let storage = match storage {
+            Some(storage) => storage,
+            None => BrowserStorage::empty(&storage_prefix(bundle).map_err(|e| vec![e])?),
+        };
         let files = bundle::unpack(bundle).map_err(|e| vec![e.to_string()])?;
         let assets = Arc::new(memory_assets(files)?) as Arc<dyn jengine::host::Assets>;
+        let (device, sound) = web_device();
+        DEVICE.with(|d| *d.borrow_mut() = Some(device));
         let options = Options {
             seed,
             scene: launch.scene,
             args: launch.args,
+            storage: Some(storage.store()),
+            sound: Sound::Device,
+            system_clipboard: true,
+            platform: platform(),
             ..Options::default()
         };
-        let runtime = Runtime::with_assets(assets.clone(), linked, options)?;
+        let started = Runtime::with_assets(assets.clone(), linked, options);
+        DEVICE.with(|d| d.borrow_mut().take());
+        let runtime = started?;
         let (width, height) = {
             let window = &runtime.project.file.window;
             (window.width.max(1), window.height.max(1))
@@ -107,6 +182,11 @@ impl Host {
             frame: None,
             recorded: Vec::new(),
             replay: None,
+            sound,
+            storage,
+            outbox: Outbox::new(),
+            clock_played: 0,
+            said: Vec::new(),
         })
     }
 
@@ -161,7 +241,13 @@ impl Host {
             other => other.clone(),
         });
         let events: Vec<Event> = replayed.into_iter().chain(live).collect();
+        OUTBOX.with(|o| *o.borrow_mut() = Some(self.outbox.clone()));
         self.runtime.step(&events);
+        OUTBOX.with(|o| o.borrow_mut().take());
+        self.clock_played = self.sound.counts().1;
+        for warning in self.storage.take_warnings() {
+            self.said.push(("warn", warning));
+        }
         // What reached the scripts, a paste as its text: a headless replay of this recording
         // plays the same frames.
         self.recorded.extend(
@@ -210,19 +296,18 @@ impl Host {
     /// The log lines and renderer warnings since the last call, as a JSON list of
     /// `{"level", "message"}`.
     pub fn take_log(&mut self) -> String {
-        let mut lines: Vec<serde_json::Value> = self
-            .runtime
-            .take_log()
+        let mut lines: Vec<serde_json::Value> = std::mem::take(&mut self.said)
             .into_iter()
-            .map(|line| {
-                let level = match line.level {
-                    jengine::LogLevel::Info => "info",
-                    jengine::LogLevel::Warn => "warn",
-                    jengine::LogLevel::Error => "error",
-                };
-                serde_json::json!({ "level": level, "message": line.message })
-            })
+            .map(|(level, message)| serde_json::json!({ "level": level, "message": message }))
             .collect();
+        lines.extend(self.runtime.take_log().into_iter().map(|line| {
+            let level = match line.level {
+                jengine::LogLevel::Info => "info",
+                jengine::LogLevel::Warn => "warn",
+                jengine::LogLevel::Error => "error",
+            };
+            serde_json::json!({ "level": level, "message": line.message })
+        }));
         lines.extend(
             self.renderer
                 .take_warnings()
@@ -245,6 +330,51 @@ impl Host {
     /// The runtime, for tests and tools.
     pub fn runtime(&self) -> &Runtime {
         &self.runtime
+    }
+
+    /// The page's half of the sound device: it takes the mixed samples and says how far
+    /// playback got.
+    pub fn sound(&self) -> &SoundOutput {
+        &self.sound
+    }
+
+    /// The music clock as scripts read it on the frame just run, and the frames played it was
+    /// read at (the page may have played more since).
+    pub fn music_clock(&self) -> (MusicClock, u64) {
+        let clock = self
+            .runtime
+            .world
+            .resources
+            .get::<MusicClock>()
+            .copied()
+            .unwrap_or_default();
+        (clock, self.clock_played)
+    }
+
+    /// The changes to make in `localStorage` since what the page last stored, as the JSON
+    /// list `[[name, value or null], ...]` in the order to make them; `None` when there are
+    /// none. The page confirms with [`Host::storage_stored`].
+    pub fn storage_changes(&mut self) -> Option<String> {
+        let changes = self.storage.changes();
+        (!changes.is_empty()).then(|| changes_json(changes))
+    }
+
+    /// The page made the first `done` of the changes last handed out.
+    pub fn storage_stored(&mut self, done: usize) {
+        self.storage.stored(done);
+    }
+
+    /// The copy a script made for the browser's clipboard, if one came since the last call.
+    pub fn clipboard_take(&mut self) -> Option<String> {
+        self.outbox.take()
+    }
+
+    /// The browser refused to write the clipboard (`why` in its words): copies stay in memory
+    /// from now on, and the log says so once.
+    pub fn clipboard_refused(&mut self, why: &str) {
+        if let Some(said) = self.outbox.refused(why) {
+            self.said.push(("warn", said));
+        }
     }
 }
 
@@ -339,11 +469,12 @@ mod tests {
     fn launch_options_name_the_scene_and_the_args_within_their_limits() {
         let launch = Launch::from_json(r#"{"scene": "legacy", "args": ["--x", "1"]}"#).unwrap();
         assert_eq!(launch.scene.as_deref(), Some("legacy"));
-        let host = Host::launch(
+        let host = Host::start_with(
             &counter_bundle(),
             &[&jengine_counter::CounterPackage],
             7,
             launch,
+            None,
         )
         .unwrap();
         assert_eq!(host.runtime().scene(), "legacy");
@@ -359,15 +490,78 @@ mod tests {
             scene: Some("nowhere".into()),
             args: Vec::new(),
         };
-        let err = Host::launch(
+        let err = Host::start_with(
             &counter_bundle(),
             &[&jengine_counter::CounterPackage],
             7,
             missing,
+            None,
         )
         .err()
         .unwrap();
         assert!(err.join(" ").contains("nowhere"), "{err:?}");
+    }
+
+    #[test]
+    fn the_page_gets_the_save_the_copy_and_the_sound_of_its_game() {
+        let bundle = counter_bundle();
+        let prefix = crate::storage_prefix(&bundle).unwrap();
+        assert_eq!(prefix, "jengine/counter-fixture/");
+        let keys = br#"[["save.json", "{\"count_at_3\": 9}"], ["../up", "x"]]"#;
+        let (storage, loaded) = BrowserStorage::load(&prefix, keys);
+        assert_eq!(
+            (loaded.loaded.len(), loaded.held.len()),
+            (1, 1),
+            "{loaded:?}"
+        );
+        let mut host = Host::start_with(
+            &bundle,
+            &[&jengine_counter::CounterPackage],
+            7,
+            Launch::default(),
+            Some(storage),
+        )
+        .unwrap();
+        assert_eq!(host.storage_changes(), None, "nothing changed yet");
+        for _ in 0..3 {
+            host.step(&[]);
+        }
+        let changes: serde_json::Value =
+            serde_json::from_str(&host.storage_changes().expect("the save changed")).unwrap();
+        assert_eq!(changes[0][0], "save.json");
+        let save: serde_json::Value =
+            serde_json::from_str(changes[0][1].as_str().unwrap()).unwrap();
+        assert_eq!(save["count_at_3"], 3);
+        host.storage_stored(1);
+        assert_eq!(host.storage_changes(), None);
+
+        host.step_json(r#"[{"type":"key","key":"c","down":true}]"#)
+            .unwrap();
+        assert_eq!(host.clipboard_take().as_deref(), Some("count 3"));
+        assert_eq!(host.clipboard_take(), None);
+        host.clipboard_refused("NotAllowedError: denied");
+        assert!(host.take_log().contains("NotAllowedError"));
+        host.step_json(
+            r#"[{"type":"key","key":"c","down":false},{"type":"key","key":"c","down":true}]"#,
+        )
+        .unwrap();
+        assert_eq!(
+            host.clipboard_take(),
+            None,
+            "refused: copies stay in memory"
+        );
+        assert_eq!(host.runtime().clipboard(), Some("count 3"));
+
+        // Silent until the page's output runs: one step's worth a step, counted played.
+        let (mixed, played) = host.sound().counts();
+        assert_eq!((mixed, played), (5 * 800, 5 * 800));
+        host.sound().set_running(true);
+        host.step(&[]);
+        let (mixed, played) = host.sound().counts();
+        assert!(mixed > 6 * 800 && played == 5 * 800, "{mixed} {played}");
+        let mut samples = Vec::new();
+        assert_eq!(host.sound().take(&mut samples), 5 * 800);
+        assert_eq!(samples.len() as u64, (mixed - played) * 2);
     }
 
     #[test]

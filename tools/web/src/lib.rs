@@ -8,19 +8,25 @@
 //! [`serve`] hosts a build's folder on the loopback address. On wasm32 the seam's
 //! clock is the page's (`performance.now`, `Date.now`), and a panic leaves its message where the
 //! page reads it after the module traps, so the page can say what happened and start afresh.
+//! The runtime's sound device ([`sound`]), clipboard ([`clipboard`]) and the player's data
+//! ([`storage`]) are the page's, each with a half the page's parts (`audio.js`, `clipboard.js`,
+//! `storage.js`) drive through the exports.
 
 #![warn(missing_docs)]
 
 pub mod bundle;
+pub mod clipboard;
 mod host;
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod serve;
+pub mod sound;
+pub mod storage;
 
 #[doc(hidden)]
 pub mod export;
 
-pub use host::{Host, Launch, MAX_ARG_BYTES, MAX_ARGS, MAX_SIDE};
+pub use host::{Host, Launch, MAX_ARG_BYTES, MAX_ARGS, MAX_SIDE, project_name, storage_prefix};
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -13,8 +13,23 @@ pub const INDEX_HTML: &str = include_str!("../page/index.html");
 /// the module after a trap, and calls the parts.
 pub const LOADER_JS: &str = include_str!("../page/jengine.js");
 
+/// The sound part: plays the mixed samples through Web Audio and reports what was played.
+pub const AUDIO_JS: &str = include_str!("../page/audio.js");
+
+/// The storage part: the player's data loaded from and written back to `localStorage`.
+pub const STORAGE_JS: &str = include_str!("../page/storage.js");
+
+/// The clipboard part: copies written with `navigator.clipboard` where the browser allows it.
+pub const CLIPBOARD_JS: &str = include_str!("../page/clipboard.js");
+
 /// Every file of the page, by the name it has in a web build's folder.
-pub const PAGE: &[(&str, &str)] = &[("index.html", INDEX_HTML), ("jengine.js", LOADER_JS)];
+pub const PAGE: &[(&str, &str)] = &[
+    ("index.html", INDEX_HTML),
+    ("audio.js", AUDIO_JS),
+    ("storage.js", STORAGE_JS),
+    ("clipboard.js", CLIPBOARD_JS),
+    ("jengine.js", LOADER_JS),
+];
 
 /// The bundle's file name in a web build's folder.
 pub const BUNDLE: &str = "game.bundle";
