@@ -480,10 +480,15 @@ fn ensure(world: &mut World, e: jengine::Entity) -> Result<(), String> {
         .is_some_and(|s| s.by_folder.contains_key(&game.folder));
     if !opened {
         let session = session_storage(world, &game.folder).and_then(|storage| {
-            let shipped = world.resources.get::<Launch>().and_then(|l| {
-                (!game.shipped.is_empty()).then(|| l.project_dir.join(&game.shipped))
-            });
-            Session::open_in(storage, shipped.as_deref().filter(|d| d.is_dir()))
+            // Read through the project's files, so a web build's bundle serves them too.
+            let files = world
+                .resources
+                .get::<jengine::ProjectFiles>()
+                .map(|f| f.0.clone());
+            let shipped = files
+                .as_deref()
+                .filter(|f| !game.shipped.is_empty() && f.list(&game.shipped).is_ok());
+            Session::open_shipped(storage, shipped.map(|f| (f, game.shipped.as_str())))
         });
         let session = match session {
             Ok(mut s) => {

@@ -20,7 +20,7 @@ use crate::game::Game;
 use crate::library::{ExportFormat, InstallMode, Library, PackSummary, Preview, export_pack};
 use crate::pack::{Glyph, Level};
 use crate::share;
-use crate::source::{Loading, ScriptLimits, SourceKind, load_file, load_in_background};
+use crate::source::{Loading, ScriptLimits, SourceKind, load, load_in_background};
 use crate::validate::{Checked, MAX_SOURCE_BYTES, Note, PackError, Problem, validate};
 use crate::worlds;
 
@@ -294,17 +294,29 @@ impl Session {
     /// Opens the session kept in `storage` (installed packs in its folder `packs`, progress in
     /// the slot `progress.json`, exports in the folder `exports`), as [`Session::open`] does.
     pub fn open_in(storage: Arc<dyn Storage>, shipped: Option<&Path>) -> Result<Session, String> {
+        match shipped {
+            Some(dir) => {
+                let files = jengine::host::DiskAssets::new(dir);
+                Session::open_shipped(storage, Some((&files, "")))
+            }
+            None => Session::open_shipped(storage, None),
+        }
+    }
+
+    /// [`Session::open_in`] with the shipped packs read from the folder `folder` of a set of
+    /// files (the project's, [`jengine::ProjectFiles`]: a folder on disk, or a web build's
+    /// bundle). A pack file that does not load is said at startup and left out.
+    pub fn open_shipped(
+        storage: Arc<dyn Storage>,
+        shipped: Option<(&dyn jengine::host::Assets, &str)>,
+    ) -> Result<Session, String> {
         let mut startup = Vec::new();
         let mut packs = Vec::new();
-        if let Some(dir) = shipped {
-            let files = worlds::pack_files(dir).map_err(|e| e.to_string())?;
-            for file in files {
-                if file.file_name().and_then(|n| n.to_str()) == Some(worlds::CORE_FILE) {
-                    continue;
-                }
-                match load_file(&file) {
+        if let Some((files, folder)) = shipped {
+            for (name, text) in worlds::shipped_sources(files, folder).map_err(|e| e.to_string())? {
+                match text.and_then(|text| load(&text, SourceKind::from_name(&name), &name)) {
                     Ok(checked) => packs.push(checked.pack),
-                    Err(e) => startup.push(format!("{}: {e}", file.display())),
+                    Err(e) => startup.push(format!("{name}: {e}")),
                 }
             }
         }
@@ -1337,5 +1349,32 @@ mod tests {
         assert_eq!(ids, [("core", true), ("hello-miau", true)]);
         s.remove("hello-miau");
         assert!(outcome(&s).message.contains("ships with the game"));
+    }
+
+    /// A web build has no folder on disk: the packs come from the bundle's files in memory,
+    /// and a file that is too large or not text is said at startup like a broken one.
+    #[test]
+    fn shipped_packs_come_from_files_in_memory_too() {
+        let mut files = jengine::host::MemoryAssets::named("bundle");
+        files.insert("mods/hello.cjs", HELLO.as_bytes()).unwrap();
+        files.insert("mods/broken.json", BROKEN.as_bytes()).unwrap();
+        files
+            .insert("mods/notes.txt", b"not a pack".as_slice())
+            .unwrap();
+        files
+            .insert("mods/binary.json", [0xff_u8, 0xfe, 0].as_slice())
+            .unwrap();
+        let huge = vec![b' '; MAX_SOURCE_BYTES + 1];
+        files.insert("mods/huge.json", huge).unwrap();
+        let storage = Arc::new(jengine::host::MemoryStorage::new());
+        let mut s = Session::open_shipped(storage, Some((&files, "mods"))).expect("opens");
+        let mut problems = s.take_startup_problems();
+        problems.sort();
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(problems[0].contains("binary.json") && problems[0].contains("not UTF-8"));
+        assert!(problems[1].contains("broken.json"));
+        assert!(problems[2].contains("huge.json"), "{problems:?}");
+        let ids: Vec<&str> = s.catalog().iter().map(|c| c.summary.id.as_str()).collect();
+        assert_eq!(ids, ["core", "hello-miau"]);
     }
 }

@@ -13,7 +13,7 @@ use crate::solve::{
     Constraint, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_VISITED, Outcome, Report, Search, solve,
 };
 use crate::source::{SourceKind, load, load_file};
-use crate::validate::{Checked, PackError};
+use crate::validate::{Checked, MAX_SOURCE_BYTES, PackError};
 
 /// The core pack's source (`packs/core.json`), built into the crate.
 pub const CORE_SOURCE: &str = include_str!("../packs/core.json");
@@ -40,6 +40,46 @@ pub fn pack_files(dir: &Path) -> Result<Vec<PathBuf>, PackError> {
         .collect();
     files.sort();
     Ok(files)
+}
+
+/// The pack sources in the folder `folder` of `files` (`.cjs`, `.lua` or `.json`, the core
+/// pack's own file left out), sorted by name, each with its text or why it cannot be read (too
+/// large, not UTF-8). The names are as `files` gives them, for messages.
+#[allow(clippy::type_complexity)]
+pub fn shipped_sources(
+    files: &dyn jengine::host::Assets,
+    folder: &str,
+) -> Result<Vec<(String, Result<String, PackError>)>, PackError> {
+    let entries = files
+        .list(folder)
+        .map_err(|e| PackError::Io(e.to_string()))?;
+    let mut out = Vec::new();
+    for entry in entries {
+        let kind = entry.name.rsplit('.').next().unwrap_or("");
+        if entry.folder || !matches!(kind, "cjs" | "lua" | "json") || entry.name == CORE_FILE {
+            continue;
+        }
+        let name = if folder.is_empty() {
+            entry.name.clone()
+        } else {
+            format!("{folder}/{}", entry.name)
+        };
+        let shown = files.root().join(&name).display().to_string();
+        let text = files
+            .read_at_most(&name, MAX_SOURCE_BYTES as u64)
+            .map_err(|e| match e.problem {
+                jengine::host::AssetProblem::TooLarge { size, .. } => PackError::TooLarge {
+                    bytes: size as usize,
+                    limit: MAX_SOURCE_BYTES,
+                },
+                _ => PackError::Io(e.to_string()),
+            })
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| PackError::Io(format!("{shown}: not UTF-8")))
+            });
+        out.push((shown, text));
+    }
+    Ok(out)
 }
 
 /// Solver settings for checking proofs; `None` caps defer to each proof's `solverBudget`.

@@ -76,7 +76,7 @@ pub use crate::table::{RawTable, Row, RowError, Tables};
 pub use crate::value::{Args, Value};
 pub use crate::world::{
     Entity, Launch, Log, LogLevel, LogLine, MAX_TEXT_INPUT, MusicClock, Pointer, PointerEvent,
-    PointerPhase, Resources, TextInput, Time, World,
+    PointerPhase, ProjectFiles, Resources, TextInput, Time, World,
 };
 pub use hecs;
 

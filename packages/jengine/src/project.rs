@@ -75,6 +75,10 @@ pub struct ProjectFile {
     /// The packages to register, dependencies included.
     #[serde(default)]
     pub packages: Vec<PackageRef>,
+    /// Folders of the project besides `assets/` and `data/` that the game reads while it runs
+    /// (Miau's shipped packs in `mods/`), each one plain name. A web build packs them too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub folders: Vec<String>,
 }
 
 /// A file that could not be read or is wrong: a project file, a package's `Cargo.toml`.
@@ -109,7 +113,14 @@ const REQUIRED_KEYS: &[(&str, &str)] = &[
 ];
 
 /// The keys each object of `project.jengine` may hold; anything else is a typo to report.
-const PROJECT_KEYS: &[&str] = &["name", "version", "start_scene", "window", "packages"];
+const PROJECT_KEYS: &[&str] = &[
+    "name",
+    "version",
+    "start_scene",
+    "window",
+    "packages",
+    "folders",
+];
 const WINDOW_KEYS: &[&str] = &["width", "height", "title"];
 const PACKAGE_KEYS: &[&str] = &["name", "source"];
 const SOURCE_KEYS: &[&str] = &["type", "path"];
@@ -271,6 +282,23 @@ impl ProjectFile {
                 "window: size must be above zero, got {}x{}",
                 file.window.width, file.window.height
             ));
+        }
+        for (i, folder) in file.folders.iter().enumerate() {
+            let plain = !folder.is_empty()
+                && folder.len() <= MAX_NAME
+                && !folder.starts_with('.')
+                && folder
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
+            if !plain {
+                return Err(format!(
+                    "folders[{i}]: {folder:?} must be one plain folder name (letters, digits, \
+                     '-', '_', '.'; not hidden)"
+                ));
+            }
+            if file.folders[..i].contains(folder) {
+                return Err(format!("folders[{i}]: {folder} is listed twice"));
+            }
         }
         for (i, p) in file.packages.iter().enumerate() {
             line(&format!("packages[{i}].name"), &p.name, MAX_NAME)?;
@@ -447,13 +475,36 @@ mod tests {
         }"#;
         let err = ProjectFile::parse(text).unwrap_err();
         let expected = [
-            "unknown key \"colour\" (expected one of: name, version, start_scene, window, packages)",
-            "unknown key \"strat_scene\"; did you mean \"start_scene\"? (expected one of: name, version, start_scene, window, packages)",
+            "unknown key \"colour\" (expected one of: name, version, start_scene, window, packages, folders)",
+            "unknown key \"strat_scene\"; did you mean \"start_scene\"? (expected one of: name, version, start_scene, window, packages, folders)",
             "window: unknown key \"titel\"; did you mean \"title\"? (expected one of: width, height, title)",
             "packages[0]: unknown key \"sourse\"; did you mean \"source\"? (expected one of: name, source)",
             "packages[1].source: unknown key \"paht\"; did you mean \"path\"? (expected one of: type, path)",
         ];
         assert_eq!(err, expected.join("; "));
+    }
+
+    #[test]
+    fn extra_folders_are_plain_names_listed_once() {
+        let with = |folders: &str| {
+            ProjectFile::parse(&format!(
+                r#"{{"name": "n", "start_scene": "s", "folders": {folders}}}"#
+            ))
+        };
+        assert_eq!(
+            with(r#"["mods", "levels_2"]"#).unwrap().folders,
+            ["mods", "levels_2"]
+        );
+        for bad in [
+            r#"["../up"]"#,
+            r#"["a/b"]"#,
+            r#"[".git"]"#,
+            r#"[""]"#,
+            r#"["mods", "mods"]"#,
+        ] {
+            let err = with(bad).unwrap_err();
+            assert!(err.starts_with("folders["), "{bad}: {err}");
+        }
     }
 
     #[test]
@@ -467,6 +518,7 @@ mod tests {
                 name: "p".into(),
                 source: Source::Path { path: "x".into() },
             }],
+            folders: vec!["mods".into()],
         };
         let v = serde_json::to_value(&file).unwrap();
         let keys = |v: &serde_json::Value| -> Vec<String> {
@@ -518,7 +570,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             format!(
-                "{}: unknown key \"pakages\"; did you mean \"packages\"? (expected one of: name, version, start_scene, window, packages)",
+                "{}: unknown key \"pakages\"; did you mean \"packages\"? (expected one of: name, version, start_scene, window, packages, folders)",
                 dir.path().join("project.jengine").display()
             )
         );
@@ -626,7 +678,7 @@ mod tests {
         assert_eq!(
             err,
             [
-                "unknown key \"nmae\"; did you mean \"name\"? (expected one of: name, version, start_scene, window, packages)",
+                "unknown key \"nmae\"; did you mean \"name\"? (expected one of: name, version, start_scene, window, packages, folders)",
                 "missing key \"name\" (the project's name)",
                 "missing key \"start_scene\" (the scene to load first)",
             ]
@@ -634,7 +686,7 @@ mod tests {
         );
         assert_eq!(
             ProjectFile::parse("[1]").unwrap_err(),
-            "project.jengine is a JSON object with the keys name, version, start_scene, window, packages; got an array"
+            "project.jengine is a JSON object with the keys name, version, start_scene, window, packages, folders; got an array"
         );
     }
 

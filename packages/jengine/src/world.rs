@@ -162,6 +162,12 @@ impl Default for Time {
     }
 }
 
+/// The project's files as the runtime reads them (a folder on disk, or a web build's bundle in
+/// memory), for packages that read files of the project beyond scenes and tables, such as the
+/// folders `project.jengine` lists in `folders`. The runtime inserts it before the first scene.
+#[derive(Debug, Clone)]
+pub struct ProjectFiles(pub std::sync::Arc<dyn crate::host::Assets>);
+
 /// How the project was started, for packages that keep files or read the command line: the
 /// project's folder, the folder the player's data lives in, and the arguments given after `--`
 /// (`jengine run projects/miau -- --gift LINK`). The runtime inserts it before the first scene.

@@ -227,6 +227,9 @@ impl Runtime {
             ..Time::default()
         });
         world.resources.insert(tables);
+        world
+            .resources
+            .insert(jengine::ProjectFiles(project.assets.clone()));
         world.resources.insert(jengine::Launch {
             project_dir: project.dir.clone(),
             data_dir: options.save_dir.clone(),

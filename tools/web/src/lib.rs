@@ -35,13 +35,24 @@ use std::path::Path;
 pub const BUNDLED: [&str; 2] = ["assets", "data"];
 
 /// The files of the project in `dir` a browser build needs: `project.jengine` and everything
-/// under `assets/` and `data/`, named relative to `dir` with `/`. Hidden files are left out.
+/// under `assets/`, `data/` and the folders the project file lists in `folders`, named
+/// relative to `dir` with `/`. Hidden files are left out.
 pub fn project_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
     let mut files = BTreeMap::new();
     let project = dir.join("project.jengine");
     let text = std::fs::read(&project).map_err(|e| format!("{}: {e}", project.display()))?;
+    let listed = std::str::from_utf8(&text)
+        .map_err(|_| format!("{}: not UTF-8", project.display()))
+        .and_then(|t| {
+            jengine::host::ProjectFile::parse(t).map_err(|e| format!("{}: {e}", project.display()))
+        })?
+        .folders;
     files.insert("project.jengine".to_string(), text);
-    for folder in BUNDLED {
+    let folders = BUNDLED
+        .iter()
+        .copied()
+        .chain(listed.iter().map(String::as_str));
+    for folder in folders {
         let path = dir.join(folder);
         if path.is_dir() {
             collect(&path, folder, &mut files)?;
