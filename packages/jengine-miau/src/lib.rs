@@ -29,9 +29,12 @@
 pub mod automata;
 pub mod board;
 pub mod game;
+pub mod gift;
 pub mod library;
 pub mod pack;
 pub mod rules;
+#[cfg(any(test, feature = "selftest"))]
+pub mod selftest;
 pub mod session;
 pub mod share;
 pub mod solve;
@@ -451,16 +454,23 @@ fn session_storage(world: &mut World, folder: &str) -> Result<Arc<dyn Storage>, 
         .map_err(|e| format!("folder {folder:?}: {e}"))
 }
 
-/// The value after `--gift` in the launch arguments, if this run has one not yet opened.
+/// The value after `--gift` in the launch arguments, else the gift a host offered (a web
+/// page's `#gift=`, see [`gift`]), if this run has one not yet opened.
 fn launch_gift(world: &mut World) -> Option<String> {
-    let args = world.resources.get::<Launch>()?.args.clone();
-    let sessions = world.resources.get_or_default::<Sessions>();
-    if sessions.gift_taken {
+    if world.resources.get_or_default::<Sessions>().gift_taken {
         return None;
     }
-    let at = args.iter().position(|a| a == "--gift")?;
-    sessions.gift_taken = true;
-    args.get(at + 1).cloned()
+    let args = world
+        .resources
+        .get::<Launch>()
+        .map(|l| l.args.clone())
+        .unwrap_or_default();
+    let gift = match args.iter().position(|a| a == "--gift") {
+        Some(at) => args.get(at + 1).cloned(),
+        None => Some(gift::take_offered()?),
+    };
+    world.resources.get_or_default::<Sessions>().gift_taken = true;
+    gift
 }
 
 /// Opens the session `game` names if it is not open, with the launch's gift, and starts the
