@@ -30,6 +30,18 @@ pub const SCRIPT_MEMORY_LIMIT: usize = 256 * 1024 * 1024;
 /// Wall-clock time a pack script may run.
 pub const SCRIPT_TIME_LIMIT: Duration = Duration::from_secs(2);
 
+/// The stack QuickJS may use before a deep recursion is a JavaScript error: 512 KiB natively.
+/// In a web build, every wasm call also takes room on the browser's own stack (about 1 MB,
+/// not the module's), 8 to 16 times what QuickJS counts in a debug build, and running out of
+/// that traps the module; 32 KiB keeps QuickJS's error first (measured in Node 20), and is
+/// still some hundred nested calls, far more than pack data needs.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub const QUICKJS_STACK: usize = 512 * 1024;
+/// The stack QuickJS may use before a deep recursion is a JavaScript error (see the native
+/// value's note for why it is smaller here).
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub const QUICKJS_STACK: usize = 32 * 1024;
+
 /// The most JSON text a pack script's `module.exports` may come to (32 MiB, room for 64 levels of
 /// 4,096 entities); more is refused before the host parses any of it.
 pub const MAX_EXPORTED_DATA: usize = 64 * MAX_SOURCE_BYTES;
@@ -222,7 +234,7 @@ fn eval_commonjs(
     use rquickjs::{Context, Runtime};
     let runtime = Runtime::new().map_err(|e| PackError::Script(format!("{name}: {e}")))?;
     runtime.set_memory_limit(limits.memory);
-    runtime.set_max_stack_size(512 * 1024);
+    runtime.set_max_stack_size(QUICKJS_STACK);
     let timed_out = Arc::new(AtomicBool::new(false));
     let deadline = clock::deadline(name, limits.time).map_err(PackError::Script)?;
     let flag = timed_out.clone();
