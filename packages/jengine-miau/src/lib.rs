@@ -507,24 +507,29 @@ fn ensure(world: &mut World, e: jengine::Entity) -> Result<(), String> {
                 Err(e)
             }
         };
-        let gift = launch_gift(world);
-        let sessions = world.resources.get_or_default::<Sessions>();
-        let entry = sessions
+        world
+            .resources
+            .get_or_default::<Sessions>()
             .by_folder
             .entry(game.folder.clone())
             .or_insert(session);
-        if let (Some(link), Ok(session)) = (gift, entry.as_mut()) {
+    }
+    let gift = if opened { None } else { launch_gift(world) };
+    let session = world
+        .resources
+        .get_mut::<Sessions>()
+        .and_then(|s| s.by_folder.get_mut(&game.folder))
+        .and_then(|s| s.as_mut().ok());
+    if let Some(session) = session {
+        if !game.pack.is_empty() {
+            session.play(&game.pack, &game.level);
+            session.touch();
+        }
+        // After the scene's level, so the gift's outcome is the last one: a refused gift is
+        // said on the screen rather than replaced by the level's.
+        if let Some(link) = gift {
             session.open_link(&link);
         }
-    }
-    if !game.pack.is_empty()
-        && let Some(Ok(session)) = world
-            .resources
-            .get_mut::<Sessions>()
-            .and_then(|s| s.by_folder.get_mut(&game.folder))
-    {
-        session.play(&game.pack, &game.level);
-        session.touch();
     }
     let gone = |_| format!("entity {} is gone", e.to_bits());
     world
