@@ -9,13 +9,16 @@
 macro_rules! list_cases {
     ($($name:ident),* $(,)?) => {
         /// This file's tests, for [`crate::selftest`].
-        pub(crate) const CASES: &[(&str, fn())] = &[$((stringify!($name), $name)),*];
+        pub(crate) const CASES: $crate::selftest::CaseList = &[$((stringify!($name), $name)),*];
     };
 }
 pub(crate) use list_cases;
 
+/// One file's tests: each one's name and function.
+pub(crate) type CaseList = &'static [(&'static str, fn())];
+
 /// The suite's files: the name a case is given under, and the file's list.
-const FILES: &[(&str, &[(&str, fn())])] = &[("miau::source_tests", crate::source::CASES)];
+const FILES: &[(&str, CaseList)] = &[("miau::source_tests", crate::source::CASES)];
 
 /// Every case of Miau's pack-script suite, named `miau::file::test`, in file order.
 #[cfg(feature = "selftest")]
