@@ -29,9 +29,12 @@
 pub mod automata;
 pub mod board;
 pub mod game;
+pub mod gift;
 pub mod library;
 pub mod pack;
 pub mod rules;
+#[cfg(any(test, feature = "selftest"))]
+pub mod selftest;
 pub mod session;
 pub mod share;
 pub mod solve;
@@ -451,16 +454,23 @@ fn session_storage(world: &mut World, folder: &str) -> Result<Arc<dyn Storage>, 
         .map_err(|e| format!("folder {folder:?}: {e}"))
 }
 
-/// The value after `--gift` in the launch arguments, if this run has one not yet opened.
+/// The value after `--gift` in the launch arguments, else the gift a host offered (a web
+/// page's `#gift=`, see [`gift`]), if this run has one not yet opened.
 fn launch_gift(world: &mut World) -> Option<String> {
-    let args = world.resources.get::<Launch>()?.args.clone();
-    let sessions = world.resources.get_or_default::<Sessions>();
-    if sessions.gift_taken {
+    if world.resources.get_or_default::<Sessions>().gift_taken {
         return None;
     }
-    let at = args.iter().position(|a| a == "--gift")?;
-    sessions.gift_taken = true;
-    args.get(at + 1).cloned()
+    let args = world
+        .resources
+        .get::<Launch>()
+        .map(|l| l.args.clone())
+        .unwrap_or_default();
+    let gift = match args.iter().position(|a| a == "--gift") {
+        Some(at) => args.get(at + 1).cloned(),
+        None => Some(gift::take_offered()?),
+    };
+    world.resources.get_or_default::<Sessions>().gift_taken = true;
+    gift
 }
 
 /// Opens the session `game` names if it is not open, with the launch's gift, and starts the
@@ -502,24 +512,29 @@ fn ensure(world: &mut World, e: jengine::Entity) -> Result<(), String> {
                 Err(e)
             }
         };
-        let gift = launch_gift(world);
-        let sessions = world.resources.get_or_default::<Sessions>();
-        let entry = sessions
+        world
+            .resources
+            .get_or_default::<Sessions>()
             .by_folder
             .entry(game.folder.clone())
             .or_insert(session);
-        if let (Some(link), Ok(session)) = (gift, entry.as_mut()) {
+    }
+    let gift = if opened { None } else { launch_gift(world) };
+    let session = world
+        .resources
+        .get_mut::<Sessions>()
+        .and_then(|s| s.by_folder.get_mut(&game.folder))
+        .and_then(|s| s.as_mut().ok());
+    if let Some(session) = session {
+        if !game.pack.is_empty() {
+            session.play(&game.pack, &game.level);
+            session.touch();
+        }
+        // After the scene's level, so the gift's outcome is the last one: a refused gift is
+        // said on the screen rather than replaced by the level's.
+        if let Some(link) = gift {
             session.open_link(&link);
         }
-    }
-    if !game.pack.is_empty()
-        && let Some(Ok(session)) = world
-            .resources
-            .get_mut::<Sessions>()
-            .and_then(|s| s.by_folder.get_mut(&game.folder))
-    {
-        session.play(&game.pack, &game.level);
-        session.touch();
     }
     let gone = |_| format!("entity {} is gone", e.to_bits());
     world

@@ -23,6 +23,10 @@ const FRAGMENT_PREFIX: &str = "pack=1.";
 /// (data is larger than the script that produced it). Parsed JSON takes many times its text in
 /// memory, so the cap is what bounds a hostile link's cost; a bigger pack travels as a file.
 pub const MAX_LINK_DATA: usize = 8 * MAX_SOURCE_BYTES;
+/// The longest link text read at all: twice [`MAX_LINK_DATA`], more than base64 of any
+/// deflated data under that cap. A longer link (pasted, or a page's `#gift=`) is refused before
+/// it is decoded.
+pub const MAX_LINK_TEXT: usize = 2 * MAX_LINK_DATA;
 
 /// A link to `pack` at `base` (any URL without a fragment). A pack whose data is over
 /// [`MAX_LINK_DATA`] gets no link, since no link decoder would take it back.
@@ -51,6 +55,12 @@ pub fn pack_link(pack: &Pack, base: &str) -> Result<String, PackError> {
 /// Reads the pack a link carries and validates it. Nothing is installed.
 pub fn decode_link(url: &str) -> Result<Checked, PackError> {
     let bad = |m: &str| PackError::Syntax(format!("share link: {m}"));
+    if url.len() > MAX_LINK_TEXT {
+        return Err(PackError::TooLarge {
+            bytes: url.len(),
+            limit: MAX_LINK_TEXT,
+        });
+    }
     let fragment = url
         .split_once('#')
         .map(|(_, f)| f)
@@ -112,6 +122,18 @@ mod tests {
         let data = URL_SAFE_NO_PAD.encode(encoder.finish().expect("finish"));
         let err = decode_link(&format!("x#pack=1.{data}")).expect_err("refused");
         assert!(matches!(err, PackError::TooLarge { .. }));
+    }
+
+    #[test]
+    fn a_link_too_long_to_be_a_pack_is_refused_before_decoding() {
+        let link = format!("x#pack=1.{}", "A".repeat(MAX_LINK_TEXT));
+        assert_eq!(
+            decode_link(&link).expect_err("refused"),
+            PackError::TooLarge {
+                bytes: link.len(),
+                limit: MAX_LINK_TEXT
+            }
+        );
     }
 
     proptest! {

@@ -28,6 +28,7 @@ pub const PAGE: &[(&str, &str)] = &[
     ("audio.js", AUDIO_JS),
     ("storage.js", STORAGE_JS),
     ("clipboard.js", CLIPBOARD_JS),
+    ("gift.js", include_str!("../page/gift.js")),
     ("jengine.js", LOADER_JS),
 ];
 

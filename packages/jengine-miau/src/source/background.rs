@@ -145,6 +145,13 @@ impl Loading {
 
     /// Blocks until the script ends or its time is up.
     pub fn wait(self) -> Result<Checked, PackError> {
+        // A result already there is taken without a timed wait (which reads `Instant`; on the
+        // web, where the load ran in-line, the result is always there).
+        match self.result.try_recv() {
+            Ok(result) => return result,
+            Err(mpsc::TryRecvError::Disconnected) => return Err(self.lost()),
+            Err(mpsc::TryRecvError::Empty) => {}
+        }
         let left = self
             .deadline
             .zip(clock::elapsed())

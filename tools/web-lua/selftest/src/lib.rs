@@ -1,4 +1,5 @@
-//! The seam's sandbox suite as a `wasm32-unknown-unknown` module, run by `run.mjs` in Node.
+//! The seam's sandbox suite, then Miau's pack-script suite (QuickJS and Lua packs against
+//! every limit), as a `wasm32-unknown-unknown` module, run by `run.mjs` in Node.
 //!
 //! libtest cannot report on this target, so the module hands the suite out case by case:
 //! `selftest_count` says how many there are, `selftest_name(i)` and `selftest_run(i)` put a
@@ -16,7 +17,7 @@ mod module {
     use std::time::Duration;
 
     use jengine::host::{Clock, set_clock};
-    use jengine::selftest::{Case, cases};
+    use jengine::selftest::Case;
 
     #[link(wasm_import_module = "clock")]
     unsafe extern "C" {
@@ -38,7 +39,11 @@ mod module {
 
     thread_local! {
         static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-        static CASES: Vec<Case> = cases();
+        static CASES: Vec<Case> = {
+            let mut cases = jengine::selftest::cases();
+            cases.extend(jengine_miau::selftest::cases());
+            cases
+        };
     }
 
     fn say(text: &str) {

@@ -1,5 +1,6 @@
-//! Builds the sandbox suite for `wasm32-unknown-unknown` and runs it under Node: every case
-//! must pass, and the module may import nothing but the page's two clocks.
+//! Builds the sandbox suite and Miau's pack-script suite for `wasm32-unknown-unknown` and runs
+//! them under Node: every case must pass, and the module may import nothing but the page's two
+//! clocks (QuickJS's too).
 //!
 //! Without Node, clang 19, wasi-libc or the wasm32 target the test says so and how to install
 //! them, and passes; with `JENGINE_REQUIRE_WASM=1` (set by `.ci/run`) that is a failure.
@@ -107,7 +108,21 @@ fn the_sandbox_suite_passes_whole_in_the_wasm_build_under_node() {
         String::from_utf8_lossy(&run.stderr)
     );
     let passed = out.lines().filter(|l| l.starts_with("ok ")).count();
-    assert!(passed >= 49, "only {passed} cases ran:\n{out}");
+    assert!(passed >= 49 + 28, "only {passed} cases ran:\n{out}");
+    for miau in [
+        "a_runaway_commonjs_loop_is_stopped",
+        "a_commonjs_memory_bomb_is_stopped",
+        "exported_data_over_the_cap_is_refused_before_parsing",
+        "endless_javascript_recursion_is_an_error_not_a_crash",
+        "a_pack_cannot_forge_a_refused_import",
+        "any_other_require_is_named",
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l == format!("ok miau::source_tests::{miau}")),
+            "Miau's {miau} ran in the wasm build:\n{out}"
+        );
+    }
     let imports = out
         .lines()
         .find_map(|l| l.strip_prefix("imports: "))
