@@ -2,10 +2,11 @@
 //! loopback: the files' sizes raw and gzipped, the bytes fetched before the first frame, the
 //! time to that frame, the battle's frame time (systems and render) at 1280x720 in the page,
 //! and the module's memory. It asserts nothing about time (a busy machine is slower, not
-//! wrong), so it is left out of the suite and run by hand:
+//! wrong), so it is left out of the suite and run by hand (the module is built optimised
+//! whatever the test binary is):
 //!
 //! ```sh
-//! cargo test --release -p kotodama-tests --test web_figures -- --ignored --nocapture
+//! cargo test -p kotodama-tests --test web_figures -- --ignored --nocapture
 //! ```
 
 use std::process::Command;
