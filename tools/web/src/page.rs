@@ -14,7 +14,11 @@ pub const INDEX_HTML: &str = include_str!("../page/index.html");
 pub const LOADER_JS: &str = include_str!("../page/jengine.js");
 
 /// Every file of the page, by the name it has in a web build's folder.
-pub const PAGE: &[(&str, &str)] = &[("index.html", INDEX_HTML), ("jengine.js", LOADER_JS)];
+pub const PAGE: &[(&str, &str)] = &[
+    ("index.html", INDEX_HTML),
+    ("jengine.js", LOADER_JS),
+    ("net.js", include_str!("../page/net.js")),
+];
 
 /// The bundle's file name in a web build's folder.
 pub const BUNDLE: &str = "game.bundle";
