@@ -1,12 +1,13 @@
 //! The client: a game's connection, whose `poll` and `send` never wait on the network.
 //!
-//! One [`Client`] for both platforms, over one connection logic ([`life`]): the bounded queues,
-//! the rate limit, the frame size limit, the reconnection schedule, pings and idle, closes and
-//! their words. Under it is a small transport. Natively that is a thread of its own over sync
-//! tungstenite ([`native`]): the game and the thread share the two queues under mutexes, and the
-//! thread naps for [`ClientConfig::nap`] between looks at its non-blocking socket (a send wakes
-//! it at once). In a browser it is the page's `WebSocket`, reached through the module's `net`
-//! imports ([`web`]), and the logic runs inside the game's own calls: `poll` and `send` step it.
+//! One [`Client`] for both platforms, over one connection logic (`client/life.rs`): the
+//! bounded queues, the rate limit, the frame size limit, the reconnection schedule, pings and
+//! idle, closes and their words. Under it is a small transport. Natively that is a thread of its
+//! own over sync tungstenite (`client/native.rs`): the game and the thread share the two queues
+//! under mutexes, and the thread naps for [`ClientConfig::nap`] between looks at its
+//! non-blocking socket (a send wakes it at once). In a browser it is the page's `WebSocket`,
+//! reached through the module's `net` imports (`client/web.rs`), and the logic runs inside the
+//! game's own calls: `poll` and `send` step it.
 
 #[cfg(target_arch = "wasm32")]
 mod web;
