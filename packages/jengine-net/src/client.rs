@@ -1,28 +1,40 @@
-//! The client: a WebSocket on a thread of its own, so a game frame never waits on the network.
+//! The client: a game's connection, whose `poll` and `send` never wait on the network.
 //!
-//! The game and the thread share two queues under mutexes. Frames out are bounded (a full queue
-//! is an error at [`Client::send`], never a wait); events in are counted, and the thread stops
-//! reading while too many messages wait, so a game that stops polling is eventually dropped by
-//! the server instead of buffering without end. Between looks at its non-blocking socket the
-//! thread naps for [`ClientConfig::nap`], and a send wakes it at once.
+//! One [`Client`] for both platforms, over one connection logic (`client/life.rs`): the
+//! bounded queues, the rate limit, the frame size limit, the reconnection schedule, pings and
+//! idle, closes and their words. Under it is a small transport. Natively that is a thread of its
+//! own over sync tungstenite (`client/native.rs`): the game and the thread share the two queues
+//! under mutexes, and the thread naps for [`ClientConfig::nap`] between looks at its
+//! non-blocking socket (a send wakes it at once). In a browser it is the page's `WebSocket`,
+//! reached through the module's `net` imports (`client/web.rs`), and the logic runs inside the
+//! game's own calls: `poll` and `send` step it.
 
-#[cfg(not(target_arch = "wasm32"))]
-mod native;
-#[cfg(not(target_arch = "wasm32"))]
-pub use native::Client;
 #[cfg(target_arch = "wasm32")]
 mod web;
 #[cfg(target_arch = "wasm32")]
-pub use web::Client;
+use web::Driver;
+#[cfg(not(target_arch = "wasm32"))]
+mod native;
+#[cfg(not(target_arch = "wasm32"))]
+use native::Driver;
+mod life;
 
+use std::collections::VecDeque;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rand::Rng;
 use rand_pcg::Pcg32;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use thiserror::Error;
 
+use crate::close::CloseReason;
 use crate::frame::{Codec, FrameError};
-use crate::limit::RateLimit;
+use crate::limit::{RateLimit, TokenBucket};
+use crate::ping::RoundTrip;
 
 /// What the client tells the game, in the order it happened.
 #[derive(Debug, Clone, PartialEq)]
@@ -210,6 +222,208 @@ pub enum SendError {
     /// The connection or client is closed.
     #[error("the connection is closed")]
     Closed,
+}
+
+/// A WebSocket client that never makes the game wait.
+///
+/// `Out` is what this side sends, `In` what it receives. Every method returns at once: natively
+/// the network work happens on the client's own thread; in a browser the page's `WebSocket`
+/// does it, and [`Client::poll`] and [`Client::send`] hand over what it has. Dropping the
+/// client closes it (the close finishes on its own).
+pub struct Client<Out, In> {
+    url: String,
+    codec: Codec,
+    send_queue: usize,
+    bucket: TokenBucket<Duration>,
+    shared: Arc<Shared<In>>,
+    driver: Driver,
+    _out: PhantomData<fn(&Out)>,
+}
+
+impl<Out, In> std::fmt::Debug for Client<Out, In> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("url", &self.url)
+            .field("state", &self.state())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<Out: Serialize, In: DeserializeOwned + Send + 'static> Client<Out, In> {
+    /// Starts connecting to `url` (`ws://host:port/path`) and returns at once; the outcome
+    /// arrives as an event. Only a URL or setting that could never work is refused here.
+    pub fn connect(url: &str, config: ClientConfig) -> Result<Self, ConnectError> {
+        let target = Target::parse(url)?;
+        check(&config)?;
+        let shared = Arc::new(Shared::new());
+        let driver = Driver::start(target, config.clone(), Arc::clone(&shared))?;
+        Ok(Client {
+            url: url.to_string(),
+            codec: config.codec,
+            send_queue: config.send_queue,
+            bucket: TokenBucket::new(config.send_rate, driver.now()),
+            shared,
+            driver,
+            _out: PhantomData,
+        })
+    }
+
+    /// Everything that happened since the last poll, oldest first. Never waits.
+    pub fn poll(&mut self) -> Vec<Event<In>> {
+        self.driver.turn(&self.shared);
+        self.shared.take()
+    }
+
+    /// Queues one frame. Frames queued while no connection is open wait for the next one;
+    /// frames in flight when a connection drops are lost.
+    pub fn send(&mut self, payload: &Out) -> Result<(), SendError> {
+        let frame = self.shared.admit(
+            &self.codec,
+            payload,
+            self.send_queue,
+            &mut self.bucket,
+            self.driver.now(),
+        )?;
+        lock(&self.shared.outbox).push_back(frame);
+        self.driver.turn(&self.shared);
+        Ok(())
+    }
+
+    /// Closes the connection (code 1000) and stops reconnecting. The last event is a `Closed`.
+    pub fn close(&mut self) {
+        self.shared.close.store(true, Ordering::Relaxed);
+        self.driver.turn(&self.shared);
+    }
+}
+
+impl<Out, In> Client<Out, In> {
+    /// Where the client is in its life.
+    pub fn state(&self) -> State {
+        State::from_u8(self.shared.state.load(Ordering::Relaxed))
+    }
+
+    /// The smoothed round trip of the open connection, once a ping has come back. (A browser
+    /// lets a page send no pings, so there this stays `None`.)
+    pub fn round_trip(&self) -> Option<Duration> {
+        self.shared.rtt.get()
+    }
+
+    /// The URL the client connects to.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl<Out, In> Drop for Client<Out, In> {
+    fn drop(&mut self) {
+        self.shared.close.store(true, Ordering::Relaxed);
+        self.driver.let_go(&self.shared);
+    }
+}
+
+impl State {
+    fn from_u8(n: u8) -> State {
+        match n {
+            0 => State::Connecting,
+            1 => State::Open,
+            2 => State::Waiting,
+            _ => State::Closed,
+        }
+    }
+}
+
+/// What the game's calls and the connection logic share (natively, across the two threads).
+struct Shared<In> {
+    inbox: Mutex<Inbox<In>>,
+    outbox: Mutex<VecDeque<Vec<u8>>>,
+    close: AtomicBool,
+    state: AtomicU8,
+    /// Against the client's own epoch (its start, or the page's opening in a browser).
+    rtt: RoundTrip<Duration>,
+}
+
+struct Inbox<In> {
+    events: Vec<Event<In>>,
+    /// How many of `events` are messages.
+    messages: usize,
+}
+
+impl<In> Shared<In> {
+    fn new() -> Self {
+        Shared {
+            inbox: Mutex::new(Inbox {
+                events: Vec::new(),
+                messages: 0,
+            }),
+            outbox: Mutex::new(VecDeque::new()),
+            close: AtomicBool::new(false),
+            state: AtomicU8::new(State::Connecting as u8),
+            rtt: RoundTrip::new(Duration::ZERO),
+        }
+    }
+
+    /// Sets the state and adds events in one step, so a poll sees both or neither.
+    fn tell(&self, state: State, events: impl IntoIterator<Item = Event<In>>) {
+        let mut inbox = lock(&self.inbox);
+        self.state.store(state as u8, Ordering::Relaxed);
+        inbox.events.extend(events);
+    }
+
+    /// Everything told since the last take; the count of unread messages starts again.
+    fn take(&self) -> Vec<Event<In>> {
+        let mut inbox = lock(&self.inbox);
+        inbox.messages = 0;
+        std::mem::take(&mut inbox.events)
+    }
+
+    fn closing(&self) -> bool {
+        self.close.load(Ordering::Relaxed)
+    }
+
+    fn state(&self) -> State {
+        State::from_u8(self.state.load(Ordering::Relaxed))
+    }
+
+    /// The frame for `payload`, if it may be queued now: the client is not closed, the payload
+    /// encodes within the size limit, the queue has room and the rate limit a token. A refusal
+    /// changes nothing (a full queue takes no token).
+    fn admit<Out: Serialize>(
+        &self,
+        codec: &Codec,
+        payload: &Out,
+        capacity: usize,
+        bucket: &mut TokenBucket<Duration>,
+        now: Duration,
+    ) -> Result<Vec<u8>, SendError> {
+        if self.state() == State::Closed || self.closing() {
+            return Err(SendError::Closed);
+        }
+        let frame = codec.encode(payload)?;
+        if lock(&self.outbox).len() >= capacity {
+            return Err(SendError::QueueFull { capacity });
+        }
+        if !bucket.take(now) {
+            let limit = bucket.limit();
+            return Err(SendError::RateLimited {
+                per_second: limit.per_second,
+                burst: limit.burst,
+            });
+        }
+        Ok(frame)
+    }
+}
+
+/// A poisoned lock only means the other side panicked mid-push; the queue itself is sound.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The event for a connection that ended.
+fn closed<In>(reason: &CloseReason) -> Event<In> {
+    Event::Closed {
+        code: reason.code(),
+        why: reason.to_string(),
+    }
 }
 
 /// A parsed `ws://` URL.

@@ -59,6 +59,12 @@ pub enum CloseReason {
         /// The queue's capacity, in frames.
         queued: usize,
     },
+    /// More frames arrived than may wait unread (4002): a browser's page cannot stop reading
+    /// its socket, so a client there that falls this far behind closes instead.
+    Backlog {
+        /// Frames that may wait.
+        waiting: usize,
+    },
     /// The other side closed, with its code and words.
     Peer {
         /// The code it sent (1005 when its close frame had none).
@@ -88,6 +94,7 @@ impl CloseReason {
             CloseReason::TooLarge { .. } => 1009,
             CloseReason::Idle { .. } => 4000,
             CloseReason::SlowReader { .. } => 4001,
+            CloseReason::Backlog { .. } => 4002,
             CloseReason::Peer { code, .. } => *code,
         }
     }
@@ -163,6 +170,10 @@ impl fmt::Display for CloseReason {
             CloseReason::SlowReader { queued } => write!(
                 f,
                 "not reading: {queued} frames waiting to be sent, connection dropped"
+            ),
+            CloseReason::Backlog { waiting } => write!(
+                f,
+                "behind: more than {waiting} frames from the server waited unread"
             ),
             CloseReason::Peer { code, why } if why.is_empty() => {
                 write!(f, "closed with code {code}")

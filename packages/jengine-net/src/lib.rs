@@ -8,13 +8,17 @@
 //! - **Frames** ([`Codec`]): one protocol version byte, then a postcard payload of any serde
 //!   type. Decoding checks the size, then the version (a mismatch is reported in words), and
 //!   never panics.
-//! - **[`Client`]**: a connection on a thread of its own. A game calls [`Client::poll`] and
-//!   [`Client::send`] once a frame and neither ever waits: events come out of a queue, frames
-//!   go into a bounded one. Pings measure the round trip; reconnection with backoff is a
-//!   setting.
-//! - **Server** ([`serve`], [`Connection`]): a tokio acceptor that hands each client to a handler
-//!   as a stream of typed frames, after the handshake, and closes with a reason any client that
-//!   idles, floods, sends garbage or oversized frames, or stops reading.
+//! - **[`Client`]**: a game's connection. A game calls [`Client::poll`] and [`Client::send`]
+//!   once a frame and neither ever waits: events come out of a queue, frames go into a bounded
+//!   one. Pings measure the round trip; reconnection with backoff is a setting. The same client
+//!   and the same connection logic run on both platforms over a small transport: natively a
+//!   thread of its own over tungstenite, in a browser (wasm32) the page's `WebSocket`, reached
+//!   through the module's `net` imports (the page part `tools/web/page/net.js` answers them).
+//!   There a page can neither ping nor see pongs, so no round trip is measured and silence
+//!   closes nothing; a close frame the page sends carries 1000 for the codes a browser refuses.
+//! - **Server** ([`serve`], [`Connection`]; native only): a tokio acceptor that hands each
+//!   client to a handler as a stream of typed frames, after the handshake, and closes with a
+//!   reason any client that idles, floods, sends garbage or oversized frames, or stops reading.
 //!
 //! Priorities, in order: a game frame never blocks; a bad peer costs the other side bounded
 //! memory and time; every close says why, in words, on both ends; then speed.
@@ -63,10 +67,9 @@
 //! # Ok(()) }
 //! ```
 #![warn(missing_docs)]
-// The browser client does not use the shared connection logic yet.
-#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
 
 mod client;
+mod clock;
 mod close;
 mod frame;
 mod limit;

@@ -3,7 +3,7 @@
 //! A bucket holds up to `burst` tokens and refills at `per_second`; each frame takes one. So a
 //! sender may go over its rate for a moment (a burst), never for long.
 
-use std::time::Instant;
+use crate::clock::Moment;
 
 /// How many frames a side may send: `per_second` over time, `burst` at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,14 +28,14 @@ impl RateLimit {
 
 /// A full bucket to start with; `take` says whether a frame may go.
 #[derive(Debug, Clone)]
-pub(crate) struct TokenBucket {
+pub(crate) struct TokenBucket<T> {
     limit: RateLimit,
     tokens: f64,
-    last: Instant,
+    last: T,
 }
 
-impl TokenBucket {
-    pub(crate) fn new(limit: RateLimit, now: Instant) -> Self {
+impl<T: Moment> TokenBucket<T> {
+    pub(crate) fn new(limit: RateLimit, now: T) -> Self {
         TokenBucket {
             limit,
             tokens: f64::from(limit.burst),
@@ -48,8 +48,8 @@ impl TokenBucket {
     }
 
     /// Takes a token if there is one.
-    pub(crate) fn take(&mut self, now: Instant) -> bool {
-        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+    pub(crate) fn take(&mut self, now: T) -> bool {
+        let elapsed = now.since(self.last).as_secs_f64();
         self.last = now;
         self.tokens = (self.tokens + elapsed * f64::from(self.limit.per_second))
             .min(f64::from(self.limit.burst));
@@ -65,7 +65,7 @@ impl TokenBucket {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     #[test]
     fn a_burst_goes_then_the_rate_holds() {

@@ -5,18 +5,20 @@
 //! future) is ignored. The estimate is smoothed the way TCP smooths its own: 7/8 old, 1/8 new.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Moment;
 
 /// The smoothed round trip of one connection, shared between its threads or tasks.
 #[derive(Debug)]
-pub(crate) struct RoundTrip {
-    epoch: Instant,
+pub(crate) struct RoundTrip<T> {
+    epoch: T,
     /// Microseconds, or `u64::MAX` before the first pong.
     smoothed: AtomicU64,
 }
 
-impl RoundTrip {
-    pub(crate) fn new(epoch: Instant) -> Self {
+impl<T: Moment> RoundTrip<T> {
+    pub(crate) fn new(epoch: T) -> Self {
         RoundTrip {
             epoch,
             smoothed: AtomicU64::new(u64::MAX),
@@ -24,16 +26,14 @@ impl RoundTrip {
     }
 
     /// The payload of a ping sent now.
-    pub(crate) fn ping(&self, now: Instant) -> Vec<u8> {
-        micros(now.saturating_duration_since(self.epoch))
-            .to_be_bytes()
-            .to_vec()
+    pub(crate) fn ping(&self, now: T) -> Vec<u8> {
+        micros(now.since(self.epoch)).to_be_bytes().to_vec()
     }
 
     /// Takes in a pong's payload; returns the sample it gave, if it was one of ours.
-    pub(crate) fn pong(&self, payload: &[u8], now: Instant) -> Option<Duration> {
+    pub(crate) fn pong(&self, payload: &[u8], now: T) -> Option<Duration> {
         let sent = u64::from_be_bytes(payload.try_into().ok()?);
-        let now = micros(now.saturating_duration_since(self.epoch));
+        let now = micros(now.since(self.epoch));
         let sample = now.checked_sub(sent)?;
         let old = self.smoothed.load(Ordering::Relaxed);
         let new = if old == u64::MAX {
@@ -66,6 +66,7 @@ fn micros(d: Duration) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     #[test]
     fn a_pong_gives_the_time_since_its_ping_and_the_estimate_is_smoothed() {

@@ -309,7 +309,7 @@ struct Link {
     peer: SocketAddr,
     reason: Mutex<Option<CloseReason>>,
     closing: watch::Sender<bool>,
-    rtt: RoundTrip,
+    rtt: RoundTrip<std::time::Instant>,
 }
 
 impl Link {

@@ -80,6 +80,8 @@ pub(crate) fn sources(
         root.join("packages/jengine/src"),
         root.join("packages/jengine/Cargo.toml"),
         root.join("Cargo.toml"),
+        // Build settings (the wasm target's flags, the C compiler for it) change the output.
+        root.join(".cargo/config.toml"),
     ];
     for host in HOST_CRATES {
         sources.push(root.join(host).join("src"));

@@ -30,6 +30,7 @@ pub const PAGE: &[(&str, &str)] = &[
     ("clipboard.js", CLIPBOARD_JS),
     ("gift.js", include_str!("../page/gift.js")),
     ("jengine.js", LOADER_JS),
+    ("net.js", include_str!("../page/net.js")),
 ];
 
 /// The bundle's file name in a web build's folder.

@@ -1,259 +1,168 @@
-//! The native client: a thread per connection over sync tungstenite.
+//! The native transport: the connection logic on a thread of its own, over sync tungstenite
+//! on a non-blocking socket. The game's calls only touch the shared queues and wake the thread.
 
-use std::collections::VecDeque;
 use std::io::{self, ErrorKind};
-use std::marker::PhantomData;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
-use rand::SeedableRng;
-use rand_pcg::Pcg32;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tungstenite::protocol::CloseFrame;
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::{HandshakeError, Message, WebSocket};
 
-use super::{ClientConfig, ConnectError, Event, SendError, State, Target, check};
-use crate::close::{CloseReason, worth_retrying};
-use crate::frame::Codec;
-use crate::limit::TokenBucket;
-use crate::ping::RoundTrip;
+use super::life::{Life, Next, Opening, Refused, Seen, Wire};
+use super::{ClientConfig, ConnectError, Shared, Target};
+use crate::close::CloseReason;
 use crate::ws_config;
 
-/// A WebSocket client whose network work happens on its own thread.
-///
-/// `Out` is what this side sends, `In` what it receives. Every method returns at once.
-/// Dropping the client closes it; its thread finishes the close on its own.
-pub struct Client<Out, In> {
-    url: String,
-    codec: Codec,
-    send_queue: usize,
-    bucket: TokenBucket,
-    shared: Arc<Shared<In>>,
+/// The client's thread, and the epoch its clock counts from.
+pub(super) struct Driver {
     thread: Thread,
-    _out: PhantomData<fn(&Out)>,
+    epoch: Instant,
 }
 
-impl<Out, In> std::fmt::Debug for Client<Out, In> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Client")
-            .field("url", &self.url)
-            .field("state", &self.state())
-            .finish_non_exhaustive()
-    }
-}
-
-impl<Out: Serialize, In: DeserializeOwned + Send + 'static> Client<Out, In> {
-    /// Starts connecting to `url` (`ws://host:port/path`) and returns at once; the outcome
-    /// arrives as an event. Only a URL or setting that could never work is refused here.
-    pub fn connect(url: &str, config: ClientConfig) -> Result<Self, ConnectError> {
-        let target = Target::parse(url)?;
-        check(&config)?;
-        let shared = Arc::new(Shared {
-            inbox: Mutex::new(Inbox {
-                events: Vec::new(),
-                messages: 0,
-            }),
-            outbox: Mutex::new(VecDeque::new()),
-            close: AtomicBool::new(false),
-            state: AtomicU8::new(State::Connecting as u8),
-            rtt: RoundTrip::new(Instant::now()),
-        });
+impl Driver {
+    /// Starts the thread that runs the connection's life.
+    pub(super) fn start<In: DeserializeOwned + Send + 'static>(
+        target: Target,
+        config: ClientConfig,
+        shared: Arc<Shared<In>>,
+    ) -> Result<Driver, ConnectError> {
+        let epoch = Instant::now();
         let thread = thread::Builder::new()
             .name("jengine-net client".into())
-            .spawn({
-                let shared = Arc::clone(&shared);
-                let config = config.clone();
-                move || run(target, config, shared)
+            .spawn(move || {
+                let mut life = Life::new(Socket::default(), target, config);
+                while let Next::Nap(nap) = life.step(epoch.elapsed(), &shared) {
+                    thread::park_timeout(nap);
+                }
             })
             .map_err(|e| ConnectError::Config(format!("cannot start the client thread: {e}")))?
             .thread()
             .clone();
-        Ok(Client {
-            url: url.to_string(),
-            codec: config.codec,
-            send_queue: config.send_queue,
-            bucket: TokenBucket::new(config.send_rate, Instant::now()),
-            shared,
-            thread,
-            _out: PhantomData,
-        })
+        Ok(Driver { thread, epoch })
     }
 
-    /// Everything that happened since the last poll, oldest first. Never waits.
-    pub fn poll(&mut self) -> Vec<Event<In>> {
-        let mut inbox = lock(&self.shared.inbox);
-        inbox.messages = 0;
-        std::mem::take(&mut inbox.events)
+    /// The time on the client's clock.
+    pub(super) fn now(&self) -> Duration {
+        self.epoch.elapsed()
     }
 
-    /// Queues one frame. Frames queued while no connection is open wait for the next one;
-    /// frames in flight when a connection drops are lost.
-    pub fn send(&mut self, payload: &Out) -> Result<(), SendError> {
-        if self.state() == State::Closed || self.shared.close.load(Ordering::Relaxed) {
-            return Err(SendError::Closed);
-        }
-        let frame = self.codec.encode(payload)?;
-        {
-            let mut outbox = lock(&self.shared.outbox);
-            if outbox.len() >= self.send_queue {
-                return Err(SendError::QueueFull {
-                    capacity: self.send_queue,
-                });
-            }
-            if !self.bucket.take(Instant::now()) {
-                let limit = self.bucket.limit();
-                return Err(SendError::RateLimited {
-                    per_second: limit.per_second,
-                    burst: limit.burst,
-                });
-            }
-            outbox.push_back(frame);
-        }
+    /// Something changed for the thread (a frame queued, a close asked): wake it.
+    pub(super) fn turn<In>(&mut self, _shared: &Shared<In>) {
         self.thread.unpark();
-        Ok(())
     }
 
-    /// Closes the connection (code 1000) and stops reconnecting. The last event is a `Closed`.
-    pub fn close(&mut self) {
-        self.shared.close.store(true, Ordering::Relaxed);
+    /// The client is dropped: the thread finishes the close on its own.
+    pub(super) fn let_go<In>(&mut self, _shared: &Shared<In>) {
         self.thread.unpark();
     }
 }
 
-impl<Out, In> Client<Out, In> {
-    /// Where the client is in its life.
-    pub fn state(&self) -> State {
-        State::from_u8(self.shared.state.load(Ordering::Relaxed))
-    }
-
-    /// The smoothed round trip of the open connection, once a ping has come back.
-    pub fn round_trip(&self) -> Option<Duration> {
-        self.shared.rtt.get()
-    }
-
-    /// The URL the client connects to.
-    pub fn url(&self) -> &str {
-        &self.url
-    }
+/// A tungstenite WebSocket on a TCP stream, while a connection is open.
+#[derive(Default)]
+struct Socket {
+    ws: Option<WebSocket<TcpStream>>,
 }
 
-impl<Out, In> Drop for Client<Out, In> {
-    fn drop(&mut self) {
-        self.shared.close.store(true, Ordering::Relaxed);
-        self.thread.unpark();
-    }
-}
-
-impl State {
-    fn from_u8(n: u8) -> State {
-        match n {
-            0 => State::Connecting,
-            1 => State::Open,
-            2 => State::Waiting,
-            _ => State::Closed,
-        }
-    }
-}
-
-/// What the game and the thread share.
-struct Shared<In> {
-    inbox: Mutex<Inbox<In>>,
-    outbox: Mutex<VecDeque<Vec<u8>>>,
-    close: AtomicBool,
-    state: AtomicU8,
-    rtt: RoundTrip,
-}
-
-struct Inbox<In> {
-    events: Vec<Event<In>>,
-    /// How many of `events` are messages.
-    messages: usize,
-}
-
-impl<In> Shared<In> {
-    /// Sets the state and adds events in one step, so a poll sees both or neither.
-    fn tell(&self, state: State, events: impl IntoIterator<Item = Event<In>>) {
-        let mut inbox = lock(&self.inbox);
-        self.state.store(state as u8, Ordering::Relaxed);
-        inbox.events.extend(events);
+impl Wire for Socket {
+    fn open(&mut self, target: &Target, config: &ClientConfig) -> Result<Opening, String> {
+        self.ws = Some(open(target, config)?);
+        Ok(Opening::Open)
     }
 
-    fn closing(&self) -> bool {
-        self.close.load(Ordering::Relaxed)
-    }
-}
-
-/// A poisoned lock only means the other side panicked mid-push; the queue itself is sound.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The client thread: connect, run the connection, and perhaps again, until done.
-fn run<In: DeserializeOwned>(target: Target, config: ClientConfig, shared: Arc<Shared<In>>) {
-    let mut rng = Pcg32::seed_from_u64(config.seed);
-    let mut attempt = 0;
-    let by_us = || CloseReason::Normal("closed by the client".into());
-    loop {
-        if shared.closing() {
-            shared.tell(State::Closed, [closed(&by_us())]);
-            return;
-        }
-        shared.tell(State::Connecting, []);
-        let (mut events, retry) = match open(&target, &config) {
-            Ok(ws) => {
-                attempt = 0;
-                shared.rtt.reset();
-                shared.tell(State::Open, [Event::Connected]);
-                let reason = Session::new(ws, &config, &shared).run();
-                let retry = worth_retrying(reason.code()) && !shared.closing();
-                (vec![closed(&reason)], retry)
-            }
-            Err(why) => {
-                let why = format!("could not connect to {}: {why}", target.url);
-                (vec![Event::Error(why)], !shared.closing())
-            }
-        };
-        if !retry || attempt >= config.reconnect.attempts {
-            // A failed attempt ends like a lost connection (1006), in the attempt's words.
-            let last = match &events[0] {
-                Event::Error(_) if shared.closing() => Some(closed(&by_us())),
-                Event::Error(why) => Some(Event::Closed {
-                    code: CloseReason::Lost(String::new()).code(),
-                    why: why.clone(),
-                }),
-                _ => None,
+    fn next(&mut self) -> Option<Seen> {
+        let ws = self.ws.as_mut()?;
+        loop {
+            return match ws.read() {
+                Ok(Message::Binary(bytes)) => Some(Seen::Frame(bytes.into())),
+                Ok(Message::Text(_)) => Some(Seen::Text),
+                Ok(Message::Pong(payload)) => Some(Seen::Pong(payload.into())),
+                Ok(Message::Close(frame)) => {
+                    let (code, why) = frame.map_or((1005, String::new()), |f| {
+                        (u16::from(f.code), f.reason.to_string())
+                    });
+                    Some(Seen::Close { code, why })
+                }
+                // tungstenite answers pings itself.
+                Ok(Message::Ping(_) | Message::Frame(_)) => continue,
+                Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => None,
+                Err(e) => Some(Seen::Ended(ended(e))),
             };
-            events.extend(last);
-            shared.tell(State::Closed, events);
-            return;
         }
-        attempt += 1;
-        let wait = config.reconnect.delay(attempt, &mut rng);
-        events.push(Event::Reconnecting {
-            attempt,
-            in_ms: u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
-        });
-        shared.tell(State::Waiting, events);
-        let until = Instant::now() + wait;
-        while !shared.closing() {
-            let now = Instant::now();
-            if now >= until {
-                break;
+    }
+
+    fn send(&mut self, frame: Vec<u8>) -> Result<(), Refused> {
+        let Some(ws) = self.ws.as_mut() else {
+            return Err(Refused::Full(frame));
+        };
+        match ws.write(Message::Binary(frame.into())) {
+            Ok(()) => Ok(()),
+            Err(tungstenite::Error::WriteBufferFull(message)) => {
+                Err(Refused::Full(message.into_data().into()))
             }
-            thread::park_timeout(until - now);
+            Err(e) => into_blocked(e).map_err(Refused::Gone),
         }
+    }
+
+    fn pings(&self) -> bool {
+        true
+    }
+
+    fn ping(&mut self, payload: Vec<u8>) -> Result<(), CloseReason> {
+        let Some(ws) = self.ws.as_mut() else {
+            return Ok(());
+        };
+        match ws.write(Message::Ping(payload.into())) {
+            // No room while the server is not reading: this ping is skipped.
+            Ok(()) | Err(tungstenite::Error::WriteBufferFull(_)) => Ok(()),
+            Err(e) => into_blocked(e),
+        }
+    }
+
+    fn flush(&mut self) -> Result<(), CloseReason> {
+        match self.ws.as_mut().map(|ws| ws.flush()) {
+            None | Some(Ok(())) => Ok(()),
+            Some(Err(e)) => into_blocked(e),
+        }
+    }
+
+    fn close(&mut self, reason: &CloseReason) {
+        if let Some(ws) = self.ws.as_mut() {
+            let frame = CloseFrame {
+                code: CloseCode::from(reason.code()),
+                reason: reason.wire_text().into(),
+            };
+            let _ = ws.close(Some(frame));
+        }
+    }
+
+    fn drop_connection(&mut self) {
+        self.ws = None;
     }
 }
 
-fn closed<In>(reason: &CloseReason) -> Event<In> {
-    Event::Closed {
-        code: reason.code(),
-        why: reason.to_string(),
+/// Why the connection ended, given the error reading it gave.
+fn ended(e: tungstenite::Error) -> CloseReason {
+    use tungstenite::error::{CapacityError, ProtocolError};
+    match e {
+        tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed => {
+            CloseReason::Lost("the server closed the connection".into())
+        }
+        tungstenite::Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => {
+            CloseReason::Lost("the server went away without a close frame".into())
+        }
+        tungstenite::Error::Io(e) => CloseReason::Lost(e.to_string()),
+        // Seen from the frame's header: the payload is never read.
+        tungstenite::Error::Capacity(CapacityError::MessageTooLong { size, max_size }) => {
+            CloseReason::TooLarge {
+                size,
+                limit: max_size,
+            }
+        }
+        other => CloseReason::BadWebSocket(other.to_string()),
     }
 }
 
@@ -309,183 +218,6 @@ fn open(target: &Target, config: &ClientConfig) -> Result<WebSocket<TcpStream>, 
         .set_nonblocking(true)
         .map_err(|e| e.to_string())?;
     Ok(ws)
-}
-
-/// One open connection, run until it ends.
-struct Session<'a, In> {
-    ws: WebSocket<TcpStream>,
-    config: &'a ClientConfig,
-    shared: &'a Shared<In>,
-    last_heard: Instant,
-    next_ping: Instant,
-    /// A frame the WebSocket's write buffer had no room for yet.
-    held: Option<Message>,
-    /// Set once a close has begun: why, and when to stop waiting for the other half.
-    closing: Option<(CloseReason, Instant)>,
-}
-
-impl<'a, In: DeserializeOwned> Session<'a, In> {
-    fn new(ws: WebSocket<TcpStream>, config: &'a ClientConfig, shared: &'a Shared<In>) -> Self {
-        let now = Instant::now();
-        Session {
-            ws,
-            config,
-            shared,
-            last_heard: now,
-            next_ping: now,
-            held: None,
-            closing: None,
-        }
-    }
-
-    fn run(mut self) -> CloseReason {
-        loop {
-            let now = Instant::now();
-            if self.closing.is_none() {
-                // Frames queued before `close` still go, ahead of the close frame.
-                let asked_to_close = self.shared.closing();
-                if let Err(reason) = self.write(now) {
-                    return reason;
-                }
-                if asked_to_close {
-                    self.begin_close(CloseReason::Normal("closed by the client".into()), now);
-                }
-            }
-            if let Some(reason) = self.read(now) {
-                return reason;
-            }
-            match &self.closing {
-                Some((reason, until)) if now >= *until => return reason.clone(),
-                None if now.duration_since(self.last_heard) > self.config.idle_timeout => {
-                    let after = self.config.idle_timeout;
-                    self.begin_close(CloseReason::Idle { after }, now);
-                }
-                _ => {}
-            }
-            thread::park_timeout(self.config.nap);
-        }
-    }
-
-    /// Moves queued frames into the WebSocket, pings when due, and flushes.
-    fn write(&mut self, now: Instant) -> Result<(), CloseReason> {
-        if now >= self.next_ping {
-            self.next_ping = now + self.config.ping_interval;
-            let ping = Message::Ping(self.shared.rtt.ping(now).into());
-            match self.ws.write(ping) {
-                // No room while the server is not reading: this ping is skipped.
-                Ok(()) | Err(tungstenite::Error::WriteBufferFull(_)) => {}
-                Err(e) => into_blocked(e)?,
-            }
-        }
-        loop {
-            let message = match self.held.take() {
-                Some(m) => m,
-                None => match lock(&self.shared.outbox).pop_front() {
-                    Some(frame) => Message::Binary(frame.into()),
-                    None => break,
-                },
-            };
-            match self.ws.write(message) {
-                Ok(()) => {}
-                Err(tungstenite::Error::WriteBufferFull(message)) => {
-                    self.held = Some(*message);
-                    break;
-                }
-                Err(e) => into_blocked(e)?,
-            }
-        }
-        match self.ws.flush() {
-            Ok(()) => Ok(()),
-            Err(e) => into_blocked(e),
-        }
-    }
-
-    /// Reads every frame waiting (unless the game has enough unread); returns why the
-    /// connection ended, if it did.
-    fn read(&mut self, now: Instant) -> Option<CloseReason> {
-        loop {
-            if lock(&self.shared.inbox).messages >= self.config.event_queue {
-                // The game is behind: leave the rest in the socket, and do not count the
-                // silence this causes against the server.
-                self.last_heard = now;
-                return None;
-            }
-            let message = match self.ws.read() {
-                Ok(m) => m,
-                Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => {
-                    return None;
-                }
-                Err(e) => return Some(self.ended(e, now)),
-            };
-            self.last_heard = now;
-            if self.closing.is_some() {
-                continue;
-            }
-            match message {
-                Message::Binary(bytes) => match self.config.codec.decode::<In>(&bytes) {
-                    Ok(payload) => {
-                        let mut inbox = lock(&self.shared.inbox);
-                        inbox.events.push(Event::Message(payload));
-                        inbox.messages += 1;
-                    }
-                    Err(e) => self.begin_close(CloseReason::for_frame(e, false), now),
-                },
-                Message::Text(_) => self.begin_close(CloseReason::Text, now),
-                Message::Pong(payload) => {
-                    self.shared.rtt.pong(&payload, now);
-                }
-                Message::Close(frame) => {
-                    let (code, why) = frame.map_or((1005, String::new()), |f| {
-                        (u16::from(f.code), f.reason.to_string())
-                    });
-                    self.closing = Some((
-                        CloseReason::Peer { code, why },
-                        now + self.config.close_timeout,
-                    ));
-                }
-                Message::Ping(_) | Message::Frame(_) => {}
-            }
-        }
-    }
-
-    /// Why the connection ended, given the error that ended it.
-    fn ended(&mut self, e: tungstenite::Error, now: Instant) -> CloseReason {
-        use tungstenite::error::{CapacityError, ProtocolError};
-        if let Some((reason, _)) = self.closing.take() {
-            return reason;
-        }
-        let reason = match e {
-            tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed => {
-                CloseReason::Lost("the server closed the connection".into())
-            }
-            tungstenite::Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => {
-                CloseReason::Lost("the server went away without a close frame".into())
-            }
-            tungstenite::Error::Io(e) => CloseReason::Lost(e.to_string()),
-            tungstenite::Error::Capacity(CapacityError::MessageTooLong { size, max_size }) => {
-                CloseReason::TooLarge {
-                    size,
-                    limit: max_size,
-                }
-            }
-            other => CloseReason::BadWebSocket(other.to_string()),
-        };
-        if reason.is_sent() {
-            // The stream cannot be read past this error; say why, then let go.
-            self.begin_close(reason.clone(), now);
-            let _ = self.ws.flush();
-        }
-        reason
-    }
-
-    fn begin_close(&mut self, reason: CloseReason, now: Instant) {
-        let frame = CloseFrame {
-            code: CloseCode::from(reason.code()),
-            reason: reason.wire_text().into(),
-        };
-        let _ = self.ws.close(Some(frame));
-        self.closing = Some((reason, now + self.config.close_timeout));
-    }
 }
 
 /// A write that would block is not an error: the bytes wait in the WebSocket's buffer.
