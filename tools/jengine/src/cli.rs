@@ -135,16 +135,9 @@ struct ShotArgs {
     /// Seed for every random stream.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Build the viewport (or with --web, the module) with the dev profile.
+    /// Build the viewport with the dev profile.
     #[arg(long)]
     dev: bool,
-    /// Build the project for the browser, serve it on 127.0.0.1 and open it (the address is
-    /// printed where there is no desktop); serves until stopped.
-    #[arg(long, conflicts_with_all = ["headless", "frames", "shot", "size", "record", "input", "trace", "save_dir", "scene"])]
-    web: bool,
-    /// With --web, the port on 127.0.0.1 (any free one when absent).
-    #[arg(long, requires = "web", default_value_t = 0)]
-    port: u16,
     /// Arguments for the game, after `--` (scripts read them with `Game.args()`).
     #[arg(last = true, value_name = "GAME ARGS")]
     args: Vec<String>,
