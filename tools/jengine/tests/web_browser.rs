@@ -39,34 +39,14 @@ fn the_counter_plays_in_the_browser_as_it_does_headless() {
     }
     let out = tempfile::tempdir().unwrap();
     let fixture = common::fixture();
-    let build = Command::new(env!("CARGO_BIN_EXE_jengine"))
-        .arg("web-build")
-        .arg(&fixture)
-        .arg("--out")
-        .arg(out.path())
-        .arg("--dev")
-        .output()
-        .unwrap();
-    assert!(
-        build.status.success(),
-        "web-build failed:\n{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    common::web_build(&fixture, out.path());
     for file in ["index.html", "jengine.js", "game.wasm", "game.bundle"] {
         assert!(out.path().join(file).is_file(), "{file} is in the folder");
     }
-    let again = Command::new(env!("CARGO_BIN_EXE_jengine"))
-        .arg("web-build")
-        .arg(&fixture)
-        .arg("--out")
-        .arg(out.path())
-        .arg("--dev")
-        .output()
-        .unwrap();
+    let again = common::web_build(&fixture, out.path());
     assert!(
-        String::from_utf8_lossy(&again.stdout).contains("up to date"),
-        "a second build changes nothing: {}",
-        String::from_utf8_lossy(&again.stdout)
+        again.contains("up to date"),
+        "a second build changes nothing: {again}"
     );
 
     let address = serve(out.path().to_path_buf());

@@ -15,7 +15,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use jengine_testkit::browser::Browser;
@@ -118,19 +117,7 @@ fn sound_saves_and_the_clipboard_work_in_the_page() {
     }
     let project = project();
     let out = tempfile::tempdir().unwrap();
-    let build = Command::new(env!("CARGO_BIN_EXE_jengine"))
-        .arg("web-build")
-        .arg(project.path())
-        .arg("--out")
-        .arg(out.path())
-        .arg("--dev")
-        .output()
-        .unwrap();
-    assert!(
-        build.status.success(),
-        "web-build failed:\n{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    common::web_build(project.path(), out.path());
     for part in ["audio.js", "storage.js", "clipboard.js"] {
         assert!(out.path().join(part).is_file(), "{part} is in the folder");
     }

@@ -257,3 +257,27 @@ pub fn assert_replays_as_native(
     assert_page_matches_native(project, linked, start, &input, &page);
     page
 }
+
+/// A game's browser replay test whole: says plainly that it skipped where this machine cannot
+/// run a web build in Chromium ([`cannot_test`], a failure under `JENGINE_REQUIRE_CHROMIUM=1`),
+/// else builds the game with `build` (the game's test crate hands in the command line's own
+/// builder, which this crate does not link), checks the page against native
+/// ([`assert_replays_as_native`]) and gives what the page made of it.
+pub fn replay_game_in_browser(
+    game: &str,
+    build: impl FnOnce(&Path) -> Result<PathBuf, Vec<String>>,
+    project: &Path,
+    linked: &[&dyn jengine::Package],
+    start: &Start,
+    input_file: &Path,
+    tail: u64,
+) -> Option<PageReplay> {
+    if let Some(why) = cannot_test() {
+        crate::browser::skip_or_fail(&format!("{game}'s browser replay: {why}"));
+        return None;
+    }
+    let folder = build(project).unwrap_or_else(|e| panic!("web-build: {}", e.join("\n")));
+    let page = assert_replays_as_native(&folder, project, linked, start, input_file, tail);
+    assert!(!page.trace.is_empty(), "the page ran no frame");
+    Some(page)
+}

@@ -7,21 +7,26 @@
 //! Without Chromium or the wasm tools the test says so and passes; with
 //! `JENGINE_REQUIRE_CHROMIUM=1` that is a failure.
 
-use jengine_testkit::browser::skip_or_fail;
-use jengine_testkit::web::{Start, assert_replays_as_native, cannot_test};
+use jengine_testkit::web::{Start, replay_game_in_browser};
 use kotodama_tests::{input_file, packages, project};
 
 #[test]
 fn the_first_rival_is_beaten_in_the_browser_as_headless() {
-    if let Some(why) = cannot_test() {
-        skip_or_fail(&format!("Kotodama's browser replay: {why}"));
-        return;
-    }
-    let build = jengine_tool::web_build::web_build(&project(), None, true)
-        .unwrap_or_else(|e| panic!("web-build: {}", e.join("\n")));
+    let build =
+        |p: &std::path::Path| jengine_tool::web_build::web_build(p, None, true).map(|b| b.out);
     let start = Start::scene("rivals", 3);
     let input = input_file("flow_battle_win.json");
-    let page = assert_replays_as_native(&build.out, &project(), &packages(), &start, &input, 40);
+    let Some(page) = replay_game_in_browser(
+        "Kotodama",
+        build,
+        &project(),
+        &packages(),
+        &start,
+        &input,
+        40,
+    ) else {
+        return;
+    };
     let last = page.trace.last().expect("the page ran frames");
     assert!(
         last.contains(r#""scene":"rivals""#),

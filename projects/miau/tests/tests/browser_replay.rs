@@ -5,27 +5,25 @@
 //! Without Chromium or the wasm tools the test says so and passes; with
 //! `JENGINE_REQUIRE_CHROMIUM=1` that is a failure.
 
-use jengine_testkit::browser::skip_or_fail;
-use jengine_testkit::web::{Start, assert_replays_as_native, cannot_test};
+use jengine_testkit::web::{Start, replay_game_in_browser};
 use miau_tests::{PACKAGES, project};
 
 #[test]
 fn the_first_proof_is_solved_in_the_browser_as_headless() {
-    if let Some(why) = cannot_test() {
-        skip_or_fail(&format!("Miau's browser replay: {why}"));
-        return;
-    }
-    let build = jengine_tool::web_build::web_build(&project(), None, true)
-        .unwrap_or_else(|e| panic!("web-build: {}", e.join("\n")));
+    let build =
+        |p: &std::path::Path| jengine_tool::web_build::web_build(p, None, true).map(|b| b.out);
     let input = project().join("tests/inputs/core_1.json");
-    let page = assert_replays_as_native(
-        &build.out,
+    let Some(page) = replay_game_in_browser(
+        "Miau",
+        build,
         &project(),
         PACKAGES,
         &Start::seed(1),
         &input,
         60,
-    );
+    ) else {
+        return;
+    };
     let last = page.trace.last().expect("the page ran frames");
     assert!(last.contains(r#""scene":"play""#), "{last}");
     assert!(

@@ -47,3 +47,22 @@ pub fn write(dir: &Path, rel: &str, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
 }
+
+/// Runs `jengine web-build <project> --out <out> --dev` (this package's own binary) and gives
+/// what it printed; panics with its errors when it fails.
+pub fn web_build(project: &Path, out: &Path) -> String {
+    let build = std::process::Command::new(env!("CARGO_BIN_EXE_jengine"))
+        .arg("web-build")
+        .arg(project)
+        .arg("--out")
+        .arg(out)
+        .arg("--dev")
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "web-build failed:\n{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    String::from_utf8_lossy(&build.stdout).into_owned()
+}

@@ -2,11 +2,11 @@
 //! loopback: the files' sizes raw and gzipped, the bytes fetched before the first frame, the
 //! time to that frame, the battle's frame time (systems and render) at 1280x720 in the page,
 //! and the module's memory. It asserts nothing about time (a busy machine is slower, not
-//! wrong), so it is left out of the suite and run by hand (the module is built optimised
-//! whatever the test binary is):
+//! wrong), so it is a tool run by hand rather than a test (the module is built optimised
+//! whatever this program is built as):
 //!
 //! ```sh
-//! cargo test -p kotodama-tests --test web_figures -- --ignored --nocapture
+//! cargo run -p kotodama-tests --example web_figures
 //! ```
 
 use std::process::Command;
@@ -37,11 +37,10 @@ fn summary(label: &str, ms: &[f64]) {
     );
 }
 
-#[test]
-#[ignore = "figures for docs/web.md, run by hand"]
-fn kotodama_web_figures() {
+fn main() {
     if let Some(why) = cannot_test() {
-        panic!("{why}");
+        eprintln!("cannot measure here: {why}");
+        std::process::exit(1);
     }
     let out = tempfile::tempdir().unwrap();
     let build = jengine_tool::web_build::web_build(&project(), Some(out.path()), false)
