@@ -170,7 +170,7 @@ pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
             "Commands return nothing: each call is queued and applied after scripts run. The flat name works too.\n"
         );
         let _ = writeln!(s, "| Call | Flat name |\n|---|---|");
-        for c in cmds {
+        for c in &cmds {
             let mut flat = format!("`{}`", c.flat());
             for alias in c.aliases() {
                 flat.push_str(&format!(", `{alias}`"));
