@@ -720,21 +720,39 @@ fn a_refused_crawl_save_is_said_kept_byte_for_byte_and_a_new_descent_offered() {
     );
     assert!(!log.contains("as the party left it."), "{log}");
     assert_eq!(q.crawl()["save_in_play"], "new");
-    assert_eq!(std::fs::read(&file).unwrap(), planted, "the save file changed");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        planted,
+        "the save file changed"
+    );
     // Keys walk nowhere while the refusal stands.
     q.press("q");
     assert_eq!(q.crawl()["tick"], 0);
     assert_eq!(q.game.scene(), "crawl");
-    assert_eq!(std::fs::read(&file).unwrap(), planted, "the save file changed");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        planted,
+        "the save file changed"
+    );
     // A new descent: the refused crawl is set aside whole, the inn's slot untouched.
     q.press("enter");
     assert_eq!(q.game.scene(), "crawl");
-    assert_eq!(q.game.rt.saved("stairs_refused"), Some(live["crawl"].clone()));
-    assert!(q.log().contains("set aside as stairs_refused"), "{}", q.log());
+    assert_eq!(
+        q.game.rt.saved("stairs_refused"),
+        Some(live["crawl"].clone())
+    );
+    assert!(
+        q.log().contains("set aside as stairs_refused"),
+        "{}",
+        q.log()
+    );
     q.press("up");
     q.idle(2);
     assert_eq!(q.crawl()["tick"], 1);
     assert_eq!(q.live()["crawl"]["tick"], 1, "the new descent saves");
     assert_eq!(q.game.rt.saved("stairs_slot"), Some(live.clone()));
-    assert_eq!(q.game.rt.saved("stairs_refused"), Some(live["crawl"].clone()));
+    assert_eq!(
+        q.game.rt.saved("stairs_refused"),
+        Some(live["crawl"].clone())
+    );
 }
