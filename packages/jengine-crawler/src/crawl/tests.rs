@@ -366,16 +366,10 @@ fn an_awake_monster_bites_the_front_rank_on_its_tick() {
     let mut c = crawl_with(levels, &party(&[1, 1, 1]));
     c.wait(); // it wakes
     let bites = events(c.wait());
-    assert_eq!(
-        bites,
-        vec![
-            Event::Wait,
-            Event::Bitten {
-                monster: "rat".into(),
-                member: "m0".into(),
-                damage: 1
-            }
-        ]
+    assert!(
+        matches!(&bites[..], [Event::Wait, Event::Bitten { monster, member, damage: 1 }]
+            if monster == "rat" && (member == "m0" || member == "m1")),
+        "from ahead it bites one of the front two: {bites:?}"
     );
     c.state.party[0].hp = 0;
     c.wait();
