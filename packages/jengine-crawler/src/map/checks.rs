@@ -194,21 +194,27 @@ pub(crate) fn build_level(
 
     // The stairs up must be reachable from wherever the party can stand on arrival
     // without spending a key, or a party that came up could be shut in.
-    // A fall through a pit above lands on the cell beneath it, and must not shut it in either.
+    // A fall through a pit above lands on the cell beneath it, and must not shut the party
+    // in either: from each such cell some stairs up must be in reach.
     let locks = Locking::new(&level);
     let mut arrivals = downs.clone();
     arrivals.push(start);
-    arrivals.extend(carry.landings.iter().copied());
-    let keyless = locks.flood(&arrivals, |_| false, None);
-    if let Some((x, y)) = positions(&level, |c| *c == Cell::Up)
-        .into_iter()
-        .find(|&(x, y)| !keyless[(y * width + x) as usize])
-    {
+    let ups = positions(&level, |c| *c == Cell::Up);
+    let cut_off = |arrivals: &[(i32, i32)], all: bool| {
+        let keyless = locks.flood(arrivals, |_| false, None);
+        let missed = |&(x, y): &(i32, i32)| !keyless[(y * width + x) as usize];
+        let (x, y) = if all {
+            ups.iter().copied().find(missed)?
+        } else if ups.iter().all(missed) {
+            *ups.first()?
+        } else {
+            return None;
+        };
         // Say what is in the way: a lock is the party's to open, a pit only leads down, and
         // rock is the drawing's mistake.
         let i = (y * width + x) as usize;
-        let through_locks = flood(&level, &arrivals, |c| !c.is_solid() || opens(c));
-        let over_pits = spread(&level, &arrivals, |_, c| !c.is_solid() || opens(c), false);
+        let through_locks = flood(&level, arrivals, |c| !c.is_solid() || opens(c));
+        let over_pits = spread(&level, arrivals, |_, c| !c.is_solid() || opens(c), false);
         let problem = if through_locks[i] {
             Problem::UpBehindKey
         } else if over_pits[i] {
@@ -216,10 +222,21 @@ pub(crate) fn build_level(
         } else {
             Problem::UpWalledOff
         };
-        return Err(fail(Some(y), Some(x), problem));
+        Some(fail(Some(y), Some(x), problem))
+    };
+    if let Some(e) = cut_off(&arrivals, true) {
+        return Err(e);
+    }
+    for &landing in &carry.landings {
+        if level.cell(landing.0, landing.1).is_walkable()
+            && let Some(e) = cut_off(&[landing], false)
+        {
+            return Err(e);
+        }
     }
 
     let loot = all_loot(&level);
+    let named_above = carry.named.clone();
     carry.key_above |= loot.iter().any(|l| l.plain_keys() > 0);
     carry.named.extend(
         loot.iter()
@@ -266,7 +283,7 @@ pub(crate) fn build_level(
             .collect::<Vec<_>>()
             .join("; ")
     };
-    match search_locks(&locks, arrival, &goals, carry.keys, &carry.named) {
+    match search_locks(&locks, arrival, &goals, carry.keys, &named_above) {
         None => {
             carry.keys = carry
                 .keys
