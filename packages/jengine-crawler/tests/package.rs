@@ -871,3 +871,67 @@ fn a_save_loads_from_its_json_text_too_and_bad_text_changes_nothing() {
     assert_eq!(loaded["save"], saved["save"]);
     assert_eq!(loaded["x"], saved["x"]);
 }
+
+#[test]
+fn search_swap_and_the_new_events_run_through_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = serde_json::json!([{
+        "name": "Hidden",
+        "map": ["########", "#<.SD.>#", "########"],
+        "items": [{ "at": [2, 1], "loot": "key:brass", "art": "i_key" }],
+        "start": [2, 1], "facing": "west"
+    }]);
+    let steps = [
+        "Crawler.use(e)",
+        "Crawler.turn(e, 2)",
+        "Crawler.search(e)",
+        "crawl_search(e)",
+        "Crawler.swap(e, 1, 2)",
+        "Crawler.swap(e, 1, 3)",
+        "Crawler.use(e) Crawler.walk(e, 0, 1) Crawler.walk(e, 0, 1)",
+    ];
+    project(dir.path(), &levels, serde_json::json!({}), &plan(&steps));
+    std::fs::write(
+        dir.path().join("data/crawl_crawlers.json"),
+        r#"[{ "name": "Vess", "hp": 12 }, { "name": "Oru", "hp": 9 }]"#,
+    )
+    .unwrap();
+    let mut rt = Runtime::new(dir.path(), &[&CrawlerPackage], Options::default())
+        .unwrap_or_else(|p| panic!("{p:#?}"));
+    let what = |rt: &Runtime| bag(rt, "CrawlEvents")["events"].clone();
+
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["loot"]);
+    assert_eq!(what(&rt)[0]["from"], "floor");
+    assert_eq!(state(&rt)["keyring"], serde_json::json!(["brass"]));
+    assert!(state(&rt)["underfoot"].is_null());
+    rt.step(&[]);
+    assert_eq!(state(&rt)["ahead"], "#", "the secret door looks like rock");
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["found"]);
+    assert_eq!(
+        (&what(&rt)[0]["x"], &what(&rt)[0]["y"]),
+        (&3.into(), &1.into())
+    );
+    assert_eq!(state(&rt)["ahead"], "+");
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["nothing"], "nothing more to find");
+    let tick = state(&rt)["tick"].clone();
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["swapped"]);
+    let s = state(&rt);
+    assert_eq!((&s["party"][0]["name"], &s["tick"]), (&"Oru".into(), &tick));
+    rt.step(&[]);
+    assert!(events(&rt).is_empty());
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert!(
+        said.iter()
+            .any(|m| m.contains("Crawler.swap: b = 3 is not a slot of the party (1 to 2)")),
+        "{said:#?}"
+    );
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["door", "dark"]);
+    assert_eq!(state(&rt)["in_dark"], true);
+    // The order is in the save.
+    assert_eq!(state(&rt)["save"]["order"], serde_json::json!([1, 0]));
+}
