@@ -32,7 +32,7 @@ pub mod crawl;
 pub mod map;
 pub mod view;
 
-pub use crawl::{Crawl, CrawlState, Event, Save, SaveError};
+pub use crawl::{Crawl, CrawlState, Event, InPlay, Save, SaveError};
 pub use map::{Cell, Dungeon, Facing, MapError, Tables};
 pub use view::{Face, Frame, Quad};
 
@@ -293,6 +293,9 @@ pub struct StateBag {
     /// `Crawler.load(e, Save.get(key))` brings it back. Numbers too large for a script are
     /// strings.
     pub save: serde_json::Value,
+    /// Which game is in play: `new` (after `new_game`, or as the crawl starts) or `loaded`
+    /// (after a good `Crawler.load`). A refused load leaves it as it was.
+    pub save_in_play: String,
 }
 
 /// The `CrawlMap` bag: the automap of the floor the party is on.
@@ -423,6 +426,37 @@ fn act(
     Ok(())
 }
 
+/// `Crawler.load(e, save)`: the save as a table (what `Save.get` gives back) or its JSON text.
+/// A save that does not fit is no error of the call: it is answered with a `load_refused`
+/// event (and a warning in the log), and the game in progress goes on as it was.
+fn load(w: &mut World, (e, save): (Entity, Value)) -> Result<(), String> {
+    let save = match save {
+        Value::Table(t) => Ok(t),
+        Value::Str(text) => {
+            serde_json::from_str(&text).map_err(|err| format!("the save's text is not JSON: {err}"))
+        }
+        other => Err(format!("the save is {other}, not a table or its JSON text")),
+    };
+    let mut refused = None;
+    act(w, e, |c| {
+        let restored = save.and_then(|save| {
+            let save = save_from_value(save).map_err(|err| err.to_string())?;
+            c.restore(&save).map_err(|err| err.to_string())
+        });
+        match restored {
+            Ok(()) => Ok(Vec::new()),
+            Err(reason) => {
+                refused = Some(reason.clone());
+                Ok(vec![Event::LoadRefused { reason }])
+            }
+        }
+    })?;
+    if let Some(reason) = refused {
+        w.log().warn(format!("Crawler.load: {reason}"));
+    }
+    Ok(())
+}
+
 /// The save as a table a script can hold: the random stream's 64-bit words do not fit a Lua
 /// integer, so every number that large becomes its decimal string.
 pub fn save_to_value(save: &Save) -> serde_json::Value {
@@ -542,6 +576,7 @@ fn state_bag(crawl: &Crawl) -> StateBag {
         escaped: s.escaped,
         nearest_awake: s.nearest_awake,
         save: save_to_value(&crawl.save()),
+        save_in_play: crawl.in_play().as_str().to_string(),
     }
 }
 
@@ -800,27 +835,11 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "load",
-            (entity("e"), any("save")),
-            |w, (e, save)| {
-                // The save as a table (what `Save.get` gives back), or as its JSON text.
-                let save = match save {
-                    Value::Table(t) => t,
-                    Value::Str(text) => serde_json::from_str(&text)
-                        .map_err(|err| format!("Crawler.load: the save's text is not JSON: {err}"))?,
-                    other => {
-                        return Err(format!(
-                            "Crawler.load: argument 2 (save) must be a table or its JSON text, got {other}"
-                        ));
-                    }
-                };
-                act(w, e, |c| {
-                    let save =
-                        save_from_value(save).map_err(|err| format!("Crawler.load: {err}"))?;
-                    c.restore(&save)
-                        .map_err(|err| format!("Crawler.load: {err}"))?;
-                    Ok(Vec::new())
-                })
-            },
+            (entity("e"), any("save"))
+                .such_that("save is a table or its JSON text", |(_, save)| {
+                    matches!(save, Value::Table(_) | Value::Str(_))
+                }),
+            load,
         );
 
         // The short flat names (`crawl_walk`) beside the namespace's own (`crawler_walk`).
