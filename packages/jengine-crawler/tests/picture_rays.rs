@@ -17,7 +17,8 @@ fn facing() -> impl Strategy<Value = Facing> {
     ]
 }
 
-/// A random floor of open cells, rock, pillars, doors and arches, the party on an open cell.
+/// A random floor of open cells, rock, pillars, doors, arches, chests, pits and stairs, the
+/// party on an open cell.
 fn floor() -> impl Strategy<Value = (Vec<String>, i32, i32)> {
     (3usize..12, 3usize..12).prop_flat_map(|(w, h)| {
         let cell = prop_oneof![
@@ -28,6 +29,8 @@ fn floor() -> impl Strategy<Value = (Vec<String>, i32, i32)> {
             1 => Just('L'),
             1 => Just('C'),
             1 => Just('O'),
+            1 => Just('>'),
+            1 => Just('<'),
         ];
         (
             prop::collection::vec(prop::collection::vec(cell, w), h),
@@ -139,7 +142,7 @@ fn inside(q: &Quad, px: f32, py: f32) -> f32 {
 /// grid meets.
 fn opaque(q: &Quad) -> bool {
     match q.face {
-        Face::Front => q.look != Look::Arch,
+        Face::Front => !matches!(q.look, Look::Arch | Look::OpenDoor),
         Face::Floor | Face::Ceiling | Face::Left | Face::Right => true,
         Face::Thing | Face::Monster => false,
     }
