@@ -310,6 +310,60 @@ fn trace(
     }
 }
 
+/// How many columns of the picture [`sight`] looks along.
+pub const SIGHT_COLUMNS: usize = 128;
+
+/// The cells some pixel of the picture shows a face of, as [x, y], each once: the open cells
+/// whose floor or ceiling shows and the solid cells whose walls do.
+///
+/// Walls are as tall as the corridor and the eye is half-way up it, so whatever a column of
+/// the picture shows, it shows on the horizon: a wall across the column hides everything
+/// behind it from floor to ceiling, and every cell the horizon passes before it shows its
+/// floor somewhere below. So one ray per column along the horizon, walked through the grid
+/// the way the picture is built (depth as `falloff^-plane`, in which rays are straight),
+/// finds every cell with a pixel in that column. A wall ahead of the last depth lies where
+/// the picture has faded to nothing and is not seen.
+pub fn sight(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -> Vec<[i32; 2]> {
+    let frame = frame.sane();
+    let f = f64::from(frame.falloff);
+    let half = f64::from(frame.half_width()) / f64::from(frame.cell_w);
+    let cell = |d: i32, s: i32| {
+        let (cx, cy) = map_cell(x, y, facing, d, s);
+        [cx, cy]
+    };
+    let mut seen = vec![cell(0, 0)];
+    for column in 0..SIGHT_COLUMNS {
+        // The ray through the middle of the column: `a` cells across per unit of depth.
+        let a = ((column as f64 + 0.5) / SIGHT_COLUMNS as f64 * 2.0 - 1.0) * half;
+        let (mut depth, mut side) = (0i32, 0i32);
+        loop {
+            let to_far = f.powi(-depth);
+            let to_side = match a {
+                a if a > 0.0 => (f64::from(side) + 0.5) / a,
+                a if a < 0.0 => (f64::from(side) - 0.5) / a,
+                _ => f64::INFINITY,
+            };
+            let next = if to_side < to_far {
+                (depth, side + if a > 0.0 { 1 } else { -1 })
+            } else if depth < frame.depth as i32 {
+                (depth + 1, side)
+            } else {
+                break;
+            };
+            let [cx, cy] = cell(next.0, next.1);
+            let here = dungeon.cell(cx, cy);
+            seen.push([cx, cy]);
+            if here.is_solid() {
+                break;
+            }
+            (depth, side) = next;
+        }
+    }
+    seen.sort_unstable();
+    seen.dedup();
+    seen
+}
+
 /// The picture from (x, y) facing `facing`: every quad, far to near, and within a depth in
 /// layer order, so drawing them in turn paints each nearer thing over what it hides.
 pub fn build(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -> Vec<Quad> {
@@ -1062,6 +1116,41 @@ mod tests {
         d.encounters[0].won = true;
         let quads = build(&d, 2, 5, Facing::North, &frame());
         assert!(of(&quads, Face::Monster, 3, 0).is_empty());
+    }
+
+    #[test]
+    fn sight_marks_what_the_picture_shows_and_not_what_hides_behind_a_solid_row() {
+        // A corridor with rock beside it, a gap in the rock one cell down it: through the
+        // gap the picture shows the floor beyond, but not the cells further round the corner.
+        let d = Dungeon::from_rows(&[
+            "###############",
+            "#<..+....#...C#",
+            "#.#.#.##.#.#.##",
+            "#.#...#..+.#M.#",
+            "#.#####.##.####",
+        ]);
+        let frame = Frame {
+            cell_w: 3.9,
+            cell_h: 3.3,
+            falloff: 0.56,
+            gloom: 0.74,
+            depth: 4,
+        };
+        let seen = sight(&d, 1, 1, Facing::East, &frame);
+        let has = |x, y| seen.contains(&[x, y]);
+        assert!(has(1, 1) && has(2, 1) && has(3, 1), "down the corridor");
+        assert!(has(4, 1), "the door that ends it");
+        assert!(
+            has(2, 2) && has(3, 2) && has(4, 2),
+            "the rock and the gap beside it"
+        );
+        assert!(!has(5, 1), "behind the door");
+        assert!(
+            !has(3, 3) && !has(4, 3),
+            "round the corner behind the solid row"
+        );
+        // The walls of the party's own cell show at the picture's edges; behind it, nothing.
+        assert!(has(1, 0) && !has(0, 1));
     }
 
     #[test]

@@ -182,6 +182,58 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn sight_holds_every_cell_a_pixel_shows_and_nothing_the_picture_does_not_draw(
+        (rows, x, y) in floor(),
+        facing in facing(),
+        frame in frame(),
+    ) {
+        let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let d = Dungeon::from_rows(&refs);
+        let seen = view::sight(&d, x, y, facing, &frame);
+        let cell = |depth: i32, side: i32| {
+            let (cx, cy) = view::map_cell(x, y, facing, depth, side);
+            [cx, cy]
+        };
+        // Every face a ray through one of sight's columns meets belongs to a cell it holds
+        // (but the wall ahead of the last depth, where the picture has faded to nothing).
+        let columns = view::SIGHT_COLUMNS;
+        for k in 0..columns {
+            let u = (k as f32 + 0.5) / columns as f32 * 2.0 - 1.0;
+            for r in 0..24 {
+                let v = (r as f32 + 0.5) / 24.0 * 2.0 - 1.0;
+                let (px, py) = (u * frame.half_width(), v * frame.half_height());
+                let Some(hit) = cast(&d, (x, y, facing), &frame, px, py) else { continue };
+                let faced = match hit.face {
+                    Face::Front if hit.depth == frame.depth as i32 => continue,
+                    Face::Front => cell(hit.depth + 1, hit.side),
+                    Face::Left => cell(hit.depth, hit.side - 1),
+                    Face::Right => cell(hit.depth, hit.side + 1),
+                    _ => cell(hit.depth, hit.side),
+                };
+                prop_assert!(seen.contains(&faced), "pixel ({}, {}) shows {:?} = {:?}", px, py, hit, faced);
+            }
+        }
+        // ...and every cell it holds is one whose floor, or whose wall, the picture draws.
+        let quads = view::build(&d, x, y, facing, &frame);
+        for c in &seen {
+            let drawn = quads.iter().any(|q| {
+                let faced = match q.face {
+                    Face::Front => cell(q.depth + 1, q.side),
+                    Face::Left => cell(q.depth, q.side - 1),
+                    Face::Right => cell(q.depth, q.side + 1),
+                    _ => q.cell,
+                };
+                q.cell == *c || faced == *c
+            });
+            prop_assert!(drawn, "{:?} is held but not drawn", c);
+        }
+    }
+}
+
 #[test]
 fn a_far_wall_is_not_drawn_over_the_side_of_a_nearer_pillar() {
     // The pillar stands one cell ahead and to the right; two cells to the right, rock closes
