@@ -304,8 +304,19 @@ pub struct MapBag {
     /// The floor, counting from 0.
     pub level: usize,
     /// One string per row: unseen cells blank, a fight not yet won `E`, a trap that has not
-    /// gone off `.`.
+    /// gone off `.`, an opened door `/`, an emptied chest `c` (see [`map::LEGEND`]).
     pub rows: Vec<String>,
+    /// What each symbol on this map means, in the legend's order.
+    pub legend: Vec<LegendEntry>,
+}
+
+/// One line of the automap's legend.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LegendEntry {
+    /// The symbol, as the rows draw it.
+    pub symbol: String,
+    /// What it stands for.
+    pub meaning: String,
 }
 
 /// The `CrawlEvents` bag: what this frame's commands announced, in order.
@@ -621,6 +632,13 @@ fn play(world: &mut World, _dt: f64) {
                 // Only when something new is seen (or the floor changes), so a script
                 // redrawing its automap on change has little to compare.
                 if map.rows != rows || map.level != level {
+                    map.legend = map::legend(&rows)
+                        .into_iter()
+                        .map(|(symbol, meaning)| LegendEntry {
+                            symbol: symbol.to_string(),
+                            meaning: meaning.to_string(),
+                        })
+                        .collect();
                     map.rows = rows;
                     map.level = level;
                 }

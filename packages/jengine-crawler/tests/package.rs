@@ -412,8 +412,8 @@ fn a_fixed_encounter_waits_on_its_cell_until_resolved() {
     rt.step(&[]);
     assert_eq!(events(&rt), ["door"]);
     rt.step(&[]);
-    // The fight stands in the doorway's view, on the map as E.
-    assert_eq!(map_cell(&rt, 4, 1), 'A');
+    // The fight stands in the doorway's view, on the map as E; the opened door is `/`.
+    assert_eq!(map_cell(&rt, 4, 1), '/');
     assert_eq!(map_cell(&rt, 5, 1), 'E');
     let quads = bag(&rt, "CrawlView")["quads"].clone();
     assert!(
@@ -504,7 +504,7 @@ fn a_refused_step_and_a_use_with_nothing_to_use_are_announced_at_once() {
 }
 
 #[test]
-fn the_map_blanks_what_is_unseen_and_shows_an_unsprung_trap_as_floor() {
+fn the_map_blanks_what_is_unseen_shows_an_unsprung_trap_as_floor_and_has_a_legend() {
     let dir = tempfile::tempdir().unwrap();
     let steps = ["", "Crawler.reveal(e, 0)"];
     let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
@@ -518,6 +518,24 @@ fn the_map_blanks_what_is_unseen_and_shows_an_unsprung_trap_as_floor() {
     let rows = bag(&rt, "CrawlMap")["rows"].clone();
     assert_eq!(rows[3], "#C.....#", "the trap is floor until it goes off");
     assert_eq!(rows[1], "#<..+E>#");
+    let legend: Vec<(String, String)> = bag(&rt, "CrawlMap")["legend"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["symbol"].as_str().unwrap().into(),
+                l["meaning"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let symbols: Vec<&str> = legend.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        symbols,
+        [".", "#", "+", "C", "E", ">", "<"],
+        "what this map holds"
+    );
+    assert!(legend.contains(&("E".into(), "a fight waits".into())));
 }
 
 #[test]
@@ -589,7 +607,7 @@ fn a_save_round_trips_through_save_set_get_and_crawler_load() {
     assert_eq!(loaded["save"], saved["save"]);
     // The opened door came back with it.
     assert_eq!(loaded["ahead"], "A");
-    assert_eq!(map_cell(&rt, 4, 1), 'A');
+    assert_eq!(map_cell(&rt, 4, 1), '/');
 }
 
 #[test]
