@@ -412,8 +412,8 @@ fn a_fixed_encounter_waits_on_its_cell_until_resolved() {
     rt.step(&[]);
     assert_eq!(events(&rt), ["door"]);
     rt.step(&[]);
-    // The fight stands in the doorway's view, on the map as E.
-    assert_eq!(map_cell(&rt, 4, 1), 'A');
+    // The fight stands in the doorway's view, on the map as E; the opened door is `/`.
+    assert_eq!(map_cell(&rt, 4, 1), '/');
     assert_eq!(map_cell(&rt, 5, 1), 'E');
     let quads = bag(&rt, "CrawlView")["quads"].clone();
     assert!(
@@ -504,7 +504,7 @@ fn a_refused_step_and_a_use_with_nothing_to_use_are_announced_at_once() {
 }
 
 #[test]
-fn the_map_blanks_what_is_unseen_and_shows_an_unsprung_trap_as_floor() {
+fn the_map_blanks_what_is_unseen_shows_an_unsprung_trap_as_floor_and_has_a_legend() {
     let dir = tempfile::tempdir().unwrap();
     let steps = ["", "Crawler.reveal(e, 0)"];
     let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
@@ -518,6 +518,24 @@ fn the_map_blanks_what_is_unseen_and_shows_an_unsprung_trap_as_floor() {
     let rows = bag(&rt, "CrawlMap")["rows"].clone();
     assert_eq!(rows[3], "#C.....#", "the trap is floor until it goes off");
     assert_eq!(rows[1], "#<..+E>#");
+    let legend: Vec<(String, String)> = bag(&rt, "CrawlMap")["legend"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["symbol"].as_str().unwrap().into(),
+                l["meaning"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let symbols: Vec<&str> = legend.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        symbols,
+        [".", "#", "+", "C", "E", ">", "<"],
+        "what this map holds"
+    );
+    assert!(legend.contains(&("E".into(), "a fight waits".into())));
 }
 
 #[test]
@@ -589,7 +607,7 @@ fn a_save_round_trips_through_save_set_get_and_crawler_load() {
     assert_eq!(loaded["save"], saved["save"]);
     // The opened door came back with it.
     assert_eq!(loaded["ahead"], "A");
-    assert_eq!(map_cell(&rt, 4, 1), 'A');
+    assert_eq!(map_cell(&rt, 4, 1), '/');
 }
 
 #[test]
@@ -935,4 +953,68 @@ fn a_save_loads_from_its_json_text_too_and_bad_text_changes_nothing() {
     let loaded = state(&rt);
     assert_eq!(loaded["save"], saved["save"]);
     assert_eq!(loaded["x"], saved["x"]);
+}
+
+#[test]
+fn search_swap_and_the_new_events_run_through_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = serde_json::json!([{
+        "name": "Hidden",
+        "map": ["########", "#<.SD.>#", "########"],
+        "items": [{ "at": [2, 1], "loot": "key:brass", "art": "i_key" }],
+        "start": [2, 1], "facing": "west"
+    }]);
+    let steps = [
+        "Crawler.use(e)",
+        "Crawler.turn(e, 2)",
+        "Crawler.search(e)",
+        "crawl_search(e)",
+        "Crawler.swap(e, 1, 2)",
+        "Crawler.swap(e, 1, 3)",
+        "Crawler.use(e) Crawler.walk(e, 0, 1) Crawler.walk(e, 0, 1)",
+    ];
+    project(dir.path(), &levels, serde_json::json!({}), &plan(&steps));
+    std::fs::write(
+        dir.path().join("data/crawl_crawlers.json"),
+        r#"[{ "name": "Vess", "hp": 12 }, { "name": "Oru", "hp": 9 }]"#,
+    )
+    .unwrap();
+    let mut rt = Runtime::new(dir.path(), &[&CrawlerPackage], Options::default())
+        .unwrap_or_else(|p| panic!("{p:#?}"));
+    let what = |rt: &Runtime| bag(rt, "CrawlEvents")["events"].clone();
+
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["loot"]);
+    assert_eq!(what(&rt)[0]["from"], "floor");
+    assert_eq!(state(&rt)["keyring"], serde_json::json!(["brass"]));
+    assert!(state(&rt)["underfoot"].is_null());
+    rt.step(&[]);
+    assert_eq!(state(&rt)["ahead"], "#", "the secret door looks like rock");
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["found"]);
+    assert_eq!(
+        (&what(&rt)[0]["x"], &what(&rt)[0]["y"]),
+        (&3.into(), &1.into())
+    );
+    assert_eq!(state(&rt)["ahead"], "+");
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["nothing"], "nothing more to find");
+    let tick = state(&rt)["tick"].clone();
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["swapped"]);
+    let s = state(&rt);
+    assert_eq!((&s["party"][0]["name"], &s["tick"]), (&"Oru".into(), &tick));
+    rt.step(&[]);
+    assert!(events(&rt).is_empty());
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert!(
+        said.iter()
+            .any(|m| m.contains("Crawler.swap: b = 3 is not a slot of the party (1 to 2)")),
+        "{said:#?}"
+    );
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["door", "dark"]);
+    assert_eq!(state(&rt)["in_dark"], true);
+    // The order is in the save.
+    assert_eq!(state(&rt)["save"]["order"], serde_json::json!([1, 0]));
 }

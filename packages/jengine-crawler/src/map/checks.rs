@@ -2,11 +2,15 @@
 //! party can get from its start to the way down, the stairs up stay in reach, and every lock
 //! on the way has a key or lever the party can get to first.
 //!
-//! Reachability is a flood over the grid; keys are a small search over which locks are open.
+//! Reachability is a flood over the grid that understands the furniture (secret doors can be
+//! found, a teleporter is entered and leads to its destination, a gate opens once a lever,
+//! button or plate that names it is in reach, a named key once a chest or item holding it is);
+//! plain keys are a small search over which locks are open.
 
 use super::cells::{Cell, Facing, Loot, MonsterKind};
+use super::fields::{Item, Mechanism};
 use super::tables::{Level, LevelRow, MapError, MonsterStart, Place, Problem};
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 pub(crate) fn build_level(
     index: usize,
@@ -59,11 +63,12 @@ pub(crate) fn build_level(
                     if row.traps.is_empty() {
                         return Err(at(Problem::UnnamedTrap));
                     }
-                    let name = row.traps[traps % row.traps.len()].clone();
+                    let trap = &row.traps[traps % row.traps.len()];
                     traps += 1;
                     Cell::Trap {
-                        name,
+                        name: trap.name.clone(),
                         sprung: false,
+                        damage: trap.damage,
                     }
                 }
                 'M' => {
@@ -93,6 +98,17 @@ pub(crate) fn build_level(
         }
     }
 
+    let mut items = Vec::with_capacity(row.items.len());
+    for (index, item) in row.items.iter().enumerate() {
+        let [x, y] = item.at;
+        let loot = Loot::parse(&item.loot).map_err(|p| fail(Some(y), Some(x), p))?;
+        items.push(Item {
+            at: item.at,
+            loot,
+            art: item.art.clone(),
+            index,
+        });
+    }
     let level = Level {
         name: row.name.clone(),
         width,
@@ -105,7 +121,31 @@ pub(crate) fn build_level(
         encounter_rate: row.encounter_rate,
         groups: row.groups.clone(),
         encounter_grace: row.encounter_grace,
+        doors: row.doors.clone(),
+        levers: row.levers.clone(),
+        plates: row.plates.clone(),
+        buttons: row.buttons.clone(),
+        // A teleporter to its own floor by number is one to the same floor.
+        teleports: row
+            .teleports
+            .iter()
+            .map(|t| {
+                let mut t = t.clone();
+                t.floor = t.floor.filter(|&f| f != index);
+                t
+            })
+            .collect(),
+        spinners: row.spinners.clone(),
+        items,
+        decor: row.decor.clone(),
+        walls: row.walls.clone(),
     };
+    if let Err((x, y, problem)) = check_furniture(index, &level) {
+        return Err(fail(y, x, problem));
+    }
+    if let Err((x, y, problem)) = check_fights(&level, &row.groups) {
+        return Err(fail(y, x, problem));
+    }
     let start = match row.start {
         Some([x, y]) => (x, y),
         None => level
@@ -154,18 +194,27 @@ pub(crate) fn build_level(
 
     // The stairs up must be reachable from wherever the party can stand on arrival
     // without spending a key, or a party that came up could be shut in.
+    // A fall through a pit above lands on the cell beneath it, and must not shut the party
+    // in either: from each such cell some stairs up must be in reach.
+    let locks = Locking::new(&level);
     let mut arrivals = downs.clone();
     arrivals.push(start);
-    let keyless = flood(&level, &arrivals, |c| !c.is_solid() || *c == Cell::Door);
-    if let Some((x, y)) = positions(&level, |c| *c == Cell::Up)
-        .into_iter()
-        .find(|&(x, y)| !keyless[(y * width + x) as usize])
-    {
+    let ups = positions(&level, |c| *c == Cell::Up);
+    let cut_off = |arrivals: &[(i32, i32)], all: bool| {
+        let keyless = locks.flood(arrivals, |_| false, None);
+        let missed = |&(x, y): &(i32, i32)| !keyless[(y * width + x) as usize];
+        let (x, y) = if all {
+            ups.iter().copied().find(missed)?
+        } else if ups.iter().all(missed) {
+            *ups.first()?
+        } else {
+            return None;
+        };
         // Say what is in the way: a lock is the party's to open, a pit only leads down, and
         // rock is the drawing's mistake.
         let i = (y * width + x) as usize;
-        let through_locks = flood(&level, &arrivals, |c| !c.is_solid() || opens(c));
-        let over_pits = spread(&level, &arrivals, |_, c| !c.is_solid() || opens(c), false);
+        let through_locks = flood(&level, arrivals, |c| !c.is_solid() || opens(c));
+        let over_pits = spread(&level, arrivals, |_, c| !c.is_solid() || opens(c), false);
         let problem = if through_locks[i] {
             Problem::UpBehindKey
         } else if over_pits[i] {
@@ -173,17 +222,45 @@ pub(crate) fn build_level(
         } else {
             Problem::UpWalledOff
         };
-        return Err(fail(Some(y), Some(x), problem));
+        Some(fail(Some(y), Some(x), problem))
+    };
+    if let Some(e) = cut_off(&arrivals, true) {
+        return Err(e);
+    }
+    for &landing in &carry.landings {
+        if level.cell(landing.0, landing.1).is_walkable()
+            && let Some(e) = cut_off(&[landing], false)
+        {
+            return Err(e);
+        }
     }
 
-    let has = |pred: &dyn Fn(&Cell) -> bool| level.cells.iter().any(pred);
-    carry.key_above |= has(&|c| matches!(c, Cell::Chest { loot, .. } if loot.kind == "key"));
-    let lever = has(&|c| matches!(c, Cell::Lever { .. }));
-    if let Some((x, y)) = level.find('=')
+    let loot = all_loot(&level);
+    let named_above = carry.named.clone();
+    carry.key_above |= loot.iter().any(|l| l.plain_keys() > 0);
+    carry.named.extend(
+        loot.iter()
+            .filter_map(|l| l.named_key())
+            .map(str::to_string),
+    );
+    carry.landings = positions(&level, |c| *c == Cell::Pit);
+    if let Some(n) = locks.plain.first()
         && !carry.key_above
-        && !lever
     {
+        let (x, y) = (*n as i32 % width, *n as i32 / width);
         return Err(fail(Some(y), Some(x), Problem::NoKeyForLock));
+    }
+    for door in &level.doors {
+        if let Some(key) = &door.key
+            && !level.is_gate(door.at[0], door.at[1])
+            && !carry.named.contains(key)
+        {
+            let problem = Problem::NamedKeyMissing {
+                door: door.name.clone(),
+                key: key.clone(),
+            };
+            return Err(fail(Some(door.at[1]), Some(door.at[0]), problem));
+        }
     }
 
     // Keys: the party arrives from above on the stairs up (the top floor: at its start).
@@ -206,7 +283,7 @@ pub(crate) fn build_level(
             .collect::<Vec<_>>()
             .join("; ")
     };
-    match search_locks(&level, arrival, &goals, carry.keys) {
+    match search_locks(&locks, arrival, &goals, carry.keys, &named_above) {
         None => {
             carry.keys = carry
                 .keys
@@ -216,7 +293,7 @@ pub(crate) fn build_level(
             let Some(fewest) = found.fewest else {
                 let problem = match found.stuck.first() {
                     Some(_) => Problem::TooFewKeys {
-                        locks: locks_in_the_way(&level, arrival, &goals),
+                        locks: locks_in_the_way(&locks, arrival, &goals),
                         keys: carry.keys.saturating_add(found.keys_seen),
                         cells: cells(&found.stuck),
                     },
@@ -243,8 +320,163 @@ pub(crate) fn build_level(
     Ok(level)
 }
 
+/// Cells the optimistic floods go through: any door opens one way or another (a secret door
+/// once found).
 fn opens(cell: &Cell) -> bool {
-    matches!(cell, Cell::Door | Cell::Locked)
+    matches!(cell, Cell::Door | Cell::Locked | Cell::Secret)
+}
+
+/// Every loot on a floor: in its chests and lying on it.
+fn all_loot(level: &Level) -> Vec<&Loot> {
+    let chests = level.cells.iter().filter_map(|c| match c {
+        Cell::Chest { loot, .. } => Some(loot),
+        _ => None,
+    });
+    chests.chain(level.items.iter().map(|i| &i.loot)).collect()
+}
+
+/// How a locked cell opens.
+#[derive(Debug, Clone, PartialEq)]
+enum Lock {
+    /// Not a lock.
+    No,
+    /// With a plain key (spent): the lock's number among the floor's plain locks.
+    Plain(usize),
+    /// By a lever, plate or button only.
+    Gate,
+    /// With this named key (kept).
+    Named(String),
+}
+
+/// A floor's locks and what opens them, for the floods that play them out.
+struct Locking<'a> {
+    level: &'a Level,
+    /// Per cell.
+    kind: Vec<Lock>,
+    /// The plain locks' cells, in reading order.
+    plain: Vec<usize>,
+    /// Each lever, button (`false`: worked from beside it) and plate (`true`: stood on), with
+    /// the cells of the doors it opens.
+    mechanisms: Vec<((i32, i32), bool, Vec<usize>)>,
+}
+
+impl<'a> Locking<'a> {
+    fn new(level: &'a Level) -> Locking<'a> {
+        let w = level.width;
+        let mut kind = vec![Lock::No; level.cells.len()];
+        let mut plain = Vec::new();
+        for (i, cell) in level.cells.iter().enumerate() {
+            if *cell != Cell::Locked {
+                continue;
+            }
+            let (x, y) = (i as i32 % w, i as i32 / w);
+            kind[i] = if level.is_gate(x, y) {
+                Lock::Gate
+            } else if let Some(key) = level.door_at(x, y).and_then(|d| d.key.clone()) {
+                Lock::Named(key)
+            } else {
+                plain.push(i);
+                Lock::Plain(plain.len() - 1)
+            };
+        }
+        let doors = |m: &Mechanism| {
+            m.opens
+                .iter()
+                .filter_map(|n| level.door_named(n))
+                .map(|d| (d.at[1] * w + d.at[0]) as usize)
+                .collect::<Vec<_>>()
+        };
+        let mut mechanisms = Vec::new();
+        for (list, stood_on) in [(&level.levers, false), (&level.buttons, false)] {
+            mechanisms.extend(
+                list.iter()
+                    .map(|m| ((m.at[0], m.at[1]), stood_on, doors(m))),
+            );
+        }
+        mechanisms.extend(
+            level
+                .plates
+                .iter()
+                .map(|m| ((m.at[0], m.at[1]), true, doors(m))),
+        );
+        Locking {
+            level,
+            kind,
+            plain,
+            mechanisms,
+        }
+    }
+
+    /// The cells reached from `from` with the plain locks `plain` says are open, gates opened
+    /// by every mechanism in reach, and (given the keys carried down) every named key in
+    /// reach or carried; `None` opens no named lock.
+    fn flood(
+        &self,
+        from: &[(i32, i32)],
+        plain: impl Fn(usize) -> bool,
+        carried: Option<&BTreeSet<String>>,
+    ) -> Vec<bool> {
+        let level = self.level;
+        let w = level.width;
+        let mut gates = vec![false; level.cells.len()];
+        let mut keys = carried.cloned().unwrap_or_default();
+        loop {
+            let reached = spread(
+                level,
+                from,
+                |i, c| {
+                    !c.is_solid()
+                        || matches!(c, Cell::Door | Cell::Secret)
+                        || match &self.kind[i] {
+                            Lock::No => false,
+                            Lock::Plain(n) => plain(*n),
+                            Lock::Gate => gates[i],
+                            Lock::Named(k) => keys.contains(k),
+                        }
+                },
+                true,
+            );
+            let mut changed = false;
+            for (at, stood_on, opens) in &self.mechanisms {
+                let worked = if *stood_on {
+                    reached[(at.1 * w + at.0) as usize]
+                } else {
+                    beside(level, &reached, *at)
+                };
+                for &i in opens.iter().filter(|_| worked) {
+                    changed |= !std::mem::replace(&mut gates[i], true);
+                }
+            }
+            if carried.is_some() {
+                for key in keys_found(level, &reached) {
+                    changed |= keys.insert(key.to_string());
+                }
+            }
+            if !changed {
+                return reached;
+            }
+        }
+    }
+}
+
+/// The named keys in the chests and items of the cells marked in `reach`.
+fn keys_found<'l>(level: &'l Level, reach: &[bool]) -> Vec<&'l str> {
+    let w = level.width;
+    let chests = level
+        .cells
+        .iter()
+        .zip(reach)
+        .filter(|(_, r)| **r)
+        .filter_map(|(c, _)| match c {
+            Cell::Chest { loot, .. } => loot.named_key(),
+            _ => None,
+        });
+    let items = level
+        .items
+        .iter()
+        .filter(|i| level.contains(i.at[0], i.at[1]) && reach[(i.at[1] * w + i.at[0]) as usize])
+        .filter_map(|i| i.loot.named_key());
+    chests.chain(items).collect()
 }
 
 fn positions(level: &Level, pred: impl Fn(&Cell) -> bool) -> Vec<(i32, i32)> {
@@ -279,6 +511,21 @@ fn spread(
         if stop_at_pits && *level.cell(x, y) == Cell::Pit {
             continue;
         }
+        // A teleporter is entered, not crossed: it leads on to its destination (another
+        // floor's is no way on across this one).
+        if *level.cell(x, y) == Cell::Teleporter {
+            if let Some(t) = level.teleport_at(x, y).filter(|t| t.floor.is_none()) {
+                let [tx, ty] = t.to;
+                if level.contains(tx, ty) && level.cell(tx, ty).is_walkable() {
+                    let i = (ty * level.width + tx) as usize;
+                    if !seen[i] {
+                        seen[i] = true;
+                        queue.push_back((tx, ty));
+                    }
+                }
+            }
+            continue;
+        }
         for f in Facing::ALL {
             let (dx, dy) = f.ahead();
             let (nx, ny) = (x + dx, y + dy);
@@ -302,6 +549,10 @@ fn spread(
 pub(crate) struct Carry {
     key_above: bool,
     keys: u64,
+    /// Every named key in a chest or item on the floors so far.
+    named: BTreeSet<String>,
+    /// The pits of the floor above: the party lands on these cells of the next.
+    landings: Vec<(i32, i32)>,
 }
 
 /// The most lock states the key search looks at before it gives up and lets the level load.
@@ -317,18 +568,26 @@ struct Locks {
     stuck: Vec<(i32, i32)>,
 }
 
-/// Keys in the chests of the cells marked in `reach`.
+/// Plain keys in the chests and items of the cells marked in `reach`.
 fn keys_in(level: &Level, reach: &[bool]) -> u64 {
-    level
+    let w = level.width;
+    let chests: u64 = level
         .cells
         .iter()
         .zip(reach)
         .filter(|(_, r)| **r)
         .map(|(c, _)| match c {
-            Cell::Chest { loot, .. } if loot.kind == "key" => u64::from(loot.amount()),
+            Cell::Chest { loot, .. } => u64::from(loot.plain_keys()),
             _ => 0,
         })
-        .sum()
+        .sum();
+    let items: u64 = level
+        .items
+        .iter()
+        .filter(|i| level.contains(i.at[0], i.at[1]) && reach[(i.at[1] * w + i.at[0]) as usize])
+        .map(|i| u64::from(i.loot.plain_keys()))
+        .sum();
+    chests.saturating_add(items)
 }
 
 /// Whether the party can stand next to (x, y): a neighbour it reaches that is not a pit.
@@ -345,47 +604,30 @@ fn beside(level: &Level, reach: &[bool], (x, y): (i32, i32)) -> bool {
     })
 }
 
-/// Plays out the floor's locks: a state is the set of locks opened with keys, what the party
-/// reaches follows from it (a lever in reach opens them all), and a key in hand opens any lock
-/// beside what is reached. Keys are all alike and opening only ever widens the reach, so the
+/// Plays out the floor's plain locks: a state is the set of them opened with keys, what the
+/// party reaches follows from it (with the gates its mechanisms in reach open and the named
+/// locks its named keys open), and a plain key in hand opens any plain lock beside what is
+/// reached. Keys are all alike and opening only ever widens the reach, so the
 /// set of opened locks is the whole state. `None` when the floor has too many locks to try.
 fn search_locks(
-    level: &Level,
+    locking: &Locking,
     arrival: (i32, i32),
     goals: &[(i32, i32)],
     keys_in_hand: u64,
+    named: &BTreeSet<String>,
 ) -> Option<Locks> {
-    let locks = positions(level, |c| *c == Cell::Locked);
-    if locks.len() > 64 {
+    let level = locking.level;
+    if locking.plain.len() > 64 {
         return None;
     }
     let w = level.width;
     let index = |(x, y): (i32, i32)| (y * w + x) as usize;
-    let mut lock_at = vec![None; level.cells.len()];
-    for (n, &at) in locks.iter().enumerate() {
-        lock_at[index(at)] = Some(n);
-    }
-    let levers = positions(level, |c| matches!(c, Cell::Lever { .. }));
-    let reach = |opened: u64| {
-        let walk = |all: bool| {
-            spread(
-                level,
-                &[arrival],
-                |i, c| {
-                    !c.is_solid()
-                        || *c == Cell::Door
-                        || lock_at[i].is_some_and(|n| all || opened >> n & 1 == 1)
-                },
-                true,
-            )
-        };
-        let reached = walk(false);
-        if levers.iter().any(|&at| beside(level, &reached, at)) {
-            walk(true)
-        } else {
-            reached
-        }
-    };
+    let locks: Vec<(i32, i32)> = locking
+        .plain
+        .iter()
+        .map(|&i| (i as i32 % w, i as i32 / w))
+        .collect();
+    let reach = |opened: u64| locking.flood(&[arrival], |n| opened >> n & 1 == 1, Some(named));
 
     let mut union = vec![false; level.cells.len()];
     let mut near = 0u64;
@@ -433,7 +675,8 @@ fn search_locks(
 
 /// The fewest locked doors on any way from `arrival` to a goal, every lock counted as a door
 /// that costs one key (a breadth-first walk that takes free steps before paid ones).
-fn locks_in_the_way(level: &Level, arrival: (i32, i32), goals: &[(i32, i32)]) -> u32 {
+fn locks_in_the_way(locking: &Locking, arrival: (i32, i32), goals: &[(i32, i32)]) -> u32 {
+    let level = locking.level;
     let w = level.width;
     let inside = |x: i32, y: i32| (0..level.width).contains(&x) && (0..level.height).contains(&y);
     let mut cost = vec![u32::MAX; level.cells.len()];
@@ -454,7 +697,7 @@ fn locks_in_the_way(level: &Level, arrival: (i32, i32), goals: &[(i32, i32)]) ->
                 continue;
             }
             let step = match level.cell(nx, ny) {
-                Cell::Locked => 1,
+                Cell::Locked if matches!(locking.kind[(ny * w + nx) as usize], Lock::Plain(_)) => 1,
                 c if !c.is_solid() || opens(c) => 0,
                 _ => continue,
             };
@@ -475,4 +718,233 @@ fn locks_in_the_way(level: &Level, arrival: (i32, i32), goals: &[(i32, i32)]) ->
         .map(|&(x, y)| cost[(y * w + x) as usize])
         .min()
         .unwrap_or(0)
+}
+
+/// A problem at an optional cell and row, before it is given its level.
+type Fault = (Option<i32>, Option<i32>, Problem);
+
+fn at(x: i32, y: i32, problem: Problem) -> Fault {
+    (Some(x), Some(y), problem)
+}
+
+/// The row's furniture against the drawing: named doors on doors, one entry on every `L _ B T`
+/// and each entry on its symbol, the doors mechanisms name, same-floor teleporters, spinners,
+/// items on open floor, decor on a solid cell facing an open one, a wall set with a name.
+fn check_furniture(index: usize, level: &Level) -> Result<(), Fault> {
+    for (n, door) in level.doors.iter().enumerate() {
+        let [x, y] = door.at;
+        let cell = level.cell(x, y);
+        if !matches!(cell, Cell::Door | Cell::Locked | Cell::Secret) {
+            return Err(at(x, y, Problem::DoorNotADoor(door.name.clone())));
+        }
+        let taken = level.doors[..n]
+            .iter()
+            .any(|d| d.name == door.name || d.at == door.at);
+        if door.name.trim().is_empty() || taken {
+            return Err(at(x, y, Problem::DoorNameTaken(door.name.clone())));
+        }
+        if door.key.is_some() && *cell != Cell::Locked {
+            return Err(at(x, y, Problem::KeyNotOnLock(door.name.clone())));
+        }
+        if door.key.as_deref().is_some_and(|k| k.trim().is_empty()) {
+            return Err(at(x, y, Problem::EmptyName("key")));
+        }
+    }
+    let places = |list: &[Mechanism]| list.iter().map(|m| m.at).collect::<Vec<_>>();
+    let lists: [(&'static str, char, Vec<[i32; 2]>, bool); 5] = [
+        ("levers", 'L', places(&level.levers), true),
+        ("plates", '_', places(&level.plates), true),
+        ("buttons", 'B', places(&level.buttons), true),
+        (
+            "teleports",
+            'T',
+            level.teleports.iter().map(|t| t.at).collect(),
+            true,
+        ),
+        (
+            "spinners",
+            '%',
+            level.spinners.iter().map(|t| t.at).collect(),
+            false,
+        ),
+    ];
+    for (field, symbol, list, needed) in &lists {
+        for (n, &[x, y]) in list.iter().enumerate() {
+            let found = level.cell(x, y).symbol();
+            if found != *symbol {
+                let problem = Problem::EntryOffSymbol {
+                    field,
+                    want: *symbol,
+                    found,
+                };
+                return Err(at(x, y, problem));
+            }
+            if list[..n].contains(&[x, y]) {
+                return Err(at(x, y, Problem::TwoEntries(field)));
+            }
+        }
+        if *needed
+            && let Some((x, y)) = positions(level, |c| c.symbol() == *symbol)
+                .into_iter()
+                .find(|&(x, y)| !list.contains(&[x, y]))
+        {
+            let problem = Problem::MissingEntry {
+                field,
+                symbol: *symbol,
+            };
+            return Err(at(x, y, problem));
+        }
+    }
+    for (field, list) in [
+        ("levers", &level.levers),
+        ("plates", &level.plates),
+        ("buttons", &level.buttons),
+    ] {
+        for m in list {
+            if let Some(name) = m
+                .opens
+                .iter()
+                .chain(&m.shuts)
+                .find(|n| level.door_named(n).is_none())
+            {
+                let name = name.clone();
+                return Err(at(m.at[0], m.at[1], Problem::UnknownDoor { field, name }));
+            }
+        }
+    }
+    for t in &level.teleports {
+        if t.floor.is_none_or(|f| f == index)
+            && let Some(problem) = landing_problem(level, t.to)
+        {
+            let [x, y] = t.to;
+            let place = format!("row {y}, cell {x} of its own floor, which is {problem}");
+            return Err(at(t.at[0], t.at[1], Problem::BadTeleport(place)));
+        }
+    }
+    for s in &level.spinners {
+        if let Some(turn) = s.turn
+            && !(1..=3).contains(&turn)
+        {
+            return Err(at(s.at[0], s.at[1], Problem::BadSpin(turn)));
+        }
+    }
+    for item in &level.items {
+        let [x, y] = item.at;
+        if *level.cell(x, y) != Cell::Floor {
+            return Err(at(x, y, Problem::ItemNotOnFloor));
+        }
+    }
+    for d in &level.decor {
+        let [x, y] = d.at;
+        if !matches!(
+            level.cell(x, y),
+            Cell::Wall | Cell::Secret | Cell::Button { .. } | Cell::Lever { .. }
+        ) || !level.contains(x, y)
+        {
+            return Err(at(x, y, Problem::DecorNotOnWall));
+        }
+        let (dx, dy) = d.side.ahead();
+        if !level.cell(x + dx, y + dy).is_walkable() {
+            let side = format!("{:?}", d.side).to_lowercase();
+            return Err(at(x, y, Problem::DecorFacesRock(side)));
+        }
+        if d.art.trim().is_empty() {
+            return Err(at(x, y, Problem::EmptyName("art")));
+        }
+    }
+    if level.walls.as_deref().is_some_and(|w| w.trim().is_empty()) {
+        return Err((None, None, Problem::EmptyName("walls")));
+    }
+    Ok(())
+}
+
+/// Why the party cannot be put down at `to` by a teleporter or a fall, if it cannot.
+fn landing_problem(level: &Level, [x, y]: [i32; 2]) -> Option<&'static str> {
+    let cell = level.cell(x, y);
+    Some(if !level.contains(x, y) || !cell.is_walkable() {
+        "off the map or solid"
+    } else if *cell == Cell::Teleporter {
+        "another teleporter"
+    } else if level.encounters.iter().any(|e| e.at == [x, y]) {
+        "a fight's cell"
+    } else {
+        return None;
+    })
+}
+
+/// The fights among themselves: one per cell, none on the stairs or where a monster starts,
+/// every group (fixed or random) named.
+fn check_fights(level: &Level, groups: &[String]) -> Result<(), Fault> {
+    for (n, e) in level.encounters.iter().enumerate() {
+        let [x, y] = e.at;
+        if e.group.trim().is_empty() {
+            return Err(at(x, y, Problem::EmptyGroup));
+        }
+        if level.encounters[..n].iter().any(|o| o.at == e.at) {
+            return Err(at(x, y, Problem::TwoFights));
+        }
+        if matches!(level.cell(x, y), Cell::Up | Cell::Down) {
+            return Err(at(x, y, Problem::FightOnStairs));
+        }
+        if level.monsters.iter().any(|m| (m.x, m.y) == (x, y)) {
+            return Err(at(x, y, Problem::FightOnMonster));
+        }
+    }
+    if groups.iter().any(|g| g.trim().is_empty()) {
+        return Err((None, None, Problem::EmptyGroup));
+    }
+    Ok(())
+}
+
+/// The checks that need the floors together: teleporters to other floors land on a floor that
+/// exists and a cell the party can stand on; a pit drops to the same cell of the next floor,
+/// which must be open floor (not a pit, a teleporter, stairs or a fight), and none is dug on
+/// the last floor.
+pub(crate) fn check_between(levels: &[Level]) -> Result<(), MapError> {
+    let fail = |i: usize, (x, y): (i32, i32), problem: Problem| MapError::Level {
+        at: Place {
+            level: i + 1,
+            name: levels[i].name.clone(),
+            row: Some(y),
+            cell: Some(x),
+        },
+        problem,
+    };
+    for (i, level) in levels.iter().enumerate() {
+        for t in &level.teleports {
+            let Some(f) = t.floor.filter(|&f| f != i) else {
+                continue;
+            };
+            let from = (t.at[0], t.at[1]);
+            let Some(there) = levels.get(f) else {
+                let problem = format!(
+                    "floor {f}, which does not exist (floors count from 0; there are {})",
+                    levels.len()
+                );
+                return Err(fail(i, from, Problem::BadTeleport(problem)));
+            };
+            if let Some(problem) = landing_problem(there, t.to) {
+                let [x, y] = t.to;
+                let place = format!("row {y}, cell {x} of floor {f}, which is {problem}");
+                return Err(fail(i, from, Problem::BadTeleport(place)));
+            }
+        }
+        for (x, y) in positions(level, |c| *c == Cell::Pit) {
+            let Some(below) = levels.get(i + 1) else {
+                return Err(fail(i, (x, y), Problem::PitOnLastFloor));
+            };
+            let what = match below.cell(x, y) {
+                c if !below.contains(x, y) || !c.is_walkable() => Some("off its map or solid"),
+                Cell::Pit => Some("another pit"),
+                Cell::Teleporter => Some("a teleporter"),
+                Cell::Up | Cell::Down => Some("stairs"),
+                _ if below.encounters.iter().any(|e| e.at == [x, y]) => Some("a fight's cell"),
+                _ => None,
+            };
+            if let Some(what) = what {
+                return Err(fail(i, (x, y), Problem::BadLanding(what.into())));
+            }
+        }
+    }
+    Ok(())
 }

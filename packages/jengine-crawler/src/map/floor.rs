@@ -5,8 +5,41 @@
 //! off its drawing reads as rock, so lookups never need bounds checks of their own.
 
 use super::cells::{Cell, EncounterSpot, Loot, MonsterKind, cell_in};
+use super::fields::{Decor, Item};
 use super::tables::Level;
 use serde::{Deserialize, Serialize};
+
+/// Every symbol the automap draws with and what it means, in the order a legend lists them.
+pub const LEGEND: [(char, &str); 19] = [
+    ('.', "floor"),
+    ('#', "rock"),
+    ('+', "door"),
+    ('=', "locked door"),
+    ('/', "open door"),
+    ('A', "archway"),
+    ('L', "lever"),
+    ('B', "button"),
+    ('C', "chest"),
+    ('c', "empty chest"),
+    ('$', "something lying here"),
+    ('E', "a fight waits"),
+    ('^', "sprung trap"),
+    ('O', "pit"),
+    ('>', "stairs down"),
+    ('<', "stairs up"),
+    ('T', "teleporter"),
+    ('%', "spinner"),
+    ('_', "pressure plate"),
+];
+
+/// The legend of an automap: each symbol `rows` holds, with its meaning, in [`LEGEND`] order.
+pub fn legend(rows: &[String]) -> Vec<(char, &'static str)> {
+    LEGEND
+        .iter()
+        .copied()
+        .filter(|(symbol, _)| rows.iter().any(|row| row.contains(*symbol)))
+        .collect()
+}
 
 /// A monster on a floor.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +82,12 @@ pub struct Dungeon {
     pub encounters: Vec<Encounter>,
     /// Which cells the party has seen, for the automap.
     pub seen: Vec<bool>,
+    /// The items still lying on the floor, in the row's order.
+    pub items: Vec<Item>,
+    /// The decorations on its wall faces.
+    pub decor: Vec<Decor>,
+    /// Its wall set, a name in the sheet's `sets` (`None`: the sheet's own faces).
+    pub walls: Option<String>,
 }
 
 impl Dungeon {
@@ -84,6 +123,9 @@ impl Dungeon {
                 })
                 .collect(),
             seen: vec![false; level.cells.len()],
+            items: level.items.clone(),
+            decor: level.decor.clone(),
+            walls: level.walls.clone(),
         }
     }
 
@@ -109,6 +151,7 @@ impl Dungeon {
                     '^' => Cell::Trap {
                         name: "trap".into(),
                         sprung: false,
+                        damage: 0,
                     },
                     other => Cell::plain(other).unwrap_or(Cell::Wall),
                 });
@@ -122,6 +165,9 @@ impl Dungeon {
             cells,
             monsters: Vec::new(),
             encounters: Vec::new(),
+            items: Vec::new(),
+            decor: Vec::new(),
+            walls: None,
         }
     }
 
@@ -165,6 +211,11 @@ impl Dungeon {
             .min()
     }
 
+    /// The first item lying at (x, y), if any.
+    pub fn item_at(&self, x: i32, y: i32) -> Option<usize> {
+        self.items.iter().position(|i| i.at == [x, y])
+    }
+
     /// The fixed fight not yet won waiting at (x, y), if any.
     pub fn encounter_at(&self, x: i32, y: i32) -> Option<usize> {
         self.encounters
@@ -206,7 +257,8 @@ impl Dungeon {
     }
 
     /// The automap: the floor as drawn, with what has not been seen blank, a fight not yet won
-    /// as `E` and a trap that has not gone off as floor.
+    /// as `E`, a trap that has not gone off as floor, an opened door `/`, an emptied chest `c`
+    /// (see [`LEGEND`] for every symbol).
     pub fn automap(&self) -> Vec<String> {
         (0..self.height)
             .map(|y| {
@@ -219,6 +271,8 @@ impl Dungeon {
                         } else {
                             match self.cell(x, y) {
                                 Cell::Trap { sprung: false, .. } => '.',
+                                Cell::Open => '/',
+                                Cell::Chest { opened: true, .. } => 'c',
                                 cell => cell.symbol(),
                             }
                         }
