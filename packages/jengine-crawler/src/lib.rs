@@ -813,12 +813,17 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "swap",
-            (entity("e"), integer("a"), integer("b")),
+            // The formation has four slots; a smaller party's own size is checked when applied.
+            (
+                entity("e"),
+                integer("a").range(1, 4),
+                integer("b").range(1, 4),
+            ),
             |w, (e, a, b)| {
                 act(w, e, |c| {
                     let n = c.state().party.len();
                     for (name, slot) in [("a", a), ("b", b)] {
-                        if slot < 1 || slot > n as i64 {
+                        if slot > n as i64 {
                             return Err(format!(
                                 "Crawler.swap: {name} = {slot} is not a slot of the party (1 to {n})"
                             ));
