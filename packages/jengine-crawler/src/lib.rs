@@ -32,7 +32,7 @@ pub mod crawl;
 pub mod map;
 pub mod view;
 
-pub use crawl::{Crawl, CrawlState, Event, Save, SaveError};
+pub use crawl::{Crawl, CrawlState, Event, InPlay, Save, SaveError};
 pub use map::{Cell, Dungeon, Facing, MapError, Tables};
 pub use view::{Face, Frame, Quad};
 
@@ -40,7 +40,7 @@ pub use view::{Face, Frame, Quad};
 // scripts read and the mesh pool (`draw`). Everything above this line is plain Rust.
 pub mod draw;
 
-use jengine::value::{Value, any, boolean, entity, integer};
+use jengine::value::{Params, Value, any, boolean, entity, integer};
 use jengine::{Entity, Package, RawTable, Registry, RowError, World};
 use serde::{Deserialize, Serialize};
 
@@ -293,6 +293,9 @@ pub struct StateBag {
     /// `Crawler.load(e, Save.get(key))` brings it back. Numbers too large for a script are
     /// strings.
     pub save: serde_json::Value,
+    /// Which game is in play: `new` (after `new_game`, or as the crawl starts) or `loaded`
+    /// (after a good `Crawler.load`). A refused load leaves it as it was.
+    pub save_in_play: String,
 }
 
 /// The `CrawlMap` bag: the automap of the floor the party is on.
@@ -423,6 +426,37 @@ fn act(
     Ok(())
 }
 
+/// `Crawler.load(e, save)`: the save as a table (what `Save.get` gives back) or its JSON text.
+/// A save that does not fit is no error of the call: it is answered with a `load_refused`
+/// event (and a warning in the log), and the game in progress goes on as it was.
+fn load(w: &mut World, (e, save): (Entity, Value)) -> Result<(), String> {
+    let save = match save {
+        Value::Table(t) => Ok(t),
+        Value::Str(text) => {
+            serde_json::from_str(&text).map_err(|err| format!("the save's text is not JSON: {err}"))
+        }
+        other => Err(format!("the save is {other}, not a table or its JSON text")),
+    };
+    let mut refused = None;
+    act(w, e, |c| {
+        let restored = save.and_then(|save| {
+            let save = save_from_value(save).map_err(|err| err.to_string())?;
+            c.restore(&save).map_err(|err| err.to_string())
+        });
+        match restored {
+            Ok(()) => Ok(Vec::new()),
+            Err(reason) => {
+                refused = Some(reason.clone());
+                Ok(vec![Event::LoadRefused { reason }])
+            }
+        }
+    })?;
+    if let Some(reason) = refused {
+        w.log().warn(format!("Crawler.load: {reason}"));
+    }
+    Ok(())
+}
+
 /// The save as a table a script can hold: the random stream's 64-bit words do not fit a Lua
 /// integer, so every number that large becomes its decimal string.
 pub fn save_to_value(save: &Save) -> serde_json::Value {
@@ -542,6 +576,7 @@ fn state_bag(crawl: &Crawl) -> StateBag {
         escaped: s.escaped,
         nearest_awake: s.nearest_awake,
         save: save_to_value(&crawl.save()),
+        save_in_play: crawl.in_play().as_str().to_string(),
     }
 }
 
@@ -722,15 +757,10 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "new_game",
-            (entity("e"), integer("seed").optional()),
+            (entity("e"), integer("seed").at_least(0).optional()),
             |w, (e, seed)| {
-                let seed = match seed {
-                    Some(s) => Some(
-                        u64::try_from(s)
-                            .map_err(|_| format!("Crawler.new_game: seed {s} is below 0"))?,
-                    ),
-                    None => None,
-                };
+                // Declared 0 or more, so the cast keeps every seed a script can give.
+                let seed = seed.map(|s| s as u64);
                 act(w, e, |c| {
                     c.new_game(seed);
                     Ok(c.events().to_vec())
@@ -740,16 +770,11 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "walk",
-            (entity("e"), integer("dx"), integer("dy")),
-            |w, (e, dx, dy)| {
-                if !matches!((dx, dy), (0, 1) | (0, -1) | (1, 0) | (-1, 0)) {
-                    return Err(format!(
-                        "Crawler.walk: ({dx}, {dy}) is not one step; a step is (0, 1) forward, \
-                         (0, -1) back, (1, 0) right or (-1, 0) left"
-                    ));
-                }
-                act(w, e, |c| Ok(c.walk(dx as i32, dy as i32).to_vec()))
-            },
+            (entity("e"), integer("dx").range(-1, 1), integer("dy").range(-1, 1)).such_that(
+                "(dx, dy) is one step: (0, 1) forward, (0, -1) back, (1, 0) right or (-1, 0) left",
+                |(_, dx, dy)| dx.abs() + dy.abs() == 1,
+            ),
+            |w, (e, dx, dy)| act(w, e, |c| Ok(c.walk(dx as i32, dy as i32).to_vec())),
         );
         reg.command(
             "Crawler",
@@ -803,38 +828,18 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "reveal",
-            (entity("e"), integer("radius")),
-            |w, (e, radius)| {
-                let radius = u32::try_from(radius).map_err(|_| {
-                    format!("Crawler.reveal: radius {radius} is not 0 (all) or more")
-                })?;
-                act(w, e, |c| Ok(c.reveal(radius).to_vec()))
-            },
+            // 0 reveals the whole floor; the top is the largest radius the map's cells count to.
+            (entity("e"), integer("radius").range(0, i32::MAX as i64)),
+            |w, (e, radius)| act(w, e, |c| Ok(c.reveal(radius as u32).to_vec())),
         );
         reg.command(
             "Crawler",
             "load",
-            (entity("e"), any("save")),
-            |w, (e, save)| {
-                // The save as a table (what `Save.get` gives back), or as its JSON text.
-                let save = match save {
-                    Value::Table(t) => t,
-                    Value::Str(text) => serde_json::from_str(&text)
-                        .map_err(|err| format!("Crawler.load: the save's text is not JSON: {err}"))?,
-                    other => {
-                        return Err(format!(
-                            "Crawler.load: argument 2 (save) must be a table or its JSON text, got {other}"
-                        ));
-                    }
-                };
-                act(w, e, |c| {
-                    let save =
-                        save_from_value(save).map_err(|err| format!("Crawler.load: {err}"))?;
-                    c.restore(&save)
-                        .map_err(|err| format!("Crawler.load: {err}"))?;
-                    Ok(Vec::new())
-                })
-            },
+            (entity("e"), any("save"))
+                .such_that("save is a table or its JSON text", |(_, save)| {
+                    matches!(save, Value::Table(_) | Value::Str(_))
+                }),
+            load,
         );
 
         // The short flat names (`crawl_walk`) beside the namespace's own (`crawler_walk`).

@@ -197,7 +197,11 @@ fn every_command_refuses_bad_arguments_at_the_call_with_file_and_line() {
             "Crawler.reveal(e, 'all')",
             "Crawler.reveal: argument 2 (radius)",
         ),
-        ("Crawler.load(e, true)", "Crawler.load: argument 2 (save)"),
+        (
+            "Crawler.load(e, true)",
+            "Crawler.load: the arguments must be such that save is a table or its JSON text, \
+             got save = true",
+        ),
     ];
     let body: Vec<String> = bad
         .iter()
@@ -211,57 +215,121 @@ fn every_command_refuses_bad_arguments_at_the_call_with_file_and_line() {
         rt.step(&[]);
     }
     let said = logged(&mut rt, LogLevel::Warn);
-    // The last call passes the call's check (its save may be JSON text, so its kind is known
-    // only when it is applied): its pcall says nil, and the applied call is refused.
-    assert_eq!(said.len(), bad.len() + 1, "{said:#?}");
-    assert!(said[bad.len() - 1].ends_with(": nil"), "{said:#?}");
-    let (at_call, applied) = (&said[..bad.len() - 1], &said[bad.len()..]);
-    for ((call, expected), message) in bad.iter().zip(at_call) {
+    // Every one is refused at the call, the save's kind too (a table or its JSON text).
+    assert_eq!(said.len(), bad.len(), "{said:#?}");
+    for ((call, expected), message) in bad.iter().zip(&said) {
         assert!(
             message.contains("assets/scripts/plan.lua:") && message.contains(expected),
             "{call}: {message}"
         );
     }
-    // A save may be its JSON text, so a boolean is found wrong when the call is applied, and
-    // the command is named once.
-    assert!(
-        applied[0].starts_with("Crawler.load: argument 2 (save) must be a table or its JSON text"),
-        "{applied:?}"
-    );
     // Refused at the call: the crawl never moved.
     assert_eq!(state(&rt)["tick"], 0);
     assert_eq!(state(&rt)["x"], 1);
 }
 
 #[test]
-fn out_of_range_arguments_are_refused_and_change_nothing() {
+fn out_of_range_arguments_are_refused_at_the_call_with_file_and_line_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let steps = [
-        "Crawler.walk(e, 1, 1)",
-        "Crawler.walk(e, 2, 0) Crawler.walk(e, math.mininteger, math.mininteger) \
-         Crawler.turn(e, math.mininteger) Crawler.reveal(e, math.maxinteger)",
-        "Crawler.reveal(e, -1)",
-        "Crawler.new_game(e, -5)",
-        "Crawler.load(e, { seed = 1 })",
+    // Each refused call is caught and its message logged; had any been queued, its event
+    // would show on the frame after.
+    let bad = [
+        (
+            "Crawler.walk(e, 5, 0)",
+            "Crawler.walk: argument 2 (dx) must be -1 to 1, got number 5",
+        ),
+        (
+            "Crawler.walk(e, 1, 1)",
+            "Crawler.walk: the arguments must be such that (dx, dy) is one step",
+        ),
+        ("Crawler.walk(e, 0, 0)", "got dx = 0, dy = 0"),
+        (
+            "Crawler.walk(e, math.mininteger, math.mininteger)",
+            "Crawler.walk: argument 2 (dx) must be -1 to 1",
+        ),
+        (
+            "Crawler.reveal(e, -1)",
+            "Crawler.reveal: argument 2 (radius) must be 0 to 2147483647, got number -1",
+        ),
+        (
+            "Crawler.reveal(e, 2147483648)",
+            "Crawler.reveal: argument 2 (radius) must be 0 to 2147483647, got number 2147483648",
+        ),
+        (
+            "Crawler.reveal(e, math.maxinteger)",
+            "Crawler.reveal: argument 2 (radius)",
+        ),
+        (
+            "Crawler.new_game(e, -5)",
+            "Crawler.new_game: argument 2 (seed) must be 0 or more, got number -5",
+        ),
+        (
+            "Crawler.new_game(e, 2^63)",
+            "Crawler.new_game: argument 2 (seed) must be a whole number",
+        ),
+        (
+            "crawl_walk(e, 0, 2)",
+            "Crawler.walk: argument 3 (dy) must be -1 to 1",
+        ),
     ];
+    let body: Vec<String> = bad
+        .iter()
+        .map(|(call, _)| {
+            format!(
+                "local ok, err = pcall(function() {call} end) \
+                 Log.warn((ok and 'queued: ' or '') .. tostring(err))"
+            )
+        })
+        .collect();
+    let mut steps: Vec<&str> = vec!["Crawler.walk(e, 0, 1)"];
+    steps.extend(body.iter().map(String::as_str));
     let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
     rt.step(&[]);
     let before = state(&rt);
-    for _ in 1..steps.len() {
+    let map_before = bag(&rt, "CrawlMap");
+    assert_eq!(before["tick"], 1);
+    for _ in 0..=bad.len() {
         rt.step(&[]);
+        assert!(events(&rt).is_empty(), "{:?}", events(&rt));
     }
-    rt.step(&[]);
     let said = logged(&mut rt, LogLevel::Warn);
-    let has = |s: &str| said.iter().any(|m| m.contains(s));
-    assert!(has("(1, 1) is not one step"), "{said:#?}");
-    assert!(has("(2, 0) is not one step"), "{said:#?}");
-    assert!(has("is not 0 (all) or more"), "{said:#?}");
-    assert!(has("radius -1 is not 0 (all) or more"), "{said:#?}");
-    assert!(has("seed -5 is below 0"), "{said:#?}");
-    assert!(has("Crawler.load: the save is not valid"), "{said:#?}");
-    let after = state(&rt);
-    assert_eq!(after["tick"], 0);
-    assert_eq!((&after["x"], &after["y"]), (&before["x"], &before["y"]));
+    assert_eq!(said.len(), bad.len(), "{said:#?}");
+    for ((call, expected), message) in bad.iter().zip(&said) {
+        assert!(
+            message.contains("assets/scripts/plan.lua:") && message.contains(expected),
+            "{call}: {message}"
+        );
+    }
+    // Nothing was queued: not a tick, not a step, not a cell revealed, not a new game.
+    assert_eq!(state(&rt), before);
+    assert_eq!(bag(&rt, "CrawlMap"), map_before);
+}
+
+#[test]
+fn the_ends_of_each_declared_range_are_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "Crawler.reveal(e, 2147483647)",
+        "Crawler.new_game(e, math.maxinteger)",
+        "Crawler.new_game(e, 0)",
+        "Crawler.walk(e, -1, 0)",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    let mut seen = Vec::new();
+    let mut far_corner = ' ';
+    for i in 0..steps.len() {
+        rt.step(&[]);
+        seen.push(events(&rt));
+        if i == 0 {
+            far_corner = map_cell(&rt, 6, 3);
+        }
+    }
+    assert!(logged(&mut rt, LogLevel::Warn).is_empty());
+    assert_eq!(seen[0], ["revealed"]);
+    // The whole floor is in reach of the widest radius.
+    assert_ne!(far_corner, ' ');
+    // A strafe left into rock is a step refused, not an argument refused.
+    assert_eq!(seen[3], ["bumped"]);
 }
 
 #[test]
@@ -546,6 +614,76 @@ fn a_save_from_another_dungeon_is_refused_and_the_game_goes_on() {
 }
 
 #[test]
+fn every_refused_load_answers_with_an_event_and_the_game_in_play_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each tampered save is made from the one in play; a script reads the refusal from
+    // `CrawlEvents` on the next frame and `save_in_play` from `CrawlState`.
+    let steps = [
+        "Crawler.walk(e, 0, 1)",
+        "Save.set('good', Entity.get(e, 'CrawlState').save)",
+        "local s = Save.get('good') s.dungeon = 'feed' Crawler.load(e, s)",
+        "local s = Save.get('good') s.hp = { 0 } Crawler.load(e, s)",
+        "local s = Save.get('good') s.dead = true s.escaped = true s.hp = { 0 } Crawler.load(e, s)",
+        "local s = Save.get('good') s.rng.increment = '2' Crawler.load(e, s)",
+        "Crawler.load(e, 'not a save')",
+        "Crawler.load(e, Save.get('good'))",
+        "Crawler.new_game(e)",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    assert_eq!(state(&rt)["save_in_play"], "new");
+    let mut answers = Vec::new();
+    let mut in_play = Vec::new();
+    for _ in 1..steps.len() {
+        rt.step(&[]);
+        answers.push(bag(&rt, "CrawlEvents")["events"].clone());
+        in_play.push(state(&rt)["save_in_play"].clone());
+    }
+    let reason = |i: usize| {
+        let events = answers[i].as_array().unwrap();
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(events[0]["event"], "load_refused", "{events:?}");
+        events[0]["reason"].as_str().unwrap().to_string()
+    };
+    assert!(answers[0].as_array().unwrap().is_empty());
+    assert!(
+        reason(1).starts_with("the save is from another dungeon"),
+        "{}",
+        reason(1)
+    );
+    assert_eq!(
+        reason(2),
+        "the save could not come from play: every member has 0 hp, but the party is not dead"
+    );
+    assert_eq!(
+        reason(3),
+        "the save could not come from play: the party is both dead and escaped"
+    );
+    assert!(reason(4).contains("increment is even"), "{}", reason(4));
+    assert!(
+        reason(5).starts_with("the save's text is not JSON"),
+        "{}",
+        reason(5)
+    );
+    // Refused, the game goes on as it was: still the new game, one step in.
+    assert_eq!(&in_play[..6], ["new"; 6]);
+    assert_eq!(state(&rt)["save_in_play"], "new");
+    assert!(
+        answers[6].as_array().unwrap().is_empty(),
+        "a good load says nothing"
+    );
+    assert_eq!(in_play[6], "loaded");
+    assert_eq!(in_play[7], "new");
+    // Each refusal is in the log as well, once.
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert_eq!(said.len(), 5, "{said:#?}");
+    assert!(
+        said.iter().all(|m| m.starts_with("Crawler.load: ")),
+        "{said:#?}"
+    );
+}
+
+#[test]
 fn a_broken_level_table_is_refused_at_startup_by_the_crawl_checks() {
     let dir = tempfile::tempdir().unwrap();
     let mut broken = levels();
@@ -787,7 +925,7 @@ fn a_save_loads_from_its_json_text_too_and_bad_text_changes_nothing() {
     );
     assert!(
         said.iter()
-            .any(|m| m.contains("must be a table or its JSON text, got number 42")),
+            .any(|m| m.contains("plan.lua:") && m.contains("its JSON text, got save = 42")),
         "{said:?}"
     );
     assert_eq!(state(&rt)["x"], fresh["x"]);
