@@ -813,7 +813,9 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "swap",
-            (entity("e"), integer("a"), integer("b")),
+            // The formation has four slots; a slot past the party's own size is refused when
+            // the call is applied.
+            (entity("e"), integer("a").range(1, 4), integer("b").range(1, 4)),
             |w, (e, a, b)| {
                 act(w, e, |c| {
                     let n = c.state().party.len();

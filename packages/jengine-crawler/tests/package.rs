@@ -971,6 +971,7 @@ fn search_swap_and_the_new_events_run_through_the_engine() {
         "crawl_search(e)",
         "Crawler.swap(e, 1, 2)",
         "Crawler.swap(e, 1, 3)",
+        "local ok, err = pcall(function() Crawler.swap(e, 1, 5) end) Log.warn(tostring(err))",
         "Crawler.use(e) Crawler.walk(e, 0, 1) Crawler.walk(e, 0, 1)",
     ];
     project(dir.path(), &levels, serde_json::json!({}), &plan(&steps));
@@ -1011,6 +1012,12 @@ fn search_swap_and_the_new_events_run_through_the_engine() {
         said.iter()
             .any(|m| m.contains("Crawler.swap: b = 3 is not a slot of the party (1 to 2)")),
         "{said:#?}"
+    );
+    rt.step(&[]);
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert!(
+        said.iter().any(|m| m.contains("plan.lua:") && m.contains("Crawler.swap: argument 3 (b)")),
+        "a slot past four is refused at the call: {said:#?}"
     );
     rt.step(&[]);
     assert_eq!(events(&rt), ["door", "dark"]);
