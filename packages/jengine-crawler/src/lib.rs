@@ -820,7 +820,7 @@ impl Package for CrawlerPackage {
                 act(w, e, |c| {
                     let n = c.state().party.len();
                     for (name, slot) in [("a", a), ("b", b)] {
-                        if slot < 1 || slot > n as i64 {
+                        if slot > n as i64 {
                             return Err(format!(
                                 "Crawler.swap: {name} = {slot} is not a slot of the party (1 to {n})"
                             ));

@@ -271,6 +271,18 @@ fn out_of_range_arguments_are_refused_at_the_call_with_file_and_line_and_change_
             "crawl_walk(e, 0, 2)",
             "Crawler.walk: argument 3 (dy) must be -1 to 1",
         ),
+        (
+            "Crawler.swap(e, 0, 1)",
+            "Crawler.swap: argument 2 (a) must be 1 to 4, got number 0",
+        ),
+        (
+            "Crawler.swap(e, 1, 5)",
+            "Crawler.swap: argument 3 (b) must be 1 to 4, got number 5",
+        ),
+        (
+            "Crawler.swap(e, 1, math.maxinteger)",
+            "Crawler.swap: argument 3 (b) must be 1 to 4",
+        ),
     ];
     let body: Vec<String> = bad
         .iter()
