@@ -40,7 +40,7 @@ pub use view::{Face, Frame, Quad};
 // scripts read and the mesh pool (`draw`). Everything above this line is plain Rust.
 pub mod draw;
 
-use jengine::value::{Value, any, boolean, entity, integer};
+use jengine::value::{Params, Value, any, boolean, entity, integer};
 use jengine::{Entity, Package, RawTable, Registry, RowError, World};
 use serde::{Deserialize, Serialize};
 
@@ -360,8 +360,17 @@ fn load_tables(data: Option<&jengine::Tables>, game: &CrawlGame) -> Result<Table
     let levels = table_json(data, "levels", &names.levels)?;
     let monsters = table_json(data, "monsters", &names.monsters)?;
     let crawlers = table_json(data, "crawlers", &names.crawlers)?;
-    Tables::from_json(&levels, &monsters, &crawlers)
-        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))
+    let tables = Tables::from_json(&levels, &monsters, &crawlers)
+        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))?;
+    // Every floor's wall set must be one the sheet paints.
+    let walls = tables
+        .levels()
+        .iter()
+        .map(|l| (l.name.as_str(), l.walls.as_deref()));
+    game.sheet
+        .check_sets(walls)
+        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))?;
+    Ok(tables)
 }
 
 /// Builds the crawl for `game` from the project's tables, checked by the crawl's own loader.
@@ -616,19 +625,27 @@ fn draw_system(world: &mut World, _dt: f64) {
             };
             run.redraw = false;
             let frame = game.frame.frame();
+            let set = run.crawl().and_then(|c| c.floor().walls.clone());
             (
                 (
                     game.draw,
                     game.view_origin,
                     game.z_base,
                     [frame.half_width(), frame.half_height()],
+                    set,
                 ),
                 std::mem::take(&mut run.quads),
             )
         };
-        let (on, origin, z_base, crop) = game;
+        let (on, origin, z_base, crop, set) = game;
         if on {
-            draw::write(world, &mut pool, &quads, origin, z_base, crop);
+            let at = draw::Placing {
+                origin,
+                z_base,
+                crop,
+                set: set.as_deref(),
+            };
+            draw::write(world, &mut pool, &quads, at);
         } else {
             draw::clear_from(world, &mut pool, 0);
         }
@@ -719,15 +736,10 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "new_game",
-            (entity("e"), integer("seed").optional()),
+            (entity("e"), integer("seed").at_least(0).optional()),
             |w, (e, seed)| {
-                let seed = match seed {
-                    Some(s) => Some(
-                        u64::try_from(s)
-                            .map_err(|_| format!("Crawler.new_game: seed {s} is below 0"))?,
-                    ),
-                    None => None,
-                };
+                // Declared 0 or more, so the cast keeps every seed a script can give.
+                let seed = seed.map(|s| s as u64);
                 act(w, e, |c| {
                     c.new_game(seed);
                     Ok(c.events().to_vec())
@@ -737,16 +749,11 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "walk",
-            (entity("e"), integer("dx"), integer("dy")),
-            |w, (e, dx, dy)| {
-                if !matches!((dx, dy), (0, 1) | (0, -1) | (1, 0) | (-1, 0)) {
-                    return Err(format!(
-                        "Crawler.walk: ({dx}, {dy}) is not one step; a step is (0, 1) forward, \
-                         (0, -1) back, (1, 0) right or (-1, 0) left"
-                    ));
-                }
-                act(w, e, |c| Ok(c.walk(dx as i32, dy as i32).to_vec()))
-            },
+            (entity("e"), integer("dx").range(-1, 1), integer("dy").range(-1, 1)).such_that(
+                "(dx, dy) is one step: (0, 1) forward, (0, -1) back, (1, 0) right or (-1, 0) left",
+                |(_, dx, dy)| dx.abs() + dy.abs() == 1,
+            ),
+            |w, (e, dx, dy)| act(w, e, |c| Ok(c.walk(dx as i32, dy as i32).to_vec())),
         );
         reg.command(
             "Crawler",
@@ -779,13 +786,9 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "reveal",
-            (entity("e"), integer("radius")),
-            |w, (e, radius)| {
-                let radius = u32::try_from(radius).map_err(|_| {
-                    format!("Crawler.reveal: radius {radius} is not 0 (all) or more")
-                })?;
-                act(w, e, |c| Ok(c.reveal(radius).to_vec()))
-            },
+            // 0 reveals the whole floor; the top is the largest radius the map's cells count to.
+            (entity("e"), integer("radius").range(0, i32::MAX as i64)),
+            |w, (e, radius)| act(w, e, |c| Ok(c.reveal(radius as u32).to_vec())),
         );
         reg.command(
             "Crawler",

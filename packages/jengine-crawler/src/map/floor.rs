@@ -5,6 +5,7 @@
 //! off its drawing reads as rock, so lookups never need bounds checks of their own.
 
 use super::cells::{Cell, EncounterSpot, Loot, MonsterKind, cell_in};
+use super::fields::{Decor, Item};
 use super::tables::Level;
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +82,12 @@ pub struct Dungeon {
     pub encounters: Vec<Encounter>,
     /// Which cells the party has seen, for the automap.
     pub seen: Vec<bool>,
+    /// The items still lying on the floor, in the row's order.
+    pub items: Vec<Item>,
+    /// The decorations on its wall faces.
+    pub decor: Vec<Decor>,
+    /// Its wall set, a name in the sheet's `sets` (`None`: the sheet's own faces).
+    pub walls: Option<String>,
 }
 
 impl Dungeon {
@@ -116,6 +123,9 @@ impl Dungeon {
                 })
                 .collect(),
             seen: vec![false; level.cells.len()],
+            items: level.items.clone(),
+            decor: level.decor.clone(),
+            walls: level.walls.clone(),
         }
     }
 
@@ -141,6 +151,7 @@ impl Dungeon {
                     '^' => Cell::Trap {
                         name: "trap".into(),
                         sprung: false,
+                        damage: 0,
                     },
                     other => Cell::plain(other).unwrap_or(Cell::Wall),
                 });
@@ -154,6 +165,9 @@ impl Dungeon {
             cells,
             monsters: Vec::new(),
             encounters: Vec::new(),
+            items: Vec::new(),
+            decor: Vec::new(),
+            walls: None,
         }
     }
 
@@ -197,6 +211,11 @@ impl Dungeon {
             .min()
     }
 
+    /// The first item lying at (x, y), if any.
+    pub fn item_at(&self, x: i32, y: i32) -> Option<usize> {
+        self.items.iter().position(|i| i.at == [x, y])
+    }
+
     /// The fixed fight not yet won waiting at (x, y), if any.
     pub fn encounter_at(&self, x: i32, y: i32) -> Option<usize> {
         self.encounters
@@ -238,22 +257,28 @@ impl Dungeon {
     }
 
     /// The automap: the floor as drawn, with what has not been seen blank, a fight not yet won
-    /// as `E`, a trap that has not gone off as floor, an opened door `/`, an emptied chest `c`
+    /// as `E`, a trap that has not gone off as floor, an opened door `/`, an emptied chest `c`,
+    /// something lying `$`, an unfound secret door as rock and a dark cell blank, seen or not
     /// (see [`LEGEND`] for every symbol).
     pub fn automap(&self) -> Vec<String> {
         (0..self.height)
             .map(|y| {
                 (0..self.width)
                     .map(|x| {
-                        if !self.is_seen(x, y) {
+                        let cell = self.cell(x, y);
+                        if !self.is_seen(x, y) || *cell == Cell::Dark {
                             ' '
                         } else if self.encounter_at(x, y).is_some() {
                             'E'
+                        } else if self.item_at(x, y).is_some() {
+                            '$'
                         } else {
-                            match self.cell(x, y) {
+                            match cell {
                                 Cell::Trap { sprung: false, .. } => '.',
                                 Cell::Open => '/',
                                 Cell::Chest { opened: true, .. } => 'c',
+                                // Rock until found; found, it is a door like any other.
+                                Cell::Secret => '#',
                                 cell => cell.symbol(),
                             }
                         }
