@@ -814,6 +814,63 @@ fn a_scene_with_a_bad_frame_or_sheet_does_not_load() {
     }
 }
 
+#[test]
+fn a_floor_whose_wall_set_the_sheet_lacks_stops_its_scene_and_one_it_has_is_drawn() {
+    let mut levels = levels();
+    levels[1]["walls"] = "roots".into();
+    levels[0]["encounters"] = serde_json::json!([]);
+    let dir = tempfile::tempdir().unwrap();
+    let problems = start_with(dir.path(), &levels, serde_json::json!({}), "return {}")
+        .err()
+        .expect("a floor with a wall set nobody painted must not load");
+    let all = problems.join("\n");
+    assert!(
+        all.contains("level 2 (Deep) has walls \"roots\", a set sheet.sets lacks"),
+        "{all}"
+    );
+
+    let sheet = serde_json::json!({
+        "sets": { "roots": { "wall": { "texture": "walls.png", "region": [0, 0, 256, 256] } } },
+        "sizes": { "crawler.png": [1024, 1536], "monsters.png": [1024, 256],
+                   "walls.png": [768, 256] }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let (walk, use_) = ("Crawler.walk(e, 0, 1)", "Crawler.use(e)");
+    let steps = ["", walk, walk, use_, walk, walk, walk, use_];
+    let mut rt = start_with(
+        dir.path(),
+        &levels,
+        serde_json::json!({ "sheet": sheet }),
+        &plan(&steps),
+    )
+    .unwrap_or_else(|p| panic!("{p:#?}"));
+    let textures = |rt: &Runtime| -> Vec<String> {
+        let mut t: Vec<String> = rt
+            .world
+            .entities
+            .query::<&Mesh2D>()
+            .iter()
+            .map(|m| m.texture.clone())
+            .collect();
+        t.sort();
+        t.dedup();
+        t
+    };
+    rt.step(&[]);
+    assert!(
+        !textures(&rt).contains(&"walls.png".to_string()),
+        "the top floor has no set"
+    );
+    for _ in 0..steps.len() {
+        rt.step(&[]);
+    }
+    assert_eq!(state(&rt)["level"], 1, "{:?}", events(&rt));
+    assert!(
+        textures(&rt).contains(&"walls.png".to_string()),
+        "the set's walls below"
+    );
+}
+
 mod hostile {
     use super::*;
     use jengine_crawler::{Crawl, Tables, save_from_value, save_to_value};
