@@ -787,7 +787,7 @@ fn a_trap_may_say_how_much_it_hurts() {
         "traps",
         json!([{ "name": "darts", "damage": 3 }]),
     );
-    let tables = load(&[row.clone()]).unwrap();
+    let tables = load(std::slice::from_ref(&row)).unwrap();
     assert_eq!(
         tables.levels[0].cell(2, 1),
         &Cell::Trap {
@@ -808,7 +808,7 @@ fn a_trap_may_say_how_much_it_hurts() {
 fn a_pit_drops_onto_open_floor_below_and_never_from_the_last_floor() {
     let top = level("Top", &["######", "#<.>O#", "######"]);
     assert_eq!(
-        fails(&[top.clone()]),
+        fails(std::slice::from_ref(&top)),
         "level 1 (Top), row 1, cell 4: a pit on the last floor leads nowhere"
     );
     let below = |row: &str| level("Deep", &["######", row, "######"]);
