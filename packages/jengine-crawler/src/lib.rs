@@ -304,8 +304,19 @@ pub struct MapBag {
     /// The floor, counting from 0.
     pub level: usize,
     /// One string per row: unseen cells blank, a fight not yet won `E`, a trap that has not
-    /// gone off `.`.
+    /// gone off `.`, an opened door `/`, an emptied chest `c` (see [`map::LEGEND`]).
     pub rows: Vec<String>,
+    /// What each symbol on this map means, in the legend's order.
+    pub legend: Vec<LegendEntry>,
+}
+
+/// One line of the automap's legend.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LegendEntry {
+    /// The symbol, as the rows draw it.
+    pub symbol: String,
+    /// What it stands for.
+    pub meaning: String,
 }
 
 /// The `CrawlEvents` bag: what this frame's commands announced, in order.
@@ -358,8 +369,17 @@ fn load_tables(data: Option<&jengine::Tables>, game: &CrawlGame) -> Result<Table
     let levels = table_json(data, "levels", &names.levels)?;
     let monsters = table_json(data, "monsters", &names.monsters)?;
     let crawlers = table_json(data, "crawlers", &names.crawlers)?;
-    Tables::from_json(&levels, &monsters, &crawlers)
-        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))
+    let tables = Tables::from_json(&levels, &monsters, &crawlers)
+        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))?;
+    // Every floor's wall set must be one the sheet paints.
+    let walls = tables
+        .levels()
+        .iter()
+        .map(|l| (l.name.as_str(), l.walls.as_deref()));
+    game.sheet
+        .check_sets(walls)
+        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))?;
+    Ok(tables)
 }
 
 /// Builds the crawl for `game` from the project's tables, checked by the crawl's own loader.
@@ -621,6 +641,13 @@ fn play(world: &mut World, _dt: f64) {
                 // Only when something new is seen (or the floor changes), so a script
                 // redrawing its automap on change has little to compare.
                 if map.rows != rows || map.level != level {
+                    map.legend = map::legend(&rows)
+                        .into_iter()
+                        .map(|(symbol, meaning)| LegendEntry {
+                            symbol: symbol.to_string(),
+                            meaning: meaning.to_string(),
+                        })
+                        .collect();
                     map.rows = rows;
                     map.level = level;
                 }
@@ -654,19 +681,27 @@ fn draw_system(world: &mut World, _dt: f64) {
             };
             run.redraw = false;
             let frame = game.frame.frame();
+            let set = run.crawl().and_then(|c| c.floor().walls.clone());
             (
                 (
                     game.draw,
                     game.view_origin,
                     game.z_base,
                     [frame.half_width(), frame.half_height()],
+                    set,
                 ),
                 std::mem::take(&mut run.quads),
             )
         };
-        let (on, origin, z_base, crop) = game;
+        let (on, origin, z_base, crop, set) = game;
         if on {
-            draw::write(world, &mut pool, &quads, origin, z_base, crop);
+            let at = draw::Placing {
+                origin,
+                z_base,
+                crop,
+                set: set.as_deref(),
+            };
+            draw::write(world, &mut pool, &quads, at);
         } else {
             draw::clear_from(world, &mut pool, 0);
         }
@@ -802,7 +837,7 @@ impl Package for CrawlerPackage {
                 act(w, e, |c| {
                     let n = c.state().party.len();
                     for (name, slot) in [("a", a), ("b", b)] {
-                        if slot < 1 || slot > n as i64 {
+                        if slot > n as i64 {
                             return Err(format!(
                                 "Crawler.swap: {name} = {slot} is not a slot of the party (1 to {n})"
                             ));

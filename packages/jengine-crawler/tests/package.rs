@@ -271,6 +271,18 @@ fn out_of_range_arguments_are_refused_at_the_call_with_file_and_line_and_change_
             "crawl_walk(e, 0, 2)",
             "Crawler.walk: argument 3 (dy) must be -1 to 1",
         ),
+        (
+            "Crawler.swap(e, 0, 1)",
+            "Crawler.swap: argument 2 (a) must be 1 to 4, got number 0",
+        ),
+        (
+            "Crawler.swap(e, 1, 5)",
+            "Crawler.swap: argument 3 (b) must be 1 to 4, got number 5",
+        ),
+        (
+            "Crawler.swap(e, 1, math.maxinteger)",
+            "Crawler.swap: argument 3 (b) must be 1 to 4",
+        ),
     ];
     let body: Vec<String> = bad
         .iter()
@@ -412,8 +424,8 @@ fn a_fixed_encounter_waits_on_its_cell_until_resolved() {
     rt.step(&[]);
     assert_eq!(events(&rt), ["door"]);
     rt.step(&[]);
-    // The fight stands in the doorway's view, on the map as E.
-    assert_eq!(map_cell(&rt, 4, 1), 'A');
+    // The fight stands in the doorway's view, on the map as E; the opened door is `/`.
+    assert_eq!(map_cell(&rt, 4, 1), '/');
     assert_eq!(map_cell(&rt, 5, 1), 'E');
     let quads = bag(&rt, "CrawlView")["quads"].clone();
     assert!(
@@ -504,7 +516,7 @@ fn a_refused_step_and_a_use_with_nothing_to_use_are_announced_at_once() {
 }
 
 #[test]
-fn the_map_blanks_what_is_unseen_and_shows_an_unsprung_trap_as_floor() {
+fn the_map_blanks_what_is_unseen_shows_an_unsprung_trap_as_floor_and_has_a_legend() {
     let dir = tempfile::tempdir().unwrap();
     let steps = ["", "Crawler.reveal(e, 0)"];
     let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
@@ -518,6 +530,24 @@ fn the_map_blanks_what_is_unseen_and_shows_an_unsprung_trap_as_floor() {
     let rows = bag(&rt, "CrawlMap")["rows"].clone();
     assert_eq!(rows[3], "#C.....#", "the trap is floor until it goes off");
     assert_eq!(rows[1], "#<..+E>#");
+    let legend: Vec<(String, String)> = bag(&rt, "CrawlMap")["legend"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["symbol"].as_str().unwrap().into(),
+                l["meaning"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let symbols: Vec<&str> = legend.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        symbols,
+        [".", "#", "+", "C", "E", ">", "<"],
+        "what this map holds"
+    );
+    assert!(legend.contains(&("E".into(), "a fight waits".into())));
 }
 
 #[test]
@@ -589,7 +619,7 @@ fn a_save_round_trips_through_save_set_get_and_crawler_load() {
     assert_eq!(loaded["save"], saved["save"]);
     // The opened door came back with it.
     assert_eq!(loaded["ahead"], "A");
-    assert_eq!(map_cell(&rt, 4, 1), 'A');
+    assert_eq!(map_cell(&rt, 4, 1), '/');
 }
 
 #[test]
@@ -782,6 +812,63 @@ fn a_scene_with_a_bad_frame_or_sheet_does_not_load() {
             "{game}: {problems:#?}"
         );
     }
+}
+
+#[test]
+fn a_floor_whose_wall_set_the_sheet_lacks_stops_its_scene_and_one_it_has_is_drawn() {
+    let mut levels = levels();
+    levels[1]["walls"] = "roots".into();
+    levels[0]["encounters"] = serde_json::json!([]);
+    let dir = tempfile::tempdir().unwrap();
+    let problems = start_with(dir.path(), &levels, serde_json::json!({}), "return {}")
+        .err()
+        .expect("a floor with a wall set nobody painted must not load");
+    let all = problems.join("\n");
+    assert!(
+        all.contains("level 2 (Deep) has walls \"roots\", a set sheet.sets lacks"),
+        "{all}"
+    );
+
+    let sheet = serde_json::json!({
+        "sets": { "roots": { "wall": { "texture": "walls.png", "region": [0, 0, 256, 256] } } },
+        "sizes": { "crawler.png": [1024, 1536], "monsters.png": [1024, 256],
+                   "walls.png": [768, 256] }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let (walk, use_) = ("Crawler.walk(e, 0, 1)", "Crawler.use(e)");
+    let steps = ["", walk, walk, use_, walk, walk, walk, use_];
+    let mut rt = start_with(
+        dir.path(),
+        &levels,
+        serde_json::json!({ "sheet": sheet }),
+        &plan(&steps),
+    )
+    .unwrap_or_else(|p| panic!("{p:#?}"));
+    let textures = |rt: &Runtime| -> Vec<String> {
+        let mut t: Vec<String> = rt
+            .world
+            .entities
+            .query::<&Mesh2D>()
+            .iter()
+            .map(|m| m.texture.clone())
+            .collect();
+        t.sort();
+        t.dedup();
+        t
+    };
+    rt.step(&[]);
+    assert!(
+        !textures(&rt).contains(&"walls.png".to_string()),
+        "the top floor has no set"
+    );
+    for _ in 0..steps.len() {
+        rt.step(&[]);
+    }
+    assert_eq!(state(&rt)["level"], 1, "{:?}", events(&rt));
+    assert!(
+        textures(&rt).contains(&"walls.png".to_string()),
+        "the set's walls below"
+    );
 }
 
 mod hostile {

@@ -84,7 +84,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     #[test]
-    fn the_picture_is_far_to_near_finite_and_only_what_a_ray_reaches(
+    fn the_picture_is_backdrop_then_far_to_near_finite_and_only_what_a_ray_reaches(
         (rows, x, y) in floor(),
         facing in facing(),
         frame in frame(),
@@ -93,9 +93,14 @@ proptest! {
         let d = Dungeon::from_rows(&refs);
         let quads = view::build(&d, x, y, facing, &frame);
         prop_assert!(!quads.is_empty(), "the party's own cell is always drawn");
-        for pair in quads.windows(2) {
-            let (a, b) = (&pair[0], &pair[1]);
-            prop_assert!(a.depth > b.depth || (a.depth == b.depth && a.layer <= b.layer));
+        // The backdrop (floors and ceilings) first, then the rest, each far to near.
+        let backdrop = quads.iter().take_while(|q| q.layer == 0).count();
+        prop_assert!(quads[backdrop..].iter().all(|q| q.layer != 0));
+        for part in [&quads[..backdrop], &quads[backdrop..]] {
+            for pair in part.windows(2) {
+                let (a, b) = (&pair[0], &pair[1]);
+                prop_assert!(a.depth > b.depth || (a.depth == b.depth && a.layer <= b.layer));
+            }
         }
         for q in &quads {
             let numbers = q.corners.iter().flatten().chain(&q.q).chain(&q.shade);

@@ -883,21 +883,14 @@ impl Crawl {
         }
     }
 
-    /// Marks what the party can see on the automap: every open cell in the picture and the
-    /// solid cells around it, whose faces the picture draws.
+    /// Marks what the party can see on the automap: every cell some pixel of the picture
+    /// shows a face of ([`view::sight`]).
     pub(super) fn look_around(&mut self) {
         let s = &mut self.state;
         let floor = &mut s.floors[s.level];
-        for seen in view::in_view(floor, s.x, s.y, s.facing, &self.frame) {
-            floor.see(seen.x, seen.y);
-            for f in Facing::ALL {
-                let (dx, dy) = f.ahead();
-                if floor.cell(seen.x + dx, seen.y + dy).is_solid() {
-                    floor.see(seen.x + dx, seen.y + dy);
-                }
-            }
+        for [x, y] in view::sight(floor, s.x, s.y, s.facing, &self.frame) {
+            floor.see(x, y);
         }
-        floor.see(s.x, s.y);
     }
 }
 

@@ -9,6 +9,38 @@ use super::fields::{Decor, Item};
 use super::tables::Level;
 use serde::{Deserialize, Serialize};
 
+/// Every symbol the automap draws with and what it means, in the order a legend lists them.
+pub const LEGEND: [(char, &str); 19] = [
+    ('.', "floor"),
+    ('#', "rock"),
+    ('+', "door"),
+    ('=', "locked door"),
+    ('/', "open door"),
+    ('A', "archway"),
+    ('L', "lever"),
+    ('B', "button"),
+    ('C', "chest"),
+    ('c', "empty chest"),
+    ('$', "something lying here"),
+    ('E', "a fight waits"),
+    ('^', "sprung trap"),
+    ('O', "pit"),
+    ('>', "stairs down"),
+    ('<', "stairs up"),
+    ('T', "teleporter"),
+    ('%', "spinner"),
+    ('_', "pressure plate"),
+];
+
+/// The legend of an automap: each symbol `rows` holds, with its meaning, in [`LEGEND`] order.
+pub fn legend(rows: &[String]) -> Vec<(char, &'static str)> {
+    LEGEND
+        .iter()
+        .copied()
+        .filter(|(symbol, _)| rows.iter().any(|row| row.contains(*symbol)))
+        .collect()
+}
+
 /// A monster on a floor.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Monster {
@@ -225,19 +257,28 @@ impl Dungeon {
     }
 
     /// The automap: the floor as drawn, with what has not been seen blank, a fight not yet won
-    /// as `E` and a trap that has not gone off as floor.
+    /// as `E`, a trap that has not gone off as floor, an opened door `/`, an emptied chest `c`,
+    /// something lying `$`, an unfound secret door as rock and a dark cell blank, seen or not
+    /// (see [`LEGEND`] for every symbol).
     pub fn automap(&self) -> Vec<String> {
         (0..self.height)
             .map(|y| {
                 (0..self.width)
                     .map(|x| {
-                        if !self.is_seen(x, y) {
+                        let cell = self.cell(x, y);
+                        if !self.is_seen(x, y) || *cell == Cell::Dark {
                             ' '
                         } else if self.encounter_at(x, y).is_some() {
                             'E'
+                        } else if self.item_at(x, y).is_some() {
+                            '$'
                         } else {
-                            match self.cell(x, y) {
+                            match cell {
                                 Cell::Trap { sprung: false, .. } => '.',
+                                Cell::Open => '/',
+                                Cell::Chest { opened: true, .. } => 'c',
+                                // Rock until found; found, it is a door like any other.
+                                Cell::Secret => '#',
                                 cell => cell.symbol(),
                             }
                         }
