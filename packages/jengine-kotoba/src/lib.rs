@@ -44,6 +44,7 @@
 #![warn(missing_docs)]
 
 pub mod bag;
+pub mod balance;
 pub mod battle;
 pub mod board;
 pub mod bot;
