@@ -41,32 +41,32 @@ pub const NOVICE: Profile = Profile {
 pub const LEARNER: Profile = Profile {
     name: "learner",
     skill: Skill {
-        sight: 0.25,
-        think: 4.5,
+        sight: 0.2,
+        think: 5.4,
     },
 };
 /// Plays now and then: a fair eye, a steady pace.
 pub const CASUAL: Profile = Profile {
     name: "casual",
     skill: Skill {
-        sight: 0.4,
-        think: 3.5,
+        sight: 0.26,
+        think: 4.6,
     },
 };
-/// Plays often and reads quickly.
+/// Plays often: sees more, a little faster.
 pub const GOOD: Profile = Profile {
     name: "good",
     skill: Skill {
-        sight: 0.6,
-        think: 2.5,
+        sight: 0.32,
+        think: 4.0,
     },
 };
-/// Sees most words and places one every couple of seconds.
+/// Sees many words and places one every few seconds.
 pub const EXPERT: Profile = Profile {
     name: "expert",
     skill: Skill {
-        sight: 0.85,
-        think: 1.8,
+        sight: 0.4,
+        think: 3.6,
     },
 };
 
@@ -615,4 +615,135 @@ impl std::fmt::Display for Report {
         }
         Ok(())
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{player, shipped_rivals, shipped_stages};
+
+    /// A player who never places a tile, against every shipped rival on its own board and
+    /// clock: the rival wins every time, by knockout, by the clock or on a full board.
+    #[test]
+    fn a_player_who_makes_no_word_loses_to_every_rival() {
+        let dict = Dict::japanese();
+        let stats = TileStats::from_dict(dict);
+        for (i, rival) in shipped_rivals().unwrap().iter().enumerate() {
+            for g in 0..3 {
+                let setup = rival.setup(player("idle"), game_seed(7, &[i as u64, g]));
+                let mut battle = Battle::new(&setup, &stats).unwrap();
+                let steps = ((setup.time + 5.0) / STEP) as usize;
+                for _ in 0..steps {
+                    if battle.winner().is_some() {
+                        break;
+                    }
+                    battle.update(dict, STEP);
+                }
+                match battle.phase() {
+                    Phase::Over {
+                        winner: Some(1), ..
+                    } => {}
+                    other => panic!(
+                        "{} game {g}: the idle player did not lose: {other:?}",
+                        rival.id
+                    ),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_report_is_the_same_from_the_same_seed_on_any_number_of_threads() {
+        let dict = Dict::japanese();
+        let stats = TileStats::from_dict(dict);
+        let stages = &shipped_stages().unwrap()[..2];
+        let rivals = &shipped_rivals().unwrap()[..3];
+        let sizes = Sizes {
+            runs: 2,
+            games: 2,
+            pairs: 2,
+        };
+        let one = report(stages, rivals, dict, &stats, sizes, 5, 1);
+        let two = report(stages, rivals, dict, &stats, sizes, 5, 2);
+        assert_eq!(one, two);
+        assert_eq!(one.stage_figures[0][0].runs, 2);
+        assert_eq!(one.round_robin[0][1].games, 2);
+        assert_eq!(
+            one.round_robin[0][1].wins + one.round_robin[1][0].wins + one.round_robin[0][1].draws,
+            2
+        );
+        assert!(one.to_string().contains("round-robin"));
+    }
+
+    /// The shipped ladder, at a sample that keeps the test short: each rival beats the one below
+    /// it in at least 65% of their games (the report plays 200 a pair).
+    #[test]
+    fn each_shipped_rival_beats_the_one_below_it() {
+        let dict = Dict::japanese();
+        let stats = TileStats::from_dict(dict);
+        let rivals = shipped_rivals().unwrap();
+        for i in 1..rivals.len() {
+            let t = versus_rival(
+                (&rivals[i], i),
+                (&rivals[i - 1], i - 1),
+                dict,
+                &stats,
+                BAR_GAMES,
+                1,
+            );
+            assert!(
+                t.win_rate() >= 0.65,
+                "{} beat {} in {} of {}",
+                rivals[i].id,
+                rivals[i - 1].id,
+                t.wins,
+                t.games
+            );
+        }
+    }
+
+    /// For every battle profile the win rate falls from the first rival to the last with no
+    /// step of more than 30 points, and the expert beats the last rival in 15% of games or
+    /// more.
+    #[test]
+    fn every_profile_wins_less_the_higher_the_rival_and_the_expert_can_win_the_top() {
+        let dict = Dict::japanese();
+        let stats = TileStats::from_dict(dict);
+        let rivals = shipped_rivals().unwrap();
+        for p in BATTLE_PROFILES {
+            let rates: Vec<f64> = rivals
+                .iter()
+                .enumerate()
+                .map(|(i, r)| versus_player(r, i, dict, &stats, p, BAR_GAMES, 1).win_rate())
+                .collect();
+            for i in 1..rates.len() {
+                assert!(
+                    rates[i] <= rates[i - 1] + BAR_SLACK,
+                    "{}: {} {:.2} after {} {:.2}",
+                    p.name,
+                    rivals[i].id,
+                    rates[i],
+                    rivals[i - 1].id,
+                    rates[i - 1]
+                );
+                assert!(
+                    rates[i - 1] - rates[i] <= 0.30 + BAR_SLACK,
+                    "{}: from {} to {} the win rate falls {:.2} to {:.2}",
+                    p.name,
+                    rivals[i - 1].id,
+                    rivals[i].id,
+                    rates[i - 1],
+                    rates[i]
+                );
+            }
+            if p == EXPERT {
+                assert!(rates[rates.len() - 1] >= 0.15, "expert: {rates:?}");
+            }
+        }
+    }
+
+    /// Games a pair (or a rival and a profile) plays in the tests of the bars.
+    const BAR_GAMES: u32 = 40;
+    /// What a small sample may stray from the report's 200 games.
+    const BAR_SLACK: f64 = 0.05;
 }

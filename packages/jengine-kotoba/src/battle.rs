@@ -286,10 +286,15 @@ impl Battle {
         }
     }
 
-    /// The fighter with more life, `None` when even.
+    /// The fighter with more of their own life left, as a share of the life they started
+    /// with; `None` when even. Raw life would favour whoever started with more (a rival's
+    /// 160 against a player's 100), so a player who never made a word could win on time.
     fn leader(&self) -> Option<usize> {
         let [a, b] = &self.fighters;
-        match a.hp.cmp(&b.hp) {
+        // a.hp / a.max_hp against b.hp / b.max_hp, exactly.
+        let left_a = a.hp as u64 * b.max_hp.max(1) as u64;
+        let left_b = b.hp as u64 * a.max_hp.max(1) as u64;
+        match left_a.cmp(&left_b) {
             std::cmp::Ordering::Greater => Some(0),
             std::cmp::Ordering::Less => Some(1),
             std::cmp::Ordering::Equal => None,
@@ -560,6 +565,27 @@ pub(crate) mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn the_clock_goes_to_the_larger_share_of_life_not_the_larger_number() {
+        let d = dict();
+        let mut b = with_hands("な", "い");
+        // 70 of 100 left against 50 of 60: the second fighter keeps more of theirs.
+        b.fighters[0].max_hp = 100;
+        b.fighters[0].hp = 70;
+        b.fighters[1].max_hp = 60;
+        b.fighters[1].hp = 50;
+        b.update(&d, 61.0);
+        assert_eq!(b.winner(), Some(Some(1)));
+        // Equal shares are a draw.
+        let mut b = with_hands("な", "い");
+        b.fighters[0].max_hp = 100;
+        b.fighters[0].hp = 50;
+        b.fighters[1].max_hp = 60;
+        b.fighters[1].hp = 30;
+        b.update(&d, 61.0);
+        assert_eq!(b.winner(), Some(None));
     }
 
     #[test]

@@ -150,12 +150,12 @@ pub fn builtin_rival() -> Rival {
         id: "builtin".into(),
         name: "こだま".into(),
         title: "An echo that answers slowly".into(),
-        life: 80,
+        life: 82,
         skill: Skill {
-            sight: 0.35,
-            think: 4.0,
+            sight: 0.16,
+            think: 6.0,
         },
-        hand: 6,
+        hand: 7,
         time: BATTLE_TIME,
         board: None,
     }

@@ -311,7 +311,7 @@ pub enum Failure {
 pub enum Ending {
     /// A fighter's life ran out.
     Ko,
-    /// The clock ran out; the one with more life won.
+    /// The clock ran out; the one with the larger share of their own life left won.
     Time,
     /// No free cell is left beside a kana.
     Full,
