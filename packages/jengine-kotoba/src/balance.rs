@@ -746,4 +746,70 @@ mod tests {
     const BAR_GAMES: u32 = 40;
     /// What a small sample may stray from the report's 200 games.
     const BAR_SLACK: f64 = 0.05;
+
+    /// The shipped stages, at a sample that keeps the test short: the learner's and the
+    /// casual's clear rates never climb more than 15 points from one stage to the next, and
+    /// the good profile clears the last stage at least half the time.
+    #[test]
+    fn the_shipped_stages_get_harder_for_every_profile() {
+        let dict = Dict::japanese();
+        let stats = TileStats::from_dict(dict);
+        let stages = shipped_stages().unwrap();
+        for p in [LEARNER, CASUAL] {
+            let rates: Vec<f64> = stages
+                .iter()
+                .enumerate()
+                .map(|(i, s)| stage_figures(s, i, dict, &stats, p, STAGE_RUNS, 1).clear_rate())
+                .collect();
+            for i in 1..rates.len() {
+                assert!(
+                    rates[i] <= rates[i - 1] + 0.15 + BAR_SLACK,
+                    "{}: {} cleared {:.2} after {} {:.2}",
+                    p.name,
+                    stages[i].id,
+                    rates[i],
+                    stages[i - 1].id,
+                    rates[i - 1]
+                );
+            }
+        }
+        let last = stages.len() - 1;
+        let good = stage_figures(&stages[last], last, dict, &stats, GOOD, STAGE_RUNS, 1);
+        assert!(good.clear_rate() >= 0.5, "good on the last stage: {good:?}");
+    }
+
+    /// Stars reward words: on 20 of the 30 shipped stages or more a run that sees every word
+    /// scores more for its words than for its time, and every star score rises from one stage
+    /// to the next.
+    #[test]
+    fn the_shipped_stars_reward_words_and_rise() {
+        let dict = Dict::japanese();
+        let stats = TileStats::from_dict(dict);
+        let stages = shipped_stages().unwrap();
+        let words_win = stages
+            .iter()
+            .filter(|s| {
+                let (words, bonus) = perfect_run(s, dict, &stats);
+                words > bonus
+            })
+            .count();
+        assert!(
+            words_win >= 20,
+            "words beat the bonus on {words_win} stages"
+        );
+        for pair in stages.windows(2) {
+            for k in 0..3 {
+                assert!(
+                    pair[1].stars[k] > pair[0].stars[k],
+                    "{}'s star {} is not above {}'s",
+                    pair[1].id,
+                    k + 1,
+                    pair[0].id
+                );
+            }
+        }
+    }
+
+    /// Runs of a stage a profile plays in the tests of the bars.
+    const STAGE_RUNS: u32 = 20;
 }

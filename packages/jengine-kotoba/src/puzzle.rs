@@ -18,8 +18,11 @@ use crate::play::{Event, Failure, Hand, MadeWord, Placed, Refusal, Stock, placem
 pub const SWAP_COST: f32 = 5.0;
 /// Seconds a hint costs.
 pub const HINT_COST: f32 = 10.0;
-/// Bonus points for each whole second left on a cleared stage.
+/// Bonus points for every [`BONUS_SECONDS`] whole seconds left on a cleared stage.
 pub const BONUS_PER_SECOND: u32 = 1;
+/// Whole seconds left that earn [`BONUS_PER_SECOND`]: two, so that on most stages a run's
+/// words are worth more than its speed.
+pub const BONUS_SECONDS: u32 = 2;
 /// Seconds the autoplay bot spends on each move.
 pub const AUTOPLAY_THINK: f32 = 1.0;
 /// How many moves in a row that place no tile the autoplay bot makes before it gives up.
@@ -315,14 +318,15 @@ impl Puzzle {
         self.score
     }
 
-    /// The time-left bonus: [`BONUS_PER_SECOND`] for each whole second left, and 0 until the
+    /// The time-left bonus: [`BONUS_PER_SECOND`] for every [`BONUS_SECONDS`] whole seconds
+    /// left, and 0 until the
     /// stage is cleared (a stage lost to the clock or stuck earns none).
     pub fn bonus(&self) -> u32 {
         if self.state != State::Cleared {
             return 0;
         }
         // `as` saturates, so even an endless clock gives a finite bonus.
-        (self.time_left.floor() as u32).saturating_mul(BONUS_PER_SECOND)
+        (self.time_left.floor() as u32 / BONUS_SECONDS).saturating_mul(BONUS_PER_SECOND)
     }
 
     /// Stars earned: how many star scores the score and bonus reach, once cleared.
@@ -576,7 +580,7 @@ mod tests {
         p.update(2.5);
         p.place(&d, 0, Pos::new(3, 0)).unwrap();
         assert_eq!(p.state(), State::Cleared);
-        assert_eq!(p.bonus(), 57 * BONUS_PER_SECOND);
+        assert_eq!(p.bonus(), 57 / BONUS_SECONDS * BONUS_PER_SECOND);
         assert_eq!(p.stars(), 2);
         let events = p.take_events();
         assert_eq!(events[0], Event::Started);
@@ -671,7 +675,7 @@ mod tests {
         p.place(&d, na, Pos::new(2, 0)).unwrap();
         p.place(&d, 0, Pos::new(3, 0)).unwrap();
         assert_eq!(p.state(), State::Cleared);
-        assert_eq!(p.bonus(), u32::MAX);
+        assert_eq!(p.bonus(), u32::MAX / BONUS_SECONDS);
         assert_eq!(p.stars(), 3);
     }
 
