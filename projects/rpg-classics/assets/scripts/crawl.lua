@@ -11,6 +11,8 @@ local data = import("rules/data.lua")
 local dice = import("rules/dice.lua")
 local party_rules = import("rules/party.lua")
 local combat = import("rules/combat.lua")
+local traps = import("rules/traps.lua")
+local camp = import("rules/camp.lua")
 local state = import("game/state.lua")
 
 local MONSTERS = { m_rat = 0, m_kobold = 1, m_bat = 2, m_slime = 3, m_skeleton = 4, m_ghoul = 5, m_orc = 6, m_lich = 7 }
@@ -42,32 +44,6 @@ end
 local function hurt_flash()
   flash = 0.45
 end
-
--- Trap names from the levels table, and what they do.
-local TRAPS = {
-  ["a poison needle"] = function()
-    local list = {}
-    for i, p in ipairs(live.party) do if party_rules.alive(p) then list[#list + 1] = i end end
-    if #list == 0 then return end
-    local p = live.party[dice.pick(live.rng, list)]
-    party_rules.hurt(p, dice.int(live.rng, 1, 3))
-    if party_rules.alive(p) then p.status = "poisoned" end
-    say(p.name .. " is pricked by a poison needle!", RED)
-  end,
-  ["a spray of needles"] = function()
-    for _, p in ipairs(live.party) do
-      if party_rules.alive(p) then party_rules.hurt(p, dice.int(live.rng, 1, 3)) end
-    end
-    say("A spray of needles stings the whole party!", RED)
-  end,
-  ["a gout of flame"] = function()
-    for i = 1, party_rules.FRONT do
-      local p = live.party[i]
-      if p and party_rules.alive(p) then party_rules.hurt(p, dice.int(live.rng, 2, 6)) end
-    end
-    say("A gout of flame scorches the front rank!", RED)
-  end,
-}
 
 local walk_menu, camp_menu, fight_menu, end_fight
 
@@ -159,15 +135,11 @@ local function on_event(ev)
       say("The chest holds " .. ev.what .. " " .. ev.value .. ".", GOLD)
     end
   elseif kind == "pit" then
-    for _, p in ipairs(live.party) do
-      if party_rules.alive(p) then party_rules.hurt(p, dice.int(live.rng, 1, 4)) end
-    end
     hurt_flash()
-    say("The floor gives way: the party falls!", RED)
+    for _, s in ipairs(traps.fall(live.rng, live.party)) do say(s, RED) end
   elseif kind == "trap" then
     hurt_flash()
-    local spring = TRAPS[ev.name]
-    if spring then spring() else say("A trap: " .. ev.name .. ".", RED) end
+    for _, s in ipairs(traps.spring(live.rng, live.party, ev.name)) do say(s, RED) end
   elseif kind == "encounter" then
     start_fight(ev)
   elseif kind == "exit" then
@@ -213,56 +185,14 @@ end
 
 -- The camp: between fights a priest may heal and anyone may drink a potion.
 local function most_hurt()
-  local worst, at = 1.01, nil
-  for i, q in ipairs(live.party) do
-    if party_rules.alive(q) and q.hp / q.max_hp < worst then worst, at = q.hp / q.max_hp, i end
-  end
-  return at, worst
+  return camp.most_hurt(live.party)
 end
 
--- Priests heal the most hurt while they have the points and someone is below four fifths;
--- then potions for anyone below two fifths. Returns what was done.
+-- What the camp's H does (rules/camp.lua), told in the log.
 local function patch_up()
-  local done = 0
-  for _ = 1, 24 do
-    local hurt, how = most_hurt()
-    if hurt == nil then break end
-    local target = live.party[hurt]
-    local healed = false
-    if how < 0.8 then
-      for _, p in ipairs(live.party) do
-        if not healed and party_rules.able(p) then
-          for _, s in ipairs(party_rules.spells(p, t.classes, t.spells)) do
-            if not healed and s.heal and p.sp >= s.cost then
-              p.sp = p.sp - s.cost
-              local n = dice.range(live.rng, s.heal)
-              target.hp = math.min(target.max_hp, target.hp + n)
-              say(string.format("%s heals %s for %d.", p.name, target.name, n))
-              healed = true
-            end
-          end
-        end
-      end
-    end
-    if not healed and how < 0.4 and state.take(live, "healing potion") then
-      local n = dice.range(live.rng, t.items["healing potion"].heal)
-      target.hp = math.min(target.max_hp, target.hp + n)
-      say(string.format("%s drinks a healing potion: %d.", target.name, n))
-      healed = true
-    end
-    if not healed then break end
-    done = done + 1
-  end
-  for _, q in ipairs(live.party) do
-    if q.status == "poisoned" and state.take(live, "antidote") then
-      q.status = "ok"
-      say(q.name .. " takes an antidote.")
-      done = done + 1
-    end
-  end
-  if done == 0 then say("Nothing more the camp can do.") end
+  local said = camp.patch_up(live.rng, live.party, live.pack, t)
+  for _, s in ipairs(said) do say(s) end
   keep()
-  return done
 end
 
 camp_menu = function()
@@ -272,7 +202,7 @@ camp_menu = function()
   for _, p in ipairs(live.party) do
     if party_rules.able(p) then
       for _, s in ipairs(party_rules.spells(p, t.classes, t.spells)) do
-        if s.heal then
+        if s.heal and s.target == "member" then
           items[#items + 1] = {
             label = string.format("%s casts %s on %s (%d SP)", p.name, s.name, target and target.name or "nobody", s.cost),
             off = (p.sp < s.cost and "Not enough spell points.") or ((target == nil or how >= 1) and "Nobody is hurt.") or nil,
@@ -393,6 +323,7 @@ end_fight = function(won)
     Audio.play("win.wav", { volume = 0.8 })
     for _, s in ipairs(party_rules.gain(live.rng, live.party, xp, t.classes)) do say(s, GOLD) end
   end
+  for _, name in ipairs(party_rules.wake(live.party)) do say(name .. " wakes.") end
   Crawler.resolve(game, won)
   fight = nil
   mode = "walk"
@@ -422,6 +353,8 @@ fight_menu = function()
           if s.target == "member" then
             stage = { spell = s }
             fight_menu()
+          elseif s.target == "party" or s.target == "all" then
+            choose({ kind = "spell", spell = s.id })
           else
             local groups = group_targets(p, chooser, false)
             if #groups == 1 then choose({ kind = "spell", spell = s.id, group = groups[1].range })
@@ -544,7 +477,7 @@ local function draw_side(st)
   if mode == "fight" and fight then
     menu.text("side_title", string.format("FIGHT, round %d", fight.round + 1))
     for _, g in ipairs(combat.standing(fight)) do
-      lines[#lines + 1] = { string.format("%s  (%s)", combat.label(g), g.range == 1 and "near" or (g.range .. " away")), GOLD }
+      lines[#lines + 1] = { combat.describe(g), GOLD }
     end
     local p = chooser and live.party[chooser]
     lines[#lines + 1] = { p and ("What does " .. p.name .. " do?") or "", { 0.55, 0.75, 1.0, 1 } }

@@ -11,11 +11,11 @@ use jengine_testkit::{Game, InputScript, Options};
 use rpg_classics_tests::{PACKAGES, data as read, open, project};
 
 #[test]
-fn the_stairs_load_as_three_floors_with_no_party_to_hurt() {
+fn the_stairs_load_as_seven_floors_with_no_party_to_hurt() {
     let tables = Tables::from_json(&read("stairs_levels"), "[]", "[]")
         .unwrap_or_else(|e| panic!("the levels: {e}"));
     let game = jengine_crawler::Crawl::new(tables, 1);
-    assert_eq!(game.state().levels, 3);
+    assert_eq!(game.state().levels, 7);
     assert!(game.state().party.is_empty());
 }
 
