@@ -77,7 +77,9 @@ local SOUNDS = {
   door = "door.wav", unlocked = "unlock.wav", locked = "locked.wav", lever = "lever.wav",
   loot = "loot.wav", empty = "bump.wav", pit = "trap.wav", trap = "trap.wav",
   bumped = "bump.wav", nothing = "bump.wav", level = "stairs.wav", exit = "stairs.wav",
-  encounter = "growl.wav", escaped = "win.wav",
+  encounter = "growl.wav", escaped = "win.wav", found = "door.wav", teleport = "stairs.wav",
+  spun = "trap.wav", plate = "lever.wav", button = "lever.wav", opened = "unlock.wav",
+  shut = "locked.wav",
 }
 
 local function hear(ev)
@@ -123,17 +125,34 @@ local function on_event(ev)
   elseif kind == "empty" then say("The chest is empty.")
   elseif kind == "loot" then
     local n = tonumber(ev.value)
+    local where = ev.from == "floor" and "On the floor lies" or "The chest holds"
     if ev.what == "gold" then
       live.gold = live.gold + (n or 0)
-      say(string.format("The chest holds %d gold.", n or 0), GOLD)
+      say(string.format("%s %d gold.", where, n or 0), GOLD)
     elseif ev.what == "item" then
       state.give(live, ev.value)
-      say("The chest holds a " .. ev.value .. ".", GOLD)
+      say(where .. " a " .. ev.value .. ".", GOLD)
     elseif ev.what == "key" then
-      say("The chest holds a key.", GOLD)
+      say(where .. (n and " a key." or (" the " .. ev.value .. " key.")), GOLD)
     else
-      say("The chest holds " .. ev.what .. " " .. ev.value .. ".", GOLD)
+      say(where .. " " .. ev.what .. " " .. ev.value .. ".", GOLD)
     end
+  elseif kind == "found" then
+    say("A secret door! The wall was hollow here.", GOLD)
+  elseif kind == "teleport" then
+    say("The air twists, and the party stands somewhere else.", GOLD)
+  elseif kind == "spun" then
+    say("The floor turns under the party's feet: now facing " .. tostring(ev.facing) .. ".", RED)
+  elseif kind == "plate" then
+    say("A plate sinks underfoot with a click.")
+  elseif kind == "button" then
+    say("The button sinks into the wall.")
+  elseif kind == "opened" then
+    say("Somewhere the " .. tostring(ev.name) .. " grinds open.", GOLD)
+  elseif kind == "shut" then
+    say("The " .. tostring(ev.name) .. " slams shut.", RED)
+  elseif kind == "dark" then
+    say("Darkness: the torches show nothing here.")
   elseif kind == "pit" then
     hurt_flash()
     for _, s in ipairs(traps.fall(live.rng, live.party)) do say(s, RED) end
@@ -243,6 +262,18 @@ camp_menu = function()
       keep()
       camp_menu()
     end }
+  end
+  -- The rows: a member in front and the one behind them change places.
+  for i = 1, party_rules.FRONT do
+    local a, b = live.party[i], live.party[i + party_rules.FRONT]
+    if a and b then
+      items[#items + 1] = { label = string.format("Swap %s (front) and %s (back)", a.name, b.name), on = function()
+        live.party[i], live.party[i + party_rules.FRONT] = b, a
+        say(string.format("%s steps back; %s steps up.", a.name, b.name))
+        keep()
+        camp_menu()
+      end }
+    end
   end
   items[#items + 1] = { label = "Break camp", on = function() mode = "walk"; walk_menu() end }
   m:set(items, true)
@@ -442,6 +473,9 @@ local MAP_COLOURS = {
   ["="] = { 0.7, 0.5, 0.15, 1 }, ["A"] = { 0.6, 0.6, 0.55, 1 }, ["L"] = { 0.5, 0.5, 0.6, 1 },
   ["C"] = { 0.9, 0.7, 0.2, 1 }, ["O"] = { 0.1, 0.1, 0.1, 1 }, [">"] = { 0.3, 0.55, 0.9, 1 },
   ["<"] = { 0.45, 0.8, 0.95, 1 }, ["E"] = { 0.85, 0.25, 0.2, 1 }, ["^"] = { 0.78, 0.76, 0.68, 1 },
+  ["/"] = { 0.7, 0.55, 0.35, 1 }, ["c"] = { 0.5, 0.42, 0.25, 1 }, ["$"] = { 0.95, 0.85, 0.3, 1 },
+  ["T"] = { 0.6, 0.35, 0.85, 1 }, ["%"] = { 0.85, 0.45, 0.7, 1 }, ["_"] = { 0.6, 0.6, 0.45, 1 },
+  ["B"] = { 0.5, 0.55, 0.7, 1 },
 }
 
 local function draw_map(st)
