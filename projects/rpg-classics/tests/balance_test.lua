@@ -21,6 +21,9 @@ local camp = import("rules/camp.lua")
 
 local SEEDS = 24
 local PARTY = { "fighter", "fighter", "thief", "priest", "mage", "mage" }
+-- The level a person wants someone in the party to have before facing the lich (it goes back
+-- to the inn, and through the fights on the way, four times at most to get it).
+local SEASONED = 8
 local STEPS = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }
 
 -- Cells the party can stand on (the bot finds secret doors as a person does, by searching the
@@ -114,7 +117,7 @@ local function new_game(seed, t)
   local g = {
     rng = rng, t = t, floors = floors(), gold = 150, pack = { ["healing potion"] = 4 },
     party = {}, won = {}, looted = {}, sprung = {}, quiet = 0, rounds = 0, trips = 0, deepest = 1,
-    fights = 0, at = 1, per = {},
+    fights = 0, at = 1, per = {}, waits = 0,
   }
   for i, c in ipairs(PARTY) do
     local class = t.classes[c]
@@ -142,7 +145,7 @@ local function fight(g, id)
   for _ = 1, 80 do
     local acts = {}
     for i, m in ipairs(g.party) do
-      if party_rules.able(m) then acts[i] = combat.suggest(f, g.party, i, t) end
+      if party_rules.able(m) then acts[i] = combat.suggest(f, g.party, i, t, acts) end
     end
     for i, m in ipairs(g.party) do
       local healed = false
@@ -161,14 +164,30 @@ local function fight(g, id)
       camp.patch_up(g.rng, g.party, g.pack, t)
       return "won"
     elseif outcome == "lost" then
+      g.killer = id
       return "lost"
     end
   end
+  -- A fight that will not end (nobody left who can reach the other): the party runs for it.
+  for _ = 1, 20 do
+    local away, _, outcome = combat.run(g.rng, f, g.party, t)
+    g.rounds = g.rounds + 1
+    if away then
+      g.fled = (g.fled or 0) + 1
+      party_rules.wake(g.party)
+      return "won"
+    end
+    if outcome == "lost" then break end
+  end
+  g.killer = id
   return "lost"
 end
 
--- Whether a person would turn back for the inn: too many down, too hurt, or the casters spent.
-local function low(g)
+-- Whether a person would turn back for the inn: too many down, too hurt, or the casters spent
+-- (`hp` and `sp` the shares below which it turns; a party the inn could not rest pushes on).
+local function low(g, hp_share, sp_share)
+  if g.broke then return false end
+  hp_share, sp_share = hp_share or 0.5, sp_share or 0.25
   local living, hp, max_hp, sp, max_sp = 0, 0, 0, 0, 0
   for _, m in ipairs(g.party) do
     if party_rules.alive(m) then
@@ -177,7 +196,7 @@ local function low(g)
       sp, max_sp = sp + m.sp, max_sp + m.max_sp
     end
   end
-  return living < #g.party - 1 or hp < 0.5 * max_hp or (max_sp > 0 and sp < 0.25 * max_sp)
+  return living < #g.party - 1 or hp < hp_share * max_hp or (max_sp > 0 and sp < sp_share * max_sp)
 end
 
 -- A step onto (x, y) of floor f: a trap goes off once; open floor may bring a random fight.
@@ -188,7 +207,10 @@ local function step(g, f, x, y)
   if f.traps[key(x, y)] and not g.sprung[k] then
     g.sprung[k] = true
     traps.spring(g.rng, g.party, f.traps[key(x, y)])
-    if party_rules.living(g.party) == 0 then return "lost" end
+    if party_rules.living(g.party) == 0 then
+      g.killer = "trap"
+      return "lost"
+    end
   elseif c == "." and f.rate > 0 and #f.groups > 0 then
     g.quiet = g.quiet + 1
     if g.quiet > f.grace and dice.chance(g.rng, f.rate) then
@@ -250,7 +272,8 @@ local function town(g)
   end
   local rest = 0
   for _, m in ipairs(g.party) do rest = rest + 5 * m.level end
-  if g.gold >= rest then
+  g.broke = g.gold < rest
+  if not g.broke then
     g.gold = g.gold - rest
     party_rules.rest(g.party)
   end
@@ -316,7 +339,8 @@ local function next_target(g, f, x, y)
   return nil
 end
 
--- Plays one seed to its end: "won", "died" or "stuck" (over 60 trips to town).
+-- Plays one seed to its end: "won", "died" or "stuck" (over 60 trips to town), with the game
+-- and the floor it ended on (for "died", the floor where the party fell).
 local function play(seed)
   local t = data.load(Data.table)
   local g = new_game(seed, t)
@@ -325,20 +349,24 @@ local function play(seed)
     local f = g.floors[level]
     local steps, what = next_target(g, f, x, y)
     if steps == nil then return "stuck", g, level end
-    if what == "down" and low(g) then
-      if go_up(g, level, x, y) == "lost" then return "died", g, level end
+    local top = 0
+    for _, m in ipairs(g.party) do top = math.max(top, m.level) end
+    local unready = what == "goal" and (low(g, 0.85, 0.7) or (top < SEASONED and g.waits < 4))
+    if unready then g.waits = g.waits + 1 end
+    if (what == "down" and low(g)) or unready then
+      if go_up(g, level, x, y) == "lost" then return "died", g, g.at end
       town(g)
       if g.trips > 60 then return "stuck", g, level end
       level, x, y = 1, g.floors[1].up[1], g.floors[1].up[2]
     else
       local r, at = walk(g, f, steps)
-      if r == "lost" then return "died", g, level end
+      if r == "lost" then return "died", g, g.at end
       x, y = at[3], at[4]
       local w = waiting(g, f)
       local here = w[key(at[1], at[2])]
       g.at = level
       if here then
-        if fight(g, f.fights[here].group) == "lost" then return "died", g, level end
+        if fight(g, f.fights[here].group) == "lost" then return "died", g, g.at end
         g.won[f.index * 100 + here] = true
         if f.fights[here].goal then return "won", g, level end
       end
@@ -351,12 +379,13 @@ local function play(seed)
         end
       end
       if what == "down" then
+        g.broke = false
         level = level + 1
         g.deepest = math.max(g.deepest, level)
         g.quiet = 0
         x, y = g.floors[level].up[1], g.floors[level].up[2]
       elseif low(g) then
-        if go_up(g, level, x, y) == "lost" then return "died", g, level end
+        if go_up(g, level, x, y) == "lost" then return "died", g, g.at end
         town(g)
         if g.trips > 60 then return "stuck", g, level end
         level, x, y = 1, g.floors[1].up[1], g.floors[1].up[2]
@@ -378,8 +407,8 @@ for seed = 1, SEEDS do
       local p = g.per[i]
       per[i] = p and string.format("%d:%d", p.fights, p.rounds) or "0:0"
     end
-    print(string.format("balance seed=%d outcome=%s floor=%d deepest=%d rounds=%d fights=%d trips=%d level=%d gold=%d per_floor=%s",
-      seed, outcome, level, g.deepest, g.rounds, g.fights, g.trips, top, g.gold, table.concat(per, ",")))
+    print(string.format("balance seed=%d outcome=%s floor=%d deepest=%d rounds=%d fights=%d trips=%d level=%d gold=%d per_floor=%s killer=%s",
+      seed, outcome, level, g.deepest, g.rounds, g.fights, g.trips, top, g.gold, table.concat(per, ","), g.killer or "none"))
   end
 end
 

@@ -137,10 +137,15 @@ function T.suggestions_follow_the_rules()
   fight.groups[1].foes = { { hp = 5, max_hp = 5 }, { hp = 5, max_hp = 5 } }
   eq(combat.suggest(fight, p, 1, t).kind, "fight", "a sword in front fights")
   eq(combat.suggest(fight, p, 6, t).kind, "parry", "a sword behind parries")
-  eq(combat.suggest(fight, p, 5, t).kind, "parry", "a mage keeps its points for a small band")
+  p[5].sp = 3
+  eq(combat.suggest(fight, p, 5, t).kind, "parry", "a mage short of points keeps them for a big band")
+  p[5].sp = p[5].max_sp
+  eq(combat.suggest(fight, p, 5, t).spell, "bolt", "a mage with its points bolts what it cannot reach")
   fight.groups[1].foes = { { hp = 5, max_hp = 5 }, { hp = 5, max_hp = 5 }, { hp = 5, max_hp = 5 } }
   local s = combat.suggest(fight, p, 5, t)
   eq(s.spell, "sleep", "three awake kobolds: the mage lulls them")
+  local other = combat.suggest(fight, p, 6, t, { [5] = s })
+  assert(other.spell ~= "sleep", "the second mage does not lull the same kobolds again")
   p[2].hp = 1
   local heal = combat.suggest(fight, p, 4, t)
   eq(heal.spell, "heal", "the priest heals the hurt")

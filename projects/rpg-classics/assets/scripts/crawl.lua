@@ -1,7 +1,7 @@
 -- Down the stairs: the package walks the party, remembers every floor and announces what
 -- happens; this script keeps the party, hands out loot, springs traps and fights in menus.
 -- Walking: arrows or WASD (Q/E step aside), Space uses what is ahead or the stairs underfoot,
--- M shows the map, Esc (or the Pause button) pauses: Resume, or back to the title. In a fight
+-- X searches the walls about the party for secret doors, M shows the map, Esc (or the Pause button) pauses: Resume, or back to the title. In a fight
 -- each member chooses from the menu in turn (F lets everyone do the sensible thing, R runs),
 -- and the round is told line by line.
 
@@ -31,6 +31,13 @@ local flash = 0
 local map_shown = {}
 local use_label
 local pause_hover = false
+-- Whether the last command was a search (its "nothing" is told as such).
+local searched = false
+
+local function search()
+  searched = true
+  Crawler.search(game)
+end
 
 local function say(s, colour)
   log[#log + 1] = { s, colour or TEXT }
@@ -120,7 +127,8 @@ local function on_event(ev)
     else say("You bump into the wall.") end
   elseif kind == "nothing" then
     flash = math.max(flash, 0.12)
-    say("There is nothing here to use.")
+    say(searched and "The walls about the party hide nothing." or "There is nothing here to use.")
+    searched = false
   elseif kind == "lever" then say("The lever moves with a clank.")
   elseif kind == "empty" then say("The chest is empty.")
   elseif kind == "loot" then
@@ -138,6 +146,7 @@ local function on_event(ev)
       say(where .. " " .. ev.what .. " " .. ev.value .. ".", GOLD)
     end
   elseif kind == "found" then
+    searched = false
     say("A secret door! The wall was hollow here.", GOLD)
   elseif kind == "teleport" then
     say("The air twists, and the party stands somewhere else.", GOLD)
@@ -181,6 +190,7 @@ walk_menu = function()
     { label = "Turn right (Right)", on = function() Crawler.turn(game, 1) end },
     { label = "Step back (Down)", on = function() Crawler.walk(game, 0, -1) end },
     { label = "Use (Space)" .. (use_label and (": " .. use_label) or ""), on = function() Crawler.use(game) end },
+    { label = "Search the walls (X)", on = search },
     { label = "Map (M)", on = function()
       mode = mode == "map" and "walk" or "map"
     end },
@@ -323,7 +333,7 @@ end
 local function auto_round()
   for i, p in ipairs(live.party) do
     if party_rules.able(p) and actions[i] == nil then
-      actions[i] = combat.suggest(fight, live.party, i, t)
+      actions[i] = combat.suggest(fight, live.party, i, t, actions)
     end
   end
   resolve()
@@ -588,7 +598,7 @@ function update(e, dt)
   elseif mode == "pause" then
     menu.text("help", "Paused: Up/Down choose   Enter select   Esc resumes")
   else
-    menu.text("help", "Arrows/WASD walk and turn   Q/E step aside   Space use   M map   C camp   H patch up")
+    menu.text("help", "Arrows/WASD walk and turn   Q/E step aside   Space use   X search   M map   C camp   H patch up")
   end
   draw_side(st)
   draw_map(st)
@@ -605,6 +615,7 @@ local WALK = {
   right = function() Crawler.turn(game, 1) end, d = function() Crawler.turn(game, 1) end,
   q = function() Crawler.walk(game, -1, 0) end, e = function() Crawler.walk(game, 1, 0) end,
   space = function() Crawler.use(game) end, enter = function() Crawler.use(game) end,
+  x = function() search() end,
 }
 
 function key(e, name, down)
@@ -642,7 +653,10 @@ function key(e, name, down)
   if name == "c" then mode = "camp"; m.focus = 1; camp_menu() return end
   if name == "h" then patch_up() return end
   local act = WALK[name]
-  if act then act() end
+  if act then
+    if name ~= "x" then searched = false end
+    act()
+  end
 end
 
 function pointer(e, phase, x, y)

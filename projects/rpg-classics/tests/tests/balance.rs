@@ -14,11 +14,15 @@ struct Run {
     seed: u32,
     outcome: String,
     floor: u32,
+    /// The deepest floor it reached.
+    deepest: u32,
     rounds: u32,
     trips: u32,
     level: u32,
     /// Fights and rounds on each floor, "fights:rounds" by floor.
     per_floor: Vec<(u32, u32)>,
+    /// The group that killed the party (or `trap`), `none` when it lived.
+    killer: String,
 }
 
 fn field(line: &str, name: &str) -> String {
@@ -59,6 +63,7 @@ fn the_balance_bot_wins_some_seeds_and_dies_in_others() {
                 seed: field(line, "seed").parse().unwrap(),
                 outcome: field(line, "outcome"),
                 floor: field(line, "floor").parse().unwrap(),
+                deepest: field(line, "deepest").parse().unwrap(),
                 rounds: field(line, "rounds").parse().unwrap(),
                 trips: field(line, "trips").parse().unwrap(),
                 level: field(line, "level").parse().unwrap(),
@@ -69,6 +74,7 @@ fn the_balance_bot_wins_some_seeds_and_dies_in_others() {
                         (f.parse().unwrap(), r.parse().unwrap())
                     })
                     .collect(),
+                killer: field(line, "killer"),
             })
         })
         .collect();
@@ -81,17 +87,19 @@ fn the_balance_bot_wins_some_seeds_and_dies_in_others() {
         eprintln!("{r:?}");
     }
     eprintln!(
-        "balance: {} seeds, {} won, {} died, {} stuck; median rounds {} (won {}), median floor reached {}, median trips to town {}, median top level {}; died on floors {:?}",
+        "balance: {} seeds, {} won, {} died, {} stuck; median rounds {} (won {}), median deepest floor {}, median trips to town {}, median top level {}; died: {:?}",
         runs.len(),
         won.len(),
         died.len(),
         stuck,
         median(runs.iter().map(|r| r.rounds).collect()),
         median(won.iter().map(|r| r.rounds).collect()),
-        median(runs.iter().map(|r| r.floor).collect()),
+        median(runs.iter().map(|r| r.deepest).collect()),
         median(runs.iter().map(|r| r.trips).collect()),
         median(runs.iter().map(|r| r.level).collect()),
-        died.iter().map(|r| (r.seed, r.floor)).collect::<Vec<_>>(),
+        died.iter()
+            .map(|r| format!("{} on floor {} by {}", r.seed, r.floor, r.killer))
+            .collect::<Vec<_>>(),
     );
     let floors = runs.iter().map(|r| r.per_floor.len()).max().unwrap_or(0);
     let per: Vec<String> = (0..floors)

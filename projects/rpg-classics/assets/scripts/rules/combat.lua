@@ -110,14 +110,27 @@ end
 
 -- A sensible choice for `member`, from what the screen shows: heal the hurt and wake or cure
 -- the stricken, burn or lull a big group, dispel the undead, strike the nearest group in
--- reach, bolt a leader or a shooter out of reach, or parry.
-function M.suggest(fight, party, slot, t)
+-- reach, bolt a leader or a shooter out of reach, or parry. `planned` (optional) holds the
+-- choices already made this round, so two casters do not spend a spell on the same group, and
+-- two priests do not heal the same member.
+function M.suggest(fight, party, slot, t, planned)
+  planned = planned or {}
+  local spelled, healing = {}, {}
+  for i, a in pairs(planned) do
+    if i ~= slot and a.kind == "spell" then
+      local s = t.spells[a.spell]
+      if a.group and s and s.target == "group" then spelled[a.group] = true end
+      if a.member then healing[a.member] = true end
+      if s and s.target == "all" then spelled.all = true end
+      if s and s.target == "party" then healing.all = true end
+    end
+  end
   local m = party[slot]
   local spells = party_rules.spells(m, t.classes, t.spells)
   local standing = M.standing(fight)
   local worst, worst_i, hurt = 1.0, nil, 0
   for i, p in ipairs(party) do
-    if party_rules.alive(p) then
+    if party_rules.alive(p) and not healing[i] and not healing.all then
       local f = p.hp / p.max_hp
       if f < worst then worst, worst_i = f, i end
       if f < 0.6 then hurt = hurt + 1 end
@@ -130,7 +143,7 @@ function M.suggest(fight, party, slot, t)
   local cure = known(m, spells, function(s) return s.cures end)
   if cure then
     for i, p in ipairs(party) do
-      if p.status == "asleep" and i <= party_rules.FRONT then
+      if p.status == "asleep" and i <= party_rules.FRONT and not healing[i] then
         return { kind = "spell", spell = cure.id, member = i }
       end
     end
@@ -139,17 +152,24 @@ function M.suggest(fight, party, slot, t)
   for _, g in ipairs(standing) do
     local awake = M.alive_in(g) - M.asleep_in(g)
     foes = foes + awake
-    if biggest == nil or M.alive_in(g) > M.alive_in(biggest) then biggest = g end
-    if not t.groups[g.id].undead and awake >= 3 and (lull == nil or awake > M.alive_in(lull) - M.asleep_in(lull)) then lull = g end
-    if t.groups[g.id].undead and M.alive_in(g) >= 2 and undead == nil then undead = g end
+    if not spelled[g.range] and (biggest == nil or M.alive_in(g) > M.alive_in(biggest)) then biggest = g end
+    if not spelled[g.range] and not t.groups[g.id].undead and awake >= 3 and (lull == nil or awake > M.alive_in(lull) - M.asleep_in(lull)) then lull = g end
+    if not spelled[g.range] and t.groups[g.id].undead and M.alive_in(g) >= 2 and undead == nil then undead = g end
   end
   local storm = known(m, spells, function(s) return s.damage and s.target == "all" end)
-  if storm and foes >= 6 then return { kind = "spell", spell = storm.id } end
+  if storm and foes >= 6 and not spelled.all then return { kind = "spell", spell = storm.id } end
+  -- With half its points or more a caster spends them more freely.
+  local flush = m.max_sp > 0 and m.sp * 2 >= m.max_sp
   local flame = known(m, spells, function(s) return s.damage and s.target == "group" end)
-  if flame and biggest and M.alive_in(biggest) >= 3 then return { kind = "spell", spell = flame.id, group = biggest.range } end
+  if flame and biggest and M.alive_in(biggest) >= (flush and 2 or 3) then return { kind = "spell", spell = flame.id, group = biggest.range } end
   local sleep = known(m, spells, function(s) return s.sleep end)
   if sleep and lull then return { kind = "spell", spell = sleep.id, group = lull.range } end
   local dispel = known(m, spells, function(s) return s.dispel end)
+  if dispel and not undead and flush then
+    for _, g in ipairs(standing) do
+      if t.groups[g.id].undead and not spelled[g.range] then undead = g break end
+    end
+  end
   if dispel and undead then return { kind = "spell", spell = dispel.id, group = undead.range } end
   for _, g in ipairs(standing) do
     if M.can_strike(m, slot, g, t.items) then
@@ -159,7 +179,7 @@ function M.suggest(fight, party, slot, t)
   local bolt = known(m, spells, function(s) return s.damage and s.target == "enemy" end)
   if bolt then
     for _, g in ipairs(standing) do
-      if dangerous(t, g) then return { kind = "spell", spell = bolt.id, group = g.range } end
+      if dangerous(t, g) or flush then return { kind = "spell", spell = bolt.id, group = g.range } end
     end
   end
   return { kind = "parry" }
