@@ -442,7 +442,7 @@ impl Player {
                     + 20;
                 let spare = self.gold() - reserve;
                 let class = m["class"].as_str().unwrap_or("");
-                let current = m[pass].as_str().and_then(|id| index(id)).map(|i| &items[i]);
+                let current = m[pass].as_str().and_then(&index).map(|i| &items[i]);
                 let need = if slot >= 3 { 2 } else { 1 };
                 let mut best: Option<usize> = None;
                 for (i, it) in items.iter().enumerate() {
