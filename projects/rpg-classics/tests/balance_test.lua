@@ -8,8 +8,8 @@
 -- back up to the inn when the party is low or its casters are spent; in town it raises the
 -- dead, rests, and buys better gear. It never runs.
 --
--- Each seed is one test here, so each runs under its own guard; each says its outcome in one
--- log line ("balance seed=3 outcome=won floor=7 rounds=412 trips=4 level=8"), which the Rust
+-- Each seed is played in slices of a few fights, one test each, so each runs under its own
+-- guard; each seed says its outcome in one log line ("balance seed=3 outcome=won floor=7 rounds=412 trips=4 level=8"), which the Rust
 -- side (`tests/tests/balance.rs`) gathers into the figures.
 
 local dice = import("rules/dice.lua")
@@ -139,6 +139,8 @@ local function fight(g, id)
   local t = g.t
   local f = combat.new(g.rng, t.groups, id)
   g.fights = g.fights + 1
+  -- A slice of the run ends between fights (see the tests below).
+  coroutine.yield()
   local per = g.per[g.at] or { fights = 0, rounds = 0 }
   g.per[g.at] = per
   per.fights = per.fights + 1
@@ -397,8 +399,13 @@ end
 
 local T = {}
 
+-- Each seed is played in slices, a coroutine resumed by one test after another (tests run in
+-- name order), so no single test runs long: a slice plays up to SLICE fights.
+local SLICE = 12
+local SLICES = 10
+
 for seed = 1, SEEDS do
-  T[string.format("balance_seed_%02d", seed)] = function()
+  local run = coroutine.create(function()
     local outcome, g, level = play(seed)
     local top = 0
     for _, m in ipairs(g.party) do top = math.max(top, m.level) end
@@ -409,6 +416,18 @@ for seed = 1, SEEDS do
     end
     print(string.format("balance seed=%d outcome=%s floor=%d deepest=%d rounds=%d fights=%d trips=%d level=%d gold=%d per_floor=%s killer=%s",
       seed, outcome, level, g.deepest, g.rounds, g.fights, g.trips, top, g.gold, table.concat(per, ","), g.killer or "none"))
+  end)
+  for slice = 1, SLICES do
+    T[string.format("balance_seed_%02d_slice_%02d", seed, slice)] = function()
+      for _ = 1, SLICE do
+        if coroutine.status(run) == "dead" then return end
+        local ok, err = coroutine.resume(run)
+        if not ok then error(err, 0) end
+      end
+      if slice == SLICES and coroutine.status(run) ~= "dead" then
+        error(string.format("seed %d is still playing after %d fights", seed, SLICE * SLICES))
+      end
+    end
   end
 end
 

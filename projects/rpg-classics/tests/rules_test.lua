@@ -140,7 +140,10 @@ function T.suggestions_follow_the_rules()
   p[5].sp = 3
   eq(combat.suggest(fight, p, 5, t).kind, "parry", "a mage short of points keeps them for a big band")
   p[5].sp = p[5].max_sp
-  eq(combat.suggest(fight, p, 5, t).spell, "bolt", "a mage with its points bolts what it cannot reach")
+  eq(combat.suggest(fight, p, 5, t).kind, "parry", "two kobolds are not worth a bolt")
+  local dead = combat.new(rng, t.groups, "zombies")
+  dead.groups[1].foes = { { hp = 9, max_hp = 9 }, { hp = 9, max_hp = 9 }, { hp = 9, max_hp = 9 } }
+  eq(combat.suggest(dead, p, 5, t).spell, "bolt", "three zombies, which never sleep: a mage with its points bolts")
   fight.groups[1].foes = { { hp = 5, max_hp = 5 }, { hp = 5, max_hp = 5 }, { hp = 5, max_hp = 5 } }
   local s = combat.suggest(fight, p, 5, t)
   eq(s.spell, "sleep", "three awake kobolds: the mage lulls them")

@@ -1,5 +1,6 @@
 //! The balance run: `tests/balance_test.lua` plays Seven Stairs through the game's own rules
-//! over the real floors, one seed per Lua test, as a simple player would (it fights everything,
+//! over the real floors, seed after seed (each in slices of a few fights, one Lua test each),
+//! as a simple player would (it fights everything,
 //! casts the obvious spell at a big group, patches up after each fight and goes back to the inn
 //! when the party is low). Each seed says its outcome in a log line; here they are gathered:
 //! some seeds reach the lich and win, others die on the way, and the figures are printed (the
@@ -78,7 +79,9 @@ fn the_balance_bot_wins_some_seeds_and_dies_in_others() {
             })
         })
         .collect();
-    assert_eq!(runs.len(), outcomes.len(), "every seed said its outcome");
+    let mut seeds: Vec<u32> = runs.iter().map(|r| r.seed).collect();
+    seeds.dedup();
+    assert_eq!(seeds.len(), runs.len(), "every seed said its outcome once");
     assert!(runs.len() >= 20, "{} seeds", runs.len());
     let won: Vec<&Run> = runs.iter().filter(|r| r.outcome == "won").collect();
     let died: Vec<&Run> = runs.iter().filter(|r| r.outcome == "died").collect();

@@ -110,7 +110,8 @@ end
 
 -- A sensible choice for `member`, from what the screen shows: heal the hurt and wake or cure
 -- the stricken, burn or lull a big group, dispel the undead, strike the nearest group in
--- reach, bolt a leader or a shooter out of reach, or parry. `planned` (optional) holds the
+-- reach, bolt a leader or a shooter out of reach (or any group, with half the points left and
+-- three foes or more awake), or parry. `planned` (optional) holds the
 -- choices already made this round, so two casters do not spend a spell on the same group, and
 -- two priests do not heal the same member.
 function M.suggest(fight, party, slot, t, planned)
@@ -179,7 +180,7 @@ function M.suggest(fight, party, slot, t, planned)
   local bolt = known(m, spells, function(s) return s.damage and s.target == "enemy" end)
   if bolt then
     for _, g in ipairs(standing) do
-      if dangerous(t, g) or flush then return { kind = "spell", spell = bolt.id, group = g.range } end
+      if dangerous(t, g) or (flush and foes >= 3) then return { kind = "spell", spell = bolt.id, group = g.range } end
     end
   end
   return { kind = "parry" }
