@@ -172,7 +172,8 @@ impl Player {
                 }
                 return;
             }
-            if round == 1 && !run {
+            if round == 1 && !random {
+                // The first fixed fight: the kobolds near, their slingers behind.
                 self.shot("stairs_combat");
             }
             self.press(if run { "r" } else { "f" });

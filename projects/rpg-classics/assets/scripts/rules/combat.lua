@@ -268,7 +268,8 @@ local function spell_on_foes(rng, fight, t, m, s, g, say)
         n = n + 1
       end
     end
-    say(string.format("%s casts %s: %d %s fall asleep.", m.name, s.name, n, n == 1 and g.name or g.plural))
+    say(string.format("%s casts %s: %d %s %s asleep.", m.name, s.name, n, n == 1 and g.name or g.plural,
+      n == 1 and "falls" or "fall"))
   end
 end
 
