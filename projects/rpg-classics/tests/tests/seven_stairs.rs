@@ -343,6 +343,8 @@ impl Player {
                     self.log()
                 );
                 self.found.push((level, door));
+                self.idle(2);
+                self.shot("stairs_secret_door");
             }
         }
     }
@@ -755,6 +757,10 @@ fn play_through(p: &mut Player, until_inn: bool) {
     p.reach(Goal::StepOn((9, 8)));
     p.reach(Goal::Use((12, 7), Some("south")));
     p.rest_if_worn();
+    p.walk_to((10, 9));
+    p.turn_to(facing_index("east"));
+    p.idle(2);
+    p.shot("stairs_tomb");
     p.reach(Goal::StepOn((13, 9)));
     p.idle(3);
 }
