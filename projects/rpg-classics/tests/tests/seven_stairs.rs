@@ -27,7 +27,7 @@ fn the_games_rules_pass_their_lua_tests() {
         &project(),
         PACKAGES,
         &project().join("tests/rules_test.lua"),
-        10,
+        21,
     );
 }
 
