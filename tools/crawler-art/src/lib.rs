@@ -27,9 +27,12 @@
 #![warn(missing_docs)]
 
 pub mod creatures;
+pub mod decor;
 pub mod hud;
 mod look;
+pub mod marks;
 pub mod preview;
+pub mod sets;
 pub mod sheet;
 
 pub use look::{Hud, Look, Masonry, Palette};
