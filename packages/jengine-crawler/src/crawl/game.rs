@@ -5,6 +5,7 @@
 //! state, so a game replays exactly from its seed.
 
 use super::monsters::reaches;
+use super::sound::InPlay;
 use crate::map::{Cell, Dungeon, Facing, Loot, Tables};
 use crate::view::{self, Frame, Quad};
 use rand::{Rng, SeedableRng};
@@ -179,6 +180,11 @@ pub enum Event {
     },
     /// The party stepped out of the light into a dark cell.
     Dark,
+    /// A save was refused; the game in progress goes on as it was.
+    LoadRefused {
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 /// A party member as the crawl keeps them.
@@ -290,6 +296,8 @@ pub struct Crawl {
     pub(super) frame: Frame,
     pub(super) state: State,
     pub(super) events: Vec<Event>,
+    /// Whether the game in play began with `new_game` or a good load.
+    pub(super) in_play: InPlay,
 }
 
 impl Crawl {
@@ -302,6 +310,7 @@ impl Crawl {
             frame: Frame::default(),
             state,
             events: Vec::new(),
+            in_play: InPlay::New,
         };
         crawl.look_around();
         crawl
@@ -312,6 +321,7 @@ impl Crawl {
         let seed = seed.unwrap_or(self.state.seed);
         self.state = fresh(&self.tables, seed);
         self.events.clear();
+        self.in_play = InPlay::New;
         self.look_around();
     }
 
@@ -666,8 +676,14 @@ impl Crawl {
         if hops > 4 {
             return;
         }
+        let (x, y) = (self.state.x, self.state.y);
+        if *self.floor().cell(x, y) == Cell::Teleporter {
+            if self.teleport(x, y) {
+                self.underfoot(hops + 1);
+            }
+            return;
+        }
         let s = &mut self.state;
-        let (x, y) = (s.x, s.y);
         let floor = &mut s.floors[s.level];
         match floor.cell_mut(x, y) {
             Some(Cell::Trap {
@@ -686,11 +702,6 @@ impl Crawl {
                 if self.state.level + 1 < self.state.floors.len() && !self.state.dead {
                     let facing = self.state.facing;
                     self.arrive_at(self.state.level + 1, x, y, facing);
-                    self.underfoot(hops + 1);
-                }
-            }
-            Some(Cell::Teleporter) => {
-                if self.teleport(x, y) {
                     self.underfoot(hops + 1);
                 }
             }
@@ -835,6 +846,7 @@ impl Crawl {
             level,
             name: info.name.clone(),
         });
+        self.clear_landing();
         self.look_around();
     }
 
