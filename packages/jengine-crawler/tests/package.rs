@@ -1085,7 +1085,8 @@ fn search_swap_and_the_new_events_run_through_the_engine() {
     rt.step(&[]);
     let said = logged(&mut rt, LogLevel::Warn);
     assert!(
-        said.iter().any(|m| m.contains("plan.lua:") && m.contains("Crawler.swap: argument 3 (b)")),
+        said.iter()
+            .any(|m| m.contains("plan.lua:") && m.contains("Crawler.swap: argument 3 (b)")),
         "a slot past four is refused at the call: {said:#?}"
     );
     rt.step(&[]);
