@@ -722,7 +722,17 @@ fn a_teleporter_lands_on_a_floor_and_a_cell_the_party_can_stand_on() {
         "level 1 (Works), row 1, cell 8: the teleporter sends the party to row 1, cell 0 of floor 1, which is off the map or solid"
     );
     row["teleports"][0]["to"] = json!([2, 1]);
-    assert!(load(&[row, deep]).is_ok(), "to another floor");
+    assert!(load(&[row.clone(), deep]).is_ok(), "to another floor");
+    let vault = with(
+        level("Deep", &["#######", "#<C>=.#", "#######"]),
+        "chests",
+        json!(["key:1"]),
+    );
+    row["teleports"][0]["to"] = json!([5, 1]);
+    assert_eq!(
+        fails(&[row, vault]),
+        "level 1 (Works), row 1, cell 8: the teleporter sends the party to row 1, cell 5 of floor 1, from where the stairs up are behind a locked door"
+    );
     let fight = with(
         furnished(),
         "encounters",
