@@ -634,7 +634,7 @@ const STANDING_OWN: [f32; 2] = [0.6, 0.8];
 /// A chest's side, against its anchor plane's cell height.
 const CHEST: f32 = 0.55;
 /// The side of something lying on the floor, against the cell's height half-way through it.
-const ITEM: f32 = 0.3;
+const ITEM: f32 = 0.45;
 /// Steps in a flight of stairs.
 const STEPS: usize = 4;
 /// How deep a stairwell goes below the floor, in cell heights.
