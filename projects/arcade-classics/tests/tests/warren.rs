@@ -400,3 +400,43 @@ fn a_step_sounds_a_footfall_and_a_bump_sounds_a_thud() {
     assert_eq!(state(&game)["y"], 1, "rock ahead");
     assert_eq!(game.heard_since(before), ["bump.wav"]);
 }
+
+/// The level's name as the HUD writes it.
+fn level_line(s: &serde_json::Value) -> String {
+    format!(
+        "{}  ({}/{})",
+        s["level_name"].as_str().unwrap_or(""),
+        s["level"].as_u64().unwrap_or(0) + 1,
+        s["levels"]
+    )
+}
+
+#[test]
+fn the_hud_follows_the_stairs_at_once_and_the_mini_map_keeps_the_party_in_sight() {
+    let (acts, _) = route();
+    let mut game = in_the_warren();
+    // The small map's parchment: the window of 16 x 14 cells, 0.25 a side, at (0.97, 0.27).
+    let (left, top, cell) = (0.97_f32, 0.27_f32, 0.25_f32);
+    let mut floors = 0;
+    for act in &acts {
+        let before = state(&game)["level"].clone();
+        game.key(act.key());
+        let s = state(&game);
+        if s["escaped"] == true {
+            break;
+        }
+        // Taking the stairs spends no tick; the HUD shows the new floor all the same.
+        if s["level"] != before {
+            floors += 1;
+            assert_eq!(game.text("level_name"), level_line(&s), "{s}");
+            assert_ne!(game.text("b_use_label"), "Down", "{s}");
+        }
+        let [x, y] = game.centre("am_you");
+        assert!(
+            x > left && x < left + 16.0 * cell && y < top && y > top - 14.0 * cell,
+            "the party's arrow at ({x}, {y}) is off the mini-map: {s}"
+        );
+    }
+    assert!(floors >= 2, "the route went down {floors} floors");
+    game.no_warnings();
+}
