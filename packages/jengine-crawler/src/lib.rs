@@ -40,7 +40,7 @@ pub use view::{Face, Frame, Quad};
 // scripts read and the mesh pool (`draw`). Everything above this line is plain Rust.
 pub mod draw;
 
-use jengine::value::{Value, any, boolean, entity, integer};
+use jengine::value::{Params, Value, any, boolean, entity, integer};
 use jengine::{Entity, Package, RawTable, Registry, RowError, World};
 use serde::{Deserialize, Serialize};
 
@@ -701,15 +701,10 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "new_game",
-            (entity("e"), integer("seed").optional()),
+            (entity("e"), integer("seed").at_least(0).optional()),
             |w, (e, seed)| {
-                let seed = match seed {
-                    Some(s) => Some(
-                        u64::try_from(s)
-                            .map_err(|_| format!("Crawler.new_game: seed {s} is below 0"))?,
-                    ),
-                    None => None,
-                };
+                // Declared 0 or more, so the cast keeps every seed a script can give.
+                let seed = seed.map(|s| s as u64);
                 act(w, e, |c| {
                     c.new_game(seed);
                     Ok(c.events().to_vec())
@@ -719,16 +714,11 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "walk",
-            (entity("e"), integer("dx"), integer("dy")),
-            |w, (e, dx, dy)| {
-                if !matches!((dx, dy), (0, 1) | (0, -1) | (1, 0) | (-1, 0)) {
-                    return Err(format!(
-                        "Crawler.walk: ({dx}, {dy}) is not one step; a step is (0, 1) forward, \
-                         (0, -1) back, (1, 0) right or (-1, 0) left"
-                    ));
-                }
-                act(w, e, |c| Ok(c.walk(dx as i32, dy as i32).to_vec()))
-            },
+            (entity("e"), integer("dx").range(-1, 1), integer("dy").range(-1, 1)).such_that(
+                "(dx, dy) is one step: (0, 1) forward, (0, -1) back, (1, 0) right or (-1, 0) left",
+                |(_, dx, dy)| dx.abs() + dy.abs() == 1,
+            ),
+            |w, (e, dx, dy)| act(w, e, |c| Ok(c.walk(dx as i32, dy as i32).to_vec())),
         );
         reg.command(
             "Crawler",
@@ -761,13 +751,9 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "reveal",
-            (entity("e"), integer("radius")),
-            |w, (e, radius)| {
-                let radius = u32::try_from(radius).map_err(|_| {
-                    format!("Crawler.reveal: radius {radius} is not 0 (all) or more")
-                })?;
-                act(w, e, |c| Ok(c.reveal(radius).to_vec()))
-            },
+            // 0 reveals the whole floor; the top is the largest radius the map's cells count to.
+            (entity("e"), integer("radius").range(0, i32::MAX as i64)),
+            |w, (e, radius)| act(w, e, |c| Ok(c.reveal(radius as u32).to_vec())),
         );
         reg.command(
             "Crawler",

@@ -256,7 +256,8 @@ fn trace(
     let at = |d: i32, s: i32| d as usize * row + (s + lateral) as usize;
     let open = |d: i32, s: i32| {
         let (cx, cy) = map_cell(x, y, facing, d, s);
-        !dungeon.cell(cx, cy).is_solid()
+        // A dark cell shows nothing in it or beyond it.
+        !dungeon.cell(cx, cy).is_solid() && *dungeon.cell(cx, cy) != Cell::Dark
     };
     for d in 0..=depth {
         // The middle first, then outward to each side: each cell is reached from the one
@@ -378,6 +379,8 @@ fn emit(
         Cell::Locked => Some(Look::Locked),
         Cell::Lever { pulled: false } => Some(Look::Lever),
         Cell::Lever { pulled: true } => Some(Look::LeverPulled),
+        Cell::Secret => Some(Look::Wall),
+        Cell::Button { .. } => Some(Look::Lever),
         // The frame stands where the door stood and is drawn over whatever is in the doorway.
         Cell::Open | Cell::Arch => Some(Look::Arch),
         _ => None,

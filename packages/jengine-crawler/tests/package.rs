@@ -234,34 +234,107 @@ fn every_command_refuses_bad_arguments_at_the_call_with_file_and_line() {
 }
 
 #[test]
-fn out_of_range_arguments_are_refused_and_change_nothing() {
+fn out_of_range_arguments_are_refused_at_the_call_with_file_and_line_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let steps = [
-        "Crawler.walk(e, 1, 1)",
-        "Crawler.walk(e, 2, 0) Crawler.walk(e, math.mininteger, math.mininteger) \
-         Crawler.turn(e, math.mininteger) Crawler.reveal(e, math.maxinteger)",
-        "Crawler.reveal(e, -1)",
-        "Crawler.new_game(e, -5)",
-        "Crawler.load(e, { seed = 1 })",
+    // Each refused call is caught and its message logged; had any been queued, its event
+    // would show on the frame after.
+    let bad = [
+        (
+            "Crawler.walk(e, 5, 0)",
+            "Crawler.walk: argument 2 (dx) must be -1 to 1, got number 5",
+        ),
+        (
+            "Crawler.walk(e, 1, 1)",
+            "Crawler.walk: the arguments must be such that (dx, dy) is one step",
+        ),
+        ("Crawler.walk(e, 0, 0)", "got dx = 0, dy = 0"),
+        (
+            "Crawler.walk(e, math.mininteger, math.mininteger)",
+            "Crawler.walk: argument 2 (dx) must be -1 to 1",
+        ),
+        (
+            "Crawler.reveal(e, -1)",
+            "Crawler.reveal: argument 2 (radius) must be 0 to 2147483647, got number -1",
+        ),
+        (
+            "Crawler.reveal(e, 2147483648)",
+            "Crawler.reveal: argument 2 (radius) must be 0 to 2147483647, got number 2147483648",
+        ),
+        (
+            "Crawler.reveal(e, math.maxinteger)",
+            "Crawler.reveal: argument 2 (radius)",
+        ),
+        (
+            "Crawler.new_game(e, -5)",
+            "Crawler.new_game: argument 2 (seed) must be 0 or more, got number -5",
+        ),
+        (
+            "Crawler.new_game(e, 2^63)",
+            "Crawler.new_game: argument 2 (seed) must be a whole number",
+        ),
+        (
+            "crawl_walk(e, 0, 2)",
+            "Crawler.walk: argument 3 (dy) must be -1 to 1",
+        ),
     ];
+    let body: Vec<String> = bad
+        .iter()
+        .map(|(call, _)| {
+            format!(
+                "local ok, err = pcall(function() {call} end) \
+                 Log.warn((ok and 'queued: ' or '') .. tostring(err))"
+            )
+        })
+        .collect();
+    let mut steps: Vec<&str> = vec!["Crawler.walk(e, 0, 1)"];
+    steps.extend(body.iter().map(String::as_str));
     let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
     rt.step(&[]);
     let before = state(&rt);
-    for _ in 1..steps.len() {
+    let map_before = bag(&rt, "CrawlMap");
+    assert_eq!(before["tick"], 1);
+    for _ in 0..=bad.len() {
         rt.step(&[]);
+        assert!(events(&rt).is_empty(), "{:?}", events(&rt));
     }
-    rt.step(&[]);
     let said = logged(&mut rt, LogLevel::Warn);
-    let has = |s: &str| said.iter().any(|m| m.contains(s));
-    assert!(has("(1, 1) is not one step"), "{said:#?}");
-    assert!(has("(2, 0) is not one step"), "{said:#?}");
-    assert!(has("is not 0 (all) or more"), "{said:#?}");
-    assert!(has("radius -1 is not 0 (all) or more"), "{said:#?}");
-    assert!(has("seed -5 is below 0"), "{said:#?}");
-    assert!(has("Crawler.load: the save is not valid"), "{said:#?}");
-    let after = state(&rt);
-    assert_eq!(after["tick"], 0);
-    assert_eq!((&after["x"], &after["y"]), (&before["x"], &before["y"]));
+    assert_eq!(said.len(), bad.len(), "{said:#?}");
+    for ((call, expected), message) in bad.iter().zip(&said) {
+        assert!(
+            message.contains("assets/scripts/plan.lua:") && message.contains(expected),
+            "{call}: {message}"
+        );
+    }
+    // Nothing was queued: not a tick, not a step, not a cell revealed, not a new game.
+    assert_eq!(state(&rt), before);
+    assert_eq!(bag(&rt, "CrawlMap"), map_before);
+}
+
+#[test]
+fn the_ends_of_each_declared_range_are_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "Crawler.reveal(e, 2147483647)",
+        "Crawler.new_game(e, math.maxinteger)",
+        "Crawler.new_game(e, 0)",
+        "Crawler.walk(e, -1, 0)",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    let mut seen = Vec::new();
+    let mut far_corner = ' ';
+    for i in 0..steps.len() {
+        rt.step(&[]);
+        seen.push(events(&rt));
+        if i == 0 {
+            far_corner = map_cell(&rt, 6, 3);
+        }
+    }
+    assert!(logged(&mut rt, LogLevel::Warn).is_empty());
+    assert_eq!(seen[0], ["revealed"]);
+    // The whole floor is in reach of the widest radius.
+    assert_ne!(far_corner, ' ');
+    // A strafe left into rock is a step refused, not an argument refused.
+    assert_eq!(seen[3], ["bumped"]);
 }
 
 #[test]

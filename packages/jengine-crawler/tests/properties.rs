@@ -222,7 +222,7 @@ fn small_game() -> Crawl {
           "encounter_rate": 0.2, "groups": ["rats"], "encounter_grace": 1 },
         { "name": "Two", "map": ["#######", "#<.=.O#", "#..M..#", "#>....#", "#######"],
           "monsters": ["rat"], "encounters": [{ "at": [4, 2], "group": "boss" }] },
-        { "name": "Three", "map": ["#####", "#<.>#", "#####"] }
+        { "name": "Three", "map": ["#######", "#<.>..#", "#######"] }
     ]);
     let monsters = r#"[{ "name": "rat", "hp": 3, "attack": 1, "sight": 4 }]"#;
     let crawlers = r#"[{ "name": "A", "hp": 30 }, { "name": "B", "hp": 30, "reach": 2 }]"#;

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::rc::Rc;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -15,7 +16,7 @@ use serde_json::value::RawValue;
 
 use crate::convert::{parse_json, to_lua};
 use crate::table::{RawTable, Row, RowError, Tables};
-use crate::value::{Args, Param, Params};
+use crate::value::{self, ArgError, Args, Param, Params, Value};
 use crate::world::{Entity, World};
 
 /// A game plugin: a name and one function that registers everything it adds.
@@ -147,6 +148,8 @@ impl fmt::Display for RegistryProblem {
 impl std::error::Error for RegistryProblem {}
 
 type Handler = Box<dyn Fn(&mut World, Args) -> Result<(), String>>;
+/// A command's rule over its arguments together, run at the call after each argument's own.
+pub(crate) type Rule = Rc<dyn Fn(&[Value]) -> Result<(), ArgError>>;
 
 /// A script command: `Namespace.name(...)`, also callable as `namespace_name(...)`.
 pub struct Command {
@@ -156,6 +159,7 @@ pub struct Command {
     /// More flat names it answers to (see [`Registry::flat_alias`]).
     aliases: Vec<String>,
     params: Vec<Param>,
+    rule: Option<(&'static str, Rule)>,
     package: String,
     handler: Handler,
 }
@@ -180,6 +184,21 @@ impl Command {
     /// Declared parameters, checked at every call.
     pub fn params(&self) -> &[Param] {
         &self.params
+    }
+    /// The rule over its arguments together, in words, if it has one
+    /// ([`crate::value::Params::such_that`]).
+    pub fn rule(&self) -> Option<&'static str> {
+        self.rule.as_ref().map(|(words, _)| *words)
+    }
+    /// Checks the rule over the arguments together on values that passed their own checks.
+    pub fn check_together(&self, values: &[Value]) -> Result<(), ArgError> {
+        match &self.rule {
+            Some((_, rule)) => rule(values),
+            None => Ok(()),
+        }
+    }
+    pub(crate) fn rule_check(&self) -> Option<Rule> {
+        self.rule.as_ref().map(|(_, rule)| rule.clone())
     }
     /// The package that registered it; [`CORE`] for the host's own.
     pub fn package(&self) -> &str {
@@ -558,12 +577,20 @@ impl Registry {
             return;
         }
         let list = params.list();
+        let params = Rc::new(params);
+        let rule = params.rule().map(|words| {
+            let params = params.clone();
+            let check: Rule =
+                Rc::new(move |values: &[Value]| value::check_together(&*params, values));
+            (words, check)
+        });
         self.commands.push(Command {
             namespace: namespace.to_string(),
             name: name.to_string(),
             flat,
             aliases: Vec::new(),
             params: list,
+            rule,
             package: self.current.clone(),
             handler: Box::new(move |world, args| {
                 let values = params.read(args).map_err(|e| e.to_string())?;

@@ -4,6 +4,11 @@
 //! (`(entity("e"), integer("n"))`). The same declaration gives the signature docs show, the
 //! check the Lua bridge runs at the call, and the typed values the handler receives, so the
 //! list and the reads cannot drift apart.
+//!
+//! A parameter may also declare what range it takes (`integer("radius").at_least(0)`,
+//! `number("volume").range(0.0, 1.0)`, `string("dir").one_of(&["up", "down"])`), and a
+//! whole list a rule over its arguments together ([`Params::such_that`]): a value outside is
+//! refused at the call exactly like a wrong kind, and docs show the range beside the name.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -102,8 +107,51 @@ const EXACT_FLOAT: f64 = 9_007_199_254_740_992.0;
 /// ([`Arg::up_to`]).
 pub const MAX_STRING_ARG: usize = 64 * 1024;
 
+/// One end of a number parameter's range, kept in the parameter's own kind so a whole-number
+/// bound compares exactly however large it is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bound {
+    /// A whole-number bound (an [`integer`] parameter's).
+    Int(i64),
+    /// A number bound (a [`number`] parameter's).
+    Num(f64),
+}
+
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Bound::Int(i) => write!(f, "{i}"),
+            Bound::Num(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl Bound {
+    /// Whether a checked number `value` lies below this bound.
+    fn above(self, value: &Value) -> bool {
+        match (self, value) {
+            (Bound::Int(b), Value::Int(v)) => *v < b,
+            (Bound::Int(b), Value::Num(v)) => *v < b as f64,
+            (Bound::Num(b), Value::Int(v)) => (*v as f64) < b,
+            (Bound::Num(b), Value::Num(v)) => *v < b,
+            _ => false,
+        }
+    }
+
+    /// Whether a checked number `value` lies above this bound.
+    fn below(self, value: &Value) -> bool {
+        match (self, value) {
+            (Bound::Int(b), Value::Int(v)) => *v > b,
+            (Bound::Int(b), Value::Num(v)) => *v > b as f64,
+            (Bound::Num(b), Value::Int(v)) => (*v as f64) > b,
+            (Bound::Num(b), Value::Num(v)) => *v > b,
+            _ => false,
+        }
+    }
+}
+
 /// One declared parameter, untyped: what signatures, docs and the call check read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Param {
     /// Its name, used in error messages and generated docs.
     pub name: &'static str,
@@ -113,6 +161,60 @@ pub struct Param {
     pub optional: bool,
     /// The most bytes a string given for it may take ([`MAX_STRING_ARG`] unless raised).
     pub max_bytes: usize,
+    /// The smallest number it takes, if it has a floor.
+    pub at_least: Option<Bound>,
+    /// The largest number it takes, if it has a ceiling.
+    pub at_most: Option<Bound>,
+    /// The only strings it takes (empty: any string).
+    pub one_of: &'static [&'static str],
+}
+
+impl Param {
+    /// What it takes besides its kind, in a script author's words (`0 or more`, `1 to 4`,
+    /// `"up", "down"`), or `None` when any value of its kind will do.
+    pub fn range(&self) -> Option<String> {
+        if !self.one_of.is_empty() {
+            let names: Vec<String> = self.one_of.iter().map(|s| format!("{s:?}")).collect();
+            return Some(match names.as_slice() {
+                [one] => one.clone(),
+                [init @ .., last] => format!("{} or {last}", init.join(", ")),
+                [] => String::new(),
+            });
+        }
+        match (self.at_least, self.at_most) {
+            (Some(lo), Some(hi)) => Some(format!("{lo} to {hi}")),
+            (Some(lo), None) => Some(format!("{lo} or more")),
+            (None, Some(hi)) => Some(format!("{hi} or less")),
+            (None, None) => None,
+        }
+    }
+
+    /// Refuses a value of the right kind that lies outside the declared range.
+    fn check_range(&self, position: usize, value: &Value) -> Result<(), ArgError> {
+        let outside = match value {
+            Value::Int(_) | Value::Num(_) => {
+                self.at_least.is_some_and(|lo| lo.above(value))
+                    || self.at_most.is_some_and(|hi| hi.below(value))
+            }
+            Value::Str(s) => !self.one_of.is_empty() && !self.one_of.contains(&s.as_str()),
+            _ => false,
+        };
+        if !outside {
+            return Ok(());
+        }
+        let range = self.range().unwrap_or_default();
+        Err(ArgError {
+            position,
+            name: self.name,
+            expected: if self.one_of.is_empty() {
+                "a number in range"
+            } else {
+                "one of the names it takes"
+            },
+            got: value.to_string(),
+            range: Some(range),
+        })
+    }
 }
 
 /// A Rust type a parameter reads into.
@@ -223,6 +325,9 @@ impl<T> Arg<T> {
                 kind,
                 optional,
                 max_bytes: MAX_STRING_ARG,
+                at_least: None,
+                at_most: None,
+                one_of: &[],
             },
             read: PhantomData,
         }
@@ -237,9 +342,46 @@ impl<T> Arg<T> {
 impl<T: FromValue> Arg<T> {
     /// The same parameter, allowing `nil`: the handler receives `None` for it.
     pub const fn optional(self) -> Arg<Option<T>> {
-        let mut arg = Arg::new(self.param.name, self.param.kind, true);
-        arg.param.max_bytes = self.param.max_bytes;
-        arg
+        let mut param = self.param;
+        param.optional = true;
+        Arg {
+            param,
+            read: PhantomData,
+        }
+    }
+}
+
+impl Arg<i64> {
+    /// The same whole-number parameter, refusing anything below `lo` at the call.
+    pub const fn at_least(mut self, lo: i64) -> Arg<i64> {
+        self.param.at_least = Some(Bound::Int(lo));
+        self
+    }
+    /// The same whole-number parameter, refusing anything above `hi` at the call.
+    pub const fn at_most(mut self, hi: i64) -> Arg<i64> {
+        self.param.at_most = Some(Bound::Int(hi));
+        self
+    }
+    /// The same whole-number parameter, taking only `lo` to `hi` (both included).
+    pub const fn range(self, lo: i64, hi: i64) -> Arg<i64> {
+        self.at_least(lo).at_most(hi)
+    }
+}
+
+impl Arg<f64> {
+    /// The same number parameter, refusing anything below `lo` at the call.
+    pub const fn at_least(mut self, lo: f64) -> Arg<f64> {
+        self.param.at_least = Some(Bound::Num(lo));
+        self
+    }
+    /// The same number parameter, refusing anything above `hi` at the call.
+    pub const fn at_most(mut self, hi: f64) -> Arg<f64> {
+        self.param.at_most = Some(Bound::Num(hi));
+        self
+    }
+    /// The same number parameter, taking only `lo` to `hi` (both included).
+    pub const fn range(self, lo: f64, hi: f64) -> Arg<f64> {
+        self.at_least(lo).at_most(hi)
     }
 }
 
@@ -249,6 +391,12 @@ impl Arg<String> {
     /// host-copy allowance.
     pub const fn up_to(mut self, bytes: usize) -> Arg<String> {
         self.param.max_bytes = bytes;
+        self
+    }
+
+    /// The same string parameter, taking only these strings (a direction, a mode).
+    pub const fn one_of(mut self, names: &'static [&'static str]) -> Arg<String> {
+        self.param.one_of = names;
         self
     }
 }
@@ -295,6 +443,83 @@ pub trait Params {
     fn list(&self) -> Vec<Param>;
     /// Reads checked arguments into the typed tuple.
     fn read(&self, args: Args) -> Result<Self::Values, ArgError>;
+    /// The rule over the arguments together, if the list has one ([`Params::such_that`]).
+    fn rule(&self) -> Option<&'static str> {
+        None
+    }
+    /// Whether the rule over the arguments together holds for these checked values.
+    fn holds(&self, values: &Self::Values) -> bool {
+        let _ = values;
+        true
+    }
+    /// The same list with a rule over its arguments together, in words for the error and the
+    /// docs (`"(dx, dy) is one step: (0, 1), (0, -1), (1, 0) or (-1, 0)"`) and as a test of
+    /// the typed values. A call that breaks it is refused at the call, like a wrong kind.
+    fn such_that(self, rule: &'static str, holds: fn(&Self::Values) -> bool) -> Together<Self>
+    where
+        Self: Sized,
+    {
+        Together {
+            params: self,
+            rule,
+            holds,
+        }
+    }
+}
+
+/// A parameter list with a rule over its arguments together (see [`Params::such_that`]).
+pub struct Together<P: Params> {
+    params: P,
+    rule: &'static str,
+    holds: fn(&P::Values) -> bool,
+}
+
+impl<P: Params> Params for Together<P> {
+    type Values = P::Values;
+    fn list(&self) -> Vec<Param> {
+        self.params.list()
+    }
+    fn read(&self, args: Args) -> Result<Self::Values, ArgError> {
+        self.params.read(args)
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.rule)
+    }
+    fn holds(&self, values: &Self::Values) -> bool {
+        (self.holds)(values)
+    }
+}
+
+/// Checks a rule over a call's arguments together, after each has passed its own check: the
+/// error names the rule and the values it was given.
+pub fn check_together<P: Params>(params: &P, values: &[Value]) -> Result<(), ArgError> {
+    let Some(rule) = params.rule() else {
+        return Ok(());
+    };
+    let typed = params.read(Args::new(values.to_vec()))?;
+    if params.holds(&typed) {
+        return Ok(());
+    }
+    let given: Vec<String> = params
+        .list()
+        .iter()
+        .zip(values)
+        .filter(|(p, _)| !matches!(p.kind, Kind::Entity | Kind::Table))
+        .map(|(p, v)| match v {
+            Value::Int(i) => format!("{} = {i}", p.name),
+            Value::Num(n) => format!("{} = {n}", p.name),
+            Value::Str(s) => format!("{} = {s:?}", p.name),
+            Value::Bool(b) => format!("{} = {b}", p.name),
+            other => format!("{} = {other}", p.name),
+        })
+        .collect();
+    Err(ArgError {
+        position: 0,
+        name: "",
+        expected: rule,
+        got: given.join(", "),
+        range: None,
+    })
 }
 
 impl Params for () {
@@ -329,6 +554,7 @@ fn read_one<T: FromValue>(arg: &Arg<T>, index: usize, value: Value) -> Result<T,
         name: arg.param.name,
         expected: T::KIND.noun(),
         got,
+        range: None,
     })
 }
 
@@ -352,11 +578,25 @@ pub struct ArgError {
     pub expected: &'static str,
     /// What it was.
     pub got: String,
+    /// The range it had to lie in, when it was of the right kind but outside it.
+    pub range: Option<String>,
 }
 
 impl fmt::Display for ArgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.name.is_empty() {
+        if self.position == 0 {
+            write!(
+                f,
+                "the arguments must be such that {}, got {}",
+                self.expected, self.got
+            )
+        } else if let Some(range) = &self.range {
+            write!(
+                f,
+                "argument {} ({}) must be {range}, got {}",
+                self.position, self.name, self.got
+            )
+        } else if self.name.is_empty() {
             write!(
                 f,
                 "argument {} is one too many ({} expected), got {}",
@@ -396,6 +636,7 @@ pub fn check(position: usize, param: &Param, value: &mut Value) -> Result<(), Ar
                     name: param.name,
                     expected: "a name inside its folder",
                     got: e.to_string(),
+                    range: None,
                 });
             }
             true
@@ -405,7 +646,7 @@ pub fn check(position: usize, param: &Param, value: &mut Value) -> Result<(), Ar
         _ => false,
     };
     if ok {
-        Ok(())
+        param.check_range(position, value)
     } else {
         let expected = match (param.kind, &*value) {
             (Kind::Integer, Value::Num(n)) if n.fract() == 0.0 => {
@@ -418,6 +659,7 @@ pub fn check(position: usize, param: &Param, value: &mut Value) -> Result<(), Ar
             name: param.name,
             expected,
             got: value.to_string(),
+            range: None,
         })
     }
 }
@@ -445,6 +687,7 @@ pub fn check_all(params: &[Param], values: &mut Vec<Value>) -> Result<(), ArgErr
                 _ => "fewer arguments",
             },
             got: extra.to_string(),
+            range: None,
         });
     }
     values.truncate(params.len());
@@ -597,5 +840,84 @@ mod tests {
             err.to_string(),
             "argument 1 (s) must be a string, got number 1"
         );
+    }
+
+    #[test]
+    fn a_number_outside_its_declared_range_is_refused_with_the_range() {
+        let params = (entity("e"), integer("radius").range(0, i32::MAX as i64));
+        let e = Value::Int(Entity::from_bits(1 << 32).unwrap().to_bits().get() as i64);
+        assert!(checked(&params, vec![e.clone(), Value::Int(0)]).is_ok());
+        assert!(checked(&params, vec![e.clone(), Value::Int(2_147_483_647)]).is_ok());
+        let err = checked(&params, vec![e.clone(), Value::Int(2_147_483_648)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "argument 2 (radius) must be 0 to 2147483647, got number 2147483648"
+        );
+        let err = checked(&params, vec![e.clone(), Value::Num(-1.0)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "argument 2 (radius) must be 0 to 2147483647, got number -1"
+        );
+        let volume = (number("volume").range(0.0, 1.0),);
+        assert!(checked(&volume, vec![Value::Num(0.5)]).is_ok());
+        assert!(checked(&volume, vec![Value::Int(1)]).is_ok());
+        let err = checked(&volume, vec![Value::Num(1.5)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "argument 1 (volume) must be 0 to 1, got number 1.5"
+        );
+    }
+
+    #[test]
+    fn a_whole_number_bound_compares_exactly_at_the_ends_of_i64() {
+        let params = (integer("n").at_most(i64::MAX - 1),);
+        assert!(checked(&params, vec![Value::Int(i64::MAX - 1)]).is_ok());
+        assert!(checked(&params, vec![Value::Int(i64::MAX)]).is_err());
+        let params = (integer("n").at_least(i64::MIN + 1),);
+        assert!(checked(&params, vec![Value::Int(i64::MIN)]).is_err());
+    }
+
+    #[test]
+    fn an_optional_ranged_parameter_keeps_its_range_and_still_takes_nil() {
+        let params = (integer("seed").at_least(0).optional(),);
+        assert_eq!(params.list()[0].range().as_deref(), Some("0 or more"));
+        assert!(checked(&params, vec![]).is_ok());
+        assert!(checked(&params, vec![Value::Int(1 << 62)]).is_ok());
+        let err = checked(&params, vec![Value::Int(-1)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "argument 1 (seed) must be 0 or more, got number -1"
+        );
+    }
+
+    #[test]
+    fn a_string_outside_its_names_is_refused_with_the_names() {
+        let params = (string("dir").one_of(&["up", "down", "wait"]),);
+        assert_eq!(
+            params.list()[0].range().as_deref(),
+            Some("\"up\", \"down\" or \"wait\"")
+        );
+        assert!(checked(&params, vec![Value::Str("wait".into())]).is_ok());
+        let err = checked(&params, vec![Value::Str("sideways".into())]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "argument 1 (dir) must be \"up\", \"down\" or \"wait\", got string \"sideways\""
+        );
+    }
+
+    #[test]
+    fn a_rule_over_the_arguments_together_names_the_rule_and_the_values() {
+        let params = (integer("dx").range(-1, 1), integer("dy").range(-1, 1))
+            .such_that("(dx, dy) is one step", |(dx, dy)| dx.abs() + dy.abs() == 1);
+        assert_eq!(params.rule(), Some("(dx, dy) is one step"));
+        let good = checked(&params, vec![Value::Int(0), Value::Int(1)]).unwrap();
+        assert!(check_together(&params, &good).is_ok());
+        let bad = checked(&params, vec![Value::Int(1), Value::Int(1)]).unwrap();
+        let err = check_together(&params, &bad).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the arguments must be such that (dx, dy) is one step, got dx = 1, dy = 1"
+        );
+        assert!((integer("n"),).rule().is_none());
     }
 }

@@ -170,7 +170,7 @@ pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
             "Commands return nothing: each call is queued and applied after scripts run. The flat name works too.\n"
         );
         let _ = writeln!(s, "| Call | Flat name |\n|---|---|");
-        for c in cmds {
+        for c in &cmds {
             let mut flat = format!("`{}`", c.flat());
             for alias in c.aliases() {
                 flat.push_str(&format!(", `{alias}`"));
@@ -178,6 +178,17 @@ pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
             let _ = writeln!(s, "| `{}` | {flat} |", c.signature());
         }
         s.push('\n');
+        let ranged: Vec<String> = cmds.iter().filter_map(|c| takes(c)).collect();
+        if !ranged.is_empty() {
+            let _ = writeln!(
+                s,
+                "Arguments outside these are refused at the call, like a wrong kind:\n"
+            );
+            for line in ranged {
+                let _ = writeln!(s, "{line}");
+            }
+            s.push('\n');
+        }
     }
     let bags: Vec<_> = registry
         .bags()
@@ -252,4 +263,20 @@ pub fn write_all(root: &Path, linked: &[&dyn Package], out: &Path) -> Result<Vec
         written.push(path);
     }
     Ok(written)
+}
+
+/// A command's declared ranges and rule as one list item, or `None` when it declares none.
+fn takes(c: &jengine::host::Command) -> Option<String> {
+    let mut parts: Vec<String> = c
+        .params()
+        .iter()
+        .filter_map(|p| Some(format!("`{}` {}", p.name, p.range()?)))
+        .collect();
+    if let Some(rule) = c.rule() {
+        parts.push(rule.to_string());
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    Some(format!("- `{}`: {}", c.qualified(), parts.join("; ")))
 }

@@ -37,12 +37,15 @@ pub enum Event {
     Locked,
     /// A lever was pulled.
     Lever,
-    /// A chest was opened: `what:value`. Gold, keys and healing are already applied.
+    /// A chest was opened, or an item taken from the floor: `what:value`. Gold, keys and
+    /// healing are already applied.
     Loot {
         /// The kind (`gold`, `key`, `heal`, or the game's own).
         what: String,
         /// The value as written.
         value: String,
+        /// Where it came from: `chest` or `floor`.
+        from: String,
     },
     /// A chest that was already emptied.
     Empty,
@@ -113,6 +116,69 @@ pub enum Event {
         /// How far (0: all of it).
         radius: u32,
     },
+    /// A secret door was found (it is a shut door now).
+    Found {
+        /// Its cell.
+        x: i32,
+        /// Its row.
+        y: i32,
+    },
+    /// A teleporter moved the party (a `level` event comes too when the floor changed).
+    Teleport {
+        /// The floor it arrived on.
+        level: usize,
+        /// Its cell.
+        x: i32,
+        /// Its row.
+        y: i32,
+    },
+    /// A spinner turned the party.
+    Spun {
+        /// The way it faces now.
+        facing: Facing,
+    },
+    /// The party stepped on a pressure plate.
+    Plate {
+        /// Its cell.
+        x: i32,
+        /// Its row.
+        y: i32,
+    },
+    /// A button was pressed.
+    Button {
+        /// Its cell.
+        x: i32,
+        /// Its row.
+        y: i32,
+    },
+    /// A lever, plate or button opened a named door.
+    Opened {
+        /// The door's name.
+        name: String,
+    },
+    /// A lever, plate or button shut (and locked) a named door.
+    Shut {
+        /// The door's name.
+        name: String,
+    },
+    /// A trap hurt a member of the front rank.
+    Hurt {
+        /// Who.
+        member: String,
+        /// For how much.
+        damage: u32,
+        /// The trap's name.
+        from: String,
+    },
+    /// Two party members changed places (slots counted from 1).
+    Swapped {
+        /// One slot.
+        a: usize,
+        /// The other.
+        b: usize,
+    },
+    /// The party stepped out of the light into a dark cell.
+    Dark,
 }
 
 /// A party member as the crawl keeps them.
@@ -183,6 +249,15 @@ pub struct CrawlState {
     /// on this floor is; `None` while none is awake. A game can make it heard.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nearest_awake: Option<u32>,
+    /// The named keys carried, in the order they were found.
+    #[serde(default)]
+    pub keyring: Vec<String>,
+    /// The party stands in a dark cell.
+    #[serde(default)]
+    pub in_dark: bool,
+    /// The first item lying where the party stands (`kind:value`), what `use` would take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub underfoot: Option<String>,
 }
 
 /// Everything that changes as the game is played; the tables never do.
@@ -197,6 +272,9 @@ pub(super) struct State {
     pub(super) party: Vec<Member>,
     pub(super) gold: u32,
     pub(super) keys: u32,
+    pub(super) keyring: Vec<String>,
+    /// The crawlers table's row in each slot.
+    pub(super) order: Vec<usize>,
     pub(super) tick: u64,
     pub(super) quiet: u32,
     pub(super) floors: Vec<Dungeon>,
@@ -278,8 +356,10 @@ impl Crawl {
             'M'
         } else {
             match floor.cell(fx, fy) {
-                // A trap is a secret until it goes off: the game must not be told it is there.
+                // A trap is a secret until it goes off, a secret door until it is found: the
+                // game must not be told they are there.
                 Cell::Trap { sprung: false, .. } => '.',
+                Cell::Secret => '#',
                 cell => cell.symbol(),
             }
         };
@@ -301,11 +381,14 @@ impl Crawl {
             dead: s.dead,
             escaped: s.escaped,
             nearest_awake: floor.nearest_awake((s.x, s.y)),
+            keyring: s.keyring.clone(),
+            in_dark: *here == Cell::Dark,
+            underfoot: floor.item_at(s.x, s.y).map(|i| floor.items[i].loot.text()),
         }
     }
 
     /// Whether the crawl refuses actions: while a fight waits, and once the game is over.
-    fn halted(&self) -> bool {
+    pub(super) fn halted(&self) -> bool {
         self.state.fight.is_some() || self.state.dead || self.state.escaped
     }
 
@@ -342,6 +425,9 @@ impl Crawl {
                 Cell::Lever { .. } => Some(Event::Bumped {
                     what: "lever".into(),
                 }),
+                Cell::Button { .. } => Some(Event::Bumped {
+                    what: "button".into(),
+                }),
                 cell if !cell.is_walkable() => Some(Event::Bumped {
                     what: "wall".into(),
                 }),
@@ -353,11 +439,15 @@ impl Crawl {
             return &self.events;
         }
         let from = [s.x, s.y];
+        let was_dark = self.in_dark();
         self.state.x = tx;
         self.state.y = ty;
         self.state.tick += 1;
         self.look_around();
         self.enter(from);
+        if !was_dark && self.in_dark() {
+            self.events.push(Event::Dark);
+        }
         if !self.halted() {
             self.dungeon_turn();
         }
@@ -456,6 +546,10 @@ impl Crawl {
             return &self.events;
         }
         let (x, y) = (self.state.x, self.state.y);
+        if self.take_item() {
+            self.spend_tick();
+            return &self.events;
+        }
         match self.floor().cell(x, y) {
             Cell::Down => self.go_down(),
             Cell::Up => self.go_up(),
@@ -521,7 +615,7 @@ impl Crawl {
     }
 
     /// A tick passes and the dungeon takes its turn.
-    fn spend_tick(&mut self) {
+    pub(super) fn spend_tick(&mut self) {
         self.state.tick += 1;
         self.look_around();
         self.dungeon_turn();
@@ -546,17 +640,6 @@ impl Crawl {
             return;
         }
         match floor.cell_mut(x, y) {
-            Some(Cell::Trap { name, sprung }) if !*sprung => {
-                *sprung = true;
-                self.events.push(Event::Trap { name: name.clone() });
-            }
-            Some(Cell::Pit) => {
-                self.events.push(Event::Pit);
-                self.hurt_all(PIT_DAMAGE);
-                if self.state.level + 1 < self.state.floors.len() && !self.state.dead {
-                    self.arrive(self.state.level + 1, Cell::Up);
-                }
-            }
             Some(Cell::Floor) if level.encounter_rate > 0.0 && !level.groups.is_empty() => {
                 s.quiet += 1;
                 if s.quiet > level.encounter_grace && s.rng.random_bool(level.encounter_rate) {
@@ -571,8 +654,59 @@ impl Crawl {
                     self.start_fight(fight);
                 }
             }
+            _ => self.underfoot(0),
+        }
+    }
+
+    /// What the cell the party now stands on does to it, beyond fights: a trap goes off, a pit
+    /// drops it, a teleporter moves it, a spinner turns it, a plate is pressed. `hops` counts
+    /// the moves already made this step (a teleporter onto a pit, say), so nothing can chain
+    /// for ever.
+    pub(super) fn underfoot(&mut self, hops: u32) {
+        if hops > 4 {
+            return;
+        }
+        let s = &mut self.state;
+        let (x, y) = (s.x, s.y);
+        let floor = &mut s.floors[s.level];
+        match floor.cell_mut(x, y) {
+            Some(Cell::Trap {
+                name,
+                sprung,
+                damage,
+            }) if !*sprung => {
+                *sprung = true;
+                let (name, damage) = (name.clone(), *damage);
+                self.events.push(Event::Trap { name: name.clone() });
+                self.trap_hurts(&name, damage);
+            }
+            Some(Cell::Pit) => {
+                self.events.push(Event::Pit);
+                self.hurt_all(PIT_DAMAGE);
+                if self.state.level + 1 < self.state.floors.len() && !self.state.dead {
+                    let facing = self.state.facing;
+                    self.arrive_at(self.state.level + 1, x, y, facing);
+                    self.underfoot(hops + 1);
+                }
+            }
+            Some(Cell::Teleporter) => {
+                if self.teleport(x, y) {
+                    self.underfoot(hops + 1);
+                }
+            }
+            Some(Cell::Spinner) => self.spin(x, y),
+            Some(Cell::Plate { pressed }) => {
+                *pressed = !*pressed;
+                self.events.push(Event::Plate { x, y });
+                self.work(x, y);
+            }
             _ => {}
         }
+    }
+
+    /// Whether the party stands in a dark cell.
+    pub(super) fn in_dark(&self) -> bool {
+        *self.floor().cell(self.state.x, self.state.y) == Cell::Dark
     }
 
     fn start_fight(&mut self, fight: Fight) {
@@ -597,35 +731,62 @@ impl Crawl {
                 *cell = Cell::Open;
                 self.events.push(Event::Door);
             }
-            Cell::Locked if s.keys > 0 => {
-                s.keys -= 1;
-                *cell = Cell::Open;
-                self.events.push(Event::Unlocked);
+            Cell::Locked => {
+                let level = &self.tables.levels[s.level];
+                // A gate opens only by its mechanisms, a named lock only with its key.
+                let opens = if level.is_gate(x, y) {
+                    false
+                } else if let Some(key) = level.door_at(x, y).and_then(|d| d.key.as_ref()) {
+                    s.keyring.contains(key)
+                } else if s.keys > 0 {
+                    s.keys -= 1;
+                    true
+                } else {
+                    false
+                };
+                if opens {
+                    *cell = Cell::Open;
+                    self.events.push(Event::Unlocked);
+                } else {
+                    self.events.push(Event::Locked);
+                }
             }
-            Cell::Locked => self.events.push(Event::Locked),
             Cell::Lever { pulled: false } => {
                 *cell = Cell::Lever { pulled: true };
-                for c in floor.cells.iter_mut().filter(|c| **c == Cell::Locked) {
-                    *c = Cell::Open;
-                }
                 self.events.push(Event::Lever);
+                self.work(x, y);
+            }
+            Cell::Button { pressed } => {
+                *pressed = !*pressed;
+                self.events.push(Event::Button { x, y });
+                self.work(x, y);
+            }
+            Cell::Secret => {
+                *cell = Cell::Door;
+                self.events.push(Event::Found { x, y });
             }
             Cell::Chest { opened: true, .. } => self.events.push(Event::Empty),
             Cell::Chest { loot, opened } => {
                 *opened = true;
                 let loot = loot.clone();
-                self.take(loot);
+                self.take(loot, "chest");
             }
             _ => return false,
         }
         true
     }
 
-    fn take(&mut self, loot: Loot) {
+    pub(super) fn take(&mut self, loot: Loot, from: &str) {
         let s = &mut self.state;
         match loot.kind.as_str() {
             "gold" => s.gold = s.gold.saturating_add(loot.amount()),
-            "key" => s.keys = s.keys.saturating_add(loot.amount()),
+            "key" => match loot.named_key() {
+                Some(name) if !s.keyring.iter().any(|k| k == name) => {
+                    s.keyring.push(name.to_string());
+                }
+                Some(_) => {}
+                None => s.keys = s.keys.saturating_add(loot.amount()),
+            },
             "heal" => {
                 for m in s.party.iter_mut().filter(|m| m.hp > 0) {
                     m.hp = m.hp.saturating_add(loot.amount()).min(m.max_hp);
@@ -636,6 +797,7 @@ impl Crawl {
         self.events.push(Event::Loot {
             what: loot.kind,
             value: loot.value,
+            from: from.to_string(),
         });
     }
 
@@ -673,6 +835,24 @@ impl Crawl {
             level,
             name: info.name.clone(),
         });
+        self.look_around();
+    }
+
+    /// Onto (x, y) of floor `level`, facing `facing`: where a pit or a teleporter puts the party.
+    pub(super) fn arrive_at(&mut self, level: usize, x: i32, y: i32, facing: Facing) {
+        let changed = level != self.state.level;
+        let s = &mut self.state;
+        s.level = level;
+        s.x = x;
+        s.y = y;
+        s.facing = facing;
+        if changed {
+            s.quiet = 0;
+            self.events.push(Event::Level {
+                level,
+                name: self.tables.levels[level].name.clone(),
+            });
+        }
         self.look_around();
     }
 
@@ -751,6 +931,8 @@ pub(super) fn fresh(tables: &Tables, seed: u64) -> State {
             .collect(),
         gold: 0,
         keys: 0,
+        keyring: Vec::new(),
+        order: (0..tables.crawlers.len()).collect(),
         tick: 0,
         quiet: 0,
         floors,

@@ -4,6 +4,7 @@
 //! turn, in which every monster that has noticed the party moves or bites; all chance comes
 //! from one seeded stream kept in the state, so a save replays exactly.
 
+mod furniture;
 mod game;
 mod monsters;
 mod save;

@@ -4,8 +4,8 @@
 //! A save is rebuilt into a whole new state and checked cell by cell before it replaces the
 //! game in progress, so a bad one changes nothing.
 
-use super::game::{Crawl, Fight, State, fresh};
-use crate::map::{Cell, Dungeon, Facing, Monster};
+use super::game::{Crawl, Fight, Member, State, fresh};
+use crate::map::{Cell, Dungeon, Facing, Level, Monster, Tables};
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +33,13 @@ pub struct Save {
     pub gold: u32,
     /// Keys.
     pub keys: u32,
+    /// Named keys, in the order found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keyring: Vec<String>,
+    /// The crawlers table's row in each slot, when the party has been reordered (empty: in
+    /// the table's order).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub order: Vec<usize>,
     /// Ticks spent.
     pub tick: u64,
     /// Quiet steps since the last fight.
@@ -63,6 +70,18 @@ pub struct FloorSave {
     pub sprung: Vec<[i32; 2]>,
     /// Fixed fights won, by their place in the level's list.
     pub won: Vec<usize>,
+    /// Secret doors found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub found: Vec<[i32; 2]>,
+    /// Doors drawn shut or secret, locked now by a mechanism.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shut: Vec<[i32; 2]>,
+    /// Plates and buttons pressed an odd number of times.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pressed: Vec<[i32; 2]>,
+    /// Items taken, by their place in the level's `items` list.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub taken: Vec<usize>,
     /// The monsters still alive.
     pub monsters: Vec<MonsterSave>,
 }
@@ -147,6 +166,7 @@ impl Crawl {
                         _ => {}
                     }
                 }
+                furniture_save(level, floor, &mut out);
                 out.won = (0..floor.encounters.len())
                     .filter(|&i| floor.encounters[i].won)
                     .collect();
@@ -175,6 +195,12 @@ impl Crawl {
             hp: s.party.iter().map(|m| m.hp).collect(),
             gold: s.gold,
             keys: s.keys,
+            keyring: s.keyring.clone(),
+            order: if s.order.iter().enumerate().all(|(i, &o)| i == o) {
+                Vec::new()
+            } else {
+                s.order.clone()
+            },
             tick: s.tick,
             quiet: s.quiet,
             floors,
@@ -233,7 +259,7 @@ impl Crawl {
                 tables.crawlers.len()
             ));
         }
-        let mut party = fresh(tables, save.seed).party;
+        let (mut party, order) = ordered_party(tables, save)?;
         for (member, &hp) in party.iter_mut().zip(&save.hp) {
             if hp > member.max_hp {
                 return shape(format!("{} has {hp} hp of {}", member.name, member.max_hp));
@@ -244,6 +270,7 @@ impl Crawl {
         let mut floors = Vec::with_capacity(n);
         for (i, (level, saved)) in tables.levels.iter().zip(&save.floors).enumerate() {
             let mut floor = Dungeon::new(level, &tables.monsters);
+            restore_furniture(i, level, saved, &mut floor)?;
             let bad = |[x, y]: [i32; 2], problem: &str| SaveError::Floor {
                 level: i,
                 x,
@@ -343,6 +370,8 @@ impl Crawl {
             party,
             gold: save.gold,
             keys: save.keys,
+            keyring: checked_keyring(tables, &save.keyring)?,
+            order,
             tick: save.tick,
             quiet: save.quiet,
             floors,
@@ -356,4 +385,115 @@ impl Crawl {
     pub fn same_as(&self, other: &Crawl) -> bool {
         self.state == other.state
     }
+}
+
+/// The furniture's changes on one floor: secret doors found, named doors shut, plates and
+/// buttons left pressed, items taken.
+fn furniture_save(level: &Level, floor: &Dungeon, out: &mut FloorSave) {
+    for (i, (was, now)) in level.cells.iter().zip(&floor.cells).enumerate() {
+        let at = [i as i32 % floor.width, i as i32 / floor.width];
+        if *was == Cell::Secret && *now != Cell::Secret {
+            out.found.push(at);
+        }
+        if *now == Cell::Locked && *was != Cell::Locked {
+            out.shut.push(at);
+        }
+        if matches!(
+            now,
+            Cell::Plate { pressed: true } | Cell::Button { pressed: true }
+        ) {
+            out.pressed.push(at);
+        }
+    }
+    out.taken = level
+        .items
+        .iter()
+        .filter(|item| !floor.items.iter().any(|left| left.index == item.index))
+        .map(|item| item.index)
+        .collect();
+}
+
+/// Puts a floor's saved furniture back, each against the level: a found secret door where the
+/// level draws one, a shut door on a named door, a press on a plate or button, a taken item
+/// the level lists (once).
+fn restore_furniture(
+    i: usize,
+    level: &Level,
+    saved: &FloorSave,
+    floor: &mut Dungeon,
+) -> Result<(), SaveError> {
+    let bad = |[x, y]: [i32; 2], problem: &str| SaveError::Floor {
+        level: i,
+        x,
+        y,
+        problem: problem.to_string(),
+    };
+    for &at in &saved.found {
+        match floor.cell_mut(at[0], at[1]) {
+            Some(c @ Cell::Secret) => *c = Cell::Door,
+            _ => return Err(bad(at, "saved as a found secret door, but none is there")),
+        }
+    }
+    for &at in &saved.shut {
+        let named = level.door_at(at[0], at[1]).is_some();
+        match floor.cell_mut(at[0], at[1]) {
+            Some(c @ (Cell::Door | Cell::Secret)) if named => *c = Cell::Locked,
+            _ => return Err(bad(at, "saved as a shut door, but no named door is there")),
+        }
+    }
+    for &at in &saved.pressed {
+        match floor.cell_mut(at[0], at[1]) {
+            Some(Cell::Plate { pressed } | Cell::Button { pressed }) if !*pressed => {
+                *pressed = true
+            }
+            _ => return Err(bad(at, "saved as pressed, but no plate or button is there")),
+        }
+    }
+    for &n in &saved.taken {
+        let Some(k) = floor.items.iter().position(|item| item.index == n) else {
+            let problem = format!("item {n} taken, but the level has no such item left");
+            return Err(bad([-1, -1], &problem));
+        };
+        floor.items.remove(k);
+    }
+    Ok(())
+}
+
+/// The party in the save's order (each crawlers row once), and that order.
+fn ordered_party(tables: &Tables, save: &Save) -> Result<(Vec<Member>, Vec<usize>), SaveError> {
+    let party = fresh(tables, save.seed).party;
+    if save.order.is_empty() {
+        return Ok((party, (0..tables.crawlers.len()).collect()));
+    }
+    let mut sorted = save.order.clone();
+    sorted.sort_unstable();
+    if sorted != (0..tables.crawlers.len()).collect::<Vec<_>>() {
+        return Err(SaveError::Shape(format!(
+            "the party's order {:?} is not each of its {} members once",
+            save.order,
+            tables.crawlers.len()
+        )));
+    }
+    let ordered = save.order.iter().map(|&i| party[i].clone()).collect();
+    Ok((ordered, save.order.clone()))
+}
+
+/// The named keys of a save, each one some chest or item in the dungeon holds, none twice.
+fn checked_keyring(tables: &Tables, keyring: &[String]) -> Result<Vec<String>, SaveError> {
+    for (n, key) in keyring.iter().enumerate() {
+        let exists = tables.levels.iter().any(|level| {
+            level.cells.iter().any(
+                |c| matches!(c, Cell::Chest { loot, .. } if loot.named_key() == Some(key.as_str())),
+            ) || level
+                .items
+                .iter()
+                .any(|item| item.loot.named_key() == Some(key.as_str()))
+        });
+        if !exists || keyring[..n].contains(key) {
+            return Err(SaveError::Shape(format!(
+                "the key \"{key}\" is not one the dungeon holds, or is carried twice"
+            )));
+        }
+    }
+    Ok(keyring.to_vec())
 }

@@ -53,6 +53,8 @@ fn three_floors() -> Value {
             "name": "Bottom",
             "map": ["#######",
                     "#<.=.>#",
+                    "#.###.#",
+                    "#.....#",
                     "#######"]
         }
     ])
@@ -104,7 +106,8 @@ fn doors_chests_and_stairs_both_ways_with_the_floor_remembered() {
         c.events(),
         &[Event::Loot {
             what: "gold".into(),
-            value: "12".into()
+            value: "12".into(),
+            from: "chest".into()
         }]
     );
     assert_eq!(c.state().gold, 12);
@@ -466,7 +469,9 @@ fn a_refused_step_or_use_says_what_was_there_and_costs_nothing() {
         "refusals cost nothing"
     );
 
-    let levels = json!([{ "name": "Vault", "map": ["#######", "#<.=.>#", "##L=###", "##.####", "#######"] }]);
+    let levels = json!([{ "name": "Vault", "map": ["#######", "#<.=.>#", "##L=###", "##.####", "#######"],
+                          "doors": [{ "at": [3, 1], "name": "gate" }, { "at": [3, 2], "name": "vault" }],
+                          "levers": [{ "at": [2, 2], "opens": ["gate", "vault"] }] }]);
     let mut c = crawl_with(levels, &party(&[1]));
     c.state.x = 2;
     c.state.facing = Facing::South;
@@ -484,7 +489,7 @@ fn a_refused_step_or_use_says_what_was_there_and_costs_nothing() {
 }
 
 #[test]
-fn keys_open_locks_and_a_lever_opens_them_all() {
+fn keys_open_locks_and_a_lever_opens_what_it_names() {
     let mut c = crawl_with(three_floors(), &party(&[1]));
     c.state.level = 2;
     c.state.x = 2;
@@ -497,12 +502,25 @@ fn keys_open_locks_and_a_lever_opens_them_all() {
     assert_eq!(events(c.use_ahead()), vec![Event::Unlocked]);
     assert_eq!((c.state().keys, c.floor().cell(3, 1)), (0, &Cell::Open));
 
-    let levels = json!([{ "name": "Vault", "map": ["#######", "#<.=.>#", "##L=###", "##.####", "#######"] }]);
+    let levels = json!([{ "name": "Vault", "map": ["#######", "#<.=.>#", "##L=###", "##.####", "#######"],
+                          "doors": [{ "at": [3, 1], "name": "gate" }, { "at": [3, 2], "name": "vault" }],
+                          "levers": [{ "at": [2, 2], "opens": ["gate", "vault"] }] }]);
     let mut c = crawl_with(levels, &party(&[1]));
     c.state.x = 2;
     c.state.y = 1;
     c.state.facing = Facing::South;
-    assert_eq!(events(c.use_ahead()), vec![Event::Lever]);
+    assert_eq!(
+        events(c.use_ahead()),
+        vec![
+            Event::Lever,
+            Event::Opened {
+                name: "gate".into()
+            },
+            Event::Opened {
+                name: "vault".into()
+            }
+        ]
+    );
     assert_eq!(
         (c.floor().cell(3, 1), c.floor().cell(3, 2)),
         (&Cell::Open, &Cell::Open)
@@ -530,7 +548,8 @@ fn every_kind_of_loot_is_announced() {
         events(c.use_ahead()),
         vec![Event::Loot {
             what: "item".into(),
-            value: "healing potion".into()
+            value: "healing potion".into(),
+            from: "chest".into()
         }]
     );
     c.walk(0, 1);
@@ -574,7 +593,11 @@ fn a_pit_hurts_and_drops_the_party_a_floor() {
         ]
     );
     assert_eq!(c.state().party[0].hp, 18);
-    assert_eq!((c.state().x, c.state().y), (1, 1));
+    assert_eq!(
+        (c.state().x, c.state().y, c.state().facing),
+        (5, 3, Facing::East),
+        "on the cell under the pit, facing as it fell"
+    );
 }
 
 #[test]

@@ -16,13 +16,16 @@ pub enum Cell {
     Wall,
     /// `+`: a shut door; using it opens it.
     Door,
-    /// `=`: a locked door; opens with a key or a lever on the same floor.
+    /// `=`: a locked door. A plain one opens with a key (spent); one the row gives a `key`
+    /// opens only with that named key; one a lever, plate or button names (a gate) opens only
+    /// by those. A named door a mechanism shuts becomes this again.
     Locked,
     /// A door that has been opened: passable, drawn with its arch.
     Open,
     /// `A`: an archway, a doorway with no door.
     Arch,
-    /// `L`: a lever set in a wall; pulling it opens every locked door on its floor.
+    /// `L`: a lever set in a wall; pulling it (once) opens and shuts the doors its row entry
+    /// names.
     Lever {
         /// Whether it has been pulled (it only goes one way).
         pulled: bool,
@@ -46,6 +49,29 @@ pub enum Cell {
         name: String,
         /// Whether it has gone off.
         sprung: bool,
+        /// The most it hurts each standing member of the front rank for (0: it hurts nobody,
+        /// the game decides what it does).
+        damage: u32,
+    },
+    /// `S`: a secret door, solid rock to the party until found (by `use` facing it or a
+    /// search); found, it becomes a shut [`Cell::Door`].
+    Secret,
+    /// `T`: a teleporter; stepping on it moves the party to its row entry's destination.
+    Teleporter,
+    /// `%`: a spinner; stepping on it turns the party (by its row entry, or at random).
+    Spinner,
+    /// `D`: a dark cell: open floor the picture shows nothing in or beyond.
+    Dark,
+    /// `_`: a pressure plate; each time the party steps on it, its row entry opens and shuts
+    /// named doors.
+    Plate {
+        /// Flips with each press (for the picture: up or down).
+        pressed: bool,
+    },
+    /// `B`: a button set in a wall; each `use` applies its row entry.
+    Button {
+        /// Flips with each press (for the picture: in or out).
+        pressed: bool,
     },
 }
 
@@ -54,7 +80,12 @@ impl Cell {
     pub fn is_solid(&self) -> bool {
         matches!(
             self,
-            Cell::Wall | Cell::Door | Cell::Locked | Cell::Lever { .. }
+            Cell::Wall
+                | Cell::Door
+                | Cell::Locked
+                | Cell::Lever { .. }
+                | Cell::Secret
+                | Cell::Button { .. }
         )
     }
 
@@ -76,6 +107,12 @@ impl Cell {
             '>' => Cell::Down,
             '<' => Cell::Up,
             'O' => Cell::Pit,
+            'S' => Cell::Secret,
+            'T' => Cell::Teleporter,
+            '%' => Cell::Spinner,
+            'D' => Cell::Dark,
+            '_' => Cell::Plate { pressed: false },
+            'B' => Cell::Button { pressed: false },
             _ => return None,
         })
     }
@@ -94,12 +131,19 @@ impl Cell {
             Cell::Down => '>',
             Cell::Up => '<',
             Cell::Trap { .. } => '^',
+            Cell::Secret => 'S',
+            Cell::Teleporter => 'T',
+            Cell::Spinner => '%',
+            Cell::Dark => 'D',
+            Cell::Plate { .. } => '_',
+            Cell::Button { .. } => 'B',
         }
     }
 }
 
-/// What a chest holds: `kind:value`. `gold`, `key` and `heal` are the crawl's own; any other
-/// kind is announced for the game to hand out.
+/// What a chest (or an item on the floor) holds: `kind:value`. `gold`, `key` and `heal` are
+/// the crawl's own; any other kind is announced for the game to hand out. `key:N` is N plain
+/// keys, `key:NAME` (not a number) the named key NAME.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Loot {
     /// The part before the colon.
@@ -109,7 +153,8 @@ pub struct Loot {
 }
 
 impl Loot {
-    /// Parses `kind:value`; `gold`, `key` and `heal` need a whole number.
+    /// Parses `kind:value`; `gold` and `heal` need a whole number, `key` a whole number or a
+    /// key's name.
     pub fn parse(text: &str) -> Result<Loot, Problem> {
         let bad = || Problem::BadLoot(text.to_string());
         let (kind, value) = text.split_once(':').ok_or_else(bad)?;
@@ -117,7 +162,7 @@ impl Loot {
         if kind.is_empty() || value.is_empty() {
             return Err(bad());
         }
-        if matches!(kind, "gold" | "key" | "heal") && value.parse::<u32>().is_err() {
+        if matches!(kind, "gold" | "heal") && value.parse::<u32>().is_err() {
             return Err(bad());
         }
         Ok(Loot {
@@ -126,9 +171,24 @@ impl Loot {
         })
     }
 
-    /// The number for `gold`, `key` and `heal` (0 for anything else).
+    /// The number for `gold`, `key` and `heal` (0 for anything else, and for a named key).
     pub fn amount(&self) -> u32 {
         self.value.parse().unwrap_or(0)
+    }
+
+    /// The named key this is (`key:bronze`), if it is one.
+    pub fn named_key(&self) -> Option<&str> {
+        (self.kind == "key" && self.value.parse::<u32>().is_err()).then_some(self.value.as_str())
+    }
+
+    /// How many plain keys this is (`key:N`).
+    pub fn plain_keys(&self) -> u32 {
+        if self.kind == "key" { self.amount() } else { 0 }
+    }
+
+    /// `kind:value` again.
+    pub fn text(&self) -> String {
+        format!("{}:{}", self.kind, self.value)
     }
 }
 

@@ -2,9 +2,13 @@
 //! party can get from its start to the way down, the stairs up stay in reach, and every lock
 //! on the way has a key or lever the party can get to first.
 //!
-//! Reachability is a flood over the grid; keys are a small search over which locks are open.
+//! Reachability is a flood over the grid that understands the furniture (secret doors can be
+//! found, a teleporter is entered and leads to its destination, a gate opens once a lever,
+//! button or plate that names it is in reach, a named key once a chest or item holding it is);
+//! plain keys are a small search over which locks are open.
 
 use super::cells::{Cell, Facing, Loot, MonsterKind};
+use super::fields::{Item, Mechanism};
 use super::tables::{Level, LevelRow, MapError, MonsterStart, Place, Problem};
 use std::collections::VecDeque;
 
@@ -59,11 +63,12 @@ pub(crate) fn build_level(
                     if row.traps.is_empty() {
                         return Err(at(Problem::UnnamedTrap));
                     }
-                    let name = row.traps[traps % row.traps.len()].clone();
+                    let trap = &row.traps[traps % row.traps.len()];
                     traps += 1;
                     Cell::Trap {
-                        name,
+                        name: trap.name.clone(),
                         sprung: false,
+                        damage: trap.damage,
                     }
                 }
                 'M' => {
@@ -93,6 +98,17 @@ pub(crate) fn build_level(
         }
     }
 
+    let mut items = Vec::with_capacity(row.items.len());
+    for (index, item) in row.items.iter().enumerate() {
+        let [x, y] = item.at;
+        let loot = Loot::parse(&item.loot).map_err(|p| fail(Some(y), Some(x), p))?;
+        items.push(Item {
+            at: item.at,
+            loot,
+            art: item.art.clone(),
+            index,
+        });
+    }
     let level = Level {
         name: row.name.clone(),
         width,
@@ -105,7 +121,22 @@ pub(crate) fn build_level(
         encounter_rate: row.encounter_rate,
         groups: row.groups.clone(),
         encounter_grace: row.encounter_grace,
+        doors: row.doors.clone(),
+        levers: row.levers.clone(),
+        plates: row.plates.clone(),
+        buttons: row.buttons.clone(),
+        teleports: row.teleports.clone(),
+        spinners: row.spinners.clone(),
+        items,
+        decor: row.decor.clone(),
+        walls: row.walls.clone(),
     };
+    if let Err((x, y, problem)) = check_furniture(index, &level) {
+        return Err(fail(y, x, problem));
+    }
+    if let Err((x, y, problem)) = check_fights(&level, &row.groups) {
+        return Err(fail(y, x, problem));
+    }
     let start = match row.start {
         Some([x, y]) => (x, y),
         None => level
@@ -475,4 +506,233 @@ fn locks_in_the_way(level: &Level, arrival: (i32, i32), goals: &[(i32, i32)]) ->
         .map(|&(x, y)| cost[(y * w + x) as usize])
         .min()
         .unwrap_or(0)
+}
+
+/// A problem at an optional cell and row, before it is given its level.
+type Fault = (Option<i32>, Option<i32>, Problem);
+
+fn at(x: i32, y: i32, problem: Problem) -> Fault {
+    (Some(x), Some(y), problem)
+}
+
+/// The row's furniture against the drawing: named doors on doors, one entry on every `L _ B T`
+/// and each entry on its symbol, the doors mechanisms name, same-floor teleporters, spinners,
+/// items on open floor, decor on a solid cell facing an open one, a wall set with a name.
+fn check_furniture(index: usize, level: &Level) -> Result<(), Fault> {
+    for (n, door) in level.doors.iter().enumerate() {
+        let [x, y] = door.at;
+        let cell = level.cell(x, y);
+        if !matches!(cell, Cell::Door | Cell::Locked | Cell::Secret) {
+            return Err(at(x, y, Problem::DoorNotADoor(door.name.clone())));
+        }
+        let taken = level.doors[..n]
+            .iter()
+            .any(|d| d.name == door.name || d.at == door.at);
+        if door.name.trim().is_empty() || taken {
+            return Err(at(x, y, Problem::DoorNameTaken(door.name.clone())));
+        }
+        if door.key.is_some() && *cell != Cell::Locked {
+            return Err(at(x, y, Problem::KeyNotOnLock(door.name.clone())));
+        }
+        if door.key.as_deref().is_some_and(|k| k.trim().is_empty()) {
+            return Err(at(x, y, Problem::EmptyName("key")));
+        }
+    }
+    let places = |list: &[Mechanism]| list.iter().map(|m| m.at).collect::<Vec<_>>();
+    let lists: [(&'static str, char, Vec<[i32; 2]>, bool); 5] = [
+        ("levers", 'L', places(&level.levers), true),
+        ("plates", '_', places(&level.plates), true),
+        ("buttons", 'B', places(&level.buttons), true),
+        (
+            "teleports",
+            'T',
+            level.teleports.iter().map(|t| t.at).collect(),
+            true,
+        ),
+        (
+            "spinners",
+            '%',
+            level.spinners.iter().map(|t| t.at).collect(),
+            false,
+        ),
+    ];
+    for (field, symbol, list, needed) in &lists {
+        for (n, &[x, y]) in list.iter().enumerate() {
+            let found = level.cell(x, y).symbol();
+            if found != *symbol {
+                let problem = Problem::EntryOffSymbol {
+                    field,
+                    want: *symbol,
+                    found,
+                };
+                return Err(at(x, y, problem));
+            }
+            if list[..n].contains(&[x, y]) {
+                return Err(at(x, y, Problem::TwoEntries(field)));
+            }
+        }
+        if *needed
+            && let Some((x, y)) = positions(level, |c| c.symbol() == *symbol)
+                .into_iter()
+                .find(|&(x, y)| !list.contains(&[x, y]))
+        {
+            let problem = Problem::MissingEntry {
+                field,
+                symbol: *symbol,
+            };
+            return Err(at(x, y, problem));
+        }
+    }
+    for (field, list) in [
+        ("levers", &level.levers),
+        ("plates", &level.plates),
+        ("buttons", &level.buttons),
+    ] {
+        for m in list {
+            if let Some(name) = m
+                .opens
+                .iter()
+                .chain(&m.shuts)
+                .find(|n| level.door_named(n).is_none())
+            {
+                let name = name.clone();
+                return Err(at(m.at[0], m.at[1], Problem::UnknownDoor { field, name }));
+            }
+        }
+    }
+    for t in &level.teleports {
+        if t.floor.is_none_or(|f| f == index)
+            && let Some(problem) = landing_problem(level, t.to)
+        {
+            let [x, y] = t.to;
+            let place = format!("row {y}, cell {x} of its own floor, which is {problem}");
+            return Err(at(t.at[0], t.at[1], Problem::BadTeleport(place)));
+        }
+    }
+    for s in &level.spinners {
+        if let Some(turn) = s.turn
+            && !(1..=3).contains(&turn)
+        {
+            return Err(at(s.at[0], s.at[1], Problem::BadSpin(turn)));
+        }
+    }
+    for item in &level.items {
+        let [x, y] = item.at;
+        if *level.cell(x, y) != Cell::Floor {
+            return Err(at(x, y, Problem::ItemNotOnFloor));
+        }
+    }
+    for d in &level.decor {
+        let [x, y] = d.at;
+        if !matches!(
+            level.cell(x, y),
+            Cell::Wall | Cell::Secret | Cell::Button { .. } | Cell::Lever { .. }
+        ) || !level.contains(x, y)
+        {
+            return Err(at(x, y, Problem::DecorNotOnWall));
+        }
+        let (dx, dy) = d.side.ahead();
+        if !level.cell(x + dx, y + dy).is_walkable() {
+            let side = format!("{:?}", d.side).to_lowercase();
+            return Err(at(x, y, Problem::DecorFacesRock(side)));
+        }
+        if d.art.trim().is_empty() {
+            return Err(at(x, y, Problem::EmptyName("art")));
+        }
+    }
+    if level.walls.as_deref().is_some_and(|w| w.trim().is_empty()) {
+        return Err((None, None, Problem::EmptyName("walls")));
+    }
+    Ok(())
+}
+
+/// Why the party cannot be put down at `to` by a teleporter or a fall, if it cannot.
+fn landing_problem(level: &Level, [x, y]: [i32; 2]) -> Option<&'static str> {
+    let cell = level.cell(x, y);
+    Some(if !level.contains(x, y) || !cell.is_walkable() {
+        "off the map or solid"
+    } else if *cell == Cell::Teleporter {
+        "another teleporter"
+    } else if level.encounters.iter().any(|e| e.at == [x, y]) {
+        "a fight's cell"
+    } else {
+        return None;
+    })
+}
+
+/// The fights among themselves: one per cell, none on the stairs or where a monster starts,
+/// every group (fixed or random) named.
+fn check_fights(level: &Level, groups: &[String]) -> Result<(), Fault> {
+    for (n, e) in level.encounters.iter().enumerate() {
+        let [x, y] = e.at;
+        if e.group.trim().is_empty() {
+            return Err(at(x, y, Problem::EmptyGroup));
+        }
+        if level.encounters[..n].iter().any(|o| o.at == e.at) {
+            return Err(at(x, y, Problem::TwoFights));
+        }
+        if matches!(level.cell(x, y), Cell::Up | Cell::Down) {
+            return Err(at(x, y, Problem::FightOnStairs));
+        }
+        if level.monsters.iter().any(|m| (m.x, m.y) == (x, y)) {
+            return Err(at(x, y, Problem::FightOnMonster));
+        }
+    }
+    if groups.iter().any(|g| g.trim().is_empty()) {
+        return Err((None, None, Problem::EmptyGroup));
+    }
+    Ok(())
+}
+
+/// The checks that need the floors together: teleporters to other floors land on a floor that
+/// exists and a cell the party can stand on; a pit drops to the same cell of the next floor,
+/// which must be open floor (not a pit, a teleporter, stairs or a fight), and none is dug on
+/// the last floor.
+pub(crate) fn check_between(levels: &[Level]) -> Result<(), MapError> {
+    let fail = |i: usize, (x, y): (i32, i32), problem: Problem| MapError::Level {
+        at: Place {
+            level: i + 1,
+            name: levels[i].name.clone(),
+            row: Some(y),
+            cell: Some(x),
+        },
+        problem,
+    };
+    for (i, level) in levels.iter().enumerate() {
+        for t in &level.teleports {
+            let Some(f) = t.floor.filter(|&f| f != i) else {
+                continue;
+            };
+            let from = (t.at[0], t.at[1]);
+            let Some(there) = levels.get(f) else {
+                let problem = format!(
+                    "floor {f}, which does not exist (floors count from 0; there are {})",
+                    levels.len()
+                );
+                return Err(fail(i, from, Problem::BadTeleport(problem)));
+            };
+            if let Some(problem) = landing_problem(there, t.to) {
+                let [x, y] = t.to;
+                let place = format!("row {y}, cell {x} of floor {f}, which is {problem}");
+                return Err(fail(i, from, Problem::BadTeleport(place)));
+            }
+        }
+        for (x, y) in positions(level, |c| *c == Cell::Pit) {
+            let Some(below) = levels.get(i + 1) else {
+                return Err(fail(i, (x, y), Problem::PitOnLastFloor));
+            };
+            let what = match below.cell(x, y) {
+                c if !below.contains(x, y) || !c.is_walkable() => Some("off its map or solid"),
+                Cell::Pit => Some("another pit"),
+                Cell::Teleporter => Some("a teleporter"),
+                Cell::Up | Cell::Down => Some("stairs"),
+                _ if below.encounters.iter().any(|e| e.at == [x, y]) => Some("a fight's cell"),
+                _ => None,
+            };
+            if let Some(what) = what {
+                return Err(fail(i, (x, y), Problem::BadLanding(what.into())));
+            }
+        }
+    }
+    Ok(())
 }

@@ -5,6 +5,7 @@
 //! off its drawing reads as rock, so lookups never need bounds checks of their own.
 
 use super::cells::{Cell, EncounterSpot, Loot, MonsterKind, cell_in};
+use super::fields::{Decor, Item};
 use super::tables::Level;
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +50,12 @@ pub struct Dungeon {
     pub encounters: Vec<Encounter>,
     /// Which cells the party has seen, for the automap.
     pub seen: Vec<bool>,
+    /// The items still lying on the floor, in the row's order.
+    pub items: Vec<Item>,
+    /// The decorations on its wall faces.
+    pub decor: Vec<Decor>,
+    /// Its wall set, a name in the sheet's `sets` (`None`: the sheet's own faces).
+    pub walls: Option<String>,
 }
 
 impl Dungeon {
@@ -84,6 +91,9 @@ impl Dungeon {
                 })
                 .collect(),
             seen: vec![false; level.cells.len()],
+            items: level.items.clone(),
+            decor: level.decor.clone(),
+            walls: level.walls.clone(),
         }
     }
 
@@ -109,6 +119,7 @@ impl Dungeon {
                     '^' => Cell::Trap {
                         name: "trap".into(),
                         sprung: false,
+                        damage: 0,
                     },
                     other => Cell::plain(other).unwrap_or(Cell::Wall),
                 });
@@ -122,6 +133,9 @@ impl Dungeon {
             cells,
             monsters: Vec::new(),
             encounters: Vec::new(),
+            items: Vec::new(),
+            decor: Vec::new(),
+            walls: None,
         }
     }
 
@@ -163,6 +177,11 @@ impl Dungeon {
             .filter(|m| m.awake)
             .map(|m| (m.x - at.0).unsigned_abs() + (m.y - at.1).unsigned_abs())
             .min()
+    }
+
+    /// The first item lying at (x, y), if any.
+    pub fn item_at(&self, x: i32, y: i32) -> Option<usize> {
+        self.items.iter().position(|i| i.at == [x, y])
     }
 
     /// The fixed fight not yet won waiting at (x, y), if any.

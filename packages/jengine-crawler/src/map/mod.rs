@@ -7,10 +7,12 @@
 
 mod cells;
 mod checks;
+mod fields;
 mod floor;
 mod tables;
 
 pub use cells::{Cell, Crawler, EncounterSpot, Facing, Loot, MonsterKind};
+pub use fields::{Decor, Item, Mechanism, NamedDoor, Spinner, Teleport};
 pub use floor::{Dungeon, Encounter, Monster};
 pub use tables::{Level, MapError, MonsterStart, Place, Problem, Tables};
 

@@ -5,7 +5,8 @@
 //! a crawl never starts from tables that were not checked.
 
 use super::cells::{Cell, Crawler, EncounterSpot, Facing, MonsterKind, cell_in};
-use super::checks::{Carry, build_level};
+use super::checks::{Carry, build_level, check_between};
+use super::fields::{Decor, Item, ItemRow, Mechanism, NamedDoor, Spinner, Teleport, TrapRow};
 use serde::Deserialize;
 use std::fmt;
 
@@ -24,7 +25,7 @@ pub(crate) struct LevelRow {
     #[serde(default)]
     pub(crate) chests: Vec<String>,
     #[serde(default)]
-    pub(crate) traps: Vec<String>,
+    pub(crate) traps: Vec<TrapRow>,
     #[serde(default)]
     pub(crate) encounters: Vec<EncounterSpot>,
     #[serde(default)]
@@ -33,6 +34,24 @@ pub(crate) struct LevelRow {
     pub(crate) groups: Vec<String>,
     #[serde(default)]
     pub(crate) encounter_grace: u32,
+    #[serde(default)]
+    pub(crate) doors: Vec<NamedDoor>,
+    #[serde(default)]
+    pub(crate) levers: Vec<Mechanism>,
+    #[serde(default)]
+    pub(crate) plates: Vec<Mechanism>,
+    #[serde(default)]
+    pub(crate) buttons: Vec<Mechanism>,
+    #[serde(default)]
+    pub(crate) teleports: Vec<Teleport>,
+    #[serde(default)]
+    pub(crate) spinners: Vec<Spinner>,
+    #[serde(default)]
+    pub(crate) items: Vec<ItemRow>,
+    #[serde(default)]
+    pub(crate) decor: Vec<Decor>,
+    #[serde(default)]
+    pub(crate) walls: Option<String>,
 }
 
 /// Where a monster starts on a level.
@@ -71,6 +90,24 @@ pub struct Level {
     pub groups: Vec<String>,
     /// Quiet steps before a random fight can come.
     pub encounter_grace: u32,
+    /// The doors the row names.
+    pub doors: Vec<NamedDoor>,
+    /// One entry per `L`: what pulling it opens and shuts.
+    pub levers: Vec<Mechanism>,
+    /// One entry per `_`: what stepping on it opens and shuts.
+    pub plates: Vec<Mechanism>,
+    /// One entry per `B`: what pressing it opens and shuts.
+    pub buttons: Vec<Mechanism>,
+    /// One entry per `T`: where it sends the party.
+    pub teleports: Vec<Teleport>,
+    /// How the `%` cells turn the party (a spinner with no entry turns at random).
+    pub spinners: Vec<Spinner>,
+    /// Items lying on the floor before anyone arrives.
+    pub items: Vec<Item>,
+    /// Decorations on wall faces.
+    pub decor: Vec<Decor>,
+    /// The floor's wall set, a name in the sheet's `sets` (`None`: the sheet's own faces).
+    pub walls: Option<String>,
 }
 
 impl Level {
@@ -83,6 +120,50 @@ impl Level {
     pub fn find(&self, symbol: char) -> Option<(i32, i32)> {
         let i = self.cells.iter().position(|c| c.symbol() == symbol)?;
         Some((i as i32 % self.width, i as i32 / self.width))
+    }
+
+    /// Whether (x, y) is on the drawing.
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        x >= 0 && y >= 0 && x < self.width && y < self.height
+    }
+
+    /// The door the row names `name`.
+    pub fn door_named(&self, name: &str) -> Option<&NamedDoor> {
+        self.doors.iter().find(|d| d.name == name)
+    }
+
+    /// The named door at (x, y), if the row names it.
+    pub fn door_at(&self, x: i32, y: i32) -> Option<&NamedDoor> {
+        self.doors.iter().find(|d| d.at == [x, y])
+    }
+
+    /// Whether the door at (x, y) is a gate: a lever, plate or button names it, so only they
+    /// open it.
+    pub fn is_gate(&self, x: i32, y: i32) -> bool {
+        self.door_at(x, y).is_some_and(|door| {
+            self.mechanisms()
+                .any(|m| m.opens.contains(&door.name) || m.shuts.contains(&door.name))
+        })
+    }
+
+    /// Every lever, plate and button entry.
+    pub fn mechanisms(&self) -> impl Iterator<Item = &Mechanism> {
+        self.levers.iter().chain(&self.plates).chain(&self.buttons)
+    }
+
+    /// The lever, plate or button entry at (x, y).
+    pub fn mechanism_at(&self, x: i32, y: i32) -> Option<&Mechanism> {
+        self.mechanisms().find(|m| m.at == [x, y])
+    }
+
+    /// The teleporter entry at (x, y).
+    pub fn teleport_at(&self, x: i32, y: i32) -> Option<&Teleport> {
+        self.teleports.iter().find(|t| t.at == [x, y])
+    }
+
+    /// The spinner entry at (x, y) (a spinner without one turns at random).
+    pub fn spinner_at(&self, x: i32, y: i32) -> Option<&Spinner> {
+        self.spinners.iter().find(|t| t.at == [x, y])
     }
 
     /// The original drawing, row by row.
@@ -147,7 +228,7 @@ pub enum Problem {
         want: usize,
     },
     /// A symbol not in the legend.
-    #[error("'{0}' is not in the legend (. # + = A L > C O M < ^)")]
+    #[error("'{0}' is not in the legend (. # + = A L > C O M < ^ S T % D _ B)")]
     UnknownSymbol(char),
     /// Neither stairs down nor a goal fight.
     #[error("no way down: draw a > (or, on the last floor, give a fight \"goal\": true)")]
@@ -227,11 +308,99 @@ pub enum Problem {
     #[error("the \"chests\" list has {0} more loot than chests drawn")]
     LootWithoutChest(usize),
     /// Loot not written `kind:value`.
-    #[error("loot \"{0}\" is not kind:value (gold:, key: and heal: need a whole number)")]
+    #[error(
+        "loot \"{0}\" is not kind:value (gold: and heal: need a whole number, key: a number or a name)"
+    )]
     BadLoot(String),
     /// A `^` with no names to give it.
     #[error("a trap is drawn here but the level's \"traps\" list is empty")]
     UnnamedTrap,
+    /// A named door on a cell that is no door.
+    #[error("the door \"{0}\" is named on a cell that is not a door (+ = or S)")]
+    DoorNotADoor(String),
+    /// A door name that is empty or used twice on a floor.
+    #[error("the door name \"{0}\" is empty or names two doors on this floor")]
+    DoorNameTaken(String),
+    /// A key given to a door that is not locked.
+    #[error("the door \"{0}\" takes a key but is not a locked door (=)")]
+    KeyNotOnLock(String),
+    /// A door that needs a named key nobody can find.
+    #[error(
+        "the door \"{door}\" opens with the key \"{key}\", and no chest or item on this floor or above holds it"
+    )]
+    NamedKeyMissing {
+        /// The door.
+        door: String,
+        /// The key.
+        key: String,
+    },
+    /// A symbol that needs a row entry drawn without one.
+    #[error("a {symbol} is drawn here but the level's \"{field}\" list has no entry for it")]
+    MissingEntry {
+        /// The list.
+        field: &'static str,
+        /// The symbol.
+        symbol: char,
+    },
+    /// An entry on a cell drawn with another symbol.
+    #[error("this \"{field}\" entry stands on a '{found}', not a {want}")]
+    EntryOffSymbol {
+        /// The list.
+        field: &'static str,
+        /// The symbol it belongs on.
+        want: char,
+        /// The symbol drawn there.
+        found: char,
+    },
+    /// Two entries of one list on one cell.
+    #[error("two \"{0}\" entries stand on this cell")]
+    TwoEntries(&'static str),
+    /// A lever, plate or button naming a door the floor lacks.
+    #[error(
+        "this \"{field}\" entry names the door \"{name}\", which is not one of this floor's doors"
+    )]
+    UnknownDoor {
+        /// The list.
+        field: &'static str,
+        /// The name.
+        name: String,
+    },
+    /// A teleporter that sends the party somewhere it cannot go.
+    #[error("the teleporter sends the party to {0}")]
+    BadTeleport(String),
+    /// A spinner's turn outside 1 to 3.
+    #[error("a spinner's turn {0} is not 1 to 3 quarter turns")]
+    BadSpin(u32),
+    /// An item not on open floor.
+    #[error("an item lies here, but items lie only on open floor (.)")]
+    ItemNotOnFloor,
+    /// Decor on an open cell.
+    #[error("decor hangs only on a solid cell (# S B L)")]
+    DecorNotOnWall,
+    /// Decor on a face nobody can see.
+    #[error("decor on the face toward {0} looks into rock: the cell on that side must be open")]
+    DecorFacesRock(String),
+    /// An empty wall set name, or decor art.
+    #[error("\"{0}\" is empty")]
+    EmptyName(&'static str),
+    /// A pit on the last floor.
+    #[error("a pit on the last floor leads nowhere")]
+    PitOnLastFloor,
+    /// A pit over a cell the party cannot land on.
+    #[error("the pit drops the party to the same cell on the next floor, which is {0}")]
+    BadLanding(String),
+    /// Two fights on one cell.
+    #[error("two fights are placed on this cell")]
+    TwoFights,
+    /// A fight on stairs.
+    #[error("a fight is placed on the stairs")]
+    FightOnStairs,
+    /// A fight where a monster starts.
+    #[error("a fight is placed where a monster starts")]
+    FightOnMonster,
+    /// A fight or a random group with no name.
+    #[error("a group with an empty name")]
+    EmptyGroup,
     /// The row is not the shape of a level row.
     #[error("{0}")]
     Row(String),
@@ -315,6 +484,7 @@ impl Tables {
             let level = build_level(i, row, &monsters, i == last, &mut carry)?;
             levels.push(level);
         }
+        check_between(&levels)?;
         Ok(Tables {
             levels,
             monsters,
@@ -355,7 +525,13 @@ impl Tables {
                         h.text(&loot.kind);
                         h.text(&loot.value);
                     }
-                    Cell::Trap { name, .. } => h.text(name),
+                    Cell::Trap { name, damage, .. } => {
+                        h.text(name);
+                        // Only when given, so a dungeon written before damage keeps its number.
+                        if *damage > 0 {
+                            h.count(*damage as usize);
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -383,6 +559,7 @@ impl Tables {
                 h.text(g);
             }
             h.count(level.encounter_grace as usize);
+            level.furniture_into(&mut h);
         }
         h.count(self.monsters.len());
         for m in &self.monsters {
@@ -401,6 +578,34 @@ impl Tables {
             }
         }
         format!("{:016x}", h.0)
+    }
+}
+
+impl Level {
+    /// Feeds the row's furniture (doors, mechanisms, teleporters, spinners, items, decor, the
+    /// wall set) to the fingerprint; nothing at all when the row has none, so a dungeon
+    /// written before them keeps its number.
+    fn furniture_into(&self, h: &mut Fnv) {
+        let items: Vec<(&[i32; 2], String, &Option<String>)> = self
+            .items
+            .iter()
+            .map(|i| (&i.at, i.loot.text(), &i.art))
+            .collect();
+        let all = (
+            &self.doors,
+            &self.levers,
+            &self.plates,
+            &self.buttons,
+            &self.teleports,
+            &self.spinners,
+            items,
+            &self.decor,
+            &self.walls,
+        );
+        let text = serde_json::to_string(&all).unwrap_or_default();
+        if text != "[[],[],[],[],[],[],[],[],null]" {
+            h.text(&text);
+        }
     }
 }
 

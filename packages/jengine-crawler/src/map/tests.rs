@@ -52,11 +52,13 @@ fn a_good_dungeon_loads_with_everything_in_its_place() {
         vec![
             &Cell::Trap {
                 name: "dart".into(),
-                sprung: false
+                sprung: false,
+                damage: 0
             },
             &Cell::Trap {
                 name: "net".into(),
-                sprung: false
+                sprung: false,
+                damage: 0
             }
         ]
     );
@@ -79,7 +81,7 @@ fn a_symbol_outside_the_legend_names_its_cell() {
     let e = fails(&[level("Top", &["#####", "#<.>#", "#.x.#", "#####"])]);
     assert_eq!(
         e,
-        "level 1 (Top), row 2, cell 2: 'x' is not in the legend (. # + = A L > C O M < ^)"
+        "level 1 (Top), row 2, cell 2: 'x' is not in the legend (. # + = A L > C O M < ^ S T % D _ B)"
     );
 }
 
@@ -181,7 +183,10 @@ fn a_locked_door_nobody_can_open_fails() {
         json!(["key:1"]),
     );
     assert!(load(&[keyed]).is_ok());
-    assert!(load(&[level("Top", &["#######", "#<.=.>#", "##L####"])]).is_ok());
+    let lever = json!({ "name": "Top", "map": ["#######", "#<.=.>#", "##L####"],
+                        "doors": [{ "at": [3, 1], "name": "gate" }],
+                        "levers": [{ "at": [2, 2], "opens": ["gate"] }] });
+    assert!(load(&[lever]).is_ok());
 }
 
 #[test]
@@ -243,7 +248,7 @@ fn chests_and_their_loot_must_match() {
     )]);
     assert_eq!(
         e,
-        "level 1 (Top), row 1, cell 3: loot \"gold:lots\" is not kind:value (gold:, key: and heal: need a whole number)"
+        "level 1 (Top), row 1, cell 3: loot \"gold:lots\" is not kind:value (gold: and heal: need a whole number, key: a number or a name)"
     );
     assert!(
         load(&[with(
@@ -461,8 +466,11 @@ fn more_locks_than_keys_on_the_way_down_fails_on_the_floor_that_runs_out() {
         json!(["key:1"]),
     );
     assert!(load(&[top, relay]).is_ok());
-    // A lever in reach opens them all, keys or not.
-    assert!(load(&[level("Top", &["#########", "#<.=.=.>#", "##L######"])]).is_ok());
+    // A lever in reach opens the gates it names, keys or not.
+    let gates = json!({ "name": "Top", "map": ["#########", "#<.=.=.>#", "##L######"],
+                        "doors": [{ "at": [3, 1], "name": "a" }, { "at": [5, 1], "name": "b" }],
+                        "levers": [{ "at": [2, 2], "opens": ["a", "b"] }] });
+    assert!(load(&[gates]).is_ok());
 }
 
 #[test]

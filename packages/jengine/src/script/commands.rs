@@ -1,7 +1,7 @@
 //! Commands from scripts: each call checked against its declaration, then queued.
 //!
 //! A call's arguments are read out of Lua within the callback's host-copy allowance, checked
-//! (kinds, integer range, string length) and queued with the index of the command; nothing
+//! (kinds, declared ranges, the rule over the arguments together, string length) and queued with the index of the command; nothing
 //! changes until the host applies the queue after scripts run. A callback may queue at most
 //! [`crate::host::Limits::commands`] calls, and the calls of a callback that was stopped are
 //! thrown away with it.
@@ -49,6 +49,7 @@ pub(crate) fn install(
             }
         };
         let params: Rc<[Param]> = cmd.params().into();
+        let rule = cmd.rule_check();
         let queue = queue.clone();
         let gd = guard.clone();
         let name: Rc<str> = cmd.qualified().into();
@@ -73,6 +74,7 @@ pub(crate) fn install(
                 })?);
             }
             value::check_all(&params, &mut values)
+                .and_then(|()| rule.as_ref().map_or(Ok(()), |rule| rule(&values)))
                 .map_err(|e| lua_err(format!("{}{name}: {e}", caller(lua))))?;
             gd.queue_one(|| caller(lua).trim_end_matches(": ").to_string())?;
             queue.borrow_mut().push(Queued {
