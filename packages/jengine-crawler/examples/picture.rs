@@ -2,7 +2,7 @@
 //!
 //! The dungeon puts one of everything the geometry has to get right in view of the party:
 //! a room whose side walls lean in, a wall across it holding an archway, a shut door, an
-//! opened door (stairs beyond it) and a locked one, a pillar hiding what is behind it, a
+//! opened door (stairs down beyond it), stairs up beyond the arch and a locked one, a pillar hiding what is behind it, a
 //! chest, a pit and a monster.
 //!
 //! ```text
@@ -17,7 +17,7 @@ use jengine_crawler::view::{self, Frame};
 /// The diagnostic dungeon; the party stands on the bottom row, in the middle, facing north.
 const ROWS: [&str; 10] = [
     "#########",
-    "##.#...##",
+    "##<#...##",
     "##.#.>.##",
     "##A+#+=##",
     "##.....##",

@@ -19,6 +19,7 @@ struct Picture {
 fn colour(quad: &Quad) -> [u8; 3] {
     match (quad.face, quad.look) {
         (_, Look::Arch) => [230, 200, 60],
+        (_, Look::OpenDoor) => [240, 150, 60],
         (_, Look::Door) | (_, Look::Locked) => [150, 90, 40],
         (Face::Front, _) => [200, 70, 70],
         (Face::Left, _) => [70, 170, 70],
@@ -26,7 +27,8 @@ fn colour(quad: &Quad) -> [u8; 3] {
         (Face::Floor, _) => [120, 120, 120],
         (Face::Ceiling, _) => [70, 60, 90],
         (Face::Thing, Look::Pit) => [20, 20, 20],
-        (Face::Thing, Look::Down) | (Face::Thing, Look::Up) => [200, 200, 255],
+        (Face::Thing, Look::StairsDown) | (Face::Thing, Look::StairsUp) => [200, 200, 255],
+        (Face::Thing, Look::Wall) => [150, 60, 60],
         (Face::Thing, _) => [240, 160, 30],
         (Face::Monster, _) => [220, 40, 200],
     }
@@ -52,15 +54,27 @@ fn render(picture: &Picture, scale: f32) -> Result<Pixmap, String> {
         let mut paint = Paint::default();
         paint.set_color_rgba8(r, g, b, 255);
         paint.anti_alias = true;
-        if quad.look == Look::Arch {
+        let mask = quad.clip.and_then(|clip| {
+            let mut pb = PathBuilder::new();
+            pb.move_to(clip[0][0], clip[0][1]);
+            for c in &clip[1..] {
+                pb.line_to(c[0], c[1]);
+            }
+            pb.close();
+            let mut mask = tiny_skia::Mask::new(pixmap.width(), pixmap.height())?;
+            mask.fill_path(&pb.finish()?, FillRule::Winding, true, to_screen);
+            Some(mask)
+        });
+        let mask = mask.as_ref();
+        if matches!(quad.look, Look::Arch | Look::OpenDoor) {
             // An arch is a frame: draw its outline thick so the doorway behind shows through.
             let stroke = Stroke {
                 width: 10.0 * quad.q[0].min(1.0),
                 ..Stroke::default()
             };
-            pixmap.stroke_path(&path, &paint, &stroke, to_screen, None);
+            pixmap.stroke_path(&path, &paint, &stroke, to_screen, mask);
         } else {
-            pixmap.fill_path(&path, &paint, FillRule::Winding, to_screen, None);
+            pixmap.fill_path(&path, &paint, FillRule::Winding, to_screen, mask);
         }
         paint.set_color_rgba8(0, 0, 0, 255);
         pixmap.stroke_path(

@@ -14,8 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::view::{Look, Quad};
 
-/// The sixteen faces of the sheet, in the order of its 4x4 grid, row by row from the top.
-pub const FACES: [&str; 16] = [
+/// The faces of the sheet, in the order of its grid of 256-pixel regions, four to a row,
+/// row by row from the top: [`Look`]s by their snake_case names.
+pub const FACES: [&str; 24] = [
     "wall",
     "floor",
     "ceiling",
@@ -27,12 +28,23 @@ pub const FACES: [&str; 16] = [
     "chest",
     "chest_open",
     "pit",
-    "down",
-    "up",
+    "stairs_down",
+    "stairs_up",
     "trap",
     "monster",
     "encounter",
+    "open_door",
+    "teleporter",
+    "spinner",
+    "plate",
+    "button",
+    "button_pressed",
+    "item",
+    "decor",
 ];
+
+/// The standard sheet's size in pixels: the grid of [`FACES`].
+pub const SHEET_SIZE: [f32; 2] = [1024.0, 1536.0];
 
 /// Where a named piece of art (a monster's, a fight's) is: a texture and a region of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,7 +65,7 @@ pub struct Sheet {
     /// The texture of the faces.
     pub texture: String,
     /// `[x, y, w, h]` per face name (see [`FACES`]); a face left out keeps its place in the
-    /// standard 4x4 grid of 256-pixel regions.
+    /// standard grid of 256-pixel regions, four to a row.
     pub faces: BTreeMap<String, [f32; 4]>,
     /// Named art; an unknown name falls back to the quad's own face (`monster` or `encounter`).
     pub art: BTreeMap<String, Art>,
@@ -85,7 +97,7 @@ impl Default for Sheet {
             })
             .collect();
         let sizes = [
-            ("crawler.png".to_string(), [1024.0, 1024.0]),
+            ("crawler.png".to_string(), SHEET_SIZE),
             ("monsters.png".to_string(), [1024.0, 256.0]),
         ]
         .into_iter()
@@ -153,11 +165,7 @@ impl Sheet {
     /// but the art. Call [`Sheet::check`] first; anything it would refuse draws as the
     /// standard grid.
     pub fn resolve(&self) -> Resolved {
-        let main = self
-            .sizes
-            .get(&self.texture)
-            .copied()
-            .unwrap_or([1024.0, 1024.0]);
+        let main = self.sizes.get(&self.texture).copied().unwrap_or(SHEET_SIZE);
         let faces = std::array::from_fn(|i| {
             let region = self.faces.get(FACES[i]).copied().unwrap_or(grid(i));
             uv_rect(region, main)
@@ -197,7 +205,7 @@ fn uv_rect(r: [f32; 4], size: [f32; 2]) -> [f32; 4] {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resolved {
     texture: String,
-    faces: [[f32; 4]; 16],
+    faces: [[f32; 4]; FACES.len()],
     art: BTreeMap<String, (String, [f32; 4])>,
 }
 
@@ -214,11 +222,19 @@ fn face_index(look: Look) -> usize {
         Look::Chest => 8,
         Look::ChestOpen => 9,
         Look::Pit => 10,
-        Look::Down => 11,
-        Look::Up => 12,
+        Look::StairsDown => 11,
+        Look::StairsUp => 12,
         Look::Trap => 13,
         Look::Monster => 14,
         Look::Encounter => 15,
+        Look::OpenDoor => 16,
+        Look::Teleporter => 17,
+        Look::Spinner => 18,
+        Look::Plate => 19,
+        Look::Button => 20,
+        Look::ButtonPressed => 21,
+        Look::Item => 22,
+        Look::Decor => 23,
     }
 }
 
@@ -278,18 +294,18 @@ impl Corner {
     }
 }
 
-/// Cuts a convex polygon to the half-plane `axis * sign <= limit` (Sutherland–Hodgman).
-fn cut(poly: &[Corner], axis: usize, sign: f32, limit: f32, out: &mut Vec<Corner>) {
+/// Cuts a convex polygon to where `inside` is at 0 or more, `inside` being linear on screen
+/// (Sutherland–Hodgman).
+fn cut(poly: &[Corner], inside: impl Fn([f32; 2]) -> f32, out: &mut Vec<Corner>) {
     out.clear();
-    let inside = |c: &Corner| c.pos[axis] * sign <= limit;
     for (i, &a) in poly.iter().enumerate() {
         let b = poly[(i + 1) % poly.len()];
-        match (inside(&a), inside(&b)) {
+        let (da, db) = (inside(a.pos), inside(b.pos));
+        match (da >= 0.0, db >= 0.0) {
             (true, true) => out.push(b),
             (true, false) | (false, true) => {
-                let t = (limit - a.pos[axis] * sign) / ((b.pos[axis] - a.pos[axis]) * sign);
-                out.push(Corner::lerp(a, b, t));
-                if inside(&b) {
+                out.push(Corner::lerp(a, b, da / (da - db)));
+                if db >= 0.0 {
                     out.push(b);
                 }
             }
@@ -312,7 +328,7 @@ fn fill(mesh: &mut Mesh2D, quad: &Quad, sheet: &Resolved, crop: [f32; 2]) {
     // Corners come as the art's top-left, top-right, bottom-right, bottom-left.
     let uv = [[u0, v0], [u1, v0], [u1, v1], [u0, v1]];
     let within = |p: [f32; 2]| p[0].abs() <= crop[0] && p[1].abs() <= crop[1];
-    if quad.corners.iter().all(|&p| within(p)) {
+    if quad.clip.is_none() && quad.corners.iter().all(|&p| within(p)) {
         // Wholly inside (most quads): the corners as they are.
         mesh.vertices.clear();
         mesh.vertices.extend((0..4).map(|i| Vertex {
@@ -339,14 +355,28 @@ fn fill(mesh: &mut Mesh2D, quad: &Quad, sheet: &Resolved, crop: [f32; 2]) {
             }
         })
         .collect();
-    let mut scratch = Vec::with_capacity(8);
-    for (axis, sign, limit) in [
-        (0, 1.0, crop[0]),
-        (0, -1.0, crop[0]),
-        (1, 1.0, crop[1]),
-        (1, -1.0, crop[1]),
-    ] {
-        cut(&poly, axis, sign, limit, &mut scratch);
+    let mut scratch = Vec::with_capacity(12);
+    // The window's four sides, then the sides of what the quad is seen through, if anything.
+    let window = [
+        [1.0, 0.0, crop[0]],
+        [-1.0, 0.0, crop[0]],
+        [0.0, 1.0, crop[1]],
+        [0.0, -1.0, crop[1]],
+    ]
+    .map(|[a, b, c]| move |p: [f32; 2]| c - a * p[0] - b * p[1]);
+    let through = quad.clip.map(|clip| {
+        std::array::from_fn::<_, 4, _>(|i| {
+            let [ax, ay] = clip[i];
+            let [bx, by] = clip[(i + 1) % 4];
+            move |p: [f32; 2]| (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
+        })
+    });
+    for side in 0..8 {
+        match (side, &through) {
+            (0..4, _) => cut(&poly, window[side], &mut scratch),
+            (_, Some(edges)) => cut(&poly, edges[side - 4], &mut scratch),
+            (_, None) => break,
+        }
         std::mem::swap(&mut poly, &mut scratch);
         if poly.is_empty() {
             break;
@@ -431,7 +461,7 @@ mod tests {
     #[test]
     fn the_default_sheet_passes_its_own_check() {
         assert_eq!(Sheet::default().check(), Ok(()));
-        assert_eq!(Sheet::default().faces.len(), 16);
+        assert_eq!(Sheet::default().faces.len(), FACES.len());
     }
 
     #[test]
@@ -448,7 +478,7 @@ mod tests {
         assert!(
             s.check()
                 .unwrap_err()
-                .contains("reaches outside its 1024x1024 texture")
+                .contains("reaches outside its 1024x1536 texture")
         );
         let mut s = Sheet::default();
         s.faces.insert("wall".into(), [0.0, 0.0, f32::NAN, 1.0]);
@@ -470,14 +500,14 @@ mod tests {
     #[test]
     fn texture_coordinates_stay_half_a_texel_inside_the_region() {
         let r = Sheet::default().resolve();
-        // Region 5 (lever): x 256..512, y 256..512 of 1024.
+        // Region 5 (lever): x 256..512, y 256..512 of 1024 x 1536.
         assert_eq!(
             r.faces[5],
             [
                 256.5 / 1024.0,
-                256.5 / 1024.0,
+                256.5 / 1536.0,
                 511.5 / 1024.0,
-                511.5 / 1024.0
+                511.5 / 1536.0
             ]
         );
     }
@@ -550,6 +580,30 @@ mod tests {
         q.corners = [[3.0, -1.0], [4.0, -1.0], [4.0, 1.0], [3.0, 1.0]];
         fill(&mut mesh, &q, &r, [1.0, 5.0]);
         assert!(mesh.indices.is_empty());
+    }
+
+    #[test]
+    fn a_quad_seen_through_a_hole_is_cut_to_the_hole() {
+        let r = Sheet::default().resolve();
+        let mut q = quads().into_iter().find(|q| q.look == Look::Wall).unwrap();
+        q.corners = [[-2.0, -2.0], [2.0, -2.0], [2.0, 2.0], [-2.0, 2.0]];
+        q.q = [1.0; 4];
+        q.clip = Some([[-1.0, 0.0], [0.0, -1.0], [1.0, 0.0], [0.0, 1.0]]);
+        let mut mesh = Mesh2D::default();
+        fill(&mut mesh, &q, &r, [10.0, 10.0]);
+        assert_eq!(mesh.vertices.len(), 4, "the diamond it is seen through");
+        for v in &mesh.vertices {
+            assert!(
+                (v.pos[0].abs() + v.pos[1].abs() - 1.0).abs() < 1e-5,
+                "{:?}",
+                v.pos
+            );
+        }
+        // Inside the hole the picture is the quad's own: the hole's corner at x = 1 samples
+        // three quarters of the way across.
+        let [u0, _, u1, _] = r.faces[0];
+        let right = mesh.vertices.iter().find(|v| v.pos[0] > 0.9).unwrap();
+        assert!((right.uv[0] - (u0 + (u1 - u0) * 0.75)).abs() < 1e-6);
     }
 
     #[test]

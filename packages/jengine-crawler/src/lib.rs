@@ -32,7 +32,7 @@ pub mod crawl;
 pub mod map;
 pub mod view;
 
-pub use crawl::{Crawl, CrawlState, Event, Save, SaveError};
+pub use crawl::{Crawl, CrawlState, Event, InPlay, Save, SaveError};
 pub use map::{Cell, Dungeon, Facing, MapError, Tables};
 pub use view::{Face, Frame, Quad};
 
@@ -259,10 +259,16 @@ pub struct StateBag {
     pub gold: u32,
     /// Keys carried.
     pub keys: u32,
+    /// Named keys carried, in the order found.
+    pub keyring: Vec<String>,
+    /// The party stands in a dark cell.
+    pub in_dark: bool,
+    /// The first item lying where the party stands (`kind:value`, what `use` takes), or `nil`.
+    pub underfoot: Option<String>,
     /// The legend symbol in front (`M` for a monster).
     pub ahead: String,
-    /// What `Crawler.use` would do now: `open`, `unlock`, `locked`, `pull`, `loot`, `empty`,
-    /// `down`, `up` or `exit`; `nil` when nothing.
+    /// What `Crawler.use` would do now: `open`, `unlock`, `locked`, `pull`, `press`, `loot`,
+    /// `empty`, `take`, `down`, `up` or `exit`; `nil` when nothing.
     pub use_does: Option<String>,
     /// A monster stands in front.
     pub can_attack: bool,
@@ -287,6 +293,9 @@ pub struct StateBag {
     /// `Crawler.load(e, Save.get(key))` brings it back. Numbers too large for a script are
     /// strings.
     pub save: serde_json::Value,
+    /// Which game is in play: `new` (after `new_game`, or as the crawl starts) or `loaded`
+    /// (after a good `Crawler.load`). A refused load leaves it as it was.
+    pub save_in_play: String,
 }
 
 /// The `CrawlMap` bag: the automap of the floor the party is on.
@@ -295,8 +304,19 @@ pub struct MapBag {
     /// The floor, counting from 0.
     pub level: usize,
     /// One string per row: unseen cells blank, a fight not yet won `E`, a trap that has not
-    /// gone off `.`.
+    /// gone off `.`, an opened door `/`, an emptied chest `c` (see [`map::LEGEND`]).
     pub rows: Vec<String>,
+    /// What each symbol on this map means, in the legend's order.
+    pub legend: Vec<LegendEntry>,
+}
+
+/// One line of the automap's legend.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LegendEntry {
+    /// The symbol, as the rows draw it.
+    pub symbol: String,
+    /// What it stands for.
+    pub meaning: String,
 }
 
 /// The `CrawlEvents` bag: what this frame's commands announced, in order.
@@ -417,6 +437,37 @@ fn act(
     Ok(())
 }
 
+/// `Crawler.load(e, save)`: the save as a table (what `Save.get` gives back) or its JSON text.
+/// A save that does not fit is no error of the call: it is answered with a `load_refused`
+/// event (and a warning in the log), and the game in progress goes on as it was.
+fn load(w: &mut World, (e, save): (Entity, Value)) -> Result<(), String> {
+    let save = match save {
+        Value::Table(t) => Ok(t),
+        Value::Str(text) => {
+            serde_json::from_str(&text).map_err(|err| format!("the save's text is not JSON: {err}"))
+        }
+        other => Err(format!("the save is {other}, not a table or its JSON text")),
+    };
+    let mut refused = None;
+    act(w, e, |c| {
+        let restored = save.and_then(|save| {
+            let save = save_from_value(save).map_err(|err| err.to_string())?;
+            c.restore(&save).map_err(|err| err.to_string())
+        });
+        match restored {
+            Ok(()) => Ok(Vec::new()),
+            Err(reason) => {
+                refused = Some(reason.clone());
+                Ok(vec![Event::LoadRefused { reason }])
+            }
+        }
+    })?;
+    if let Some(reason) = refused {
+        w.log().warn(format!("Crawler.load: {reason}"));
+    }
+    Ok(())
+}
+
 /// The save as a table a script can hold: the random stream's 64-bit words do not fit a Lua
 /// integer, so every number that large becomes its decimal string.
 pub fn save_to_value(save: &Save) -> serde_json::Value {
@@ -458,15 +509,27 @@ fn use_does(crawl: &Crawl, state: &crawl::CrawlState) -> Option<&'static str> {
     let (ax, ay) = state.facing.ahead();
     let (fx, fy) = (state.x + ax, state.y + ay);
     if floor.monster_at(fx, fy).is_none() {
+        let level = &crawl.tables().levels()[state.level];
         match floor.cell(fx, fy) {
             Cell::Door => return Some("open"),
-            Cell::Locked if state.keys > 0 => return Some("unlock"),
-            Cell::Locked => return Some("locked"),
+            Cell::Locked if level.is_gate(fx, fy) => return Some("locked"),
+            Cell::Locked => {
+                let key = level.door_at(fx, fy).and_then(|d| d.key.as_ref());
+                let opens = match key {
+                    Some(key) => state.keyring.contains(key),
+                    None => state.keys > 0,
+                };
+                return Some(if opens { "unlock" } else { "locked" });
+            }
             Cell::Lever { pulled: false } => return Some("pull"),
+            Cell::Button { .. } => return Some("press"),
             Cell::Chest { opened: false, .. } => return Some("loot"),
             Cell::Chest { opened: true, .. } => return Some("empty"),
             _ => {}
         }
+    }
+    if state.underfoot.is_some() {
+        return Some("take");
     }
     match floor.cell(state.x, state.y) {
         Cell::Down => Some("down"),
@@ -505,6 +568,9 @@ fn state_bag(crawl: &Crawl) -> StateBag {
         party: s.party.clone(),
         gold: s.gold,
         keys: s.keys,
+        keyring: s.keyring.clone(),
+        in_dark: s.in_dark,
+        underfoot: s.underfoot.clone(),
         ahead: s.ahead.to_string(),
         use_does: if halted {
             None
@@ -521,6 +587,7 @@ fn state_bag(crawl: &Crawl) -> StateBag {
         escaped: s.escaped,
         nearest_awake: s.nearest_awake,
         save: save_to_value(&crawl.save()),
+        save_in_play: crawl.in_play().as_str().to_string(),
     }
 }
 
@@ -565,6 +632,13 @@ fn play(world: &mut World, _dt: f64) {
                 // Only when something new is seen (or the floor changes), so a script
                 // redrawing its automap on change has little to compare.
                 if map.rows != rows || map.level != level {
+                    map.legend = map::legend(&rows)
+                        .into_iter()
+                        .map(|(symbol, meaning)| LegendEntry {
+                            symbol: symbol.to_string(),
+                            meaning: meaning.to_string(),
+                        })
+                        .collect();
                     map.rows = rows;
                     map.level = level;
                 }
@@ -733,6 +807,27 @@ impl Package for CrawlerPackage {
         reg.command("Crawler", "use", (entity("e"),), |w, (e,)| {
             act(w, e, |c| Ok(c.use_ahead().to_vec()))
         });
+        reg.command("Crawler", "search", (entity("e"),), |w, (e,)| {
+            act(w, e, |c| Ok(c.search().to_vec()))
+        });
+        reg.command(
+            "Crawler",
+            "swap",
+            (entity("e"), integer("a"), integer("b")),
+            |w, (e, a, b)| {
+                act(w, e, |c| {
+                    let n = c.state().party.len();
+                    for (name, slot) in [("a", a), ("b", b)] {
+                        if slot < 1 || slot > n as i64 {
+                            return Err(format!(
+                                "Crawler.swap: {name} = {slot} is not a slot of the party (1 to {n})"
+                            ));
+                        }
+                    }
+                    Ok(c.swap(a as usize, b as usize).to_vec())
+                })
+            },
+        );
         reg.command("Crawler", "attack", (entity("e"),), |w, (e,)| {
             act(w, e, |c| Ok(c.attack().to_vec()))
         });
@@ -758,27 +853,11 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "load",
-            (entity("e"), any("save")),
-            |w, (e, save)| {
-                // The save as a table (what `Save.get` gives back), or as its JSON text.
-                let save = match save {
-                    Value::Table(t) => t,
-                    Value::Str(text) => serde_json::from_str(&text)
-                        .map_err(|err| format!("Crawler.load: the save's text is not JSON: {err}"))?,
-                    other => {
-                        return Err(format!(
-                            "Crawler.load: argument 2 (save) must be a table or its JSON text, got {other}"
-                        ));
-                    }
-                };
-                act(w, e, |c| {
-                    let save =
-                        save_from_value(save).map_err(|err| format!("Crawler.load: {err}"))?;
-                    c.restore(&save)
-                        .map_err(|err| format!("Crawler.load: {err}"))?;
-                    Ok(Vec::new())
-                })
-            },
+            (entity("e"), any("save"))
+                .such_that("save is a table or its JSON text", |(_, save)| {
+                    matches!(save, Value::Table(_) | Value::Str(_))
+                }),
+            load,
         );
 
         // The short flat names (`crawl_walk`) beside the namespace's own (`crawler_walk`).

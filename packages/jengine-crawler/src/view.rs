@@ -86,9 +86,12 @@ impl Frame {
         [lateral * self.cell_w * s, up * 0.5 * self.cell_h * s]
     }
 
-    /// The light on a plane: full at the edge of the picture, `gloom` less per plane back.
+    /// The light on a plane: full at the edge of the picture, `gloom` less per plane back, and
+    /// across the last depth falling to nothing, so the far end of the picture fades into the
+    /// dark around it instead of stopping at an edge.
     fn shade(&self, plane: f32) -> f32 {
-        self.gloom.powf(plane + 1.0).clamp(0.0, 1.0)
+        let fade = (self.depth as f32 - plane).clamp(0.0, 1.0);
+        (self.gloom.powf(plane + 1.0) * fade).clamp(0.0, 1.0)
     }
 }
 
@@ -146,24 +149,41 @@ pub enum Look {
     Lever,
     /// A lever that has been pulled.
     LeverPulled,
-    /// The frame of an archway or of a door that has been opened.
+    /// The frame of an archway: a doorway that never had a door.
     Arch,
+    /// A door that has been opened: its frame, the door swung back against it.
+    OpenDoor,
     /// A chest with something in it.
     Chest,
     /// A chest that has been emptied.
     ChestOpen,
     /// A pit in the floor.
     Pit,
-    /// Stairs down, in the floor.
-    Down,
-    /// Stairs up, in the floor.
-    Up,
+    /// Stairs down: the treads of a flight going down into the floor (and the walls of its
+    /// well are `wall`).
+    StairsDown,
+    /// Stairs up: the risers, treads and sides of a flight rising out of the floor.
+    StairsUp,
     /// A trap that has gone off, in the floor.
     Trap,
     /// A monster (the quad's `art` names which).
     Monster,
     /// A fight waiting on the cell (the quad's `art` names it).
     Encounter,
+    /// A teleporter's glyph in the floor.
+    Teleporter,
+    /// A spinner's faint mark in the floor.
+    Spinner,
+    /// A pressure plate in the floor.
+    Plate,
+    /// A button set in a wall, not pressed.
+    Button,
+    /// A button pressed in.
+    ButtonPressed,
+    /// Something lying on the floor (the quad's `art` names it when the level gives one).
+    Item,
+    /// A decoration over a wall face (the quad's `art` names it).
+    Decor,
 }
 
 /// One piece of the picture.
@@ -188,8 +208,14 @@ pub struct Quad {
     pub corners: [[f32; 2]; 4],
     /// Perspective weight per corner: 1 on the nearer plane, `falloff` on the farther.
     pub q: [f32; 4],
-    /// Light per corner, from 1 at the edge of the picture down by `gloom` per plane.
+    /// Light per corner, from 1 at the edge of the picture down by `gloom` per plane, and
+    /// fading to nothing across the last depth.
     pub shade: [f32; 4],
+    /// The outline, on screen, the quad is seen through, when it is not the whole picture:
+    /// the parts of a stairwell below the floor show only through the hole in the floor.
+    /// Corners wound like [`Quad::corners`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clip: Option<[[f32; 2]; 4]>,
     /// Left of the box around the corners.
     pub x: f32,
     /// Top of that box.
@@ -285,6 +311,60 @@ fn trace(
     }
 }
 
+/// How many columns of the picture [`sight`] looks along.
+pub const SIGHT_COLUMNS: usize = 128;
+
+/// The cells some pixel of the picture shows a face of, as [x, y], each once: the open cells
+/// whose floor or ceiling shows and the solid cells whose walls do.
+///
+/// Walls are as tall as the corridor and the eye is half-way up it, so whatever a column of
+/// the picture shows, it shows on the horizon: a wall across the column hides everything
+/// behind it from floor to ceiling, and every cell the horizon passes before it shows its
+/// floor somewhere below. So one ray per column along the horizon, walked through the grid
+/// the way the picture is built (depth as `falloff^-plane`, in which rays are straight),
+/// finds every cell with a pixel in that column. A wall ahead of the last depth lies where
+/// the picture has faded to nothing and is not seen.
+pub fn sight(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -> Vec<[i32; 2]> {
+    let frame = frame.sane();
+    let f = f64::from(frame.falloff);
+    let half = f64::from(frame.half_width()) / f64::from(frame.cell_w);
+    let cell = |d: i32, s: i32| {
+        let (cx, cy) = map_cell(x, y, facing, d, s);
+        [cx, cy]
+    };
+    let mut seen = vec![cell(0, 0)];
+    for column in 0..SIGHT_COLUMNS {
+        // The ray through the middle of the column: `a` cells across per unit of depth.
+        let a = ((column as f64 + 0.5) / SIGHT_COLUMNS as f64 * 2.0 - 1.0) * half;
+        let (mut depth, mut side) = (0i32, 0i32);
+        loop {
+            let to_far = f.powi(-depth);
+            let to_side = match a {
+                a if a > 0.0 => (f64::from(side) + 0.5) / a,
+                a if a < 0.0 => (f64::from(side) - 0.5) / a,
+                _ => f64::INFINITY,
+            };
+            let next = if to_side < to_far {
+                (depth, side + if a > 0.0 { 1 } else { -1 })
+            } else if depth < frame.depth as i32 {
+                (depth + 1, side)
+            } else {
+                break;
+            };
+            let [cx, cy] = cell(next.0, next.1);
+            let here = dungeon.cell(cx, cy);
+            seen.push([cx, cy]);
+            if here.is_solid() {
+                break;
+            }
+            (depth, side) = next;
+        }
+    }
+    seen.sort_unstable();
+    seen.dedup();
+    seen
+}
+
 /// The picture from (x, y) facing `facing`: every quad, far to near, and within a depth in
 /// layer order, so drawing them in turn paints each nearer thing over what it hides.
 pub fn build(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -> Vec<Quad> {
@@ -293,7 +373,10 @@ pub fn build(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -
     trace(dungeon, x, y, facing, &frame, |seen| {
         emit(dungeon, x, y, facing, &frame, seen, &mut quads);
     });
-    quads.sort_by_key(|q| (-q.depth, q.layer, -q.side.abs(), q.side));
+    // Floors and ceilings first, all of them: nothing standing between floor and ceiling is
+    // ever behind a floor or a ceiling, so they are the backdrop, and a monster taller than
+    // its corridor (as the classics drew them) shows over the ceiling of the cells before it.
+    quads.sort_by_key(|q| (q.layer != 0, -q.depth, q.layer, -q.side.abs(), q.side));
     quads
 }
 
@@ -382,7 +465,8 @@ fn emit(
         Cell::Secret => Some(Look::Wall),
         Cell::Button { .. } => Some(Look::Lever),
         // The frame stands where the door stood and is drawn over whatever is in the doorway.
-        Cell::Open | Cell::Arch => Some(Look::Arch),
+        Cell::Arch => Some(Look::Arch),
+        Cell::Open => Some(Look::OpenDoor),
         _ => None,
     };
     if let Some(look) = ahead {
@@ -395,8 +479,33 @@ fn emit(
         put(Face::Front, look, None, wall, [far; 4]);
     }
 
-    let mid = d as f32 - 0.5;
-    let scale = frame.scale(mid);
+    let here = cell_at(d, s);
+    let on_floor = match here {
+        Cell::Pit => Some(Look::Pit),
+        Cell::Trap { sprung: true, .. } => Some(Look::Trap),
+        _ => None,
+    };
+    if let Some(look) = on_floor {
+        put(Face::Thing, look, None, floor, floor_planes);
+    }
+    match here {
+        Cell::Down => stairs_down(frame, seen, floor, quads),
+        // The party standing on stairs up sees past them, not a flight filling the view.
+        Cell::Up if d > 0 => stairs_up(frame, seen, quads),
+        _ => {}
+    }
+
+    // Standing things are drawn as the classics drew their sprites: from the near edge of
+    // their cell, so the one in the cell ahead looms, a monster taller than the corridor.
+    let (anchor, tall) = if d == 0 {
+        (-0.5, STANDING_OWN)
+    } else if matches!(here, Cell::Arch | Cell::Open) {
+        // In a doorway, no taller than the doorway: its frame is drawn over it.
+        (near, STANDING_DOORWAY)
+    } else {
+        (near, STANDING)
+    };
+    let scale = frame.scale(anchor);
     let centre = s as f32 * frame.cell_w * scale;
     let ground = 0.5 * frame.cell_h * scale;
     let standing = |w: f32, h: f32| {
@@ -407,38 +516,197 @@ fn emit(
             [centre - w / 2.0, ground],
         ]
     };
-    let thing = match cell_at(d, s) {
-        Cell::Chest { opened, .. } => {
-            // Half-way through its cell, as wide as it is tall.
-            let size = 0.5 * frame.cell_h * scale;
-            let look = if *opened {
-                Look::ChestOpen
-            } else {
-                Look::Chest
-            };
-            put(Face::Thing, look, None, standing(size, size), [mid; 4]);
-            None
-        }
-        Cell::Pit => Some(Look::Pit),
-        Cell::Down => Some(Look::Down),
-        Cell::Up => Some(Look::Up),
-        Cell::Trap { sprung: true, .. } => Some(Look::Trap),
-        _ => None,
+    // Lit as the middle of the cell they stand in.
+    let mid = d as f32 - 0.5;
+    let mut put = |face: Face, look: Look, art: Option<String>, corners: [[f32; 2]; 4]| {
+        quads.push(quad(frame, seen, face, look, art, corners, [mid; 4]));
     };
-    if let Some(look) = thing {
-        put(Face::Thing, look, None, floor, floor_planes);
+    if let Cell::Chest { opened, .. } = here {
+        // As wide as it is tall.
+        let size = CHEST * frame.cell_h * scale;
+        let look = if *opened {
+            Look::ChestOpen
+        } else {
+            Look::Chest
+        };
+        put(Face::Thing, look, None, standing(size, size));
     }
 
     let (cx, cy) = (seen.x, seen.y);
-    let body = standing(0.6 * frame.cell_w * scale, 0.8 * frame.cell_h * scale);
+    let body = standing(
+        tall[0] * frame.cell_w * scale,
+        tall[1] * frame.cell_h * scale,
+    );
     if let Some(i) = dungeon.monster_at(cx, cy) {
         let art = Some(dungeon.monsters[i].art.clone());
-        put(Face::Monster, Look::Monster, art, body, [mid; 4]);
+        put(Face::Monster, Look::Monster, art, body);
     }
     if let Some(i) = dungeon.encounter_at(cx, cy) {
         let spot = &dungeon.encounters[i].spot;
         let art = Some(spot.art.clone().unwrap_or_else(|| spot.group.clone()));
-        put(Face::Monster, Look::Encounter, art, body, [mid; 4]);
+        put(Face::Monster, Look::Encounter, art, body);
+    }
+}
+
+/// A monster's (or a waiting fight's) width and height, against its anchor plane's cell: a
+/// third taller than the corridor, so the one in the cell ahead fills most of the picture.
+const STANDING: [f32; 2] = [0.95, 1.3];
+/// In a doorway: just under its lintel.
+const STANDING_DOORWAY: [f32; 2] = [0.72, 0.98];
+/// On the party's own cell (a fight being settled), in the middle of it.
+const STANDING_OWN: [f32; 2] = [0.6, 0.8];
+/// A chest's side, against its anchor plane's cell height.
+const CHEST: f32 = 0.55;
+/// Steps in a flight of stairs.
+const STEPS: usize = 4;
+/// How deep a stairwell goes below the floor, in cell heights.
+const WELL: f32 = 0.7;
+
+/// Stairs down: a well in the floor, its far wall and outer side wall, and the treads going
+/// down away from the party, each darker than the one before, all seen only through the hole
+/// (`clip`), since the floor before the hole hides the rest.
+fn stairs_down(frame: &Frame, seen: Sighted, hole: [[f32; 2]; 4], quads: &mut Vec<Quad>) {
+    let (d, s) = (seen.depth, seen.side);
+    let (near, far) = (d as f32 - 1.0, d as f32);
+    let (left, right) = (s as f32 - 0.5, s as f32 + 0.5);
+    let p = |lateral: f32, plane: f32, up: f32| frame.point(lateral, plane, up);
+    // `up` below the floor: 1 on the floor, 1 + 2h at h cell heights below it.
+    let bottom = 1.0 + 2.0 * WELL;
+    let mut put = |look: Look, corners: [[f32; 2]; 4], planes: [f32; 4], dim: [f32; 4]| {
+        let mut q = quad(frame, seen, Face::Thing, look, None, corners, planes);
+        for (shade, dim) in q.shade.iter_mut().zip(dim) {
+            *shade *= dim;
+        }
+        q.clip = Some(hole);
+        quads.push(q);
+    };
+    // The bottom of the well, in the dark.
+    let deep = 0.25;
+    put(
+        Look::Wall,
+        [
+            p(left, far, 1.0),
+            p(right, far, 1.0),
+            p(right, far, bottom),
+            p(left, far, bottom),
+        ],
+        [far; 4],
+        [1.0, 1.0, deep, deep],
+    );
+    if s >= 0 {
+        put(
+            Look::Wall,
+            [
+                p(right, far, 1.0),
+                p(right, near, 1.0),
+                p(right, near, bottom),
+                p(right, far, bottom),
+            ],
+            [far, near, near, far],
+            [1.0, 1.0, deep, deep],
+        );
+    }
+    if s <= 0 {
+        put(
+            Look::Wall,
+            [
+                p(left, near, 1.0),
+                p(left, far, 1.0),
+                p(left, far, bottom),
+                p(left, near, bottom),
+            ],
+            [near, far, far, near],
+            [1.0, 1.0, deep, deep],
+        );
+    }
+    let n = STEPS as f32;
+    for i in (0..STEPS).rev() {
+        let i = i as f32;
+        let (pn, pf) = (near + i / n, near + (i + 1.0) / n);
+        let below = (i + 1.0) / n;
+        let up = 1.0 + 2.0 * WELL * below;
+        let dim = 1.0 - 0.75 * below;
+        put(
+            Look::StairsDown,
+            [
+                p(left, pf, up),
+                p(right, pf, up),
+                p(right, pn, up),
+                p(left, pn, up),
+            ],
+            [pf, pf, pn, pn],
+            [dim; 4],
+        );
+    }
+}
+
+/// Stairs up: a flight rising from the near edge of its cell's floor to the ceiling at its
+/// far edge, far steps first. Each step shows its riser, its tread while that is below the
+/// eye, and its side toward the middle of the picture when it is off to one side.
+fn stairs_up(frame: &Frame, seen: Sighted, quads: &mut Vec<Quad>) {
+    let (d, s) = (seen.depth, seen.side);
+    let near = d as f32 - 1.0;
+    let (left, right) = (s as f32 - 0.5, s as f32 + 0.5);
+    let p = |lateral: f32, plane: f32, up: f32| frame.point(lateral, plane, up);
+    let mut put = |corners: [[f32; 2]; 4], planes: [f32; 4]| {
+        quads.push(quad(
+            frame,
+            seen,
+            Face::Thing,
+            Look::StairsUp,
+            None,
+            corners,
+            planes,
+        ));
+    };
+    let n = STEPS as f32;
+    for i in (0..STEPS).rev() {
+        let i = i as f32;
+        let (pn, pf) = (near + i / n, near + (i + 1.0) / n);
+        // `up` from 1 on the floor to -1 at the ceiling.
+        let (base, top) = (1.0 - 2.0 * i / n, 1.0 - 2.0 * (i + 1.0) / n);
+        if s > 0 {
+            put(
+                [
+                    p(left, pn, top),
+                    p(left, pf, top),
+                    p(left, pf, 1.0),
+                    p(left, pn, 1.0),
+                ],
+                [pn, pf, pf, pn],
+            );
+        }
+        if s < 0 {
+            put(
+                [
+                    p(right, pf, top),
+                    p(right, pn, top),
+                    p(right, pn, 1.0),
+                    p(right, pf, 1.0),
+                ],
+                [pf, pn, pn, pf],
+            );
+        }
+        if top > 0.0 {
+            put(
+                [
+                    p(left, pf, top),
+                    p(right, pf, top),
+                    p(right, pn, top),
+                    p(left, pn, top),
+                ],
+                [pf, pf, pn, pn],
+            );
+        }
+        put(
+            [
+                p(left, pn, top),
+                p(right, pn, top),
+                p(right, pn, base),
+                p(left, pn, base),
+            ],
+            [pn; 4],
+        );
     }
 }
 
@@ -472,6 +740,7 @@ fn quad(
         corners,
         q,
         shade,
+        clip: None,
         x: x0,
         y: y0,
         w: x1 - x0,
@@ -666,7 +935,7 @@ mod tests {
     }
 
     #[test]
-    fn layers_order_each_depth_and_depths_run_far_to_near() {
+    fn floors_and_ceilings_come_first_then_layers_order_each_depth_far_to_near() {
         let mut d = Dungeon::from_rows(&["#####", "#...#", "#.C.#", "#...#", "#...#", "#####"]);
         d.monsters.push(Monster {
             kind: 0,
@@ -677,9 +946,14 @@ mod tests {
             art: "rat".into(),
         });
         let quads = build(&d, 2, 4, Facing::North, &frame());
-        for pair in quads.windows(2) {
-            let (a, b) = (&pair[0], &pair[1]);
-            assert!(a.depth > b.depth || (a.depth == b.depth && a.layer <= b.layer));
+        let backdrop = quads.iter().take_while(|q| q.layer == 0).count();
+        assert!(backdrop > 0);
+        assert!(quads[backdrop..].iter().all(|q| q.layer != 0));
+        for part in [&quads[..backdrop], &quads[backdrop..]] {
+            for pair in part.windows(2) {
+                let (a, b) = (&pair[0], &pair[1]);
+                assert!(a.depth > b.depth || (a.depth == b.depth && a.layer <= b.layer));
+            }
         }
         let at2: Vec<Face> = quads
             .iter()
@@ -691,17 +965,99 @@ mod tests {
     }
 
     #[test]
-    fn a_chest_stands_half_way_as_wide_as_tall_and_a_pit_lies_in_the_floor() {
+    fn a_monster_in_the_cell_ahead_fills_most_of_the_pictures_height() {
+        let mut d = Dungeon::from_rows(&CORRIDOR);
+        let rat = |y| Monster {
+            kind: 0,
+            x: 2,
+            y,
+            hp: 1,
+            awake: false,
+            art: "rat".into(),
+        };
+        d.monsters.push(rat(4));
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        let m = of(&quads, Face::Monster, 1, 0)[0];
+        let picture = 2.0 * frame().half_height();
+        assert!(m.h > 0.6 * picture, "{} of {picture}", m.h);
+        assert!(m.y >= -frame().half_height(), "inside the picture");
+        assert!(
+            close(m.y + m.h, 40.0),
+            "on the floor at the cell's near edge"
+        );
+        // Further off, smaller by the falloff per cell.
+        d.monsters[0] = rat(2);
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        let far = of(&quads, Face::Monster, 3, 0)[0];
+        assert!(close(far.h, m.h * 0.25));
+    }
+
+    #[test]
+    fn the_far_end_of_the_picture_fades_to_nothing() {
+        let d = Dungeon::from_rows(&[
+            "#####", "##.##", "##.##", "##.##", "##.##", "##.##", "##.##", "#####",
+        ]);
+        let quads = build(&d, 2, 6, Facing::North, &frame());
+        let last = of(&quads, Face::Floor, 4, 0)[0];
+        assert_eq!(last.shade[0], 0.0, "its far edge is dark");
+        assert!(
+            close(last.shade[3], 0.8f32.powi(4)),
+            "its near edge as lit as ever"
+        );
+        let walls = of(&quads, Face::Left, 4, 0);
+        assert_eq!(walls[0].shade[1], 0.0);
+        let nearer = of(&quads, Face::Floor, 3, 0)[0];
+        assert!(nearer.shade.iter().all(|s| *s > 0.0));
+    }
+
+    #[test]
+    fn stairs_down_go_down_into_the_floor_seen_through_its_hole() {
+        let d = Dungeon::from_rows(&["#####", "##.##", "##>##", "##.##", "##.##", "#####"]);
+        let quads = build(&d, 2, 4, Facing::North, &frame());
+        let floor = of(&quads, Face::Floor, 2, 0)[0];
+        let well: Vec<&Quad> = of(&quads, Face::Thing, 2, 0);
+        let treads: Vec<&&Quad> = well.iter().filter(|q| q.look == Look::StairsDown).collect();
+        assert_eq!(treads.len(), STEPS);
+        assert!(well.iter().all(|q| q.clip == Some(floor.corners)));
+        // Drawn deepest first, each darker than the one above it.
+        for pair in treads.windows(2) {
+            assert!(pair[0].shade[0] < pair[1].shade[0], "darker going down");
+        }
+        let deepest = treads[0];
+        assert!(
+            deepest.corners[3][1] > floor.corners[0][1],
+            "below the floor's far edge"
+        );
+        assert!(well.iter().any(|q| q.look == Look::Wall));
+    }
+
+    #[test]
+    fn stairs_up_rise_from_the_floor_to_the_ceiling_and_are_not_drawn_underfoot() {
+        let d = Dungeon::from_rows(&["#####", "##.##", "##<##", "##.##", "##.##", "#####"]);
+        let quads = build(&d, 2, 4, Facing::North, &frame());
+        let flight: Vec<&Quad> = of(&quads, Face::Thing, 2, 0);
+        assert!(flight.iter().all(|q| q.look == Look::StairsUp));
+        // Risers face the party, each on its own plane: the nearest starts on the floor, the
+        // furthest reaches the ceiling.
+        let risers: Vec<&&Quad> = flight.iter().filter(|q| q.q == [1.0; 4]).collect();
+        assert_eq!(risers.len(), STEPS);
+        let floor = of(&quads, Face::Floor, 2, 0)[0];
+        let ceiling = of(&quads, Face::Ceiling, 2, 0)[0];
+        assert!(close(risers[STEPS - 1].corners[3][1], floor.corners[3][1]));
+        assert!(risers[0].corners[0][1] < 0.0 && risers[0].corners[0][1] > ceiling.corners[0][1]);
+        // Standing on them, the party sees past them.
+        let quads = build(&d, 2, 2, Facing::North, &frame());
+        assert!(quads.iter().all(|q| q.look != Look::StairsUp));
+    }
+
+    #[test]
+    fn a_chest_stands_at_its_cells_near_edge_as_wide_as_tall_and_a_pit_lies_in_the_floor() {
         let d = Dungeon::from_rows(&["#####", "#.O.#", "#.C.#", "#...#", "#####"]);
         let quads = build(&d, 2, 3, Facing::North, &frame());
         let chest = of(&quads, Face::Thing, 1, 0)[0];
         assert_eq!(chest.look, Look::Chest);
         assert!(close(chest.w, chest.h));
-        let mid = 0.5f32.powf(0.5);
-        assert!(
-            close(chest.y + chest.h, 40.0 * mid),
-            "on the floor half-way through"
-        );
+        assert!(close(chest.y + chest.h, 40.0), "on the floor at plane 0");
         assert!(close(chest.x + chest.w / 2.0, 0.0));
         let pit = of(&quads, Face::Thing, 2, 0)[0];
         let floor = of(&quads, Face::Floor, 2, 0)[0];
@@ -710,7 +1066,7 @@ mod tests {
     }
 
     #[test]
-    fn an_opened_door_keeps_its_arch_drawn_over_the_doorway() {
+    fn an_opened_door_keeps_its_frame_drawn_over_the_doorway_and_is_not_an_arch() {
         let mut d = Dungeon::from_rows(&["#####", "##.##", "##+##", "##.##", "##.##", "#####"]);
         let before = build(&d, 2, 4, Facing::North, &frame());
         let door = of(&before, Face::Front, 1, 0)[0].clone();
@@ -719,12 +1075,16 @@ mod tests {
 
         *d.cell_mut(2, 2).unwrap() = Cell::Open;
         let after = build(&d, 2, 4, Facing::North, &frame());
-        let arch = of(&after, Face::Front, 1, 0)[0];
-        assert_eq!(arch.look, Look::Arch);
-        assert_eq!(arch.corners, door.corners, "on the plane the door stood on");
-        let arch_at = after.iter().position(|q| q.look == Look::Arch).unwrap();
+        let open = of(&after, Face::Front, 1, 0)[0];
+        assert_eq!(open.look, Look::OpenDoor, "an opened door is not an arch");
+        assert_eq!(open.corners, door.corners, "on the plane the door stood on");
+        let open_at = after.iter().position(|q| q.look == Look::OpenDoor).unwrap();
         let doorway = after.iter().rposition(|q| q.depth == 2).unwrap();
-        assert!(arch_at > doorway, "drawn after what stands in the doorway");
+        assert!(open_at > doorway, "drawn after what stands in the doorway");
+
+        *d.cell_mut(2, 2).unwrap() = Cell::Arch;
+        let arch = build(&d, 2, 4, Facing::North, &frame());
+        assert_eq!(of(&arch, Face::Front, 1, 0)[0].look, Look::Arch);
     }
 
     #[test]
@@ -759,6 +1119,41 @@ mod tests {
         d.encounters[0].won = true;
         let quads = build(&d, 2, 5, Facing::North, &frame());
         assert!(of(&quads, Face::Monster, 3, 0).is_empty());
+    }
+
+    #[test]
+    fn sight_marks_what_the_picture_shows_and_not_what_hides_behind_a_solid_row() {
+        // A corridor with rock beside it, a gap in the rock one cell down it: through the
+        // gap the picture shows the floor beyond, but not the cells further round the corner.
+        let d = Dungeon::from_rows(&[
+            "###############",
+            "#<..+....#...C#",
+            "#.#.#.##.#.#.##",
+            "#.#...#..+.#M.#",
+            "#.#####.##.####",
+        ]);
+        let frame = Frame {
+            cell_w: 3.9,
+            cell_h: 3.3,
+            falloff: 0.56,
+            gloom: 0.74,
+            depth: 4,
+        };
+        let seen = sight(&d, 1, 1, Facing::East, &frame);
+        let has = |x, y| seen.contains(&[x, y]);
+        assert!(has(1, 1) && has(2, 1) && has(3, 1), "down the corridor");
+        assert!(has(4, 1), "the door that ends it");
+        assert!(
+            has(2, 2) && has(3, 2) && has(4, 2),
+            "the rock and the gap beside it"
+        );
+        assert!(!has(5, 1), "behind the door");
+        assert!(
+            !has(3, 3) && !has(4, 3),
+            "round the corner behind the solid row"
+        );
+        // The walls of the party's own cell show at the picture's edges; behind it, nothing.
+        assert!(has(1, 0) && !has(0, 1));
     }
 
     #[test]

@@ -197,7 +197,11 @@ fn every_command_refuses_bad_arguments_at_the_call_with_file_and_line() {
             "Crawler.reveal(e, 'all')",
             "Crawler.reveal: argument 2 (radius)",
         ),
-        ("Crawler.load(e, true)", "Crawler.load: argument 2 (save)"),
+        (
+            "Crawler.load(e, true)",
+            "Crawler.load: the arguments must be such that save is a table or its JSON text, \
+             got save = true",
+        ),
     ];
     let body: Vec<String> = bad
         .iter()
@@ -211,23 +215,14 @@ fn every_command_refuses_bad_arguments_at_the_call_with_file_and_line() {
         rt.step(&[]);
     }
     let said = logged(&mut rt, LogLevel::Warn);
-    // The last call passes the call's check (its save may be JSON text, so its kind is known
-    // only when it is applied): its pcall says nil, and the applied call is refused.
-    assert_eq!(said.len(), bad.len() + 1, "{said:#?}");
-    assert!(said[bad.len() - 1].ends_with(": nil"), "{said:#?}");
-    let (at_call, applied) = (&said[..bad.len() - 1], &said[bad.len()..]);
-    for ((call, expected), message) in bad.iter().zip(at_call) {
+    // Every one is refused at the call, the save's kind too (a table or its JSON text).
+    assert_eq!(said.len(), bad.len(), "{said:#?}");
+    for ((call, expected), message) in bad.iter().zip(&said) {
         assert!(
             message.contains("assets/scripts/plan.lua:") && message.contains(expected),
             "{call}: {message}"
         );
     }
-    // A save may be its JSON text, so a boolean is found wrong when the call is applied, and
-    // the command is named once.
-    assert!(
-        applied[0].starts_with("Crawler.load: argument 2 (save) must be a table or its JSON text"),
-        "{applied:?}"
-    );
     // Refused at the call: the crawl never moved.
     assert_eq!(state(&rt)["tick"], 0);
     assert_eq!(state(&rt)["x"], 1);
@@ -417,8 +412,8 @@ fn a_fixed_encounter_waits_on_its_cell_until_resolved() {
     rt.step(&[]);
     assert_eq!(events(&rt), ["door"]);
     rt.step(&[]);
-    // The fight stands in the doorway's view, on the map as E.
-    assert_eq!(map_cell(&rt, 4, 1), 'A');
+    // The fight stands in the doorway's view, on the map as E; the opened door is `/`.
+    assert_eq!(map_cell(&rt, 4, 1), '/');
     assert_eq!(map_cell(&rt, 5, 1), 'E');
     let quads = bag(&rt, "CrawlView")["quads"].clone();
     assert!(
@@ -509,7 +504,7 @@ fn a_refused_step_and_a_use_with_nothing_to_use_are_announced_at_once() {
 }
 
 #[test]
-fn the_map_blanks_what_is_unseen_and_shows_an_unsprung_trap_as_floor() {
+fn the_map_blanks_what_is_unseen_shows_an_unsprung_trap_as_floor_and_has_a_legend() {
     let dir = tempfile::tempdir().unwrap();
     let steps = ["", "Crawler.reveal(e, 0)"];
     let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
@@ -523,6 +518,24 @@ fn the_map_blanks_what_is_unseen_and_shows_an_unsprung_trap_as_floor() {
     let rows = bag(&rt, "CrawlMap")["rows"].clone();
     assert_eq!(rows[3], "#C.....#", "the trap is floor until it goes off");
     assert_eq!(rows[1], "#<..+E>#");
+    let legend: Vec<(String, String)> = bag(&rt, "CrawlMap")["legend"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["symbol"].as_str().unwrap().into(),
+                l["meaning"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let symbols: Vec<&str> = legend.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        symbols,
+        [".", "#", "+", "C", "E", ">", "<"],
+        "what this map holds"
+    );
+    assert!(legend.contains(&("E".into(), "a fight waits".into())));
 }
 
 #[test]
@@ -594,7 +607,7 @@ fn a_save_round_trips_through_save_set_get_and_crawler_load() {
     assert_eq!(loaded["save"], saved["save"]);
     // The opened door came back with it.
     assert_eq!(loaded["ahead"], "A");
-    assert_eq!(map_cell(&rt, 4, 1), 'A');
+    assert_eq!(map_cell(&rt, 4, 1), '/');
 }
 
 #[test]
@@ -616,6 +629,76 @@ fn a_save_from_another_dungeon_is_refused_and_the_game_goes_on() {
         "{said:#?}"
     );
     assert_eq!(state(&rt)["x"], 2);
+}
+
+#[test]
+fn every_refused_load_answers_with_an_event_and_the_game_in_play_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each tampered save is made from the one in play; a script reads the refusal from
+    // `CrawlEvents` on the next frame and `save_in_play` from `CrawlState`.
+    let steps = [
+        "Crawler.walk(e, 0, 1)",
+        "Save.set('good', Entity.get(e, 'CrawlState').save)",
+        "local s = Save.get('good') s.dungeon = 'feed' Crawler.load(e, s)",
+        "local s = Save.get('good') s.hp = { 0 } Crawler.load(e, s)",
+        "local s = Save.get('good') s.dead = true s.escaped = true s.hp = { 0 } Crawler.load(e, s)",
+        "local s = Save.get('good') s.rng.increment = '2' Crawler.load(e, s)",
+        "Crawler.load(e, 'not a save')",
+        "Crawler.load(e, Save.get('good'))",
+        "Crawler.new_game(e)",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    assert_eq!(state(&rt)["save_in_play"], "new");
+    let mut answers = Vec::new();
+    let mut in_play = Vec::new();
+    for _ in 1..steps.len() {
+        rt.step(&[]);
+        answers.push(bag(&rt, "CrawlEvents")["events"].clone());
+        in_play.push(state(&rt)["save_in_play"].clone());
+    }
+    let reason = |i: usize| {
+        let events = answers[i].as_array().unwrap();
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(events[0]["event"], "load_refused", "{events:?}");
+        events[0]["reason"].as_str().unwrap().to_string()
+    };
+    assert!(answers[0].as_array().unwrap().is_empty());
+    assert!(
+        reason(1).starts_with("the save is from another dungeon"),
+        "{}",
+        reason(1)
+    );
+    assert_eq!(
+        reason(2),
+        "the save could not come from play: every member has 0 hp, but the party is not dead"
+    );
+    assert_eq!(
+        reason(3),
+        "the save could not come from play: the party is both dead and escaped"
+    );
+    assert!(reason(4).contains("increment is even"), "{}", reason(4));
+    assert!(
+        reason(5).starts_with("the save's text is not JSON"),
+        "{}",
+        reason(5)
+    );
+    // Refused, the game goes on as it was: still the new game, one step in.
+    assert_eq!(&in_play[..6], ["new"; 6]);
+    assert_eq!(state(&rt)["save_in_play"], "new");
+    assert!(
+        answers[6].as_array().unwrap().is_empty(),
+        "a good load says nothing"
+    );
+    assert_eq!(in_play[6], "loaded");
+    assert_eq!(in_play[7], "new");
+    // Each refusal is in the log as well, once.
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert_eq!(said.len(), 5, "{said:#?}");
+    assert!(
+        said.iter().all(|m| m.starts_with("Crawler.load: ")),
+        "{said:#?}"
+    );
 }
 
 #[test]
@@ -860,7 +943,7 @@ fn a_save_loads_from_its_json_text_too_and_bad_text_changes_nothing() {
     );
     assert!(
         said.iter()
-            .any(|m| m.contains("must be a table or its JSON text, got number 42")),
+            .any(|m| m.contains("plan.lua:") && m.contains("its JSON text, got save = 42")),
         "{said:?}"
     );
     assert_eq!(state(&rt)["x"], fresh["x"]);
@@ -870,4 +953,68 @@ fn a_save_loads_from_its_json_text_too_and_bad_text_changes_nothing() {
     let loaded = state(&rt);
     assert_eq!(loaded["save"], saved["save"]);
     assert_eq!(loaded["x"], saved["x"]);
+}
+
+#[test]
+fn search_swap_and_the_new_events_run_through_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = serde_json::json!([{
+        "name": "Hidden",
+        "map": ["########", "#<.SD.>#", "########"],
+        "items": [{ "at": [2, 1], "loot": "key:brass", "art": "i_key" }],
+        "start": [2, 1], "facing": "west"
+    }]);
+    let steps = [
+        "Crawler.use(e)",
+        "Crawler.turn(e, 2)",
+        "Crawler.search(e)",
+        "crawl_search(e)",
+        "Crawler.swap(e, 1, 2)",
+        "Crawler.swap(e, 1, 3)",
+        "Crawler.use(e) Crawler.walk(e, 0, 1) Crawler.walk(e, 0, 1)",
+    ];
+    project(dir.path(), &levels, serde_json::json!({}), &plan(&steps));
+    std::fs::write(
+        dir.path().join("data/crawl_crawlers.json"),
+        r#"[{ "name": "Vess", "hp": 12 }, { "name": "Oru", "hp": 9 }]"#,
+    )
+    .unwrap();
+    let mut rt = Runtime::new(dir.path(), &[&CrawlerPackage], Options::default())
+        .unwrap_or_else(|p| panic!("{p:#?}"));
+    let what = |rt: &Runtime| bag(rt, "CrawlEvents")["events"].clone();
+
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["loot"]);
+    assert_eq!(what(&rt)[0]["from"], "floor");
+    assert_eq!(state(&rt)["keyring"], serde_json::json!(["brass"]));
+    assert!(state(&rt)["underfoot"].is_null());
+    rt.step(&[]);
+    assert_eq!(state(&rt)["ahead"], "#", "the secret door looks like rock");
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["found"]);
+    assert_eq!(
+        (&what(&rt)[0]["x"], &what(&rt)[0]["y"]),
+        (&3.into(), &1.into())
+    );
+    assert_eq!(state(&rt)["ahead"], "+");
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["nothing"], "nothing more to find");
+    let tick = state(&rt)["tick"].clone();
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["swapped"]);
+    let s = state(&rt);
+    assert_eq!((&s["party"][0]["name"], &s["tick"]), (&"Oru".into(), &tick));
+    rt.step(&[]);
+    assert!(events(&rt).is_empty());
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert!(
+        said.iter()
+            .any(|m| m.contains("Crawler.swap: b = 3 is not a slot of the party (1 to 2)")),
+        "{said:#?}"
+    );
+    rt.step(&[]);
+    assert_eq!(events(&rt), ["door", "dark"]);
+    assert_eq!(state(&rt)["in_dark"], true);
+    // The order is in the save.
+    assert_eq!(state(&rt)["save"]["order"], serde_json::json!([1, 0]));
 }

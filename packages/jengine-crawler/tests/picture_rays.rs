@@ -17,7 +17,8 @@ fn facing() -> impl Strategy<Value = Facing> {
     ]
 }
 
-/// A random floor of open cells, rock, pillars, doors and arches, the party on an open cell.
+/// A random floor of open cells, rock, pillars, doors, arches, chests, pits and stairs, the
+/// party on an open cell.
 fn floor() -> impl Strategy<Value = (Vec<String>, i32, i32)> {
     (3usize..12, 3usize..12).prop_flat_map(|(w, h)| {
         let cell = prop_oneof![
@@ -28,6 +29,8 @@ fn floor() -> impl Strategy<Value = (Vec<String>, i32, i32)> {
             1 => Just('L'),
             1 => Just('C'),
             1 => Just('O'),
+            1 => Just('>'),
+            1 => Just('<'),
         ];
         (
             prop::collection::vec(prop::collection::vec(cell, w), h),
@@ -139,7 +142,7 @@ fn inside(q: &Quad, px: f32, py: f32) -> f32 {
 /// grid meets.
 fn opaque(q: &Quad) -> bool {
     match q.face {
-        Face::Front => q.look != Look::Arch,
+        Face::Front => !matches!(q.look, Look::Arch | Look::OpenDoor),
         Face::Floor | Face::Ceiling | Face::Left | Face::Right => true,
         Face::Thing | Face::Monster => false,
     }
@@ -176,6 +179,58 @@ proptest! {
             compared += 1;
         }
         prop_assert!(compared > 0, "every pixel fell on an edge");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn sight_holds_every_cell_a_pixel_shows_and_nothing_the_picture_does_not_draw(
+        (rows, x, y) in floor(),
+        facing in facing(),
+        frame in frame(),
+    ) {
+        let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let d = Dungeon::from_rows(&refs);
+        let seen = view::sight(&d, x, y, facing, &frame);
+        let cell = |depth: i32, side: i32| {
+            let (cx, cy) = view::map_cell(x, y, facing, depth, side);
+            [cx, cy]
+        };
+        // Every face a ray through one of sight's columns meets belongs to a cell it holds
+        // (but the wall ahead of the last depth, where the picture has faded to nothing).
+        let columns = view::SIGHT_COLUMNS;
+        for k in 0..columns {
+            let u = (k as f32 + 0.5) / columns as f32 * 2.0 - 1.0;
+            for r in 0..24 {
+                let v = (r as f32 + 0.5) / 24.0 * 2.0 - 1.0;
+                let (px, py) = (u * frame.half_width(), v * frame.half_height());
+                let Some(hit) = cast(&d, (x, y, facing), &frame, px, py) else { continue };
+                let faced = match hit.face {
+                    Face::Front if hit.depth == frame.depth as i32 => continue,
+                    Face::Front => cell(hit.depth + 1, hit.side),
+                    Face::Left => cell(hit.depth, hit.side - 1),
+                    Face::Right => cell(hit.depth, hit.side + 1),
+                    _ => cell(hit.depth, hit.side),
+                };
+                prop_assert!(seen.contains(&faced), "pixel ({}, {}) shows {:?} = {:?}", px, py, hit, faced);
+            }
+        }
+        // ...and every cell it holds is one whose floor, or whose wall, the picture draws.
+        let quads = view::build(&d, x, y, facing, &frame);
+        for c in &seen {
+            let drawn = quads.iter().any(|q| {
+                let faced = match q.face {
+                    Face::Front => cell(q.depth + 1, q.side),
+                    Face::Left => cell(q.depth, q.side - 1),
+                    Face::Right => cell(q.depth, q.side + 1),
+                    _ => q.cell,
+                };
+                q.cell == *c || faced == *c
+            });
+            prop_assert!(drawn, "{:?} is held but not drawn", c);
+        }
     }
 }
 

@@ -81,7 +81,7 @@ mod package {
     use super::*;
     use crate::sea::Rgba;
 
-    use jengine::value::{Arg, boolean, entity, integer, number, string};
+    use jengine::value::{Arg, Params, Together, boolean, entity, integer, number, string};
     use jengine::{Color, Entity, Package, RawTable, Registry, RowError, Tables, Time, World};
     use serde::{Deserialize, Serialize};
 
@@ -266,7 +266,7 @@ mod package {
             reg.command("Kotoba", "press", (entity("e"), number("x"), number("y")), press);
             reg.command("Kotoba", "drag", (entity("e"), number("x"), number("y")), drag);
             reg.command("Kotoba", "release", (entity("e"), number("x"), number("y")), release);
-            reg.command("Kotoba", "select", (entity("e"), integer("slot")), select);
+            reg.command("Kotoba", "select", (entity("e"), integer("slot").at_least(1)), select);
             reg.command("Kotoba", "turn", (entity("e"),), turn);
             reg.command("Kotoba", "swap", (entity("e"),), swap);
             reg.command("Kotoba", "cursor", (entity("e"), integer("dx"), integer("dy")), cursor);
@@ -353,14 +353,10 @@ mod package {
         pointer(w, e, draw::Touch::Release, [x as f32, y as f32])
     }
 
-    /// `Kotoba.select(e, slot)`: choose a hand tile, counting from 1.
+    /// `Kotoba.select(e, slot)`: choose a hand tile, counting from 1 (declared 1 or more; a
+    /// slot past the hand is the session's to refuse, since the hand's length is the game's).
     fn select(w: &mut World, (e, slot): (Entity, i64)) -> Result<(), String> {
-        at_table(w, e, |s, _, _| {
-            let len = s.hand().len();
-            let index =
-                usize::try_from(slot - 1).map_err(|_| SessionError::NoSlot { slot, len })?;
-            s.select(index)
-        })
+        at_table(w, e, |s, _, _| s.select((slot - 1) as usize))
     }
 
     /// `Kotoba.turn(e)`: the chosen tile shows its next form.
@@ -400,16 +396,24 @@ mod package {
         Arg<Option<f64>>,
     );
 
-    fn ripple_params() -> RippleParams {
+    fn ripple_params() -> Together<RippleParams> {
         (
             entity("e"),
             number("x"),
             number("y"),
             number("strength"),
-            number("r").optional(),
-            number("g").optional(),
-            number("b").optional(),
+            number("r").range(0.0, 1.0).optional(),
+            number("g").range(0.0, 1.0).optional(),
+            number("b").range(0.0, 1.0).optional(),
         )
+            .such_that(COLOUR_RULE, |(_, _, _, _, r, g, b)| whole_colour(r, g, b))
+    }
+
+    /// The rule a wave's optional colour keeps, at the call.
+    const COLOUR_RULE: &str = "r, g and b are given all three or none (gold)";
+
+    fn whole_colour(r: &Option<f64>, g: &Option<f64>, b: &Option<f64>) -> bool {
+        r.is_some() == g.is_some() && g.is_some() == b.is_some()
     }
 
     /// `Kotoba.ripple(e, x, y, strength, r, g, b)`: a ring from a world point on the sea at `e`.
@@ -439,14 +443,15 @@ mod package {
         Arg<Option<f64>>,
     );
 
-    fn surge_params() -> SurgeParams {
+    fn surge_params() -> Together<SurgeParams> {
         (
             entity("e"),
             number("strength"),
-            number("r").optional(),
-            number("g").optional(),
-            number("b").optional(),
+            number("r").range(0.0, 1.0).optional(),
+            number("g").range(0.0, 1.0).optional(),
+            number("b").range(0.0, 1.0).optional(),
         )
+            .such_that(COLOUR_RULE, |(_, _, r, g, b)| whole_colour(r, g, b))
     }
 
     /// `Kotoba.surge(e, strength, r, g, b)`: a wave across the whole sea at `e`.
@@ -467,7 +472,8 @@ mod package {
         waves.set_swell(amount as f32).map_err(|e| e.to_string())
     }
 
-    /// A colour from a script's optional 0..1 sRGB channels: all three or none.
+    /// A colour from a script's optional 0..1 sRGB channels: all three or none (both declared
+    /// with the parameters, so a call that breaks them never gets here).
     fn rgb(r: Option<f64>, g: Option<f64>, b: Option<f64>) -> Result<Option<Rgba>, String> {
         match (r, g, b) {
             (None, None, None) => Ok(None),

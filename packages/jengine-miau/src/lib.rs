@@ -573,6 +573,12 @@ fn with_session<R>(
     Ok(result)
 }
 
+/// What `Miau.move` takes, declared with its parameter.
+const MOVES: [&str; 5] = ["up", "down", "left", "right", "wait"];
+
+/// What `Miau.keep` takes besides nil: `""` (ask again), `"replace"` or `"both"`.
+const KEEP_MODES: [&str; 3] = ["", "replace", "both"];
+
 fn action(name: &str) -> Result<Action, String> {
     Ok(match name {
         "up" => Action::Up,
@@ -890,7 +896,7 @@ impl Package for MiauPackage {
         reg.command(
             "Miau",
             "move",
-            (entity("e"), string("dir")),
+            (entity("e"), string("dir").one_of(&MOVES)),
             |w, (e, dir)| {
                 let action = action(&dir)?;
                 // A refused move is in the bag (`refused`), for the game to show.
@@ -943,7 +949,7 @@ impl Package for MiauPackage {
         reg.command(
             "Miau",
             "keep",
-            (entity("e"), string("mode").optional()),
+            (entity("e"), string("mode").one_of(&KEEP_MODES).optional()),
             |w, (e, mode)| {
                 let mode = install_mode(mode)?;
                 with_session(w, e, |s| s.keep(mode))

@@ -5,6 +5,7 @@
 //! state, so a game replays exactly from its seed.
 
 use super::monsters::reaches;
+use super::sound::InPlay;
 use crate::map::{Cell, Dungeon, Facing, Loot, Tables};
 use crate::view::{self, Frame, Quad};
 use rand::{Rng, SeedableRng};
@@ -179,6 +180,11 @@ pub enum Event {
     },
     /// The party stepped out of the light into a dark cell.
     Dark,
+    /// A save was refused; the game in progress goes on as it was.
+    LoadRefused {
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 /// A party member as the crawl keeps them.
@@ -290,6 +296,8 @@ pub struct Crawl {
     pub(super) frame: Frame,
     pub(super) state: State,
     pub(super) events: Vec<Event>,
+    /// Whether the game in play began with `new_game` or a good load.
+    pub(super) in_play: InPlay,
 }
 
 impl Crawl {
@@ -302,6 +310,7 @@ impl Crawl {
             frame: Frame::default(),
             state,
             events: Vec::new(),
+            in_play: InPlay::New,
         };
         crawl.look_around();
         crawl
@@ -312,6 +321,7 @@ impl Crawl {
         let seed = seed.unwrap_or(self.state.seed);
         self.state = fresh(&self.tables, seed);
         self.events.clear();
+        self.in_play = InPlay::New;
         self.look_around();
     }
 
@@ -835,6 +845,7 @@ impl Crawl {
             level,
             name: info.name.clone(),
         });
+        self.clear_landing();
         self.look_around();
     }
 
@@ -871,21 +882,14 @@ impl Crawl {
         }
     }
 
-    /// Marks what the party can see on the automap: every open cell in the picture and the
-    /// solid cells around it, whose faces the picture draws.
+    /// Marks what the party can see on the automap: every cell some pixel of the picture
+    /// shows a face of ([`view::sight`]).
     pub(super) fn look_around(&mut self) {
         let s = &mut self.state;
         let floor = &mut s.floors[s.level];
-        for seen in view::in_view(floor, s.x, s.y, s.facing, &self.frame) {
-            floor.see(seen.x, seen.y);
-            for f in Facing::ALL {
-                let (dx, dy) = f.ahead();
-                if floor.cell(seen.x + dx, seen.y + dy).is_solid() {
-                    floor.see(seen.x + dx, seen.y + dy);
-                }
-            }
+        for [x, y] in view::sight(floor, s.x, s.y, s.facing, &self.frame) {
+            floor.see(x, y);
         }
-        floor.see(s.x, s.y);
     }
 }
 

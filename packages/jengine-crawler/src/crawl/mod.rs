@@ -8,9 +8,11 @@ mod furniture;
 mod game;
 mod monsters;
 mod save;
+mod sound;
 
 pub use game::{Crawl, CrawlState, Event, Fight, Member, REST_TICKS};
 pub use save::{FloorSave, MonsterSave, Save, SaveError};
+pub use sound::InPlay;
 
 #[cfg(test)]
 mod tests;

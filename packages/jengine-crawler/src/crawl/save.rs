@@ -5,6 +5,7 @@
 //! game in progress, so a bad one changes nothing.
 
 use super::game::{Crawl, Fight, Member, State, fresh};
+use super::sound::InPlay;
 use crate::map::{Cell, Dungeon, Facing, Level, Monster, Tables};
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
@@ -131,6 +132,9 @@ pub enum SaveError {
         /// Row.
         y: i32,
     },
+    /// Each part fits the dungeon, but together they are a game no play could reach.
+    #[error("the save could not come from play: {0}")]
+    Impossible(String),
     /// Something on a floor does not match the level.
     #[error("the save's level {level}, cell {x}, row {y}: {problem}")]
     Floor {
@@ -226,8 +230,10 @@ impl Crawl {
     /// Restores a save (see [`Crawl::load`]).
     pub fn restore(&mut self, save: &Save) -> Result<(), SaveError> {
         let state = self.rebuild(save)?;
+        super::sound::check(&state)?;
         self.state = state;
         self.events.clear();
+        self.in_play = InPlay::Loaded;
         Ok(())
     }
 

@@ -10,7 +10,7 @@
 use super::cells::{Cell, Facing, Loot, MonsterKind};
 use super::fields::{Item, Mechanism};
 use super::tables::{Level, LevelRow, MapError, MonsterStart, Place, Problem};
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 pub(crate) fn build_level(
     index: usize,
@@ -125,7 +125,16 @@ pub(crate) fn build_level(
         levers: row.levers.clone(),
         plates: row.plates.clone(),
         buttons: row.buttons.clone(),
-        teleports: row.teleports.clone(),
+        // A teleporter to its own floor by number is one to the same floor.
+        teleports: row
+            .teleports
+            .iter()
+            .map(|t| {
+                let mut t = t.clone();
+                t.floor = t.floor.filter(|&f| f != index);
+                t
+            })
+            .collect(),
         spinners: row.spinners.clone(),
         items,
         decor: row.decor.clone(),
@@ -185,18 +194,27 @@ pub(crate) fn build_level(
 
     // The stairs up must be reachable from wherever the party can stand on arrival
     // without spending a key, or a party that came up could be shut in.
+    // A fall through a pit above lands on the cell beneath it, and must not shut the party
+    // in either: from each such cell some stairs up must be in reach.
+    let locks = Locking::new(&level);
     let mut arrivals = downs.clone();
     arrivals.push(start);
-    let keyless = flood(&level, &arrivals, |c| !c.is_solid() || *c == Cell::Door);
-    if let Some((x, y)) = positions(&level, |c| *c == Cell::Up)
-        .into_iter()
-        .find(|&(x, y)| !keyless[(y * width + x) as usize])
-    {
+    let ups = positions(&level, |c| *c == Cell::Up);
+    let cut_off = |arrivals: &[(i32, i32)], all: bool| {
+        let keyless = locks.flood(arrivals, |_| false, None);
+        let missed = |&(x, y): &(i32, i32)| !keyless[(y * width + x) as usize];
+        let (x, y) = if all {
+            ups.iter().copied().find(missed)?
+        } else if ups.iter().all(missed) {
+            *ups.first()?
+        } else {
+            return None;
+        };
         // Say what is in the way: a lock is the party's to open, a pit only leads down, and
         // rock is the drawing's mistake.
         let i = (y * width + x) as usize;
-        let through_locks = flood(&level, &arrivals, |c| !c.is_solid() || opens(c));
-        let over_pits = spread(&level, &arrivals, |_, c| !c.is_solid() || opens(c), false);
+        let through_locks = flood(&level, arrivals, |c| !c.is_solid() || opens(c));
+        let over_pits = spread(&level, arrivals, |_, c| !c.is_solid() || opens(c), false);
         let problem = if through_locks[i] {
             Problem::UpBehindKey
         } else if over_pits[i] {
@@ -204,17 +222,45 @@ pub(crate) fn build_level(
         } else {
             Problem::UpWalledOff
         };
-        return Err(fail(Some(y), Some(x), problem));
+        Some(fail(Some(y), Some(x), problem))
+    };
+    if let Some(e) = cut_off(&arrivals, true) {
+        return Err(e);
+    }
+    for &landing in &carry.landings {
+        if level.cell(landing.0, landing.1).is_walkable()
+            && let Some(e) = cut_off(&[landing], false)
+        {
+            return Err(e);
+        }
     }
 
-    let has = |pred: &dyn Fn(&Cell) -> bool| level.cells.iter().any(pred);
-    carry.key_above |= has(&|c| matches!(c, Cell::Chest { loot, .. } if loot.kind == "key"));
-    let lever = has(&|c| matches!(c, Cell::Lever { .. }));
-    if let Some((x, y)) = level.find('=')
+    let loot = all_loot(&level);
+    let named_above = carry.named.clone();
+    carry.key_above |= loot.iter().any(|l| l.plain_keys() > 0);
+    carry.named.extend(
+        loot.iter()
+            .filter_map(|l| l.named_key())
+            .map(str::to_string),
+    );
+    carry.landings = positions(&level, |c| *c == Cell::Pit);
+    if let Some(n) = locks.plain.first()
         && !carry.key_above
-        && !lever
     {
+        let (x, y) = (*n as i32 % width, *n as i32 / width);
         return Err(fail(Some(y), Some(x), Problem::NoKeyForLock));
+    }
+    for door in &level.doors {
+        if let Some(key) = &door.key
+            && !level.is_gate(door.at[0], door.at[1])
+            && !carry.named.contains(key)
+        {
+            let problem = Problem::NamedKeyMissing {
+                door: door.name.clone(),
+                key: key.clone(),
+            };
+            return Err(fail(Some(door.at[1]), Some(door.at[0]), problem));
+        }
     }
 
     // Keys: the party arrives from above on the stairs up (the top floor: at its start).
@@ -237,7 +283,7 @@ pub(crate) fn build_level(
             .collect::<Vec<_>>()
             .join("; ")
     };
-    match search_locks(&level, arrival, &goals, carry.keys) {
+    match search_locks(&locks, arrival, &goals, carry.keys, &named_above) {
         None => {
             carry.keys = carry
                 .keys
@@ -247,7 +293,7 @@ pub(crate) fn build_level(
             let Some(fewest) = found.fewest else {
                 let problem = match found.stuck.first() {
                     Some(_) => Problem::TooFewKeys {
-                        locks: locks_in_the_way(&level, arrival, &goals),
+                        locks: locks_in_the_way(&locks, arrival, &goals),
                         keys: carry.keys.saturating_add(found.keys_seen),
                         cells: cells(&found.stuck),
                     },
@@ -274,8 +320,163 @@ pub(crate) fn build_level(
     Ok(level)
 }
 
+/// Cells the optimistic floods go through: any door opens one way or another (a secret door
+/// once found).
 fn opens(cell: &Cell) -> bool {
-    matches!(cell, Cell::Door | Cell::Locked)
+    matches!(cell, Cell::Door | Cell::Locked | Cell::Secret)
+}
+
+/// Every loot on a floor: in its chests and lying on it.
+fn all_loot(level: &Level) -> Vec<&Loot> {
+    let chests = level.cells.iter().filter_map(|c| match c {
+        Cell::Chest { loot, .. } => Some(loot),
+        _ => None,
+    });
+    chests.chain(level.items.iter().map(|i| &i.loot)).collect()
+}
+
+/// How a locked cell opens.
+#[derive(Debug, Clone, PartialEq)]
+enum Lock {
+    /// Not a lock.
+    No,
+    /// With a plain key (spent): the lock's number among the floor's plain locks.
+    Plain(usize),
+    /// By a lever, plate or button only.
+    Gate,
+    /// With this named key (kept).
+    Named(String),
+}
+
+/// A floor's locks and what opens them, for the floods that play them out.
+struct Locking<'a> {
+    level: &'a Level,
+    /// Per cell.
+    kind: Vec<Lock>,
+    /// The plain locks' cells, in reading order.
+    plain: Vec<usize>,
+    /// Each lever, button (`false`: worked from beside it) and plate (`true`: stood on), with
+    /// the cells of the doors it opens.
+    mechanisms: Vec<((i32, i32), bool, Vec<usize>)>,
+}
+
+impl<'a> Locking<'a> {
+    fn new(level: &'a Level) -> Locking<'a> {
+        let w = level.width;
+        let mut kind = vec![Lock::No; level.cells.len()];
+        let mut plain = Vec::new();
+        for (i, cell) in level.cells.iter().enumerate() {
+            if *cell != Cell::Locked {
+                continue;
+            }
+            let (x, y) = (i as i32 % w, i as i32 / w);
+            kind[i] = if level.is_gate(x, y) {
+                Lock::Gate
+            } else if let Some(key) = level.door_at(x, y).and_then(|d| d.key.clone()) {
+                Lock::Named(key)
+            } else {
+                plain.push(i);
+                Lock::Plain(plain.len() - 1)
+            };
+        }
+        let doors = |m: &Mechanism| {
+            m.opens
+                .iter()
+                .filter_map(|n| level.door_named(n))
+                .map(|d| (d.at[1] * w + d.at[0]) as usize)
+                .collect::<Vec<_>>()
+        };
+        let mut mechanisms = Vec::new();
+        for (list, stood_on) in [(&level.levers, false), (&level.buttons, false)] {
+            mechanisms.extend(
+                list.iter()
+                    .map(|m| ((m.at[0], m.at[1]), stood_on, doors(m))),
+            );
+        }
+        mechanisms.extend(
+            level
+                .plates
+                .iter()
+                .map(|m| ((m.at[0], m.at[1]), true, doors(m))),
+        );
+        Locking {
+            level,
+            kind,
+            plain,
+            mechanisms,
+        }
+    }
+
+    /// The cells reached from `from` with the plain locks `plain` says are open, gates opened
+    /// by every mechanism in reach, and (given the keys carried down) every named key in
+    /// reach or carried; `None` opens no named lock.
+    fn flood(
+        &self,
+        from: &[(i32, i32)],
+        plain: impl Fn(usize) -> bool,
+        carried: Option<&BTreeSet<String>>,
+    ) -> Vec<bool> {
+        let level = self.level;
+        let w = level.width;
+        let mut gates = vec![false; level.cells.len()];
+        let mut keys = carried.cloned().unwrap_or_default();
+        loop {
+            let reached = spread(
+                level,
+                from,
+                |i, c| {
+                    !c.is_solid()
+                        || matches!(c, Cell::Door | Cell::Secret)
+                        || match &self.kind[i] {
+                            Lock::No => false,
+                            Lock::Plain(n) => plain(*n),
+                            Lock::Gate => gates[i],
+                            Lock::Named(k) => keys.contains(k),
+                        }
+                },
+                true,
+            );
+            let mut changed = false;
+            for (at, stood_on, opens) in &self.mechanisms {
+                let worked = if *stood_on {
+                    reached[(at.1 * w + at.0) as usize]
+                } else {
+                    beside(level, &reached, *at)
+                };
+                for &i in opens.iter().filter(|_| worked) {
+                    changed |= !std::mem::replace(&mut gates[i], true);
+                }
+            }
+            if carried.is_some() {
+                for key in keys_found(level, &reached) {
+                    changed |= keys.insert(key.to_string());
+                }
+            }
+            if !changed {
+                return reached;
+            }
+        }
+    }
+}
+
+/// The named keys in the chests and items of the cells marked in `reach`.
+fn keys_found<'l>(level: &'l Level, reach: &[bool]) -> Vec<&'l str> {
+    let w = level.width;
+    let chests = level
+        .cells
+        .iter()
+        .zip(reach)
+        .filter(|(_, r)| **r)
+        .filter_map(|(c, _)| match c {
+            Cell::Chest { loot, .. } => loot.named_key(),
+            _ => None,
+        });
+    let items = level
+        .items
+        .iter()
+        .filter(|i| level.contains(i.at[0], i.at[1]) && reach[(i.at[1] * w + i.at[0]) as usize])
+        .filter_map(|i| i.loot.named_key());
+    chests.chain(items).collect()
 }
 
 fn positions(level: &Level, pred: impl Fn(&Cell) -> bool) -> Vec<(i32, i32)> {
@@ -310,6 +511,21 @@ fn spread(
         if stop_at_pits && *level.cell(x, y) == Cell::Pit {
             continue;
         }
+        // A teleporter is entered, not crossed: it leads on to its destination (another
+        // floor's is no way on across this one).
+        if *level.cell(x, y) == Cell::Teleporter {
+            if let Some(t) = level.teleport_at(x, y).filter(|t| t.floor.is_none()) {
+                let [tx, ty] = t.to;
+                if level.contains(tx, ty) && level.cell(tx, ty).is_walkable() {
+                    let i = (ty * level.width + tx) as usize;
+                    if !seen[i] {
+                        seen[i] = true;
+                        queue.push_back((tx, ty));
+                    }
+                }
+            }
+            continue;
+        }
         for f in Facing::ALL {
             let (dx, dy) = f.ahead();
             let (nx, ny) = (x + dx, y + dy);
@@ -333,6 +549,10 @@ fn spread(
 pub(crate) struct Carry {
     key_above: bool,
     keys: u64,
+    /// Every named key in a chest or item on the floors so far.
+    named: BTreeSet<String>,
+    /// The pits of the floor above: the party lands on these cells of the next.
+    landings: Vec<(i32, i32)>,
 }
 
 /// The most lock states the key search looks at before it gives up and lets the level load.
@@ -348,18 +568,26 @@ struct Locks {
     stuck: Vec<(i32, i32)>,
 }
 
-/// Keys in the chests of the cells marked in `reach`.
+/// Plain keys in the chests and items of the cells marked in `reach`.
 fn keys_in(level: &Level, reach: &[bool]) -> u64 {
-    level
+    let w = level.width;
+    let chests: u64 = level
         .cells
         .iter()
         .zip(reach)
         .filter(|(_, r)| **r)
         .map(|(c, _)| match c {
-            Cell::Chest { loot, .. } if loot.kind == "key" => u64::from(loot.amount()),
+            Cell::Chest { loot, .. } => u64::from(loot.plain_keys()),
             _ => 0,
         })
-        .sum()
+        .sum();
+    let items: u64 = level
+        .items
+        .iter()
+        .filter(|i| level.contains(i.at[0], i.at[1]) && reach[(i.at[1] * w + i.at[0]) as usize])
+        .map(|i| u64::from(i.loot.plain_keys()))
+        .sum();
+    chests.saturating_add(items)
 }
 
 /// Whether the party can stand next to (x, y): a neighbour it reaches that is not a pit.
@@ -376,47 +604,30 @@ fn beside(level: &Level, reach: &[bool], (x, y): (i32, i32)) -> bool {
     })
 }
 
-/// Plays out the floor's locks: a state is the set of locks opened with keys, what the party
-/// reaches follows from it (a lever in reach opens them all), and a key in hand opens any lock
-/// beside what is reached. Keys are all alike and opening only ever widens the reach, so the
+/// Plays out the floor's plain locks: a state is the set of them opened with keys, what the
+/// party reaches follows from it (with the gates its mechanisms in reach open and the named
+/// locks its named keys open), and a plain key in hand opens any plain lock beside what is
+/// reached. Keys are all alike and opening only ever widens the reach, so the
 /// set of opened locks is the whole state. `None` when the floor has too many locks to try.
 fn search_locks(
-    level: &Level,
+    locking: &Locking,
     arrival: (i32, i32),
     goals: &[(i32, i32)],
     keys_in_hand: u64,
+    named: &BTreeSet<String>,
 ) -> Option<Locks> {
-    let locks = positions(level, |c| *c == Cell::Locked);
-    if locks.len() > 64 {
+    let level = locking.level;
+    if locking.plain.len() > 64 {
         return None;
     }
     let w = level.width;
     let index = |(x, y): (i32, i32)| (y * w + x) as usize;
-    let mut lock_at = vec![None; level.cells.len()];
-    for (n, &at) in locks.iter().enumerate() {
-        lock_at[index(at)] = Some(n);
-    }
-    let levers = positions(level, |c| matches!(c, Cell::Lever { .. }));
-    let reach = |opened: u64| {
-        let walk = |all: bool| {
-            spread(
-                level,
-                &[arrival],
-                |i, c| {
-                    !c.is_solid()
-                        || *c == Cell::Door
-                        || lock_at[i].is_some_and(|n| all || opened >> n & 1 == 1)
-                },
-                true,
-            )
-        };
-        let reached = walk(false);
-        if levers.iter().any(|&at| beside(level, &reached, at)) {
-            walk(true)
-        } else {
-            reached
-        }
-    };
+    let locks: Vec<(i32, i32)> = locking
+        .plain
+        .iter()
+        .map(|&i| (i as i32 % w, i as i32 / w))
+        .collect();
+    let reach = |opened: u64| locking.flood(&[arrival], |n| opened >> n & 1 == 1, Some(named));
 
     let mut union = vec![false; level.cells.len()];
     let mut near = 0u64;
@@ -464,7 +675,8 @@ fn search_locks(
 
 /// The fewest locked doors on any way from `arrival` to a goal, every lock counted as a door
 /// that costs one key (a breadth-first walk that takes free steps before paid ones).
-fn locks_in_the_way(level: &Level, arrival: (i32, i32), goals: &[(i32, i32)]) -> u32 {
+fn locks_in_the_way(locking: &Locking, arrival: (i32, i32), goals: &[(i32, i32)]) -> u32 {
+    let level = locking.level;
     let w = level.width;
     let inside = |x: i32, y: i32| (0..level.width).contains(&x) && (0..level.height).contains(&y);
     let mut cost = vec![u32::MAX; level.cells.len()];
@@ -485,7 +697,7 @@ fn locks_in_the_way(level: &Level, arrival: (i32, i32), goals: &[(i32, i32)]) ->
                 continue;
             }
             let step = match level.cell(nx, ny) {
-                Cell::Locked => 1,
+                Cell::Locked if matches!(locking.kind[(ny * w + nx) as usize], Lock::Plain(_)) => 1,
                 c if !c.is_solid() || opens(c) => 0,
                 _ => continue,
             };

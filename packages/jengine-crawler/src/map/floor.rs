@@ -9,6 +9,38 @@ use super::fields::{Decor, Item};
 use super::tables::Level;
 use serde::{Deserialize, Serialize};
 
+/// Every symbol the automap draws with and what it means, in the order a legend lists them.
+pub const LEGEND: [(char, &str); 19] = [
+    ('.', "floor"),
+    ('#', "rock"),
+    ('+', "door"),
+    ('=', "locked door"),
+    ('/', "open door"),
+    ('A', "archway"),
+    ('L', "lever"),
+    ('B', "button"),
+    ('C', "chest"),
+    ('c', "empty chest"),
+    ('$', "something lying here"),
+    ('E', "a fight waits"),
+    ('^', "sprung trap"),
+    ('O', "pit"),
+    ('>', "stairs down"),
+    ('<', "stairs up"),
+    ('T', "teleporter"),
+    ('%', "spinner"),
+    ('_', "pressure plate"),
+];
+
+/// The legend of an automap: each symbol `rows` holds, with its meaning, in [`LEGEND`] order.
+pub fn legend(rows: &[String]) -> Vec<(char, &'static str)> {
+    LEGEND
+        .iter()
+        .copied()
+        .filter(|(symbol, _)| rows.iter().any(|row| row.contains(*symbol)))
+        .collect()
+}
+
 /// A monster on a floor.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Monster {
@@ -225,7 +257,8 @@ impl Dungeon {
     }
 
     /// The automap: the floor as drawn, with what has not been seen blank, a fight not yet won
-    /// as `E` and a trap that has not gone off as floor.
+    /// as `E`, a trap that has not gone off as floor, an opened door `/`, an emptied chest `c`
+    /// (see [`LEGEND`] for every symbol).
     pub fn automap(&self) -> Vec<String> {
         (0..self.height)
             .map(|y| {
@@ -238,6 +271,8 @@ impl Dungeon {
                         } else {
                             match self.cell(x, y) {
                                 Cell::Trap { sprung: false, .. } => '.',
+                                Cell::Open => '/',
+                                Cell::Chest { opened: true, .. } => 'c',
                                 cell => cell.symbol(),
                             }
                         }

@@ -13,7 +13,7 @@ mod tables;
 
 pub use cells::{Cell, Crawler, EncounterSpot, Facing, Loot, MonsterKind};
 pub use fields::{Decor, Item, Mechanism, NamedDoor, Spinner, Teleport};
-pub use floor::{Dungeon, Encounter, Monster};
+pub use floor::{Dungeon, Encounter, LEGEND, Monster, legend};
 pub use tables::{Level, MapError, MonsterStart, Place, Problem, Tables};
 
 #[cfg(test)]

@@ -502,3 +502,397 @@ fn a_floor_of_many_locks_loads_without_trying_every_order() {
     );
     assert!(load(&[top, level("Deep", &many)]).is_ok());
 }
+
+/// A floor with one of each new thing: a secret door, a teleporter, a spinner, a dark cell, a
+/// plate, a button and a lever, named doors, items, decor and a wall set.
+fn furnished() -> Value {
+    json!({
+        "name": "Works",
+        "map": ["##########",
+                "#<._.S..T#",
+                "#.####=#.#",
+                "#%D..+.B.#",
+                "#.L#######",
+                "#...>=...#",
+                "##########"],
+        "doors": [{ "at": [6, 2], "name": "north gate" }, { "at": [5, 1], "name": "hidden" },
+                  { "at": [5, 5], "name": "vault", "key": "bronze" }, { "at": [5, 3], "name": "inner" }],
+        "levers": [{ "at": [2, 4], "opens": ["north gate"] }],
+        "plates": [{ "at": [3, 1], "opens": [], "shuts": ["inner"] }],
+        "buttons": [{ "at": [7, 3], "opens": ["inner"] }],
+        "teleports": [{ "at": [8, 1], "to": [1, 5], "facing": "east" }],
+        "spinners": [{ "at": [1, 3], "turn": 2 }],
+        "items": [{ "at": [2, 5], "loot": "key:bronze", "art": "i_key" }, { "at": [2, 5], "loot": "gold:5" }],
+        "decor": [{ "at": [3, 4], "side": "north", "art": "banner" }],
+        "traps": [{ "name": "darts", "damage": 3 }],
+        "walls": "roots"
+    })
+}
+
+fn furnished_with(key: &str, value: Value) -> String {
+    fails(&[with(furnished(), key, value)])
+}
+
+#[test]
+fn a_furnished_floor_loads_with_every_row_field_kept() {
+    let tables = load(&[furnished()]).unwrap();
+    let l = &tables.levels[0];
+    assert_eq!(l.cell(5, 1), &Cell::Secret);
+    assert_eq!(l.cell(8, 1), &Cell::Teleporter);
+    assert_eq!(l.cell(1, 3), &Cell::Spinner);
+    assert_eq!(l.cell(2, 3), &Cell::Dark);
+    assert_eq!(l.cell(3, 1), &Cell::Plate { pressed: false });
+    assert_eq!(l.cell(7, 3), &Cell::Button { pressed: false });
+    assert!(l.cell(5, 1).is_solid() && l.cell(7, 3).is_solid());
+    assert!(l.cell(8, 1).is_walkable() && l.cell(2, 3).is_walkable());
+    assert!(l.is_gate(6, 2) && l.is_gate(5, 3) && !l.is_gate(5, 5));
+    assert_eq!(
+        l.door_named("vault").unwrap().key.as_deref(),
+        Some("bronze")
+    );
+    assert_eq!(l.teleport_at(8, 1).unwrap().to, [1, 5]);
+    assert_eq!(l.spinner_at(1, 3).unwrap().turn, Some(2));
+    assert_eq!(l.items.len(), 2);
+    assert_eq!(l.items[0].loot.named_key(), Some("bronze"));
+    assert_eq!((l.items[1].index, l.items[1].art.as_deref()), (1, None));
+    assert_eq!(l.decor[0].art, "banner");
+    assert_eq!(l.walls.as_deref(), Some("roots"));
+    let floor = Dungeon::new(l, &tables.monsters);
+    assert_eq!((floor.items.len(), floor.decor.len()), (2, 1));
+    assert_eq!(floor.walls.as_deref(), Some("roots"));
+    assert_eq!(l.rows()[3], "#%D..+.B.#", "the new symbols read back");
+}
+
+#[test]
+fn every_lever_plate_button_and_teleporter_needs_one_entry_on_its_symbol() {
+    assert_eq!(
+        furnished_with("levers", json!([])),
+        "level 1 (Works), row 4, cell 2: a L is drawn here but the level's \"levers\" list has no entry for it"
+    );
+    assert_eq!(
+        furnished_with("plates", json!([])),
+        "level 1 (Works), row 1, cell 3: a _ is drawn here but the level's \"plates\" list has no entry for it"
+    );
+    assert_eq!(
+        furnished_with("buttons", json!([])),
+        "level 1 (Works), row 3, cell 7: a B is drawn here but the level's \"buttons\" list has no entry for it"
+    );
+    assert_eq!(
+        furnished_with("teleports", json!([])),
+        "level 1 (Works), row 1, cell 8: a T is drawn here but the level's \"teleports\" list has no entry for it"
+    );
+    assert_eq!(
+        furnished_with(
+            "levers",
+            json!([{ "at": [2, 4], "opens": ["north gate"] }, { "at": [3, 3] }])
+        ),
+        "level 1 (Works), row 3, cell 3: this \"levers\" entry stands on a '.', not a L"
+    );
+    assert_eq!(
+        furnished_with(
+            "buttons",
+            json!([{ "at": [7, 3], "opens": ["inner"] }, { "at": [7, 3] }])
+        ),
+        "level 1 (Works), row 3, cell 7: two \"buttons\" entries stand on this cell"
+    );
+    assert_eq!(
+        furnished_with("spinners", json!([{ "at": [40, 3] }])),
+        "level 1 (Works), row 3, cell 40: this \"spinners\" entry stands on a '#', not a %"
+    );
+    // A spinner needs no entry: it turns at random.
+    let mut row = furnished();
+    row["spinners"] = json!([]);
+    assert!(load(&[row]).is_ok());
+}
+
+#[test]
+fn named_doors_stand_on_doors_and_mechanisms_name_only_them() {
+    let doors = |extra: Value| {
+        let mut list = furnished()["doors"].clone();
+        list.as_array_mut().unwrap().push(extra);
+        furnished_with("doors", list)
+    };
+    assert_eq!(
+        doors(json!({ "at": [2, 1], "name": "floor" })),
+        "level 1 (Works), row 1, cell 2: the door \"floor\" is named on a cell that is not a door (+ = or S)"
+    );
+    assert_eq!(
+        doors(json!({ "at": [5, 5], "name": "vault" })),
+        "level 1 (Works), row 5, cell 5: the door name \"vault\" is empty or names two doors on this floor"
+    );
+    let mut row = furnished();
+    row["doors"][3]["key"] = json!("iron");
+    assert_eq!(
+        fails(&[row]),
+        "level 1 (Works), row 3, cell 5: the door \"inner\" takes a key but is not a locked door (=)"
+    );
+    assert_eq!(
+        furnished_with("levers", json!([{ "at": [2, 4], "opens": ["west gate"] }])),
+        "level 1 (Works), row 4, cell 2: this \"levers\" entry names the door \"west gate\", which is not one of this floor's doors"
+    );
+}
+
+#[test]
+fn a_door_needing_a_named_key_nobody_holds_is_refused() {
+    let mut row = furnished();
+    row["items"] = json!([{ "at": [2, 5], "loot": "key:iron" }]);
+    assert_eq!(
+        fails(&[row]),
+        "level 1 (Works), row 5, cell 5: the door \"vault\" opens with the key \"bronze\", and no chest or item on this floor or above holds it"
+    );
+    // A key found above opens the door below (and is kept).
+    let top = with(
+        level("Top", &["######", "#<C.>#", "######"]),
+        "chests",
+        json!(["key:bronze"]),
+    );
+    let below = json!({ "name": "Deep", "map": ["#######", "#<.=.>#", "#######"],
+                        "doors": [{ "at": [3, 1], "name": "v", "key": "bronze" }] });
+    assert!(load(&[top, below.clone()]).is_ok());
+    // The key behind its own door does not open it.
+    let inside = json!({ "name": "Top", "map": ["########", "#<.=C.>#", "########"],
+                         "chests": ["key:bronze"], "doors": [{ "at": [3, 1], "name": "v", "key": "bronze" }] });
+    assert_eq!(
+        fails(&[inside]),
+        "level 1 (Top), row 1, cell 6: the way down cannot be reached from the start"
+    );
+}
+
+#[test]
+fn a_gate_opens_only_when_a_mechanism_naming_it_is_in_reach() {
+    let gate = |lever_at: [i32; 2], map: &[&str]| {
+        json!({ "name": "Top", "map": map, "doors": [{ "at": [3, 1], "name": "g" }],
+                "levers": [{ "at": lever_at, "opens": ["g"] }] })
+    };
+    assert!(load(&[gate([2, 2], &["#######", "#<.=.>#", "##L####"])]).is_ok());
+    // The lever is behind the gate it opens: stuck.
+    assert_eq!(
+        fails(&[gate([4, 2], &["#######", "#<.=.>#", "####L##"])]),
+        "level 1 (Top), row 1, cell 5: the way down cannot be reached from the start"
+    );
+    // A key does not open a gate.
+    let keyed = json!({ "name": "Top", "map": ["#######", "#C.=.>#", "#<##L##"],
+                        "chests": ["key:1"], "start": [1, 1],
+                        "doors": [{ "at": [3, 1], "name": "g" }],
+                        "levers": [{ "at": [4, 2], "opens": ["g"] }] });
+    assert!(fails(&[keyed]).contains("the way down cannot be reached"));
+    // A plate opens what it names when stood on.
+    let plate = json!({ "name": "Top", "map": ["#######", "#<_=.>#", "#######"],
+                        "doors": [{ "at": [3, 1], "name": "g" }],
+                        "plates": [{ "at": [2, 1], "opens": ["g"] }] });
+    assert!(load(&[plate]).is_ok());
+}
+
+#[test]
+fn the_way_down_may_lie_through_a_teleporter_or_a_secret_door() {
+    let teleport = json!({ "name": "Top", "map": ["#######", "#<.T#>#", "#######"],
+                           "teleports": [{ "at": [3, 1], "to": [5, 1] }] });
+    assert!(load(&[teleport]).is_ok());
+    let secret = level("Top", &["#######", "#<.S.>#", "#######"]);
+    assert!(load(&[secret]).is_ok());
+    // A teleporter is not walked across: the cell beyond it is not reached through it.
+    let across = json!({ "name": "Top", "map": ["#######", "#<.T.>#", "#######"],
+                         "teleports": [{ "at": [3, 1], "to": [1, 1] }] });
+    assert_eq!(
+        fails(&[across]),
+        "level 1 (Top), row 1, cell 5: the way down cannot be reached from the start"
+    );
+}
+
+#[test]
+fn a_teleporter_lands_on_a_floor_and_a_cell_the_party_can_stand_on() {
+    let to = |t: Value| furnished_with("teleports", json!([t]));
+    assert_eq!(
+        to(json!({ "at": [8, 1], "to": [0, 0] })),
+        "level 1 (Works), row 1, cell 8: the teleporter sends the party to row 0, cell 0 of its own floor, which is off the map or solid"
+    );
+    assert_eq!(
+        to(json!({ "at": [8, 1], "to": [8, 1] })),
+        "level 1 (Works), row 1, cell 8: the teleporter sends the party to row 1, cell 8 of its own floor, which is another teleporter"
+    );
+    assert_eq!(
+        to(json!({ "at": [8, 1], "to": [1, 5], "floor": 3 })),
+        "level 1 (Works), row 1, cell 8: the teleporter sends the party to floor 3, which does not exist (floors count from 0; there are 1)"
+    );
+    let mut row = furnished();
+    row["teleports"] = json!([{ "at": [8, 1], "to": [0, 1], "floor": 1 }]);
+    let deep = level("Deep", &["#####", "#<.>#", "#####"]);
+    assert_eq!(
+        fails(&[row.clone(), deep.clone()]),
+        "level 1 (Works), row 1, cell 8: the teleporter sends the party to row 1, cell 0 of floor 1, which is off the map or solid"
+    );
+    row["teleports"][0]["to"] = json!([2, 1]);
+    assert!(load(&[row, deep]).is_ok(), "to another floor");
+    let fight = with(
+        furnished(),
+        "encounters",
+        json!([{ "at": [1, 5], "group": "g" }]),
+    );
+    assert_eq!(
+        fails(&[fight]),
+        "level 1 (Works), row 1, cell 8: the teleporter sends the party to row 5, cell 1 of its own floor, which is a fight's cell"
+    );
+}
+
+#[test]
+fn spinners_items_decor_and_wall_sets_are_checked_against_the_drawing() {
+    assert_eq!(
+        furnished_with("spinners", json!([{ "at": [1, 3], "turn": 4 }])),
+        "level 1 (Works), row 3, cell 1: a spinner's turn 4 is not 1 to 3 quarter turns"
+    );
+    assert_eq!(
+        furnished_with("items", json!([{ "at": [1, 3], "loot": "gold:1" }])),
+        "level 1 (Works), row 3, cell 1: an item lies here, but items lie only on open floor (.)"
+    );
+    assert_eq!(
+        furnished_with("items", json!([{ "at": [2, 5], "loot": "gold" }])),
+        "level 1 (Works), row 5, cell 2: loot \"gold\" is not kind:value (gold: and heal: need a whole number, key: a number or a name)"
+    );
+    assert_eq!(
+        furnished_with(
+            "decor",
+            json!([{ "at": [2, 5], "side": "north", "art": "x" }])
+        ),
+        "level 1 (Works), row 5, cell 2: decor hangs only on a solid cell (# S B L)"
+    );
+    assert_eq!(
+        furnished_with(
+            "decor",
+            json!([{ "at": [0, 0], "side": "north", "art": "x" }])
+        ),
+        "level 1 (Works), row 0, cell 0: decor on the face toward north looks into rock: the cell on that side must be open"
+    );
+    assert_eq!(
+        furnished_with("walls", json!(" ")),
+        "level 1 (Works): \"walls\" is empty"
+    );
+    let typo = furnished_with("decor", json!([{ "at": [3, 4], "side": "up", "art": "x" }]));
+    assert!(
+        typo.starts_with("level 1 (Works): unknown variant `up`"),
+        "{typo}"
+    );
+}
+
+#[test]
+fn a_trap_may_say_how_much_it_hurts() {
+    let tables = load(&[furnished()]).unwrap();
+    assert!(
+        tables.levels[0]
+            .cells
+            .iter()
+            .all(|c| !matches!(c, Cell::Trap { .. }))
+    );
+    let row = with(
+        level("Top", &["#####", "#<^>#", "#####"]),
+        "traps",
+        json!([{ "name": "darts", "damage": 3 }]),
+    );
+    let tables = load(&[row.clone()]).unwrap();
+    assert_eq!(
+        tables.levels[0].cell(2, 1),
+        &Cell::Trap {
+            name: "darts".into(),
+            sprung: false,
+            damage: 3
+        }
+    );
+    let bad = with(row, "traps", json!([7]));
+    let e = fails(&[bad]);
+    assert!(
+        e.starts_with("level 1 (Top): a trap is a name or {\"name\": .., \"damage\": N}, not 7"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_pit_drops_onto_open_floor_below_and_never_from_the_last_floor() {
+    let top = level("Top", &["######", "#<.>O#", "######"]);
+    assert_eq!(
+        fails(&[top.clone()]),
+        "level 1 (Top), row 1, cell 4: a pit on the last floor leads nowhere"
+    );
+    let below = |row: &str| level("Deep", &["######", row, "######"]);
+    assert!(load(&[top.clone(), below("#<>..#")]).is_ok());
+    for (row, what) in [
+        ("#<>.##", "off its map or solid"),
+        ("#<.>>#", "stairs"),
+        ("#<>.T#", "a teleporter"),
+    ] {
+        let mut deep = below(row);
+        if row.contains('T') {
+            deep["teleports"] = json!([{ "at": [4, 1], "to": [3, 1] }]);
+        }
+        assert_eq!(
+            fails(&[top.clone(), deep]),
+            format!(
+                "level 1 (Top), row 1, cell 4: the pit drops the party to the same cell on the next floor, which is {what}"
+            )
+        );
+    }
+    // Landing beneath a pit, the party must still be able to reach the stairs up.
+    let shut_in = level("Deep", &["#######", "#<.>=.#", "#######"]);
+    let top = level("Top", &["#######", "#<.C>O#", "#######"]);
+    let top = with(top, "chests", json!(["key:1"]));
+    let e = fails(&[top, shut_in]);
+    assert_eq!(
+        e,
+        "level 2 (Deep), row 1, cell 1: the stairs up are behind a locked door"
+    );
+}
+
+#[test]
+fn fights_stand_one_to_a_cell_off_the_stairs_and_off_monsters_with_named_groups() {
+    let map = ["#######", "#<.M.>#", "#######"];
+    let fights = |list: Value| {
+        let row = with(level("Top", &map), "monsters", json!(["rat"]));
+        fails(&[with(row, "encounters", list)])
+    };
+    assert_eq!(
+        fights(json!([{ "at": [2, 1], "group": "a" }, { "at": [2, 1], "group": "b" }])),
+        "level 1 (Top), row 1, cell 2: two fights are placed on this cell"
+    );
+    assert_eq!(
+        fights(json!([{ "at": [5, 1], "group": "a" }])),
+        "level 1 (Top), row 1, cell 5: a fight is placed on the stairs"
+    );
+    assert_eq!(
+        fights(json!([{ "at": [1, 1], "group": "a" }])),
+        "level 1 (Top), row 1, cell 1: a fight is placed on the stairs"
+    );
+    assert_eq!(
+        fights(json!([{ "at": [3, 1], "group": "a" }])),
+        "level 1 (Top), row 1, cell 3: a fight is placed where a monster starts"
+    );
+    assert_eq!(
+        fights(json!([{ "at": [2, 1], "group": " " }])),
+        "level 1 (Top), row 1, cell 2: a group with an empty name"
+    );
+    let groups = with(level("Top", &TOP), "groups", json!(["rats", ""]));
+    assert_eq!(
+        fails(&[groups]),
+        "level 1 (Top): a group with an empty name"
+    );
+}
+
+#[test]
+fn a_named_key_reads_as_a_key_not_a_number() {
+    let bronze = Loot::parse("key:bronze").unwrap();
+    assert_eq!(
+        (bronze.named_key(), bronze.plain_keys()),
+        (Some("bronze"), 0)
+    );
+    let two = Loot::parse("key:2").unwrap();
+    assert_eq!((two.named_key(), two.plain_keys()), (None, 2));
+    assert_eq!(two.text(), "key:2");
+}
+
+#[test]
+fn the_furniture_is_in_the_dungeons_fingerprint() {
+    let plain = load(&[level("Top", &TOP)]).unwrap().fingerprint();
+    let walled = load(&[with(level("Top", &TOP), "walls", json!("roots"))]).unwrap();
+    assert_ne!(plain, walled.fingerprint());
+    let base = load(&[furnished()]).unwrap().fingerprint();
+    let mut moved = furnished();
+    moved["spinners"][0]["turn"] = json!(1);
+    assert_ne!(base, load(&[moved]).unwrap().fingerprint());
+}

@@ -165,6 +165,12 @@ fn every_command_refuses_bad_arguments_where_the_script_made_them() {
         "Kotoba.ripple(e, 0, 0)",
         "Kotoba.surge(e, 'big')",
         "Kotoba.swell(e)",
+        // In kind but out of the declared range, or breaking the rule over the arguments.
+        "Kotoba.select(e, 0)",
+        "Kotoba.select(e, math.mininteger)",
+        "Kotoba.ripple(e, 0, 0, 1, 0.5)",
+        "Kotoba.ripple(e, 0, 0, 1, 2, 0, 0)",
+        "Kotoba.surge(e, 1, nil, 0, 0)",
     ];
     let mut script = String::from(
         "function start(e)\n  Kotoba.puzzle(e, 's01')\nend\nfunction update(e)\n  if done then return end\n  done = true\n",
@@ -186,7 +192,8 @@ fn every_command_refuses_bad_arguments_where_the_script_made_them() {
         let name = call.split('(').next().unwrap();
         assert!(
             line.contains("assets/scripts/puzzle.lua:")
-                && line.contains(&format!("{name}: argument")),
+                && (line.contains(&format!("{name}: argument"))
+                    || line.contains(&format!("{name}: the arguments must be such that"))),
             "{call}: {line}"
         );
     }
