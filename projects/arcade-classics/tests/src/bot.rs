@@ -3,18 +3,19 @@
 //!
 //! It knows what the player is shown and nothing else: the automap (`Dungeon::automap`, the
 //! game's `CrawlMap`), the state (`CrawlState`: where it stands, which way it faces, the party's
-//! health, what is ahead, how near the nearest awake monster is), what its own steps taught it
-//! (a cell it stood on in the dark, a wall it bumped into, a door that stayed locked, where a
-//! teleporter sent it) and the cracks painted on walls it has seen (the level's `crack` decor
-//! on a seen cell). It never reads the drawing of a floor it has not seen.
+//! health, what is ahead and underfoot, how near the nearest awake monster is), what its own
+//! steps taught it (a cell it stood on in the dark, a wall it bumped into, a door that stayed
+//! locked, where a teleporter sent it) and the cracks painted on walls it has seen (the level's
+//! `crack` decor on a seen cell). It never reads the drawing of a floor it has not seen.
 //!
 //! How it plays: it fights whatever stands in front of it, and turns to face an awake monster
 //! at its side; it rests when the party is low and nothing awake is near, until it is whole
-//! again; it searches the walls beside a crack once; otherwise it walks to the nearest thing
-//! worth going to (a full chest, an item, a lever or button it has not used, a teleporter it has
-//! not tried, the edge of what it knows), opening doors on the way and trying locked ones
-//! whenever it holds more keys than when they last refused; with nothing left to find on a
-//! floor it takes the stairs down.
+//! again; it searches a wall with a crack in it once (Use facing it); it picks up what it finds
+//! underfoot; otherwise it walks to the nearest thing worth going to (a full chest, an item, a
+//! lever or button it has not used, a teleporter it has not tried, the edge of what it knows),
+//! opening doors on the way and trying locked ones whenever it holds more keys than when they
+//! last refused; with nothing left to find on a floor it takes the stairs down, and with no
+//! stairs in reach (a gate shut behind it) it goes back to the buttons and levers it has used.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -37,8 +38,6 @@ pub enum Act {
     Wait,
     /// Rest (R).
     Rest,
-    /// Search the walls around (X).
-    Search,
 }
 
 impl Act {
@@ -51,7 +50,6 @@ impl Act {
             Act::Use => "space",
             Act::Attack | Act::Wait => "f",
             Act::Rest => "r",
-            Act::Search => "x",
         }
     }
 
@@ -65,7 +63,6 @@ impl Act {
             Act::Attack => crawl.attack(),
             Act::Wait => crawl.wait(),
             Act::Rest => crawl.rest(),
-            Act::Search => crawl.wait(), // SHIM until search lands
         };
     }
 }
@@ -96,9 +93,12 @@ pub struct Run {
 struct Memory {
     /// Cells learnt by stepping: stood on (`.`), bumped into (`#`, `+`).
     cells: HashMap<(i32, i32), char>,
-    /// Chests, items, levers and buttons it has used, and walls it has searched beside.
+    /// Chests, items, levers, buttons and cracked walls it has used.
     used: HashSet<(i32, i32)>,
-    searched: HashSet<(i32, i32)>,
+    /// How often it has gone back to the buttons and doors with nothing else left.
+    retries: u32,
+    /// How often it has taken from the items on a cell.
+    takes: HashMap<(i32, i32), u32>,
     /// Locked doors, with the keys held when they last refused.
     refused: HashMap<(i32, i32), u32>,
     /// Unknown cells it tried to step into from a cell (and where it was).
@@ -116,25 +116,35 @@ enum Then {
     UseFacing(Facing),
     /// Face this way and step (into the unknown).
     Probe(Facing),
-    /// Search the walls.
-    Search,
     /// Just stand there (a teleporter does the rest).
     Arrive,
 }
+
+/// A cell of a floor, `(x, y)`.
+type At = (i32, i32);
+
+/// The last act and where it was done: the floor, the cell, the cell ahead.
+type Last = (Act, usize, At, At);
+
+/// A plan: the cell to reach, what to do there, and the first step toward it.
+type Aim = (At, Then, At);
 
 /// The simple player.
 pub struct Bot {
     floors: HashMap<usize, Memory>,
     /// Crack hints per floor: the wall cells painted with a crack.
     cracks: Vec<Vec<(i32, i32)>>,
+    /// How low the party may go before it rests (a share of its health).
+    care: f32,
     resting: bool,
     waited: u32,
-    last: Option<(Act, usize, (i32, i32), (i32, i32))>,
+    last: Option<Last>,
 }
 
 /// Whether the party is low enough that the player would stop and rest: the living together
-/// under half their health, or a living member of the front rank under a third.
-fn low(s: &jengine_crawler::CrawlState) -> bool {
+/// under `care` of their health, or a living member of the front rank under two thirds of
+/// that.
+fn low(s: &jengine_crawler::CrawlState, care: f32) -> bool {
     let living: Vec<_> = s.party.iter().filter(|m| m.hp > 0).collect();
     let hp: u32 = living.iter().map(|m| m.hp).sum();
     let max: u32 = living.iter().map(|m| m.max_hp).sum();
@@ -142,8 +152,8 @@ fn low(s: &jengine_crawler::CrawlState) -> bool {
         .party
         .iter()
         .take(2)
-        .any(|m| m.hp > 0 && m.hp * 3 < m.max_hp);
-    hp * 2 < max || front
+        .any(|m| m.hp > 0 && (m.hp as f32) < m.max_hp as f32 * care * 2.0 / 3.0);
+    (hp as f32) < max as f32 * care || front
 }
 
 /// Whole again: every living member at nine tenths or more.
@@ -178,11 +188,19 @@ impl Bot {
             .tables()
             .levels()
             .iter()
-            .map(|_level| Vec::new()) // SHIM until decor lands
+            .map(|level| {
+                level
+                    .decor
+                    .iter()
+                    .filter(|d| d.art == "crack")
+                    .map(|d| (d.at[0], d.at[1]))
+                    .collect()
+            })
             .collect();
         Bot {
             floors: HashMap::new(),
             cracks,
+            care: 0.5,
             resting: false,
             waited: 0,
             last: None,
@@ -198,6 +216,8 @@ impl Bot {
         let seen = map.get(y as usize).and_then(|r| r.get(x as usize)).copied();
         match seen {
             None => '#',
+            // An unfound secret door is rock to the player.
+            Some('S') => '#',
             Some(' ') => self
                 .floors
                 .get(&level)
@@ -222,7 +242,9 @@ impl Bot {
                         memory.cells.insert(ahead, c);
                     }
                     Event::Locked => {
-                        memory.refused.insert(ahead, s.keys);
+                        memory
+                            .refused
+                            .insert(ahead, s.keys + s.keyring.len() as u32);
                     }
                     _ => {}
                 }
@@ -265,7 +287,7 @@ impl Bot {
             return Some(Act::TurnRight);
         }
         // Rest when low, while nothing awake is near.
-        if low(s) {
+        if low(s, self.care) {
             self.resting = true;
         }
         if self.resting {
@@ -289,18 +311,58 @@ impl Bot {
             .iter()
             .map(|r| r.chars().collect())
             .collect();
-        let (goal, then, first) = self.plan(&map, s)?;
+        let planned = match self.plan(&map, s) {
+            Some(p) => Some(p),
+            // Nothing left to go to: a gate may have shut behind it. It tries the buttons,
+            // levers and locked doors again, a few times a floor.
+            None => {
+                let memory = self.floors.entry(s.level).or_default();
+                if memory.retries >= 6 {
+                    return None;
+                }
+                memory.retries += 1;
+                memory.refused.clear();
+                memory.used.retain(|&(x, y)| {
+                    !matches!(
+                        map.get(y as usize).and_then(|r| r.get(x as usize)),
+                        Some('B' | 'L')
+                    )
+                });
+                self.plan(&map, s)
+            }
+        };
+        let (goal, then, first) = planned?;
+        // Something lies underfoot (the state says so): it picks it up on the way.
+        let (goal, then, first) = if s.underfoot.is_some()
+            && !self
+                .floors
+                .get(&s.level)
+                .is_some_and(|m| m.used.contains(&(s.x, s.y)))
+        {
+            ((s.x, s.y), Then::Use, (s.x, s.y))
+        } else {
+            (goal, then, first)
+        };
         let here = (s.x, s.y);
         let memory = self.floors.entry(s.level).or_default();
         if goal == here {
+            // Use takes what is in front first: turn away from a door, lever or chest there.
+            if then == Then::Use && matches!(s.ahead, '+' | '=' | 'L' | 'B' | 'C' | 'T') {
+                return Some(Act::TurnRight);
+            }
             return Some(match then {
+                // Items lie several to a cell: it takes them one at a time.
+                Then::Use if s.underfoot.is_some() => {
+                    let tries = memory.takes.entry(here).or_default();
+                    *tries += 1;
+                    if *tries >= 8 {
+                        memory.used.insert(here);
+                    }
+                    Act::Use
+                }
                 Then::Use => {
                     memory.used.insert(here);
                     Act::Use
-                }
-                Then::Search => {
-                    memory.searched.insert(here);
-                    Act::Search
                 }
                 Then::UseFacing(f) | Then::Probe(f) if f != s.facing => turn_toward(s.facing, f),
                 Then::UseFacing(f) => {
@@ -335,87 +397,108 @@ impl Bot {
     /// The nearest thing worth going to on this floor, what to do there, and the first step
     /// toward it; the stairs down (or a teleporter that leaves the floor) when nothing else is
     /// left.
-    fn plan(
-        &self,
-        map: &[Vec<char>],
-        s: &jengine_crawler::CrawlState,
-    ) -> Option<((i32, i32), Then, (i32, i32))> {
+    fn plan(&self, map: &[Vec<char>], s: &jengine_crawler::CrawlState) -> Option<Aim> {
         let level = s.level;
         let empty = Memory::default();
         let memory = self.floors.get(&level).unwrap_or(&empty);
-        let held = s.keys;
+        let held = s.keys + s.keyring.len() as u32;
         let here = (s.x, s.y);
         let cracks = self.cracks.get(level).map(Vec::as_slice).unwrap_or(&[]);
-        let mut first: HashMap<(i32, i32), (i32, i32)> = HashMap::new();
+        // What the player knows of each cell, once, and the first step toward each cell
+        // reached (a cell's index, `NONE` while unreached).
+        let h = map.len() as i32;
+        let w = map.iter().map(Vec::len).max().unwrap_or(0) as i32;
+        let mut grid = Vec::with_capacity((w * h) as usize);
+        for row in map {
+            for x in 0..w as usize {
+                // An unfound secret door is rock to the player.
+                grid.push(match row.get(x) {
+                    Some('S') | None => '#',
+                    Some(c) => *c,
+                });
+            }
+        }
+        for (&(x, y), &c) in &memory.cells {
+            if x >= 0 && y >= 0 && x < w && y < h && grid[(y * w + x) as usize] == ' ' {
+                grid[(y * w + x) as usize] = c;
+            }
+        }
+        let known = |(x, y): (i32, i32)| {
+            if x < 0 || y < 0 || x >= w || y >= h {
+                '#'
+            } else {
+                grid[(y * w + x) as usize]
+            }
+        };
+        const NONE: (i32, i32) = (i32::MIN, i32::MIN);
+        let mut first = vec![NONE; (w * h) as usize];
+        let index = |(x, y): (i32, i32)| (y * w + x) as usize;
+        let inside = |(x, y): (i32, i32)| x >= 0 && y >= 0 && x < w && y < h;
+        if !inside(here) {
+            return None;
+        }
         let mut queue = VecDeque::from([here]);
-        first.insert(here, here);
+        first[index(here)] = here;
         let mut stairs = None;
         while let Some(at) = queue.pop_front() {
-            let c = self.known(map, level, at);
+            let c = known(at);
+            let step = first[index(at)];
             // What this cell offers.
-            if at != here || true {
-                if matches!(c, 'C' | '$') && !memory.used.contains(&at) {
-                    return Some((at, Then::Use, first[&at]));
+            if matches!(c, 'C' | '$') && !memory.used.contains(&at) {
+                return Some((at, Then::Use, step));
+            }
+            if c == 'T' && !memory.sent.contains_key(&at) {
+                return Some((at, Then::Arrive, step));
+            }
+            for f in Facing::ALL {
+                let (dx, dy) = f.ahead();
+                let n = (at.0 + dx, at.1 + dy);
+                let nc = known(n);
+                if matches!(nc, 'L' | 'B') && !memory.used.contains(&n) {
+                    return Some((at, Then::UseFacing(f), step));
                 }
-                if c == 'T' && !memory.sent.contains_key(&at) {
-                    return Some((at, Then::Arrive, first[&at]));
+                if nc == ' ' && !memory.probed.contains(&(at, n)) {
+                    return Some((at, Then::Probe(f), step));
                 }
-                for f in Facing::ALL {
-                    let (dx, dy) = f.ahead();
-                    let n = (at.0 + dx, at.1 + dy);
-                    let nc = self.known(map, level, n);
-                    if matches!(nc, 'L' | 'B') && !memory.used.contains(&n) {
-                        return Some((at, Then::UseFacing(f), first[&at]));
-                    }
-                    if nc == ' ' && !memory.probed.contains(&(at, n)) {
-                        return Some((at, Then::Probe(f), first[&at]));
-                    }
-                }
-                let beside_crack = Facing::ALL.iter().any(|f| {
-                    let (dx, dy) = f.ahead();
-                    let n = (at.0 + dx, at.1 + dy);
-                    cracks.contains(&n) && self.known(map, level, n) == '#'
-                });
-                if beside_crack && !memory.searched.contains(&at) {
-                    return Some((at, Then::Search, first[&at]));
-                }
-                if stairs.is_none() {
-                    if c == '>' {
-                        stairs = Some((at, Then::Use, first[&at]));
-                    } else if c == 'T' && memory.sent.get(&at).is_some_and(|(l, _)| *l != level) {
-                        stairs = Some((at, Then::Arrive, first[&at]));
-                    }
+                // A crack in a wall it has seen: it searches that wall (Use facing it).
+                if nc == '#' && cracks.contains(&n) && !memory.used.contains(&n) {
+                    return Some((at, Then::UseFacing(f), step));
                 }
             }
-            // Where the player can go from here.
-            let through_teleporter = c == 'T' && at != here;
-            if through_teleporter {
-                match memory.sent.get(&at) {
-                    Some((l, to)) if *l == level && *to != at => {
-                        if !first.contains_key(to) {
-                            first.insert(*to, first[&at]);
-                            queue.push_back(*to);
-                        }
-                    }
-                    _ => {}
+            if stairs.is_none() {
+                if c == '>' {
+                    stairs = Some((at, Then::Use, step));
+                } else if c == 'T' && memory.sent.get(&at).is_some_and(|(l, _)| *l != level) {
+                    stairs = Some((at, Then::Arrive, step));
+                }
+            }
+            // Where the player can go from here: a teleporter it knows goes where it sent it.
+            if c == 'T' && at != here {
+                if let Some((l, to)) = memory.sent.get(&at)
+                    && *l == level
+                    && *to != at
+                    && inside(*to)
+                    && first[index(*to)] == NONE
+                {
+                    first[index(*to)] = step;
+                    queue.push_back(*to);
                 }
                 continue;
             }
             for f in Facing::ALL {
                 let (dx, dy) = f.ahead();
                 let n = (at.0 + dx, at.1 + dy);
-                if first.contains_key(&n) {
+                if !inside(n) || first[index(n)] != NONE {
                     continue;
                 }
-                let ok = match self.known(map, level, n) {
-                    '.' | 'A' | '/' | '^' | 'C' | 'c' | '$' | '%' | '_' | '<' | '>' | 'E' | '+'
-                    | 'T' => true,
+                let ok = match known(n) {
+                    '.' | 'A' | '/' | '^' | 'C' | 'c' | '$' | '%' | '_' | '<' | '>' | 'E' | 'D'
+                    | '+' | 'T' => true,
                     '=' => memory.refused.get(&n).is_none_or(|k| held > *k),
                     _ => false,
                 };
                 if ok {
-                    let step = if at == here { n } else { first[&at] };
-                    first.insert(n, step);
+                    first[index(n)] = if at == here { n } else { step };
                     queue.push_back(n);
                 }
             }
@@ -423,9 +506,22 @@ impl Bot {
         stairs
     }
 
+    /// The same player, resting once the party is under `care` of its health (a half unless
+    /// told: a careful player rests sooner).
+    pub fn careful(mut self, care: f32) -> Bot {
+        self.care = care.clamp(0.0, 1.0);
+        self
+    }
+
     /// Plays `crawl` to its end (or `limit` acts), returning how it went.
-    pub fn play(mut crawl: Crawl, limit: usize) -> Run {
-        let mut bot = Bot::new(&crawl);
+    pub fn play(crawl: Crawl, limit: usize) -> Run {
+        let bot = Bot::new(&crawl);
+        bot.run(crawl, limit)
+    }
+
+    /// Plays `crawl` to its end (or `limit` acts) as this player.
+    pub fn run(mut self, mut crawl: Crawl, limit: usize) -> Run {
+        let bot = &mut self;
         let mut acts = Vec::new();
         while acts.len() < limit {
             let Some(act) = bot.next(&crawl) else {
