@@ -45,6 +45,8 @@ local MAP_COLOURS = {
   ["_"] = { 0.58, 0.52, 0.44, 1 },
   ["B"] = { 0.88, 0.42, 0.18, 1 },
 }
+-- A secret door not yet found is rock on the player's map; a dark cell stays blank.
+MAP_COLOURS["S"] = MAP_COLOURS["#"]
 local CLEAR = { 0, 0, 0, 0 }
 
 local game
@@ -353,6 +355,42 @@ local function mark_party()
   Entity.set(find("am_you"), "sprite", { size = { win.cell * 1.2, win.cell * 1.2 } })
 end
 
+-- The legend, shown on the small map's parchment while the map is unrolled: a swatch and a
+-- word for each symbol on this floor's map, in two columns of nine.
+local LEGEND_SLOTS = 18
+local SHORT = {
+  ["$"] = "item", ["E"] = "a fight", ["^"] = "sprung trap", ["="] = "locked door",
+  ["<"] = "stairs up", [">"] = "stairs down", ["_"] = "plate",
+}
+local legend_shown = nil
+
+local function show_legend(legend)
+  local key = ""
+  if big_map and legend ~= nil then
+    for _, entry in ipairs(legend) do key = key .. entry.symbol end
+  end
+  if key == legend_shown then return end
+  legend_shown = key
+  local n = 0
+  for _, entry in ipairs(big_map and legend or {}) do
+    local tint = MAP_COLOURS[entry.symbol]
+    if tint ~= nil and n < LEGEND_SLOTS then
+      local col, row = n // 9, n % 9
+      local x, y = 1.1 + col * 2.05, 0.15 - row * 0.38
+      Entity.set(find("lg_sw_" .. n), "transform", { pos = { x, y } })
+      Entity.set(find("lg_sw_" .. n), "sprite", { tint = tint })
+      Entity.set(find("lg_tx_" .. n), "transform", { pos = { x + 0.22, y } })
+      Text.set(find("lg_tx_" .. n), SHORT[entry.symbol] or entry.meaning)
+      n = n + 1
+    end
+  end
+  Entity.set(find("legend_paper"), "transform", { pos = n > 0 and { 2.85, -1.45 } or { 0, 100 } })
+  for i = n, LEGEND_SLOTS - 1 do
+    Entity.set(find("lg_sw_" .. i), "transform", { pos = { 0, 100 } })
+    Entity.set(find("lg_tx_" .. i), "transform", { pos = { 0, 100 } })
+  end
+end
+
 local function toggle_map()
   big_map = not big_map
   place_map()
@@ -539,6 +577,7 @@ function update(e, dt)
     if state.encounter ~= nil and ended == nil then Crawler.resolve(e, true) end
     local map = Entity.get(e, "CrawlMap")
     if map ~= nil and map.rows ~= nil then paint_map(map.rows) end
+    show_legend(map and map.legend)
     mark_party()
   end
   local target = drone_target(state)

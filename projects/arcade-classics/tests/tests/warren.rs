@@ -237,7 +237,13 @@ fn the_automap_unrolls_over_the_view() {
     game.keys(&["up", "up", "up", "up", "m"]);
     game.settle(5);
     assert_eq!(state(&game)["x"], 7, "{}", state(&game));
+    // The legend names what this floor's map shows so far, on the small map's parchment.
+    let legend: Vec<String> = (0..4).map(|i| game.text(&format!("lg_tx_{i}"))).collect();
+    assert_eq!(legend, ["floor", "rock", "open door", "stairs up"]);
     game.golden("warren_automap");
+    // Rolled up, the legend goes.
+    game.key("m");
+    assert!(game.centre("lg_tx_0")[1] > 50.0, "the legend stays out");
 }
 
 #[test]
