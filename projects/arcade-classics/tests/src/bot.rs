@@ -229,13 +229,11 @@ impl Bot {
     }
 
     /// Learns from what the last act did.
-    fn learn(&mut self, crawl: &Crawl) {
-        let s = crawl.state();
+    fn learn(&mut self, crawl: &Crawl, s: &jengine_crawler::CrawlState) {
         let here = (s.x, s.y);
-        let events = crawl.events().to_vec();
         if let Some((act, level, from, ahead)) = self.last.take() {
             let memory = self.floors.entry(level).or_default();
-            for e in &events {
+            for e in crawl.events() {
                 match e {
                     Event::Bumped { what } if act == Act::Forward && what != "monster" => {
                         let c = if what == "door" { '+' } else { '#' };
@@ -266,8 +264,8 @@ impl Bot {
 
     /// The next act, or `None` when the run is over or the player has nothing left to do.
     pub fn next(&mut self, crawl: &Crawl) -> Option<Act> {
-        self.learn(crawl);
         let s = crawl.state();
+        self.learn(crawl, &s);
         if s.dead || s.escaped {
             return None;
         }
