@@ -71,6 +71,9 @@ pub struct Sheet {
     pub art: BTreeMap<String, Art>,
     /// `[w, h]` in pixels of each texture the sheet names.
     pub sizes: BTreeMap<String, [f32; 2]>,
+    /// Wall sets by name: for each, the art of any face (by its [`FACES`] name) a floor with
+    /// that `walls` draws instead of the sheet's own. Faces a set leaves out are the sheet's.
+    pub sets: BTreeMap<String, BTreeMap<String, Art>>,
 }
 
 /// Region `i` of the standard grid.
@@ -107,6 +110,7 @@ impl Default for Sheet {
             faces,
             art,
             sizes,
+            sets: BTreeMap::new(),
         }
     }
 }
@@ -158,6 +162,47 @@ impl Sheet {
             let size = size_of(&art.texture, &what)?;
             check_region(&what, &art.region, size)?;
         }
+        for (set, faces) in &self.sets {
+            if set.trim().is_empty() {
+                return Err("sheet.sets: a wall set needs a name".into());
+            }
+            for (name, art) in faces {
+                let what = format!("sheet.sets.{set}.{name}");
+                if !FACES.contains(&name.as_str()) {
+                    return Err(format!(
+                        "{what}: not a face (the faces are {})",
+                        FACES.join(", ")
+                    ));
+                }
+                let size = size_of(&art.texture, &what)?;
+                check_region(&what, &art.region, size)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses floors whose wall set (`walls`, by level) the sheet does not have, naming the
+    /// level (counting from 1, with its name) and the set.
+    pub fn check_sets<'a>(
+        &self,
+        levels: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+    ) -> Result<(), String> {
+        for (i, (name, walls)) in levels.into_iter().enumerate() {
+            if let Some(set) = walls
+                && !self.sets.contains_key(set)
+            {
+                let known: Vec<&str> = self.sets.keys().map(String::as_str).collect();
+                return Err(format!(
+                    "level {} ({name}) has walls {set:?}, a set sheet.sets lacks (it has: {})",
+                    i + 1,
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -181,10 +226,23 @@ impl Sheet {
                 ))
             })
             .collect();
+        let sets = self
+            .sets
+            .iter()
+            .map(|(set, arts)| {
+                let faces = FACES.map(|face| {
+                    let art = arts.get(face)?;
+                    let size = self.sizes.get(&art.texture)?;
+                    Some((art.texture.clone(), uv_rect(art.region, *size)))
+                });
+                (set.clone(), faces.to_vec())
+            })
+            .collect();
         Resolved {
             texture: self.texture.clone(),
             faces,
             art,
+            sets,
         }
     }
 }
@@ -201,12 +259,17 @@ fn uv_rect(r: [f32; 4], size: [f32; 2]) -> [f32; 4] {
     ]
 }
 
+/// A texture and `[u0, v0, u1, v1]` in it.
+type Sampled = (String, [f32; 4]);
+
 /// A sheet as texture coordinates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resolved {
     texture: String,
     faces: [[f32; 4]; FACES.len()],
-    art: BTreeMap<String, (String, [f32; 4])>,
+    art: BTreeMap<String, Sampled>,
+    /// Per wall set, per face: its own texture and coordinates, or none (the sheet's).
+    sets: BTreeMap<String, Vec<Option<Sampled>>>,
 }
 
 fn face_index(look: Look) -> usize {
@@ -239,12 +302,20 @@ fn face_index(look: Look) -> usize {
 }
 
 impl Resolved {
-    /// The texture and `[u0, v0, u1, v1]` a quad samples.
-    pub fn lookup(&self, quad: &Quad) -> (&str, [f32; 4]) {
+    /// The texture and `[u0, v0, u1, v1]` a quad samples on a floor of wall set `set`: its
+    /// named art, else the set's face, else the sheet's.
+    pub fn lookup(&self, quad: &Quad, set: Option<&str>) -> (&str, [f32; 4]) {
         if let Some((texture, uv)) = quad.art.as_ref().and_then(|a| self.art.get(a)) {
             return (texture, *uv);
         }
-        (&self.texture, self.faces[face_index(quad.look)])
+        let face = face_index(quad.look);
+        if let Some(Some((texture, uv))) = set
+            .and_then(|set| self.sets.get(set))
+            .and_then(|faces| faces.get(face))
+        {
+            return (texture, *uv);
+        }
+        (&self.texture, self.faces[face])
     }
 }
 
@@ -318,8 +389,8 @@ fn cut(poly: &[Corner], inside: impl Fn([f32; 2]) -> f32, out: &mut Vec<Corner>)
 /// the middle: what lies outside would only be painted over by the game's frame, and filling
 /// it is most of a busy picture's cost. Vertices are in the view's units with y flipped (the
 /// view's y grows down the screen, the world's up).
-fn fill(mesh: &mut Mesh2D, quad: &Quad, sheet: &Resolved, crop: [f32; 2]) {
-    let (texture, [u0, v0, u1, v1]) = sheet.lookup(quad);
+fn fill(mesh: &mut Mesh2D, quad: &Quad, sheet: &Resolved, set: Option<&str>, crop: [f32; 2]) {
+    let (texture, [u0, v0, u1, v1]) = sheet.lookup(quad, set);
     if mesh.texture != texture {
         mesh.texture.clear();
         mesh.texture.push_str(texture);
@@ -395,17 +466,30 @@ fn fill(mesh: &mut Mesh2D, quad: &Quad, sheet: &Resolved, crop: [f32; 2]) {
     }
 }
 
+/// Where and how a crawl's picture goes: its place in the world, the depth of its farthest
+/// quad, the window it is cut to and the wall set of the floor it shows.
+#[derive(Debug, Clone, Copy)]
+pub struct Placing<'a> {
+    /// The middle of the corridor in the world.
+    pub origin: [f32; 2],
+    /// Quad `i` is drawn at `z_base + i`.
+    pub z_base: f32,
+    /// Half the window's width and height.
+    pub crop: [f32; 2],
+    /// The floor's wall set, if it has one.
+    pub set: Option<&'a str>,
+}
+
 /// Writes `quads` into the pool: mesh `i` at `origin`, depth `z_base + i`. Meshes already
 /// spawned are overwritten in place, more are spawned when the picture grows, and the ones left
 /// over are despawned, so the pool always holds exactly one mesh per quad.
-pub fn write(
-    world: &mut World,
-    pool: &mut Pool,
-    quads: &[Quad],
-    origin: [f32; 2],
-    z_base: f32,
-    crop: [f32; 2],
-) {
+pub fn write(world: &mut World, pool: &mut Pool, quads: &[Quad], at: Placing) {
+    let Placing {
+        origin,
+        z_base,
+        crop,
+        set,
+    } = at;
     for (i, quad) in quads.iter().enumerate() {
         let transform = Transform2D {
             pos: origin,
@@ -418,7 +502,7 @@ pub fn write(
                 .query_one_mut::<(&mut Mesh2D, &mut Transform2D)>(e)
             {
                 Ok((mesh, t)) => {
-                    fill(mesh, quad, &pool.sheet, crop);
+                    fill(mesh, quad, &pool.sheet, set, crop);
                     *t = transform;
                     true
                 }
@@ -427,7 +511,7 @@ pub fn write(
         });
         if !reused {
             let mut mesh = Mesh2D::default();
-            fill(&mut mesh, quad, &pool.sheet, crop);
+            fill(&mut mesh, quad, &pool.sheet, set, crop);
             let e = world.spawn((BulkEntity, transform, mesh));
             if i < pool.meshes.len() {
                 pool.meshes[i] = e;
@@ -518,13 +602,58 @@ mod tests {
         let mut q = quads()[0].clone();
         q.look = Look::Monster;
         q.art = Some("m_ghoul".into());
-        let (t, uv) = r.lookup(&q);
+        let (t, uv) = r.lookup(&q, None);
         assert_eq!(t, "monsters.png");
         assert_eq!(uv[0], 512.5 / 1024.0);
         q.art = Some("m_nobody".into());
-        assert_eq!(r.lookup(&q), ("crawler.png", r.faces[14]));
+        assert_eq!(r.lookup(&q, None), ("crawler.png", r.faces[14]));
         q.look = Look::Encounter;
-        assert_eq!(r.lookup(&q), ("crawler.png", r.faces[15]));
+        assert_eq!(r.lookup(&q, None), ("crawler.png", r.faces[15]));
+    }
+
+    #[test]
+    fn a_wall_set_replaces_the_faces_it_names_and_keeps_the_rest() {
+        let mut sheet = Sheet::default();
+        sheet.sizes.insert("walls.png".into(), [512.0, 256.0]);
+        let art = |x: f32| Art {
+            texture: "walls.png".into(),
+            region: [x, 0.0, 256.0, 256.0],
+        };
+        let roots: BTreeMap<String, Art> = [("wall".to_string(), art(256.0))].into();
+        sheet.sets.insert("roots".into(), roots);
+        assert_eq!(sheet.check(), Ok(()));
+        let r = sheet.resolve();
+        let mut q = quads()[0].clone();
+        q.art = None;
+        q.look = Look::Wall;
+        let (t, uv) = r.lookup(&q, Some("roots"));
+        assert_eq!((t, uv[0]), ("walls.png", 256.5 / 512.0));
+        assert_eq!(r.lookup(&q, None), ("crawler.png", r.faces[0]));
+        q.look = Look::Floor;
+        assert_eq!(r.lookup(&q, Some("roots")), ("crawler.png", r.faces[1]));
+        assert_eq!(r.lookup(&q, Some("nowhere")), ("crawler.png", r.faces[1]));
+
+        assert_eq!(
+            sheet.check_sets([("Top", None), ("Roots", Some("roots"))]),
+            Ok(())
+        );
+        assert_eq!(
+            sheet.check_sets([("Top", None), ("Deep", Some("ember"))]),
+            Err(
+                "level 2 (Deep) has walls \"ember\", a set sheet.sets lacks (it has: roots)".into()
+            )
+        );
+        sheet
+            .sets
+            .get_mut("roots")
+            .unwrap()
+            .insert("window".into(), art(0.0));
+        assert!(
+            sheet
+                .check()
+                .unwrap_err()
+                .starts_with("sheet.sets.roots.window: not a face")
+        );
     }
 
     #[test]
@@ -532,7 +661,7 @@ mod tests {
         let r = Sheet::default().resolve();
         let q = quads().into_iter().find(|q| q.look == Look::Wall).unwrap();
         let mut mesh = Mesh2D::default();
-        fill(&mut mesh, &q, &r, [1e6, 1e6]);
+        fill(&mut mesh, &q, &r, None, [1e6, 1e6]);
         assert_eq!(mesh.vertices.len(), 4);
         assert_eq!(mesh.indices, vec![0, 1, 2, 0, 2, 3]);
         for i in 0..4 {
@@ -554,7 +683,7 @@ mod tests {
         q.q = [1.0, 0.5, 0.5, 1.0];
         q.shade = [1.0, 0.4, 0.4, 1.0];
         let mut mesh = Mesh2D::default();
-        fill(&mut mesh, &q, &r, [1.0, 5.0]);
+        fill(&mut mesh, &q, &r, None, [1.0, 5.0]);
         assert!(mesh.vertices.iter().all(|v| v.pos[0].abs() <= 1.0 + 1e-6));
         assert_eq!(
             mesh.indices.len(),
@@ -578,7 +707,7 @@ mod tests {
         assert!((cut.shade - shade_at).abs() < 1e-6);
         // Wholly outside: nothing to fill.
         q.corners = [[3.0, -1.0], [4.0, -1.0], [4.0, 1.0], [3.0, 1.0]];
-        fill(&mut mesh, &q, &r, [1.0, 5.0]);
+        fill(&mut mesh, &q, &r, None, [1.0, 5.0]);
         assert!(mesh.indices.is_empty());
     }
 
@@ -590,7 +719,7 @@ mod tests {
         q.q = [1.0; 4];
         q.clip = Some([[-1.0, 0.0], [0.0, -1.0], [1.0, 0.0], [0.0, 1.0]]);
         let mut mesh = Mesh2D::default();
-        fill(&mut mesh, &q, &r, [10.0, 10.0]);
+        fill(&mut mesh, &q, &r, None, [10.0, 10.0]);
         assert_eq!(mesh.vertices.len(), 4, "the diamond it is seen through");
         for v in &mesh.vertices {
             assert!(
@@ -611,17 +740,16 @@ mod tests {
         let mut world = World::new();
         let mut pool = Pool::new(&Sheet::default());
         let all = quads();
-        write(&mut world, &mut pool, &all, [1.0, 2.0], 10.0, [1e6, 1e6]);
+        let at = Placing {
+            origin: [1.0, 2.0],
+            z_base: 10.0,
+            crop: [1e6, 1e6],
+            set: None,
+        };
+        write(&mut world, &mut pool, &all, at);
         assert_eq!(pool.meshes().len(), all.len());
         let first = pool.meshes()[0];
-        write(
-            &mut world,
-            &mut pool,
-            &all[..3],
-            [1.0, 2.0],
-            10.0,
-            [1e6, 1e6],
-        );
+        write(&mut world, &mut pool, &all[..3], at);
         assert_eq!(pool.meshes().len(), 3);
         assert_eq!(pool.meshes()[0], first, "a mesh is reused, not respawned");
         assert_eq!(world.entities.len(), 3);

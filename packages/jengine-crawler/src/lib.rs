@@ -369,8 +369,17 @@ fn load_tables(data: Option<&jengine::Tables>, game: &CrawlGame) -> Result<Table
     let levels = table_json(data, "levels", &names.levels)?;
     let monsters = table_json(data, "monsters", &names.monsters)?;
     let crawlers = table_json(data, "crawlers", &names.crawlers)?;
-    Tables::from_json(&levels, &monsters, &crawlers)
-        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))
+    let tables = Tables::from_json(&levels, &monsters, &crawlers)
+        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))?;
+    // Every floor's wall set must be one the sheet paints.
+    let walls = tables
+        .levels()
+        .iter()
+        .map(|l| (l.name.as_str(), l.walls.as_deref()));
+    game.sheet
+        .check_sets(walls)
+        .map_err(|e| format!("crawl_game tables ({}): {e}", names.levels))?;
+    Ok(tables)
 }
 
 /// Builds the crawl for `game` from the project's tables, checked by the crawl's own loader.
@@ -672,19 +681,27 @@ fn draw_system(world: &mut World, _dt: f64) {
             };
             run.redraw = false;
             let frame = game.frame.frame();
+            let set = run.crawl().and_then(|c| c.floor().walls.clone());
             (
                 (
                     game.draw,
                     game.view_origin,
                     game.z_base,
                     [frame.half_width(), frame.half_height()],
+                    set,
                 ),
                 std::mem::take(&mut run.quads),
             )
         };
-        let (on, origin, z_base, crop) = game;
+        let (on, origin, z_base, crop, set) = game;
         if on {
-            draw::write(world, &mut pool, &quads, origin, z_base, crop);
+            let at = draw::Placing {
+                origin,
+                z_base,
+                crop,
+                set: set.as_deref(),
+            };
+            draw::write(world, &mut pool, &quads, at);
         } else {
             draw::clear_from(world, &mut pool, 0);
         }
@@ -813,12 +830,14 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "swap",
-            (entity("e"), integer("a"), integer("b")),
+            // The formation has four slots; a slot past the party's own size is refused when
+            // the call is applied.
+            (entity("e"), integer("a").range(1, 4), integer("b").range(1, 4)),
             |w, (e, a, b)| {
                 act(w, e, |c| {
                     let n = c.state().party.len();
                     for (name, slot) in [("a", a), ("b", b)] {
-                        if slot < 1 || slot > n as i64 {
+                        if slot > n as i64 {
                             return Err(format!(
                                 "Crawler.swap: {name} = {slot} is not a slot of the party (1 to {n})"
                             ));

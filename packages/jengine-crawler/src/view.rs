@@ -5,7 +5,7 @@
 //! is `falloff` smaller, and every corner goes on its own plane, so a wall off to the side
 //! runs from a wide near plane to a narrow far one and leans toward the middle of the screen.
 
-use crate::map::{Cell, Dungeon, Facing};
+use crate::map::{Cell, Dungeon, Facing, Item};
 use serde::{Deserialize, Serialize};
 
 /// How the picture is laid out. Screen units are the game's; the middle of the corridor is
@@ -332,7 +332,11 @@ pub fn sight(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -
         let (cx, cy) = map_cell(x, y, facing, d, s);
         [cx, cy]
     };
-    let mut seen = vec![cell(0, 0)];
+    let mut seen = Vec::new();
+    if *dungeon.cell(x, y) == Cell::Dark {
+        return seen;
+    }
+    seen.push(cell(0, 0));
     for column in 0..SIGHT_COLUMNS {
         // The ray through the middle of the column: `a` cells across per unit of depth.
         let a = ((column as f64 + 0.5) / SIGHT_COLUMNS as f64 * 2.0 - 1.0) * half;
@@ -353,6 +357,10 @@ pub fn sight(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -
             };
             let [cx, cy] = cell(next.0, next.1);
             let here = dungeon.cell(cx, cy);
+            // A dark cell shows nothing, nor anything beyond it.
+            if *here == Cell::Dark {
+                break;
+            }
             seen.push([cx, cy]);
             if here.is_solid() {
                 break;
@@ -393,6 +401,7 @@ fn emit(
     let Sighted {
         depth: d, side: s, ..
     } = seen;
+    let first = quads.len();
     let cell_at = |dd: i32, ss: i32| {
         let (cx, cy) = map_cell(x, y, facing, dd, ss);
         dungeon.cell(cx, cy)
@@ -426,12 +435,32 @@ fn emit(
         [near, near, far, far],
     );
 
+    // A decoration hangs on the face of a solid cell looking toward `toward`: drawn over that
+    // face, in its exact shape, right after it.
+    let decor = |dd: i32, ss: i32, toward: Facing| {
+        let (cx, cy) = map_cell(x, y, facing, dd, ss);
+        dungeon
+            .decor
+            .iter()
+            .find(|k| k.at == [cx, cy] && k.side == toward)
+            .map(|k| k.art.clone())
+    };
+    let mut wall = |face: Face, look: Look, corners, planes, on: (i32, i32, Facing)| {
+        put(face, look, None, corners, planes);
+        if let Some(art) = decor(on.0, on.1, on.2) {
+            put(face, Look::Decor, Some(art), corners, planes);
+        }
+    };
+
+    // Darkness hides what is behind it like rock, but shows nothing: its faces are drawn
+    // without light.
+    let blocks = |c: &Cell| c.is_solid() || *c == Cell::Dark;
+
     // Only the side of a wall that faces the party is ever seen.
-    if s <= 0 && cell_at(d, s - 1).is_solid() {
-        put(
+    if s <= 0 && blocks(cell_at(d, s - 1)) {
+        wall(
             Face::Left,
             Look::Wall,
-            None,
             [
                 p(left, near, -1.0),
                 p(left, far, -1.0),
@@ -439,13 +468,13 @@ fn emit(
                 p(left, near, 1.0),
             ],
             [near, far, far, near],
+            (d, s - 1, facing.turned(1)),
         );
     }
-    if s >= 0 && cell_at(d, s + 1).is_solid() {
-        put(
+    if s >= 0 && blocks(cell_at(d, s + 1)) {
+        wall(
             Face::Right,
             Look::Wall,
-            None,
             [
                 p(right, far, -1.0),
                 p(right, near, -1.0),
@@ -453,6 +482,7 @@ fn emit(
                 p(right, far, 1.0),
             ],
             [far, near, near, far],
+            (d, s + 1, facing.turned(3)),
         );
     }
 
@@ -462,27 +492,39 @@ fn emit(
         Cell::Locked => Some(Look::Locked),
         Cell::Lever { pulled: false } => Some(Look::Lever),
         Cell::Lever { pulled: true } => Some(Look::LeverPulled),
+        // Rock until it is found.
         Cell::Secret => Some(Look::Wall),
-        Cell::Button { .. } => Some(Look::Lever),
+        Cell::Button { pressed: false } => Some(Look::Button),
+        Cell::Button { pressed: true } => Some(Look::ButtonPressed),
         // The frame stands where the door stood and is drawn over whatever is in the doorway.
         Cell::Arch => Some(Look::Arch),
         Cell::Open => Some(Look::OpenDoor),
+        Cell::Dark => Some(Look::Wall),
         _ => None,
     };
     if let Some(look) = ahead {
-        let wall = [
+        let corners = [
             p(left, far, -1.0),
             p(right, far, -1.0),
             p(right, far, 1.0),
             p(left, far, 1.0),
         ];
-        put(Face::Front, look, None, wall, [far; 4]);
+        wall(
+            Face::Front,
+            look,
+            corners,
+            [far; 4],
+            (d + 1, s, facing.turned(2)),
+        );
     }
 
     let here = cell_at(d, s);
     let on_floor = match here {
         Cell::Pit => Some(Look::Pit),
         Cell::Trap { sprung: true, .. } => Some(Look::Trap),
+        Cell::Teleporter => Some(Look::Teleporter),
+        Cell::Spinner => Some(Look::Spinner),
+        Cell::Plate { .. } => Some(Look::Plate),
         _ => None,
     };
     if let Some(look) = on_floor {
@@ -533,6 +575,28 @@ fn emit(
     }
 
     let (cx, cy) = (seen.x, seen.y);
+    // What lies on the floor, small, half-way through the cell: up to three side by side.
+    let lying: Vec<&Item> = dungeon
+        .items
+        .iter()
+        .filter(|i| i.at == [cx, cy])
+        .take(3)
+        .collect();
+    let scale_mid = frame.scale(mid);
+    let size = ITEM * frame.cell_h * scale_mid;
+    let ground_mid = 0.5 * frame.cell_h * scale_mid;
+    for (k, item) in lying.iter().enumerate() {
+        let spread = (k as f32 - (lying.len() as f32 - 1.0) / 2.0) * 0.3;
+        let centre = (s as f32 + spread) * frame.cell_w * scale_mid;
+        let corners = [
+            [centre - size / 2.0, ground_mid - size],
+            [centre + size / 2.0, ground_mid - size],
+            [centre + size / 2.0, ground_mid],
+            [centre - size / 2.0, ground_mid],
+        ];
+        put(Face::Thing, Look::Item, item.art.clone(), corners);
+    }
+
     let body = standing(
         tall[0] * frame.cell_w * scale,
         tall[1] * frame.cell_h * scale,
@@ -546,6 +610,18 @@ fn emit(
         let art = Some(spot.art.clone().unwrap_or_else(|| spot.group.clone()));
         put(Face::Monster, Look::Encounter, art, body);
     }
+
+    for q in &mut quads[first..] {
+        let faced = match q.face {
+            Face::Front => cell_at(d + 1, s),
+            Face::Left => cell_at(d, s - 1),
+            Face::Right => cell_at(d, s + 1),
+            _ => continue,
+        };
+        if *faced == Cell::Dark {
+            q.shade = [0.0; 4];
+        }
+    }
 }
 
 /// A monster's (or a waiting fight's) width and height, against its anchor plane's cell: a
@@ -557,6 +633,8 @@ const STANDING_DOORWAY: [f32; 2] = [0.72, 0.98];
 const STANDING_OWN: [f32; 2] = [0.6, 0.8];
 /// A chest's side, against its anchor plane's cell height.
 const CHEST: f32 = 0.55;
+/// The side of something lying on the floor, against the cell's height half-way through it.
+const ITEM: f32 = 0.3;
 /// Steps in a flight of stairs.
 const STEPS: usize = 4;
 /// How deep a stairwell goes below the floor, in cell heights.
@@ -1154,6 +1232,130 @@ mod tests {
         );
         // The walls of the party's own cell show at the picture's edges; behind it, nothing.
         assert!(has(1, 0) && !has(0, 1));
+    }
+
+    #[test]
+    fn teleporters_spinners_and_plates_lie_in_the_floor_buttons_and_secrets_stand_in_walls() {
+        let d = Dungeon::from_rows(&[
+            "#####", "#.B.#", "#_S.#", "#%..#", "#T..#", "#...#", "#####",
+        ]);
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        for (depth, side, look) in [
+            (1, -1, Look::Teleporter),
+            (2, -1, Look::Spinner),
+            (3, -1, Look::Plate),
+        ] {
+            let thing = of(&quads, Face::Thing, depth, side)[0];
+            assert_eq!(thing.look, look);
+            assert_eq!(
+                thing.corners,
+                of(&quads, Face::Floor, depth, side)[0].corners
+            );
+        }
+        // The secret door is rock to the picture; the button is seen past it, in its wall.
+        assert_eq!(of(&quads, Face::Front, 2, 0)[0].look, Look::Wall);
+        let mut d = d;
+        *d.cell_mut(2, 2).unwrap() = Cell::Floor;
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        assert_eq!(of(&quads, Face::Front, 3, 0)[0].look, Look::Button);
+        *d.cell_mut(2, 1).unwrap() = Cell::Button { pressed: true };
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        assert_eq!(of(&quads, Face::Front, 3, 0)[0].look, Look::ButtonPressed);
+    }
+
+    #[test]
+    fn a_dark_cell_shows_nothing_in_it_or_beyond_and_standing_in_one_shows_nothing() {
+        let d = Dungeon::from_rows(&["#####", "##.##", "##D##", "##.##", "##.##", "#####"]);
+        let quads = build(&d, 2, 4, Facing::North, &frame());
+        assert!(
+            quads.iter().all(|q| q.depth <= 1),
+            "nothing at the dark cell or past it"
+        );
+        let gloom = of(&quads, Face::Front, 1, 0)[0];
+        assert_eq!(
+            gloom.shade, [0.0; 4],
+            "its face hides what is behind, unlit"
+        );
+        assert!(build(&d, 2, 2, Facing::North, &frame()).is_empty());
+        assert!(sight(&d, 2, 2, Facing::North, &frame()).is_empty());
+        assert!(!sight(&d, 2, 4, Facing::North, &frame()).contains(&[2, 2]));
+    }
+
+    #[test]
+    fn items_lie_small_half_way_through_their_cell_with_their_art() {
+        use crate::map::Loot;
+        let mut d = Dungeon::from_rows(&CORRIDOR);
+        let coins = |index| Item {
+            at: [2, 3],
+            loot: Loot {
+                kind: "gold".into(),
+                value: "5".into(),
+            },
+            art: Some("i_coins".into()),
+            index,
+        };
+        d.items.push(coins(0));
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        let item = of(&quads, Face::Thing, 2, 0)[0];
+        assert_eq!(
+            (item.look, item.art.as_deref()),
+            (Look::Item, Some("i_coins"))
+        );
+        assert!(
+            close(item.y + item.h, 40.0 * 0.5f32.powf(1.5)),
+            "on the floor half-way"
+        );
+        assert!(item.h < 0.2 * 2.0 * frame().half_height());
+        d.items.push(coins(1));
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        let two = of(&quads, Face::Thing, 2, 0);
+        assert_eq!(two.len(), 2);
+        assert!(two[0].x + two[0].w <= two[1].x + 1e-3, "side by side");
+    }
+
+    #[test]
+    fn decor_is_drawn_over_the_wall_face_that_looks_toward_its_side() {
+        use crate::map::Decor;
+        let mut d = Dungeon::from_rows(&CORRIDOR);
+        // On the rock ending the corridor, its south face; and on the east face of the rock
+        // left of the party's next cell, which the picture sees as a left wall.
+        d.decor.push(Decor {
+            at: [2, 0],
+            side: Facing::South,
+            art: "banner".into(),
+        });
+        d.decor.push(Decor {
+            at: [1, 4],
+            side: Facing::East,
+            art: "torch".into(),
+        });
+        d.decor.push(Decor {
+            at: [1, 3],
+            side: Facing::West,
+            art: "crack".into(),
+        });
+        let quads = build(&d, 2, 5, Facing::North, &frame());
+        let wall = of(&quads, Face::Front, 4, 0);
+        assert_eq!(wall.len(), 2);
+        assert_eq!(
+            (wall[1].look, wall[1].art.as_deref()),
+            (Look::Decor, Some("banner"))
+        );
+        assert_eq!(wall[1].corners, wall[0].corners);
+        let left = of(&quads, Face::Left, 1, 0);
+        assert_eq!(left[1].art.as_deref(), Some("torch"));
+        assert_eq!(
+            of(&quads, Face::Left, 2, 0).len(),
+            1,
+            "the crack faces the other way"
+        );
+        let order = |look| {
+            quads
+                .iter()
+                .position(|q| q.look == look && q.depth == 4)
+                .unwrap()
+        };
+        assert!(order(Look::Wall) < order(Look::Decor));
     }
 
     #[test]

@@ -271,6 +271,18 @@ fn out_of_range_arguments_are_refused_at_the_call_with_file_and_line_and_change_
             "crawl_walk(e, 0, 2)",
             "Crawler.walk: argument 3 (dy) must be -1 to 1",
         ),
+        (
+            "Crawler.swap(e, 0, 1)",
+            "Crawler.swap: argument 2 (a) must be 1 to 4, got number 0",
+        ),
+        (
+            "Crawler.swap(e, 1, 5)",
+            "Crawler.swap: argument 3 (b) must be 1 to 4, got number 5",
+        ),
+        (
+            "Crawler.swap(e, 1, math.maxinteger)",
+            "Crawler.swap: argument 3 (b) must be 1 to 4",
+        ),
     ];
     let body: Vec<String> = bad
         .iter()
@@ -802,6 +814,63 @@ fn a_scene_with_a_bad_frame_or_sheet_does_not_load() {
     }
 }
 
+#[test]
+fn a_floor_whose_wall_set_the_sheet_lacks_stops_its_scene_and_one_it_has_is_drawn() {
+    let mut levels = levels();
+    levels[1]["walls"] = "roots".into();
+    levels[0]["encounters"] = serde_json::json!([]);
+    let dir = tempfile::tempdir().unwrap();
+    let problems = start_with(dir.path(), &levels, serde_json::json!({}), "return {}")
+        .err()
+        .expect("a floor with a wall set nobody painted must not load");
+    let all = problems.join("\n");
+    assert!(
+        all.contains("level 2 (Deep) has walls \"roots\", a set sheet.sets lacks"),
+        "{all}"
+    );
+
+    let sheet = serde_json::json!({
+        "sets": { "roots": { "wall": { "texture": "walls.png", "region": [0, 0, 256, 256] } } },
+        "sizes": { "crawler.png": [1024, 1536], "monsters.png": [1024, 256],
+                   "walls.png": [768, 256] }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let (walk, use_) = ("Crawler.walk(e, 0, 1)", "Crawler.use(e)");
+    let steps = ["", walk, walk, use_, walk, walk, walk, use_];
+    let mut rt = start_with(
+        dir.path(),
+        &levels,
+        serde_json::json!({ "sheet": sheet }),
+        &plan(&steps),
+    )
+    .unwrap_or_else(|p| panic!("{p:#?}"));
+    let textures = |rt: &Runtime| -> Vec<String> {
+        let mut t: Vec<String> = rt
+            .world
+            .entities
+            .query::<&Mesh2D>()
+            .iter()
+            .map(|m| m.texture.clone())
+            .collect();
+        t.sort();
+        t.dedup();
+        t
+    };
+    rt.step(&[]);
+    assert!(
+        !textures(&rt).contains(&"walls.png".to_string()),
+        "the top floor has no set"
+    );
+    for _ in 0..steps.len() {
+        rt.step(&[]);
+    }
+    assert_eq!(state(&rt)["level"], 1, "{:?}", events(&rt));
+    assert!(
+        textures(&rt).contains(&"walls.png".to_string()),
+        "the set's walls below"
+    );
+}
+
 mod hostile {
     use super::*;
     use jengine_crawler::{Crawl, Tables, save_from_value, save_to_value};
@@ -971,6 +1040,7 @@ fn search_swap_and_the_new_events_run_through_the_engine() {
         "crawl_search(e)",
         "Crawler.swap(e, 1, 2)",
         "Crawler.swap(e, 1, 3)",
+        "local ok, err = pcall(function() Crawler.swap(e, 1, 5) end) Log.warn(tostring(err))",
         "Crawler.use(e) Crawler.walk(e, 0, 1) Crawler.walk(e, 0, 1)",
     ];
     project(dir.path(), &levels, serde_json::json!({}), &plan(&steps));
@@ -1011,6 +1081,13 @@ fn search_swap_and_the_new_events_run_through_the_engine() {
         said.iter()
             .any(|m| m.contains("Crawler.swap: b = 3 is not a slot of the party (1 to 2)")),
         "{said:#?}"
+    );
+    rt.step(&[]);
+    let said = logged(&mut rt, LogLevel::Warn);
+    assert!(
+        said.iter()
+            .any(|m| m.contains("plan.lua:") && m.contains("Crawler.swap: argument 3 (b)")),
+        "a slot past four is refused at the call: {said:#?}"
     );
     rt.step(&[]);
     assert_eq!(events(&rt), ["door", "dark"]);

@@ -17,8 +17,8 @@ fn facing() -> impl Strategy<Value = Facing> {
     ]
 }
 
-/// A random floor of open cells, rock, pillars, doors, arches, chests, pits and stairs, the
-/// party on an open cell.
+/// A random floor of open cells, rock, pillars, doors, arches, chests, pits, stairs, secret
+/// doors, buttons, teleporters, spinners, plates and dark cells, the party on an open cell.
 fn floor() -> impl Strategy<Value = (Vec<String>, i32, i32)> {
     (3usize..12, 3usize..12).prop_flat_map(|(w, h)| {
         let cell = prop_oneof![
@@ -31,6 +31,12 @@ fn floor() -> impl Strategy<Value = (Vec<String>, i32, i32)> {
             1 => Just('O'),
             1 => Just('>'),
             1 => Just('<'),
+            1 => Just('S'),
+            1 => Just('B'),
+            1 => Just('T'),
+            1 => Just('%'),
+            1 => Just('_'),
+            1 => Just('D'),
         ];
         (
             prop::collection::vec(prop::collection::vec(cell, w), h),
@@ -77,10 +83,16 @@ fn cast(d: &Dungeon, at: (i32, i32, Facing), frame: &Frame, sx: f32, sy: f32) ->
     let f = f64::from(frame.falloff);
     let a = f64::from(sx) / f64::from(frame.cell_w);
     let b = 2.0 * f64::from(sy) / f64::from(frame.cell_h);
+    // Darkness stops a ray as rock does (the picture draws its faces unlit).
     let solid = |depth: i32, side: i32| {
         let (cx, cy) = view::map_cell(x, y, facing, depth, side);
-        d.cell(cx, cy).is_solid()
+        d.cell(cx, cy).is_solid() || *d.cell(cx, cy) == Cell::Dark
     };
+    // Standing in the dark, nothing shows.
+    let (cx, cy) = view::map_cell(x, y, facing, 0, 0);
+    if *d.cell(cx, cy) == Cell::Dark {
+        return None;
+    }
     let (mut depth, mut side) = (0, 0);
     loop {
         let to_far = f.powi(-depth);
@@ -214,6 +226,10 @@ proptest! {
                     Face::Right => cell(hit.depth, hit.side + 1),
                     _ => cell(hit.depth, hit.side),
                 };
+                // Darkness is never seen.
+                if *d.cell(faced[0], faced[1]) == Cell::Dark {
+                    continue;
+                }
                 prop_assert!(seen.contains(&faced), "pixel ({}, {}) shows {:?} = {:?}", px, py, hit, faced);
             }
         }

@@ -101,7 +101,7 @@ pub mod host {
     pub use crate::save::{
         MAX_SAVE_TOTAL, MAX_SAVE_VALUE, SaveStore, SaveTooLarge, SetAside, read_kept, read_kept_in,
     };
-    pub use crate::scene::{AssetKind, AssetUse, Outline, Scene, SceneError};
+    pub use crate::scene::{AssetKind, AssetUse, Outline, Scene, SceneError, each_problem_once};
     pub use crate::script::{
         Budget, BudgetStop, Limits, LuaTest, MAX_STRING_ARG, Meter, Queued, ScriptError,
         ScriptErrorKind, ScriptHost, StopKind, harden,

@@ -52,6 +52,36 @@ impl fmt::Display for SceneError {
 
 impl std::error::Error for SceneError {}
 
+/// Component-table problems from any number of scenes, each distinct problem once: a broken
+/// table several scenes (or entities) use is one problem, said at its first place with every
+/// other place it is met listed after it, in the order met.
+pub fn each_problem_once(errors: &[SceneError]) -> Vec<String> {
+    let mut said: Vec<(&SceneError, Vec<String>)> = Vec::new();
+    for e in errors {
+        match said
+            .iter_mut()
+            .find(|(first, _)| first.key == e.key && first.message == e.message)
+        {
+            Some((_, also)) => {
+                let mut place = e.file.clone();
+                match &e.entity {
+                    Some((i, Some(name))) => place.push_str(&format!(" entity {i} ({name:?})")),
+                    Some((i, None)) => place.push_str(&format!(" entity {i}")),
+                    None => {}
+                }
+                also.push(place);
+            }
+            None => said.push((e, Vec::new())),
+        }
+    }
+    said.into_iter()
+        .map(|(first, also)| match also.as_slice() {
+            [] => first.to_string(),
+            places => format!("{first} (also in {})", places.join(", ")),
+        })
+        .collect()
+}
+
 /// The most characters an entity name may have.
 pub const MAX_NAME: usize = 200;
 
@@ -1221,5 +1251,31 @@ pub(crate) mod tests {
             let outline = Outline::read(&text);
             prop_assert!(outline.is_some());
         }
+    }
+
+    #[test]
+    fn a_table_problem_met_in_three_scenes_is_said_once_with_its_places() {
+        let at = |file: &str, i: usize, message: &str| SceneError {
+            file: file.into(),
+            entity: Some((i, Some("crawl".into()))),
+            key: Some("crawl_game".into()),
+            message: message.into(),
+        };
+        let errors = [
+            at("assets/scenes/title.scene", 3, "level 1: no way down"),
+            at("assets/scenes/warren.scene", 0, "level 1: no way down"),
+            at("assets/scenes/warren.scene", 1, "a monster the table lacks"),
+            at("assets/scenes/demo.scene", 2, "level 1: no way down"),
+        ];
+        assert_eq!(
+            each_problem_once(&errors),
+            [
+                "assets/scenes/title.scene: entity 3 (\"crawl\"), key \"crawl_game\": level 1: no way \
+                 down (also in assets/scenes/warren.scene entity 0 (\"crawl\"), \
+                 assets/scenes/demo.scene entity 2 (\"crawl\"))",
+                "assets/scenes/warren.scene: entity 1 (\"crawl\"), key \"crawl_game\": a monster the \
+                 table lacks",
+            ]
+        );
     }
 }

@@ -82,6 +82,8 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
     let mut named_scripts = BTreeSet::new();
     let assets = project.dir.join("assets");
     let mut decoded: BTreeMap<(AssetKind, String), Result<(), String>> = BTreeMap::new();
+    // A broken table several scenes use is one problem, not one a scene.
+    let mut table_problems: Vec<SceneError> = Vec::new();
     for name in &scenes {
         report.counts.0 += 1;
         let file = format!("assets/scenes/{name}.scene");
@@ -97,12 +99,8 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
         match Scene::parse(&file, &text, &registry) {
             Ok(scene) => {
                 report.notes.extend(scene.notices.iter().cloned());
-                report.problems.extend(
-                    scene
-                        .check_tables(&registry, &tables)
-                        .iter()
-                        .map(|e| e.to_string()),
-                );
+                // Said after every scene is read, each distinct problem once.
+                table_problems.extend(scene.check_tables(&registry, &tables));
             }
             Err(errors) => report.problems.extend(errors.iter().map(|e| e.to_string())),
         }
@@ -152,6 +150,9 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
             }
         }
     }
+    report
+        .problems
+        .extend(jengine::host::each_problem_once(&table_problems));
     let mut lua_files: Vec<String> = walk_lua(&project.dir.join("assets/scripts"));
     lua_files.sort();
     match &mut scripts {

@@ -280,3 +280,32 @@ fn takes(c: &jengine::host::Command) -> Option<String> {
     }
     Some(format!("- `{}`: {}", c.qualified(), parts.join("; ")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jengine::value::{Params, entity, integer, string};
+
+    #[test]
+    fn a_commands_declared_ranges_and_rule_are_one_list_item() {
+        let mut reg = Registry::new();
+        reg.command(
+            "Walker",
+            "step",
+            (
+                entity("e"),
+                integer("dx").range(-1, 1),
+                string("how").one_of(&["walk", "run"]),
+            )
+                .such_that("dx is not 0", |(_, dx, _)| *dx != 0),
+            |_, _| Ok(()),
+        );
+        reg.command("Walker", "stop", (entity("e"),), |_, _| Ok(()));
+        let step = reg.find_command("walker_step").unwrap();
+        assert_eq!(
+            takes(step).as_deref(),
+            Some("- `Walker.step`: `dx` -1 to 1; `how` \"walk\" or \"run\"; dx is not 0")
+        );
+        assert_eq!(takes(reg.find_command("walker_stop").unwrap()), None);
+    }
+}

@@ -676,8 +676,14 @@ impl Crawl {
         if hops > 4 {
             return;
         }
+        let (x, y) = (self.state.x, self.state.y);
+        if *self.floor().cell(x, y) == Cell::Teleporter {
+            if self.teleport(x, y) {
+                self.underfoot(hops + 1);
+            }
+            return;
+        }
         let s = &mut self.state;
-        let (x, y) = (s.x, s.y);
         let floor = &mut s.floors[s.level];
         match floor.cell_mut(x, y) {
             Some(Cell::Trap {
@@ -696,11 +702,6 @@ impl Crawl {
                 if self.state.level + 1 < self.state.floors.len() && !self.state.dead {
                     let facing = self.state.facing;
                     self.arrive_at(self.state.level + 1, x, y, facing);
-                    self.underfoot(hops + 1);
-                }
-            }
-            Some(Cell::Teleporter) => {
-                if self.teleport(x, y) {
                     self.underfoot(hops + 1);
                 }
             }

@@ -199,30 +199,8 @@ pub(crate) fn build_level(
     let locks = Locking::new(&level);
     let mut arrivals = downs.clone();
     arrivals.push(start);
-    let ups = positions(&level, |c| *c == Cell::Up);
     let cut_off = |arrivals: &[(i32, i32)], all: bool| {
-        let keyless = locks.flood(arrivals, |_| false, None);
-        let missed = |&(x, y): &(i32, i32)| !keyless[(y * width + x) as usize];
-        let (x, y) = if all {
-            ups.iter().copied().find(missed)?
-        } else if ups.iter().all(missed) {
-            *ups.first()?
-        } else {
-            return None;
-        };
-        // Say what is in the way: a lock is the party's to open, a pit only leads down, and
-        // rock is the drawing's mistake.
-        let i = (y * width + x) as usize;
-        let through_locks = flood(&level, arrivals, |c| !c.is_solid() || opens(c));
-        let over_pits = spread(&level, arrivals, |_, c| !c.is_solid() || opens(c), false);
-        let problem = if through_locks[i] {
-            Problem::UpBehindKey
-        } else if over_pits[i] {
-            Problem::UpBeyondPit
-        } else {
-            Problem::UpWalledOff
-        };
-        Some(fail(Some(y), Some(x), problem))
+        up_cut_off(&locks, arrivals, all).map(|((x, y), p)| fail(Some(y), Some(x), p))
     };
     if let Some(e) = cut_off(&arrivals, true) {
         return Err(e);
@@ -333,6 +311,40 @@ fn all_loot(level: &Level) -> Vec<&Loot> {
         _ => None,
     });
     chests.chain(level.items.iter().map(|i| &i.loot)).collect()
+}
+
+/// The stairs up the party cannot reach without a key from `arrivals` (`all`: every stairs up
+/// must be in reach; otherwise one is enough), and what is in the way: a lock is the party's to
+/// open, a pit only leads down, and rock is the drawing's mistake. `None` when nothing is cut
+/// off, or the floor has no stairs up.
+fn up_cut_off(
+    locks: &Locking,
+    arrivals: &[(i32, i32)],
+    all: bool,
+) -> Option<((i32, i32), Problem)> {
+    let level = locks.level;
+    let width = level.width;
+    let ups = positions(level, |c| *c == Cell::Up);
+    let keyless = locks.flood(arrivals, |_| false, None);
+    let missed = |&(x, y): &(i32, i32)| !keyless[(y * width + x) as usize];
+    let (x, y) = if all {
+        ups.iter().copied().find(missed)?
+    } else if ups.iter().all(missed) {
+        *ups.first()?
+    } else {
+        return None;
+    };
+    let i = (y * width + x) as usize;
+    let through_locks = flood(level, arrivals, |c| !c.is_solid() || opens(c));
+    let over_pits = spread(level, arrivals, |_, c| !c.is_solid() || opens(c), false);
+    let problem = if through_locks[i] {
+        Problem::UpBehindKey
+    } else if over_pits[i] {
+        Problem::UpBeyondPit
+    } else {
+        Problem::UpWalledOff
+    };
+    Some(((x, y), problem))
 }
 
 /// How a locked cell opens.
@@ -923,9 +935,14 @@ pub(crate) fn check_between(levels: &[Level]) -> Result<(), MapError> {
                 );
                 return Err(fail(i, from, Problem::BadTeleport(problem)));
             };
+            let [x, y] = t.to;
             if let Some(problem) = landing_problem(there, t.to) {
-                let [x, y] = t.to;
                 let place = format!("row {y}, cell {x} of floor {f}, which is {problem}");
+                return Err(fail(i, from, Problem::BadTeleport(place)));
+            }
+            // Sent to another floor, the party must not be shut in there either.
+            if let Some((_, problem)) = up_cut_off(&Locking::new(there), &[(x, y)], false) {
+                let place = format!("row {y}, cell {x} of floor {f}, from where {problem}");
                 return Err(fail(i, from, Problem::BadTeleport(place)));
             }
         }

@@ -257,22 +257,28 @@ impl Dungeon {
     }
 
     /// The automap: the floor as drawn, with what has not been seen blank, a fight not yet won
-    /// as `E`, a trap that has not gone off as floor, an opened door `/`, an emptied chest `c`
+    /// as `E`, a trap that has not gone off as floor, an opened door `/`, an emptied chest `c`,
+    /// something lying `$`, an unfound secret door as rock and a dark cell blank, seen or not
     /// (see [`LEGEND`] for every symbol).
     pub fn automap(&self) -> Vec<String> {
         (0..self.height)
             .map(|y| {
                 (0..self.width)
                     .map(|x| {
-                        if !self.is_seen(x, y) {
+                        let cell = self.cell(x, y);
+                        if !self.is_seen(x, y) || *cell == Cell::Dark {
                             ' '
                         } else if self.encounter_at(x, y).is_some() {
                             'E'
+                        } else if self.item_at(x, y).is_some() {
+                            '$'
                         } else {
-                            match self.cell(x, y) {
+                            match cell {
                                 Cell::Trap { sprung: false, .. } => '.',
                                 Cell::Open => '/',
                                 Cell::Chest { opened: true, .. } => 'c',
+                                // Rock until found; found, it is a door like any other.
+                                Cell::Secret => '#',
                                 cell => cell.symbol(),
                             }
                         }

@@ -722,7 +722,17 @@ fn a_teleporter_lands_on_a_floor_and_a_cell_the_party_can_stand_on() {
         "level 1 (Works), row 1, cell 8: the teleporter sends the party to row 1, cell 0 of floor 1, which is off the map or solid"
     );
     row["teleports"][0]["to"] = json!([2, 1]);
-    assert!(load(&[row, deep]).is_ok(), "to another floor");
+    assert!(load(&[row.clone(), deep]).is_ok(), "to another floor");
+    let vault = with(
+        level("Deep", &["#######", "#<C>=.#", "#######"]),
+        "chests",
+        json!(["key:1"]),
+    );
+    row["teleports"][0]["to"] = json!([5, 1]);
+    assert_eq!(
+        fails(&[row, vault]),
+        "level 1 (Works), row 1, cell 8: the teleporter sends the party to row 1, cell 5 of floor 1, from where the stairs up are behind a locked door"
+    );
     let fight = with(
         furnished(),
         "encounters",
@@ -787,7 +797,7 @@ fn a_trap_may_say_how_much_it_hurts() {
         "traps",
         json!([{ "name": "darts", "damage": 3 }]),
     );
-    let tables = load(&[row.clone()]).unwrap();
+    let tables = load(std::slice::from_ref(&row)).unwrap();
     assert_eq!(
         tables.levels[0].cell(2, 1),
         &Cell::Trap {
@@ -808,7 +818,7 @@ fn a_trap_may_say_how_much_it_hurts() {
 fn a_pit_drops_onto_open_floor_below_and_never_from_the_last_floor() {
     let top = level("Top", &["######", "#<.>O#", "######"]);
     assert_eq!(
-        fails(&[top.clone()]),
+        fails(std::slice::from_ref(&top)),
         "level 1 (Top), row 1, cell 4: a pit on the last floor leads nowhere"
     );
     let below = |row: &str| level("Deep", &["######", row, "######"]);

@@ -4,6 +4,7 @@
 -- Every tick is saved, so "Continue" on the title picks up on the very step the party left.
 
 local SAVE = "warren"
+local keeping = import("warren_save.lua")
 
 local IVORY = { 0.949, 0.875, 0.722, 1 }
 local OCHRE = { 0.91, 0.69, 0.29, 1 }
@@ -51,6 +52,7 @@ local CLEAR = { 0, 0, 0, 0 }
 
 local game
 local state
+local keeper             -- the save: loaded, answered, kept safe (warren_save.lua)
 local log = {}
 local shown_tick = -1    -- the state last drawn into the HUD (see `stamp`), -2 for an error
 local last_map = nil     -- the automap rows last painted
@@ -538,12 +540,8 @@ function start(e)
       x = t.pos[1], y = t.pos[2], w = s.size[1] / 2, h = s.size[2] / 2, enabled = true,
     }
   end
-  local saved = Save.get(SAVE)
-  if Save.get("warren_continue") == true and saved ~= nil then
-    Crawler.load(e, saved)
-    say("You take up the trail where you left it.", OCHRE)
-  else
-    Crawler.new_game(e)
+  keeper = keeping.new(SAVE, say, { hurt = HURT, ochre = OCHRE })
+  if keeper:open(e, Save.get("warren_continue") == true) == "new" then
     say("You climb down into the Umber Warren.", OCHRE)
   end
   Save.set("warren_continue", nil)
@@ -553,6 +551,7 @@ end
 
 function update(e, dt)
   state = Entity.get(e, "CrawlState")
+  keeper:answer(state, Entity.get(e, "CrawlEvents"))
   if state ~= nil then
     if state.error ~= nil and shown_tick ~= -2 then
       shown_tick = -2
@@ -561,7 +560,7 @@ function update(e, dt)
       shown_tick = stamp(state)
       show_state()
       sound_the_tick(state)
-      if not state.dead and not state.escaped then Save.set(SAVE, state.save) end
+      if not state.dead and not state.escaped and keeper:may_save() then Save.set(SAVE, state.save) end
     end
     local events = Entity.get(e, "CrawlEvents")
     if events ~= nil then
@@ -592,6 +591,7 @@ end
 
 function key(e, name, down)
   if not down then return end
+  if keeper:refused() then keeper:key(e, name) return end
   if ended ~= nil then
     if name == "enter" or name == "space" or name == "escape" then Scene.load("title") end
     return
@@ -605,6 +605,7 @@ function key(e, name, down)
 end
 
 function pointer(e, phase, x, y)
+  if keeper:refused() then return end
   if ended ~= nil then
     if phase == "release" then Scene.load("title") end
     return

@@ -380,3 +380,142 @@ fn a_search_with_no_crack_near_says_so_and_costs_nothing() {
         "a search that finds nothing spends no time"
     );
 }
+
+/// The save file as the game's store writes it (indented JSON, keys in order).
+fn write_save(path: &std::path::Path, save: &serde_json::Value) -> Vec<u8> {
+    let bytes = serde_json::to_vec_pretty(save).unwrap();
+    std::fs::write(path, &bytes).unwrap();
+    bytes
+}
+
+#[test]
+fn a_refused_save_is_said_kept_byte_for_byte_and_a_new_crawl_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = || Options {
+        seed: 1,
+        save_dir: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    // A crawl a few steps in, saved by the game itself.
+    let mut game = open(options());
+    game.key("enter");
+    assert_eq!(game.scene(), "warren");
+    game.keys(&["up", "up", "right"]);
+    game.rt.finish();
+    drop(game);
+    let file = dir.path().join("save.json");
+    let mut save: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    // Tampered: the whole party at 0 hp, but not dead.
+    let hp = save["warren"]["hp"].as_array().unwrap().len();
+    save["warren"]["hp"] = serde_json::json!(vec![0; hp]);
+    let planted = write_save(&file, &save);
+
+    let mut game = open(options());
+    // Continue is focused when there is a save.
+    game.key("enter");
+    assert_eq!(game.scene(), "warren");
+    game.settle(5);
+    let said: Vec<String> = (1..=3).map(|i| game.text(&format!("log{i}"))).collect();
+    assert_eq!(
+        said[0], "Your saved crawl could not be loaded, and is kept as it was.",
+        "{said:#?}"
+    );
+    assert_eq!(
+        said[1],
+        "Why: the save could not come from play: every member has 0 hp, but the party is not dead"
+    );
+    assert!(said[2].starts_with("Enter starts a new crawl"), "{said:#?}");
+    assert!(
+        !said.iter().any(|l| l.contains("take up the trail")),
+        "{said:#?}"
+    );
+    assert_eq!(state(&game)["save_in_play"], "new");
+    // Nothing written over it: the file is byte for byte what was planted.
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        planted,
+        "the save file changed"
+    );
+    // While the refusal stands, the crawl does not move.
+    game.keys(&["up"]);
+    assert_eq!(state(&game)["tick"], 0);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        planted,
+        "the save file changed"
+    );
+    // A new crawl: the refused save is set aside whole, and the new one saves from its first
+    // step.
+    game.key("enter");
+    let warnings = game.warnings();
+    assert!(
+        warnings.iter().all(|w| w.starts_with("Crawler.load: ")),
+        "{warnings:#?}"
+    );
+    assert_eq!(
+        game.rt.saved("warren_refused"),
+        Some(save["warren"].clone())
+    );
+    assert!(game.text("log3").contains("set aside as warren_refused"));
+    game.key("up");
+    assert_eq!(state(&game)["tick"], 1);
+    assert_eq!(game.rt.saved("warren").unwrap()["tick"], 1);
+    assert_eq!(
+        game.rt.saved("warren_refused"),
+        Some(save["warren"].clone())
+    );
+}
+
+/// A copy of the project (without its tests) in `to`, the package path made absolute.
+fn copy_project(to: &std::path::Path) {
+    fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let path = entry.path();
+            if path.is_dir() {
+                if entry.file_name() != "tests" {
+                    copy_dir(&path, &to.join(entry.file_name()));
+                }
+            } else {
+                std::fs::copy(&path, to.join(entry.file_name())).unwrap();
+            }
+        }
+    }
+    copy_dir(&project(), to);
+    let packages = std::fs::canonicalize(project().join("../../packages")).unwrap();
+    let manifest = std::fs::read_to_string(to.join("project.jengine")).unwrap();
+    let manifest = manifest.replace("../../packages", packages.to_str().unwrap());
+    std::fs::write(to.join("project.jengine"), manifest).unwrap();
+}
+
+#[test]
+fn a_broken_crawl_table_three_scenes_use_is_one_problem_in_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_project(dir.path());
+    // A third scene with a crawl on the same tables.
+    std::fs::copy(
+        dir.path().join("assets/scenes/warren.scene"),
+        dir.path().join("assets/scenes/again.scene"),
+    )
+    .unwrap();
+    // The first floor names a monster the monsters table lacks.
+    let levels = dir.path().join("data/warren_levels.json");
+    let mut rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&levels).unwrap()).unwrap();
+    rows[0]["monsters"] = serde_json::json!(["wyrm"]);
+    std::fs::write(&levels, rows.to_string()).unwrap();
+    let report = jengine_tool::check::check(dir.path(), arcade_classics_tests::PACKAGES);
+    let crawl: Vec<&String> = report
+        .problems
+        .iter()
+        .filter(|p| p.contains("crawl_game tables"))
+        .collect();
+    assert_eq!(crawl.len(), 1, "{:#?}", report.problems);
+    assert!(crawl[0].contains("wyrm"), "{}", crawl[0]);
+    for scene in ["again.scene", "title.scene", "warren.scene"] {
+        assert!(crawl[0].contains(scene), "{scene} is named: {}", crawl[0]);
+    }
+    assert!(crawl[0].contains("(also in assets/scenes/"), "{}", crawl[0]);
+}

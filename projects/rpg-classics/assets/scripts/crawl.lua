@@ -483,6 +483,52 @@ fight_menu = function()
   m:set(items)
 end
 
+-- The crawl's save, loaded from `live.crawl`: nothing is written until the crawl answers, and
+-- a save it refuses is said plainly and kept as it was (the inn's slot is never touched here).
+-- Only if the player then starts the stairs afresh is the refused crawl moved aside, to
+-- `stairs_refused` (or `_2`, `_3`, ... when that is taken), never written over.
+local loading = false
+local ASIDE = "stairs_refused"
+
+local function refused_menu(reason)
+  mode = "refused"
+  say("The party's place in the deep could not be loaded, and its save is kept as it was.", RED)
+  say("Why: " .. reason, RED)
+  say("The floors are not as the party left them: a new descent starts them afresh.", GOLD)
+  m:set({
+    { label = "Start the stairs afresh (the old save is set aside)", on = function()
+      local aside, n = ASIDE, 1
+      while Save.get(aside) ~= nil do
+        n = n + 1
+        aside = ASIDE .. "_" .. n
+      end
+      Save.set(aside, live.crawl)
+      live.crawl = nil
+      Crawler.new_game(game)
+      mode = "walk"
+      say("The old crawl is set aside as " .. aside .. ". The party goes down the first stair.", GOLD)
+      walk_menu()
+    end },
+    { label = "Back to the title (nothing is written)", on = function() Scene.load("title") end },
+  })
+end
+
+-- Reads the crawl's answer to the load: a `load_refused` event, or the saved game in play.
+local function answer_load(st, events)
+  if not loading then return end
+  for _, ev in ipairs(events and events.events or {}) do
+    if ev.event == "load_refused" then
+      loading = false
+      refused_menu(ev.reason)
+      return
+    end
+  end
+  if st.save_in_play == "loaded" then
+    loading = false
+    say("Down the stairs again. Every floor is as the party left it.")
+  end
+end
+
 function start(e)
   game = e
   local problems
@@ -495,8 +541,8 @@ function start(e)
   -- The deep's ambience: a low drone under everything, quiet.
   Audio.music("deep.wav", { loop = true, volume = 0.5, fade = 2 })
   if live.crawl ~= nil then
+    loading = true
     Crawler.load(e, live.crawl)
-    say("Down the stairs again. Every floor is as the party left it.")
   else
     say("The party goes down the first stair.", GOLD)
   end
@@ -584,6 +630,7 @@ function update(e, dt)
   local st = Entity.get(e, "CrawlState")
   if st == nil then return end
   local events = Entity.get(e, "CrawlEvents")
+  answer_load(st, events)
   for _, ev in ipairs(events and events.events or {}) do
     on_event(ev)
     if live == nil then return end
@@ -599,7 +646,7 @@ function update(e, dt)
       end
     end
     last_tick = st.tick
-    if mode ~= "fight" then
+    if mode ~= "fight" and mode ~= "refused" and not loading then
       live.crawl = st.save
       keep()
     end
@@ -616,6 +663,8 @@ function update(e, dt)
     menu.text("help", "The map of this floor: M or Esc closes it")
   elseif mode == "over" then
     menu.text("help", "Enter: back to the title")
+  elseif mode == "refused" then
+    menu.text("help", "Up/Down choose   Enter select")
   elseif mode == "camp" then
     menu.text("help", "The camp: Up/Down choose   Enter select   C or Esc breaks camp")
   elseif mode == "pause" then
@@ -641,7 +690,7 @@ local WALK = {
 }
 
 function key(e, name, down)
-  if not down or live == nil then return end
+  if not down or live == nil or loading then return end
   if mode == "map" then
     if name == "m" or name == "escape" then mode = "walk" end
     return
@@ -654,7 +703,7 @@ function key(e, name, down)
     if why then say(why, RED) end
     return
   end
-  if mode == "over" then
+  if mode == "over" or mode == "refused" then
     m:key(name)
     return
   end

@@ -671,3 +671,88 @@ fn the_title_picture_drifts_and_flickers() {
     // Never so far that an edge of the screen shows through.
     assert!(a.0.abs() <= 0.25 && b.0.abs() <= 0.25);
 }
+
+/// A save whose crawl the package refuses (here a party of none saved as dead): the crawl says
+/// so plainly, never that the floors are as the party left them; the save file is byte for
+/// byte as it was planted; and a new descent sets the refused crawl aside before it saves.
+#[test]
+fn a_refused_crawl_save_is_said_kept_byte_for_byte_and_a_new_descent_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = || Options {
+        save_dir: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    // A party down the first stair, a step taken, saved by the game itself.
+    let mut p = Player::new(options());
+    form_party_and_go_down(&mut p);
+    p.press("up");
+    p.idle(2);
+    p.game.rt.finish();
+    drop(p);
+    let file = dir.path().join("save.json");
+    let mut save: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let mut live = save["stairs_live"].clone();
+    assert!(live["crawl"].is_object(), "{live}");
+    live["crawl"]["dead"] = true.into();
+    // As if saved at the inn and quit at once: the slot and the game in play alike.
+    save["stairs_live"] = live.clone();
+    save["stairs_slot"] = live.clone();
+    let planted = serde_json::to_vec_pretty(&save).unwrap();
+    std::fs::write(&file, &planted).unwrap();
+
+    let mut q = Player::new(options());
+    q.idle(5);
+    q.press("enter"); // Continue is focused when there is a save
+    q.idle(2);
+    assert_eq!(q.game.scene(), "town");
+    q.presses(&["down", "down", "down", "down", "enter"]);
+    q.idle(3);
+    assert_eq!(q.game.scene(), "crawl");
+    let log = q.log();
+    assert!(
+        log.contains("could not be loaded, and its save is kept as it was"),
+        "{log}"
+    );
+    assert!(
+        log.contains("Why: the save could not come from play: the party is dead"),
+        "{log}"
+    );
+    assert!(!log.contains("as the party left it."), "{log}");
+    assert_eq!(q.crawl()["save_in_play"], "new");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        planted,
+        "the save file changed"
+    );
+    // Keys walk nowhere while the refusal stands.
+    q.press("q");
+    assert_eq!(q.crawl()["tick"], 0);
+    assert_eq!(q.game.scene(), "crawl");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        planted,
+        "the save file changed"
+    );
+    // A new descent: the refused crawl is set aside whole, the inn's slot untouched.
+    q.press("enter");
+    assert_eq!(q.game.scene(), "crawl");
+    assert_eq!(
+        q.game.rt.saved("stairs_refused"),
+        Some(live["crawl"].clone())
+    );
+    assert!(
+        q.log().contains("set aside as stairs_refused"),
+        "{}",
+        q.log()
+    );
+    q.press("up");
+    q.idle(2);
+    assert_eq!(q.crawl()["tick"], 1);
+    assert_eq!(q.live()["crawl"]["tick"], 1, "the new descent saves");
+    assert_eq!(q.game.rt.saved("stairs_slot"), Some(live.clone()));
+    assert_eq!(
+        q.game.rt.saved("stairs_refused"),
+        Some(live["crawl"].clone())
+    );
+}
