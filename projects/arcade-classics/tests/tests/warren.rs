@@ -175,16 +175,16 @@ fn the_escape_input_plays_from_the_title_to_the_way_out() {
         let calm = frame % EVERY == 3 && flash(&game) == 0.0;
         // The first creature standing in front of the party, with no hit flashing.
         take("warren_monster", calm && s["can_attack"] == true, &game);
-        // The flint floor's pillared hall, looking up its middle over the spinner.
+        // The flint floor's pillared hall, looking up it between the pillars.
         take(
             "warren_pillars",
-            calm && s["level"] == 2 && s["y"] == 13 && s["x"] == 11 && s["facing"] == "north",
+            calm && s["level"] == 2 && s["y"] == 11 && s["x"] == 12 && s["facing"] == "north",
             &game,
         );
-        // The drowned floor's dark core, from inside it.
+        // The drowned floor's dark core, from the silver door: the torchlight ends at it.
         take(
             "warren_dark",
-            calm && s["level"] == 3 && s["in_dark"] == true,
+            calm && s["level"] == 3 && s["x"] == 10 && s["y"] == 3 && s["facing"] == "south",
             &game,
         );
         // The warren's chief, come out of its hall to meet the party in the nave.
