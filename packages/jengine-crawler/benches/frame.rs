@@ -23,7 +23,7 @@ fn levels() -> String {
                 "#L..A...>.#",
                 "###########"],
         "start": [5, 3], "facing": "north",
-        "monsters": ["rat"], "chests": ["key:1"]
+        "monsters": ["rat"], "chests": ["key:1"], "levers": [{"at": [1, 7]}]
     }])
     .to_string()
 }
@@ -75,7 +75,7 @@ fn sheet(dir: &Path) {
         }
         p.save_png(path).unwrap();
     };
-    paint(1024, 1024, &textures.join("crawler.png"));
+    paint(1024, 1536, &textures.join("crawler.png"));
     paint(1024, 256, &textures.join("monsters.png"));
 }
 

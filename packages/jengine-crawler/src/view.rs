@@ -337,12 +337,14 @@ pub fn sight(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -
         return seen;
     }
     seen.push(cell(0, 0));
+    // Where each depth's far plane is along a ray, worked out once.
+    let planes: Vec<f64> = (0..=frame.depth as i32).map(|d| f.powi(-d)).collect();
     for column in 0..SIGHT_COLUMNS {
         // The ray through the middle of the column: `a` cells across per unit of depth.
         let a = ((column as f64 + 0.5) / SIGHT_COLUMNS as f64 * 2.0 - 1.0) * half;
         let (mut depth, mut side) = (0i32, 0i32);
         loop {
-            let to_far = f.powi(-depth);
+            let to_far = planes[depth as usize];
             let to_side = match a {
                 a if a > 0.0 => (f64::from(side) + 0.5) / a,
                 a if a < 0.0 => (f64::from(side) - 0.5) / a,
@@ -586,7 +588,7 @@ fn emit(
     let size = ITEM * frame.cell_h * scale_mid;
     let ground_mid = 0.5 * frame.cell_h * scale_mid;
     for (k, item) in lying.iter().enumerate() {
-        let spread = (k as f32 - (lying.len() as f32 - 1.0) / 2.0) * 0.3;
+        let spread = (k as f32 - (lying.len() as f32 - 1.0) / 2.0) * 0.4;
         let centre = (s as f32 + spread) * frame.cell_w * scale_mid;
         let corners = [
             [centre - size / 2.0, ground_mid - size],
@@ -634,7 +636,7 @@ const STANDING_OWN: [f32; 2] = [0.6, 0.8];
 /// A chest's side, against its anchor plane's cell height.
 const CHEST: f32 = 0.55;
 /// The side of something lying on the floor, against the cell's height half-way through it.
-const ITEM: f32 = 0.3;
+const ITEM: f32 = 0.4;
 /// Steps in a flight of stairs.
 const STEPS: usize = 4;
 /// How deep a stairwell goes below the floor, in cell heights.

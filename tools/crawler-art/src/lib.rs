@@ -1,6 +1,7 @@
-//! The crawler games' shared art: the sheet of sixteen faces the crawl package builds its view
-//! from, the parts creatures are painted with, and the HUD's panel, view frame, button and
-//! automap paper, all painted in a game's own [`Look`].
+//! The crawler games' shared art: the sheet of faces the crawl package builds its view from,
+//! the floors' wall sets ([`sets`]), the decor and items ([`decor`]), the parts creatures are
+//! painted with, and the HUD's panel, view frame, button and automap paper, all painted in a
+//! game's own [`Look`].
 //!
 //! Umber Warren and Seven Stairs walk the same kind of dungeon, so their sheets have the same
 //! faces in the same places, drawn from the same shapes; what differs is the look: the stone's
@@ -18,7 +19,7 @@
 //!
 //! /// `look`: a game's palette, masonry, line weight and HUD sizes (its art tool's `LOOK`).
 //! fn paint(look: &Look) {
-//!     let crawler = sheet::crawler(look); // 1024x1024, in `jengine_crawler::draw::FACES` order
+//!     let crawler = sheet::crawler(look); // 1024x1536, in `jengine_crawler::draw::FACES` order
 //!     let monster = crawler_art::creatures::hooded(look); // the stand-in creature, 256x256
 //!     assert_eq!((crawler.width, monster.width), (1024, 256));
 //! }
@@ -27,9 +28,12 @@
 #![warn(missing_docs)]
 
 pub mod creatures;
+pub mod decor;
 pub mod hud;
 mod look;
+pub mod marks;
 pub mod preview;
+pub mod sets;
 pub mod sheet;
 
 pub use look::{Hud, Look, Masonry, Palette};

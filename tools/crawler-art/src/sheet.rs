@@ -1,5 +1,5 @@
-//! The crawler sheet (`crawler.png`): sixteen 256x256 regions in a 4x4 grid, in the order the
-//! crawl package reads them. Every region is painted on its own canvas from a few painters
+//! The crawler sheet (`crawler.png`): a 256x256 region per face, four to a row, in the order
+//! the crawl package reads them. Every region is painted on its own canvas from a few painters
 //! (coursed stone, planks, iron) in one game's [`Look`], then copied into place.
 //! Faces that fill a wall (wall, doors, lever) are opaque; things that stand in a cell or lie in
 //! its floor are clear outside their shape, so the floor and walls behind show through.
@@ -28,10 +28,14 @@ pub fn region(i: usize) -> [u32; 4] {
     ]
 }
 
-/// The whole sheet in `look`.
+/// How many regions the sheet holds: one per face of [`NAMES`], four to a row.
+pub const COUNT: usize = NAMES.len();
+
+/// The whole sheet in `look`: 1024 wide, a 256-texel row per four faces.
 pub fn crawler(look: &Look) -> Image {
-    let mut sheet = Image::new(4 * REGION, 4 * REGION);
-    let painters: [fn(&Look) -> Image; 16] = [
+    let rows = COUNT.div_ceil(4) as u32;
+    let mut sheet = Image::new(4 * REGION, rows * REGION);
+    let painters: [fn(&Look) -> Image; COUNT] = [
         wall,
         floor,
         ceiling,
@@ -43,11 +47,19 @@ pub fn crawler(look: &Look) -> Image {
         |l| chest(l, false),
         |l| chest(l, true),
         pit,
-        |l| stairs(l, true),
-        |l| stairs(l, false),
+        stairs_down,
+        stairs_up,
         trap,
         crate::creatures::hooded,
         encounter,
+        open_door,
+        crate::marks::teleporter,
+        crate::marks::spinner,
+        crate::marks::plate,
+        |l| button(l, false),
+        |l| button(l, true),
+        crate::decor::bundle,
+        crate::decor::ring,
     ];
     for (i, paint) in painters.iter().enumerate() {
         blit(&mut sheet, &paint(look), region(i)[0], region(i)[1]);
@@ -127,13 +139,13 @@ pub(crate) fn granite(look: &Look, c: Rgba, x: f64, y: f64, seed: u64) -> Rgba {
     shade(c, 1.0 - dark * amount * 0.3)
 }
 
-fn wall(look: &Look) -> Image {
+pub(crate) fn wall(look: &Look) -> Image {
     let mut img = Image::new(REGION, REGION);
     img.layer(|x, y| stone(look, x, y, look.masonry.block, look.palette.stone, 1));
     img
 }
 
-fn floor(look: &Look) -> Image {
+pub(crate) fn floor(look: &Look) -> Image {
     let p = &look.palette;
     let mut img = Image::new(REGION, REGION);
     // Big irregular flagstones: a 2x2 grid of slabs with one split, worn smooth in the middle.
@@ -164,7 +176,7 @@ fn floor(look: &Look) -> Image {
     img
 }
 
-fn ceiling(look: &Look) -> Image {
+pub(crate) fn ceiling(look: &Look) -> Image {
     let p = &look.palette;
     let mut img = Image::new(REGION, REGION);
     // Narrow courses of a barrel vault crossed by one heavy rib, darker than the walls.
@@ -370,6 +382,78 @@ fn arch(look: &Look) -> Image {
     doorway(look, None)
 }
 
+/// An opened door: the doorway's frame with its leaf swung back against the left jamb, seen
+/// nearly edge-on, the rest of the opening clear.
+fn open_door(look: &Look) -> Image {
+    let p = &look.palette;
+    let leaf = |x: f64, y: f64| {
+        // The leaf narrows toward the far side of the doorway as it swings in.
+        let shape = polygon(
+            x,
+            y,
+            &[[58.0, 30.0], [96.0, 64.0], [96.0, 236.0], [58.0, 256.0]],
+        );
+        if shape > 1.0 {
+            return clear(look);
+        }
+        // Its planks, foreshortened: the pattern squeezed into the narrow strip.
+        let u = 58.0 + (x - 58.0) * 3.6;
+        let mut c = shade(door_leaf(look, u.min(197.0), y, false), 0.72);
+        c = shade(c, 1.0 - smoothstep(58.0, 96.0, x) * 0.35);
+        // Its edge catches the light.
+        c = light(c, smoothstep(-4.0, 0.0, shape) * 0.3);
+        c = mix_rgba(c, shade(p.wood_dark, 0.6), outline(shape, 1.5 * look.line));
+        // The hinges on the jamb.
+        for hy in [90.0, 200.0] {
+            let h = RoundedBox::new([58.0, hy - 6.0, 72.0, hy + 6.0], 2.0).distance(x, y);
+            c = mix_rgba(c, light(p.iron, 0.2), coverage(h));
+        }
+        with_alpha(c, coverage(shape))
+    };
+    doorway(look, Some(&leaf))
+}
+
+/// A button in a wall: a square stone boss in an iron collar, standing out of the wall, or
+/// pressed in flush and dark in its socket.
+fn button(look: &Look, pressed: bool) -> Image {
+    let p = &look.palette;
+    let mut img = wall(look);
+    let collar = RoundedBox::new([92.0, 92.0, 164.0, 164.0], 6.0);
+    let boss = RoundedBox::new([104.0, 104.0, 152.0, 152.0], 8.0);
+    img.adjust(|x, y, mut c| {
+        let cd = collar.distance(x, y);
+        let sh = collar.shift(5.0, 7.0).distance(x, y);
+        c = mix_rgba(c, shade(p.mortar, 0.8), coverage(sh / 5.0) * 0.6);
+        let metal = shade(p.iron, 1.15 + fbm(x, y, 6.0, 101) * 0.4);
+        c = mix_rgba(c, metal, coverage(cd));
+        c = mix_rgba(c, shade(p.mortar, 0.7), outline(cd, 2.0 * look.line));
+        let bd = boss.distance(x, y);
+        let face = shade(light(p.stone, 0.15), 1.0 + fbm(x, y, 8.0, 103) * 0.3);
+        let n = boss.normal(x, y);
+        let face = if pressed {
+            // Sunk in: its rim in shadow on the lit side, only its far rim lit.
+            light(
+                shade(face, 0.7),
+                smoothstep(-10.0, 0.0, bd) * (n[0] * 0.6 + n[1] * 0.8) * 0.3,
+            )
+        } else {
+            light(
+                face,
+                smoothstep(-10.0, 0.0, bd) * -(n[0] * 0.6 + n[1] * 0.8) * 0.35,
+            )
+        };
+        c = mix_rgba(c, face, coverage(bd));
+        c = mix_rgba(c, shade(p.mortar, 0.6), outline(bd, 2.0 * look.line));
+        if !pressed {
+            // A carved mark, so it reads as something to press.
+            let mark = (radius(x, y, [128.0, 128.0]) - 9.0).abs() - 2.0;
+            c = mix_rgba(c, shade(p.mortar, 0.9), coverage(mark) * 0.8);
+        }
+        c
+    });
+    img
+}
+
 /// A wooden chest standing on the floor, its front facing the party.
 fn chest(look: &Look, open: bool) -> Image {
     let p = &look.palette;
@@ -477,63 +561,51 @@ fn pit(look: &Look) -> Image {
     img
 }
 
-/// Stairs cut in the floor: going down they darken away, going up they lighten with an
-/// arrow of light at their head.
-fn stairs(look: &Look, down: bool) -> Image {
+/// A tread of stairs going down, seen from above: a dressed slab whose near edge (the bottom
+/// of the region) is a lit nosing over a dark drop, worn hollow in the middle where feet go.
+/// The picture squeezes it into each tread of the well, so it fills its region.
+fn stairs_down(look: &Look) -> Image {
     let p = &look.palette;
     let mut img = Image::new(REGION, REGION);
     img.layer(|x, y| {
-        let well = RoundedBox::new([36.0, 24.0, 220.0, 232.0], 6.0);
-        let d = well.distance(x, y);
-        let mut c = clear(look);
-        let rim = d - 10.0;
-        c = mix_rgba(
-            c,
-            shade(light(p.flag, 0.1), 0.95 + fbm(x, y, 6.0, 91) * 0.3),
-            coverage(rim),
-        );
-        c = mix_rgba(c, shade(p.mortar, 0.8), outline(rim, 2.0 * look.line));
-        // Six treads; tread 0 at the near (bottom) edge.
-        let t = ((232.0 - y) / (208.0 / 6.0)).floor().clamp(0.0, 5.0);
-        let ly = (232.0 - y) - t * (208.0 / 6.0);
-        let lit = if down { 1.0 - t / 6.5 } else { 0.45 + t / 10.0 };
-        let mut s = shade(p.stone, lit * (0.95 + fbm(x, y, 7.0, 93) * 0.3));
-        // The nose of each tread is lit, the riser below it in shadow.
-        s = light(s, smoothstep(24.0, 34.0, ly) * 0.25);
-        s = shade(s, 0.6 + 0.4 * smoothstep(0.0, 8.0, ly));
-        c = mix_rgba(c, s, coverage(d));
-        if !down {
-            // An arrow pointing away, up the stairs.
-            let arrow = polygon(
-                x,
-                y,
-                &[
-                    [128.0, 60.0],
-                    [168.0, 110.0],
-                    [144.0, 110.0],
-                    [144.0, 170.0],
-                    [112.0, 170.0],
-                    [112.0, 110.0],
-                    [88.0, 110.0],
-                ],
-            );
-            c = mix_rgba(c, with_alpha(light(p.gold, 0.3), 0.75), coverage(arrow));
-        } else {
-            let arrow = polygon(
-                x,
-                y,
-                &[
-                    [128.0, 190.0],
-                    [168.0, 140.0],
-                    [144.0, 140.0],
-                    [144.0, 80.0],
-                    [112.0, 80.0],
-                    [112.0, 140.0],
-                    [88.0, 140.0],
-                ],
-            );
-            c = mix_rgba(c, with_alpha(shade(p.gold, 0.8), 0.55), coverage(arrow));
+        let grain = fbm(x, y, 9.0, 91) * 0.3 + fbm(x * 0.3, y, 20.0, 92) * 0.2;
+        let worn = smoothstep(110.0, 10.0, (x - 128.0).abs()) * smoothstep(0.0, 120.0, y) * 0.12;
+        let mut c = shade(light(p.stone, 0.06 + worn), 0.92 + grain);
+        c = granite(look, c, x, y, 93);
+        // The far edge meets the riser of the next step up: a dark seam.
+        c = mix_rgba(c, p.mortar, smoothstep(10.0, 0.0, y) * 0.8);
+        // The nosing: a lit roll, then the shadowed drop below it.
+        let nose = smoothstep(196.0, 214.0, y) * (1.0 - smoothstep(226.0, 232.0, y));
+        c = light(c, nose * 0.35);
+        let drop = smoothstep(228.0, 236.0, y);
+        c = mix_rgba(c, shade(p.mortar, 0.8), drop * 0.9);
+        // Chips along the nosing.
+        if y > 206.0 && y < 230.0 && hash((x / 6.0) as i64, 1, 95) > 0.9 {
+            c = shade(c, 0.75);
         }
+        c
+    });
+    img
+}
+
+/// A step of a flight going up, seen face-on: the riser's dressed block, lit along its top
+/// edge where the tread above it catches the light. The picture uses it for every riser,
+/// tread and side of the flight, so it fills its region.
+fn stairs_up(look: &Look) -> Image {
+    let p = &look.palette;
+    let mut img = Image::new(REGION, REGION);
+    img.layer(|x, y| {
+        let grain = fbm(x, y, 11.0, 97) * 0.3 + fbm(x, y * 0.3, 24.0, 98) * 0.2;
+        let mut c = shade(light(p.stone, 0.1), 0.95 + grain);
+        c = granite(look, c, x, y, 99);
+        // Lit along the top, darkening to the foot of the riser.
+        c = light(c, smoothstep(40.0, 0.0, y) * 0.3);
+        c = shade(c, 1.0 - smoothstep(120.0, 256.0, y) * 0.3);
+        // Two joints between the blocks of the step.
+        let joint = ((x - 88.0).abs()).min((x - 200.0).abs()) - 1.5 * look.line.max(0.5);
+        c = mix_rgba(c, p.mortar, coverage(joint) * 0.8);
+        c = mix_rgba(c, p.mortar, smoothstep(246.0, 256.0, y) * 0.9);
+        c = mix_rgba(c, shade(p.mortar, 1.2), smoothstep(6.0, 0.0, y) * 0.7);
         c
     });
     img
@@ -635,7 +707,7 @@ mod tests {
         assert_eq!(region(0), [0, 0, 256, 256]);
         assert_eq!(region(7), [768, 256, 256, 256]);
         assert_eq!(region(15), [768, 768, 256, 256]);
-        assert_eq!(NAMES[11], "down");
+        assert_eq!(NAMES[11], "stairs_down");
         assert_eq!(NAMES[14], "monster");
     }
 
@@ -646,9 +718,12 @@ mod tests {
             let [x0, y0, _, _] = region(i);
             sheet.get((x0 + x) as i64, (y0 + y) as i64)[3]
         };
+        // Faces that fill their region: walls, doors, levers, the arch's frame, the stairs'
+        // treads and risers, buttons.
+        let filled = [0, 1, 2, 3, 4, 5, 6, 7, 11, 12, 16, 20, 21];
         for (i, name) in NAMES.iter().enumerate() {
             let corner = alpha(i, 2, 2);
-            if i <= 7 {
+            if filled.contains(&i) {
                 assert_eq!(corner, 1.0, "{name} fills its wall");
             } else {
                 assert_eq!(corner, 0.0, "{name} is clear around it");
@@ -656,6 +731,12 @@ mod tests {
         }
         assert_eq!(alpha(7, 128, 200), 0.0, "the arch's opening is clear");
         assert_eq!(alpha(3, 128, 200), 1.0, "the door fills its opening");
+        assert_eq!(
+            alpha(16, 150, 200),
+            0.0,
+            "an opened door's opening is clear"
+        );
+        assert_eq!(alpha(16, 70, 150), 1.0, "but for its leaf swung back");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! state, so a game replays exactly from its seed.
 
 use super::monsters::reaches;
-use super::sound::InPlay;
+use super::reachable::InPlay;
 use crate::map::{Cell, Dungeon, Facing, Loot, Tables};
 use crate::view::{self, Frame, Quad};
 use rand::{Rng, SeedableRng};

@@ -7,12 +7,12 @@
 mod furniture;
 mod game;
 mod monsters;
+mod reachable;
 mod save;
-mod sound;
 
 pub use game::{Crawl, CrawlState, Event, Fight, Member, REST_TICKS};
+pub use reachable::InPlay;
 pub use save::{FloorSave, MonsterSave, Save, SaveError};
-pub use sound::InPlay;
 
 #[cfg(test)]
 mod tests;

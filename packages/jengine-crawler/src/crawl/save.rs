@@ -5,7 +5,7 @@
 //! game in progress, so a bad one changes nothing.
 
 use super::game::{Crawl, Fight, Member, State, fresh};
-use super::sound::InPlay;
+use super::reachable::InPlay;
 use crate::map::{Cell, Dungeon, Facing, Level, Monster, Tables};
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
@@ -230,7 +230,7 @@ impl Crawl {
     /// Restores a save (see [`Crawl::load`]).
     pub fn restore(&mut self, save: &Save) -> Result<(), SaveError> {
         let state = self.rebuild(save)?;
-        super::sound::check(&state)?;
+        super::reachable::check(&state)?;
         self.state = state;
         self.events.clear();
         self.in_play = InPlay::Loaded;

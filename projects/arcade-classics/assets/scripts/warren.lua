@@ -16,8 +16,13 @@ local BUTTON_LIT = { 1.1, 1.05, 0.95, 1 }
 local BUTTON_PRESSED = { 0.6, 0.55, 0.5, 1 }
 local BUTTON_OFF = { 0.45, 0.42, 0.4, 1 }
 
-local MAP_SMALL = { x = 0.97, y = 0.27, cell = 0.25 }
-local MAP_BIG = { x = -6.7, y = 3.8, cell = 0.375 }
+-- The automap is a window of cell sprites (`am_X_Y`, GRID x GRID of them in the scene) over
+-- the floor, moved to keep the party inside it: the small map beside the view shows 16 x 14
+-- cells around the party, the unrolled one the whole floor (shrunk to fit the view) up to GRID
+-- cells a side, and a window of GRID cells on anything larger.
+local GRID = 24
+local MAP_SMALL = { x = 0.97, y = 0.27, cell = 0.25, cols = 16, rows = 14 }
+local MAP_BIG = { x = -6.7, y = 3.8, cell = 0.375, w = 6.3, h = 5.6, cols = GRID, rows = GRID }
 
 -- What each automap symbol is painted as.
 local MAP_COLOURS = {
@@ -33,15 +38,27 @@ local MAP_COLOURS = {
   ["<"] = { 0.45, 0.7, 0.9, 1 },
   ["^"] = { 0.8, 0.25, 0.2, 1 },
   ["E"] = { 0.8, 0.2, 0.5, 1 },
+  ["/"] = { 0.86, 0.62, 0.34, 1 },
+  ["c"] = { 0.5, 0.4, 0.26, 1 },
+  ["$"] = { 1.0, 0.86, 0.35, 1 },
+  ["T"] = { 0.6, 0.35, 0.9, 1 },
+  ["%"] = { 0.3, 0.72, 0.62, 1 },
+  ["_"] = { 0.58, 0.52, 0.44, 1 },
+  ["B"] = { 0.88, 0.42, 0.18, 1 },
 }
+-- A secret door not yet found is rock on the player's map; a dark cell stays blank.
+MAP_COLOURS["S"] = MAP_COLOURS["#"]
 local CLEAR = { 0, 0, 0, 0 }
 
 local game
 local state
 local keeper             -- the save: loaded, answered, kept safe (warren_save.lua)
 local log = {}
-local shown_tick = -1
-local last_map = nil
+local shown_tick = -1    -- the state last drawn into the HUD (see `stamp`), -2 for an error
+local last_map = nil     -- the automap rows last painted
+local win = { ox = 0, oy = 0, cols = 0, rows = 0, cell = 0.25, w = 0, h = 0 }
+local slot_tint = {}     -- what each automap sprite is tinted now, by slot
+local marked = nil       -- where the party's arrow was last put
 local big_map = false
 local ended = nil
 local flash = 0
@@ -53,6 +70,7 @@ local was = nil          -- where the party stood after the last tick: level, x,
 local awake = nil        -- steps to the nearest awake monster, as last seen
 local drone = 0          -- the drone's loudness now, eased toward its target
 local step_pitch = 1
+local searching = false  -- the last command was a search: its `nothing` is told as such
 local buttons = {}
 local ent = {}
 
@@ -99,18 +117,25 @@ local SOUNDS = {
   hit = "hit.wav", slain = "hit.wav", bitten = "hurt.wav", bumped = "bump.wav",
   nothing = "bump.wav", level = "stairs.wav", encounter = "growl.wav",
   dead = "lose.wav", escaped = "win.wav",
+  found = "door.wav", teleport = "stairs.wav", spun = "bump.wav", plate = "lever.wav",
+  button = "lever.wav", opened = "door.wav", shut = "locked.wav", hurt = "hurt.wav",
+  dark = "growl.wav", swapped = "step.wav",
+}
+
+-- How an event's sound is played, where it is not as recorded: a refusal soft and high, a
+-- found door and a spin low, a teleport's stair sound thin and high, the dark a low growl.
+local VOICES = {
+  nothing = { volume = 0.5, pitch = 1.3 }, empty = { volume = 0.5, pitch = 1.3 },
+  slain = { pitch = 0.8 }, found = { pitch = 0.7 }, teleport = { pitch = 1.5 },
+  spun = { volume = 0.8, pitch = 0.6 }, plate = { pitch = 1.25 }, dark = { volume = 0.5, pitch = 0.6 },
+  swapped = { volume = 0.6, pitch = 1.2 },
 }
 
 local function hear(ev)
   local name = SOUNDS[ev.event]
   if name == nil then return end
-  if ev.event == "nothing" or ev.event == "empty" then
-    Audio.play(name, { volume = 0.5, pitch = 1.3 })
-  elseif ev.event == "slain" then
-    Audio.play(name, { pitch = 0.8 })
-  else
-    Audio.play(name)
-  end
+  local voice = VOICES[ev.event]
+  if voice ~= nil then Audio.play(name, voice) else Audio.play(name) end
 end
 
 -- The drone: faint when nothing hunts the party, full when a monster is a step away.
@@ -147,16 +172,43 @@ local function tell(ev)
   elseif k == "lever" then
     say("Clunk! Somewhere, heavy bolts slide back.", OCHRE)
   elseif k == "loot" then
+    local floor = ev.from == "floor"
     if ev.what == "gold" then
-      say("The chest holds " .. ev.value .. " gold.", OCHRE)
+      say(floor and ("You pick up " .. ev.value .. " gold.") or ("The chest holds " .. ev.value .. " gold."), OCHRE)
+    elseif ev.what == "key" and tonumber(ev.value) == nil then
+      say(capital(floor and ("you pick up the " .. ev.value .. " key.") or ("the " .. ev.value .. " key lies in the chest.")), OCHRE)
     elseif ev.what == "key" then
-      say("An iron key lies in the chest.", OCHRE)
+      say(floor and "You pick up an iron key." or "An iron key lies in the chest.", OCHRE)
     elseif ev.what == "heal" then
-      say("A healing draught: everyone feels better.", GOOD)
+      say(floor and "You drink a healing draught: everyone feels better." or "A healing draught: everyone feels better.", GOOD)
       flash_view(0.3, 1, 0.4)
     else
       say("You find " .. ev.what .. " " .. ev.value .. ".", OCHRE)
     end
+  elseif k == "found" then
+    say("A hidden door! The crack was a seam in the stone.", GOOD)
+    flash_view(0.9, 0.8, 0.5, 0.3)
+  elseif k == "teleport" then
+    say("The air twists: you stand somewhere else.", OCHRE)
+    flash_view(0.6, 0.35, 0.9)
+  elseif k == "spun" then
+    say("The floor turns under your feet! You face " .. ev.facing .. " now.", HURT)
+    flash_view(0.3, 0.7, 0.6, 0.3)
+  elseif k == "plate" then
+    say("Click. A plate sinks under your feet.")
+  elseif k == "button" then
+    say("You press the button. Click.")
+  elseif k == "opened" then
+    say(capital("the " .. ev.name .. " grinds open."), GOOD)
+  elseif k == "shut" then
+    say(capital("the " .. ev.name .. " slams shut!"), HURT)
+  elseif k == "hurt" then
+    say(capital(ev.from) .. " hurts " .. ev.member .. " for " .. ev.damage .. ".", HURT)
+    flash_view(1, 0.2, 0.05)
+  elseif k == "dark" then
+    say("Your torches gutter: the dark swallows their light.", HURT)
+  elseif k == "swapped" then
+    say("The party changes places.")
   elseif k == "empty" then
     say("The chest is empty.")
   elseif k == "pit" then
@@ -179,7 +231,7 @@ local function tell(ev)
     end
     flash_view(0.4, 0.3, 0.2, 0.25)
   elseif k == "nothing" then
-    say("There is nothing here to use.")
+    say(searching and "You search the walls and find nothing." or "There is nothing here to use.")
     flash_view(0.4, 0.3, 0.2, 0.15)
   elseif k == "wait" then
     say("You wait and listen.")
@@ -220,33 +272,69 @@ local function finish(kind)
   Entity.set(find("end_hint"), "transform", { pos = { 0, -1.35 } })
 end
 
--- The automap: one sprite per cell, retinted only where the drawing changed.
+-- The automap: a window of sprites over the floor, retinted only where the drawing changed.
+local function map_layout()
+  return big_map and MAP_BIG or MAP_SMALL
+end
+
+-- The window's size and cell size for a floor of `w` x `h`, and the sprites put in place.
 local function place_map()
-  local m = big_map and MAP_BIG or MAP_SMALL
-  for y = 0, 13 do
-    for x = 0, 15 do
-      Entity.set(find("am_" .. x .. "_" .. y), "transform", {
-        pos = { m.x + (x + 0.5) * m.cell, m.y - (y + 0.5) * m.cell }, z = big_map and 1500 or 1002,
-      })
-      Entity.set(find("am_" .. x .. "_" .. y), "sprite", { size = { m.cell, m.cell } })
+  local m = map_layout()
+  win.cols = math.max(1, math.min(m.cols, win.w))
+  win.rows = math.max(1, math.min(m.rows, win.h))
+  win.cell = m.cell
+  if m.w ~= nil then win.cell = math.min(m.cell, m.w / win.cols, m.h / win.rows) end
+  for y = 0, GRID - 1 do
+    for x = 0, GRID - 1 do
+      local e = find("am_" .. x .. "_" .. y)
+      if x < win.cols and y < win.rows then
+        Entity.set(e, "transform", {
+          pos = { m.x + (x + 0.5) * win.cell, m.y - (y + 0.5) * win.cell }, z = big_map and 1500 or 1002,
+        })
+        Entity.set(e, "sprite", { size = { win.cell, win.cell } })
+      else
+        Entity.set(e, "transform", { pos = { 0, 100 } })
+      end
     end
   end
   Entity.set(find("map_paper"), "transform", {
     pos = big_map and { -3.7, 0.85 } or { 2.85, -1.45 }, z = big_map and 1499 or 1001,
   })
   Entity.set(find("map_paper"), "sprite", { size = big_map and { 6.95, 5.9 } or { 4.45, 3.9 } })
+  last_map = nil
+  marked = nil
+end
+
+-- The window's top-left cell: the party as near the middle as the floor's edges allow.
+local function window_origin()
+  if state == nil then return 0, 0 end
+  local ox = math.max(0, math.min(state.x - win.cols // 2, win.w - win.cols))
+  local oy = math.max(0, math.min(state.y - win.rows // 2, win.h - win.rows))
+  return ox, oy
 end
 
 local function paint_map(rows)
-  for y = 0, 13 do
-    local row = rows[y + 1] or ""
-    local before = last_map and last_map[y + 1] or nil
-    if row ~= before then
-      for x = 0, 15 do
-        local ch = x < #row and row:sub(x + 1, x + 1) or " "
-        local was = before and x < #before and before:sub(x + 1, x + 1) or nil
-        if ch ~= was then
-          Entity.set(find("am_" .. x .. "_" .. y), "sprite", { tint = MAP_COLOURS[ch] or CLEAR })
+  local h = #rows
+  local w = 0
+  for _, row in ipairs(rows) do w = math.max(w, #row) end
+  if w ~= win.w or h ~= win.h then
+    win.w, win.h = w, h
+    place_map()
+  end
+  local ox, oy = window_origin()
+  local moved = ox ~= win.ox or oy ~= win.oy or last_map == nil
+  win.ox, win.oy = ox, oy
+  for y = 0, win.rows - 1 do
+    local row = rows[oy + y + 1] or ""
+    if moved or row ~= last_map[oy + y + 1] then
+      for x = 0, win.cols - 1 do
+        local cx = ox + x
+        local ch = cx < #row and row:sub(cx + 1, cx + 1) or " "
+        local tint = MAP_COLOURS[ch] or CLEAR
+        local slot = x + y * GRID
+        if slot_tint[slot] ~= tint then
+          slot_tint[slot] = tint
+          Entity.set(find("am_" .. x .. "_" .. y), "sprite", { tint = tint })
         end
       end
     end
@@ -258,12 +346,51 @@ local ARROW = { north = 0, east = -math.pi / 2, south = math.pi, west = math.pi 
 
 local function mark_party()
   if state == nil then return end
-  local m = big_map and MAP_BIG or MAP_SMALL
+  local m = map_layout()
+  local key = state.x .. ":" .. state.y .. ":" .. state.facing .. ":" .. win.ox .. ":" .. win.oy
+  if marked == key then return end
+  marked = key
   Entity.set(find("am_you"), "transform", {
-    pos = { m.x + (state.x + 0.5) * m.cell, m.y - (state.y + 0.5) * m.cell },
+    pos = { m.x + (state.x - win.ox + 0.5) * win.cell, m.y - (state.y - win.oy + 0.5) * win.cell },
     rot = ARROW[state.facing] or 0, z = big_map and 1501 or 1004,
   })
-  Entity.set(find("am_you"), "sprite", { size = { m.cell * 1.2, m.cell * 1.2 } })
+  Entity.set(find("am_you"), "sprite", { size = { win.cell * 1.2, win.cell * 1.2 } })
+end
+
+-- The legend, shown on the small map's parchment while the map is unrolled: a swatch and a
+-- word for each symbol on this floor's map, in two columns of nine.
+local LEGEND_SLOTS = 18
+local SHORT = {
+  ["$"] = "item", ["E"] = "a fight", ["^"] = "sprung trap", ["="] = "locked door",
+  ["<"] = "stairs up", [">"] = "stairs down", ["_"] = "plate",
+}
+local legend_shown = nil
+
+local function show_legend(legend)
+  local key = ""
+  if big_map and legend ~= nil then
+    for _, entry in ipairs(legend) do key = key .. entry.symbol end
+  end
+  if key == legend_shown then return end
+  legend_shown = key
+  local n = 0
+  for _, entry in ipairs(big_map and legend or {}) do
+    local tint = MAP_COLOURS[entry.symbol]
+    if tint ~= nil and n < LEGEND_SLOTS then
+      local col, row = n // 9, n % 9
+      local x, y = 1.1 + col * 2.05, 0.15 - row * 0.38
+      Entity.set(find("lg_sw_" .. n), "transform", { pos = { x, y } })
+      Entity.set(find("lg_sw_" .. n), "sprite", { tint = tint })
+      Entity.set(find("lg_tx_" .. n), "transform", { pos = { x + 0.22, y } })
+      Text.set(find("lg_tx_" .. n), SHORT[entry.symbol] or entry.meaning)
+      n = n + 1
+    end
+  end
+  Entity.set(find("legend_paper"), "transform", { pos = n > 0 and { 2.85, -1.45 } or { 0, 100 } })
+  for i = n, LEGEND_SLOTS - 1 do
+    Entity.set(find("lg_sw_" .. i), "transform", { pos = { 0, 100 } })
+    Entity.set(find("lg_tx_" .. i), "transform", { pos = { 0, 100 } })
+  end
 end
 
 local function toggle_map()
@@ -273,11 +400,22 @@ local function toggle_map()
   say(big_map and "You unroll the map." or "You roll up the map.")
 end
 
+-- What the HUD shows of the state, as one string: the HUD is redrawn when it changes. Not
+-- only the tick: the stairs, a teleport and a refused step spend none.
+local function stamp(s)
+  local hp = {}
+  for i, m in ipairs(s.party) do hp[i] = m.hp end
+  return table.concat({
+    s.tick, s.level, s.x, s.y, s.facing, s.gold, s.keys, #(s.keyring or {}),
+    tostring(s.use_does), tostring(s.can_walk), tostring(s.can_attack), table.concat(hp, ","),
+  }, ":")
+end
+
 -- The HUD from the state: names, health bars, gold, keys, compass.
 local function show_state()
   Text.set(find("level_name"), state.level_name .. "  (" .. (state.level + 1) .. "/" .. state.levels .. ")")
   Text.set(find("facing"), string.upper(state.facing:sub(1, 1)))
-  Text.set(find("keys"), tostring(state.keys))
+  Text.set(find("keys"), tostring(state.keys + #(state.keyring or {})))
   for i = 0, 3 do
     local m = state.party[i + 1]
     if m ~= nil then
@@ -339,6 +477,7 @@ local function act(what)
     return
   end
   -- A refused step or use is told by the crawl's own `bumped` and `nothing` events.
+  searching = false
   if what == "forward" then Crawler.walk(game, 0, 1)
   elseif what == "back" then Crawler.walk(game, 0, -1)
   elseif what == "left" then Crawler.walk(game, -1, 0)
@@ -349,6 +488,7 @@ local function act(what)
   elseif what == "attack" then
     if state.can_attack then Crawler.attack(game) else say("You swing at empty air.") Crawler.wait(game) end
   elseif what == "rest" then Crawler.rest(game)
+  elseif what == "search" then searching = true; Crawler.search(game)
   elseif what == "map" then toggle_map()
   elseif what == "title" then Scene.load("title")
   end
@@ -357,7 +497,7 @@ end
 local KEYS = {
   up = "forward", w = "forward", down = "back", s = "back",
   left = "turn_left", a = "turn_left", right = "turn_right", d = "turn_right",
-  q = "left", e = "right", space = "use", f = "attack", r = "rest", m = "map",
+  q = "left", e = "right", space = "use", f = "attack", r = "rest", m = "map", x = "search",
 }
 
 local BUTTONS = {
@@ -416,10 +556,9 @@ function update(e, dt)
     if state.error ~= nil and shown_tick ~= -2 then
       shown_tick = -2
       say("The warren cannot open: " .. state.error, HURT)
-    elseif state.error == nil and state.tick ~= shown_tick then
-      shown_tick = state.tick
+    elseif state.error == nil and stamp(state) ~= shown_tick then
+      shown_tick = stamp(state)
       show_state()
-      mark_party()
       sound_the_tick(state)
       if not state.dead and not state.escaped and keeper:may_save() then Save.set(SAVE, state.save) end
     end
@@ -428,7 +567,6 @@ function update(e, dt)
       for _, ev in ipairs(events.events) do
         tell(ev)
         hear(ev)
-        if ev.event == "level" then last_map = nil; mark_party() end
         if ev.event == "dead" then finish("dead") end
         if ev.event == "escaped" then finish("escaped") end
       end
@@ -438,6 +576,8 @@ function update(e, dt)
     if state.encounter ~= nil and ended == nil then Crawler.resolve(e, true) end
     local map = Entity.get(e, "CrawlMap")
     if map ~= nil and map.rows ~= nil then paint_map(map.rows) end
+    show_legend(map and map.legend)
+    mark_party()
   end
   local target = drone_target(state)
   local eased = drone + (target - drone) * math.min(1, dt * 1.5)

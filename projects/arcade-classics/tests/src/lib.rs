@@ -7,6 +7,8 @@
 
 #![warn(missing_docs)]
 
+pub mod bot;
+
 use std::path::{Path, PathBuf};
 
 use jengine::Package;
@@ -32,6 +34,40 @@ pub fn open(options: Options) -> Game {
 pub fn data(name: &str) -> String {
     let path = project().join("data").join(format!("{name}.json"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The picture's frame `warren.scene` gives its crawl: it decides what the automap sees, so a
+/// crawl played outside the game sees what the game's does.
+pub fn frame() -> jengine_crawler::Frame {
+    let path = project().join("assets/scenes/warren.scene");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let scene: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let crawl = scene["entities"]
+        .as_array()
+        .and_then(|es| es.iter().find_map(|e| e.get("crawl_game")))
+        .unwrap_or_else(|| panic!("{}: no crawl_game", path.display()));
+    serde_json::from_value(crawl["frame"].clone())
+        .unwrap_or_else(|e| panic!("{}: frame: {e}", path.display()))
+}
+
+/// The warren's three tables, loaded by the crawl; panics with the crawl's message.
+pub fn tables() -> jengine_crawler::Tables {
+    jengine_crawler::Tables::from_json(
+        &data("warren_levels"),
+        &data("warren_monsters"),
+        &data("warren_crawlers"),
+    )
+    .unwrap_or_else(|e| panic!("the warren's tables: {e}"))
+}
+
+/// A crawl of the warren on `seed`, laid out with the game's frame.
+pub fn crawl(seed: u64) -> jengine_crawler::Crawl {
+    let mut crawl = jengine_crawler::Crawl::new(tables(), seed);
+    crawl.set_frame(frame());
+    // Again with the frame set, as the game does: what the party sees on arrival depends on it.
+    crawl.new_game(None);
+    crawl
 }
 
 /// The crawl's state bag, as `warren.lua` reads it.

@@ -1,205 +1,32 @@
-//! Umber Warren (`projects/arcade-classics`) on the crawl: its tables pass every check, a
-//! route found on the plain crawl reaches the way out, and that route, written as key presses
-//! in `tests/inputs/warren_escape.json`, plays the real game from the title to the escape
-//! screen. Goldens of the corridor, a door and arch, a monster, the pillared hall and the
-//! automap are taken along the way.
+//! Umber Warren (`projects/arcade-classics`) on the crawl: five floors that pass every check,
+//! each in its own wall set; the simple player's route out on the game's seed, written as key
+//! presses in `tests/inputs/warren_escape.json`, plays the real game from the title to the
+//! escape screen and tells every trick of the warren on the way. Goldens of the corridor, a
+//! door and arch, a monster, the pillared hall, the dark, the chief, the automap and the end
+//! are taken along the way; the HUD follows the stairs and the mini-map follows the party.
 
-use std::collections::VecDeque;
 use std::path::PathBuf;
 
-use arcade_classics_tests::{crawl_state as state, data, open, project};
-use jengine_crawler::{Cell, Crawl, Facing, Tables};
+use arcade_classics_tests::bot::{Act, Bot, End};
+use arcade_classics_tests::{crawl, crawl_state as state, open, project, tables};
+use jengine_crawler::Crawl;
 use jengine_testkit::{Game, InputScript, Options};
-
-fn tables() -> Tables {
-    Tables::from_json(
-        &data("warren_levels"),
-        &data("warren_monsters"),
-        &data("warren_crawlers"),
-    )
-    .unwrap_or_else(|e| panic!("the warren's tables: {e}"))
-}
 
 /// The seed `warren.scene` gives its `crawl_game`.
 const SEED: u64 = 7;
 
-/// One thing the player does, and the key that does it in `warren.lua`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Act {
-    Forward,
-    TurnLeft,
-    TurnRight,
-    Use,
-    Attack,
-    Rest,
-}
-
-impl Act {
-    fn key(self) -> &'static str {
-        match self {
-            Act::Forward => "up",
-            Act::TurnLeft => "left",
-            Act::TurnRight => "right",
-            Act::Use => "space",
-            Act::Attack => "f",
-            Act::Rest => "r",
-        }
-    }
-
-    fn apply(self, crawl: &mut Crawl) {
-        match self {
-            Act::Forward => crawl.walk(0, 1),
-            Act::TurnLeft => crawl.turn(-1),
-            Act::TurnRight => crawl.turn(1),
-            Act::Use => crawl.use_ahead(),
-            Act::Attack => crawl.attack(),
-            Act::Rest => crawl.rest(),
-        };
-    }
-}
-
-/// Where the player means to stand next, which way to face there, and that they use what is
-/// in front (or underfoot) on arrival.
-struct Goal {
-    at: (i32, i32),
-    face: Option<Facing>,
-}
-
-/// The plan, floor by floor: the key, the gold, the locked door, the stairs; the lever, the
-/// stairs; the gold, the way out.
-fn plan(level: usize) -> Vec<Goal> {
-    let goal = |x, y, face| Goal { at: (x, y), face };
-    match level {
-        0 => vec![
-            goal(12, 1, Some(Facing::East)),
-            goal(1, 8, Some(Facing::North)),
-            goal(13, 5, Some(Facing::South)),
-            goal(13, 9, None),
-        ],
-        1 => vec![goal(12, 1, Some(Facing::East)), goal(12, 9, None)],
-        _ => vec![goal(13, 2, Some(Facing::North)), goal(13, 11, None)],
-    }
-}
-
-/// The quarter turn that brings `from` round toward `to`.
-fn turn_toward(from: Facing, to: Facing) -> Act {
-    let index = |f: Facing| Facing::ALL.iter().position(|g| *g == f).unwrap_or(0);
-    if (index(to) + 4 - index(from)) % 4 == 3 {
-        Act::TurnLeft
-    } else {
-        Act::TurnRight
-    }
-}
-
-fn facing_of(dx: i32, dy: i32) -> Facing {
-    *Facing::ALL
-        .iter()
-        .find(|f| f.ahead() == (dx, dy))
-        .unwrap_or(&Facing::North)
-}
-
-/// The first step of a shortest way from `from` to `to`, going through doors (they are
-/// opened on the way) and around pits.
-fn first_step(crawl: &Crawl, from: (i32, i32), to: (i32, i32)) -> Option<(i32, i32)> {
-    let floor = crawl.floor();
-    let passable = |x: i32, y: i32| {
-        let cell = floor.cell(x, y);
-        *cell != Cell::Pit && (cell.is_walkable() || matches!(cell, Cell::Door | Cell::Locked))
-    };
-    let mut came: std::collections::HashMap<(i32, i32), (i32, i32)> = Default::default();
-    let mut queue = VecDeque::from([from]);
-    came.insert(from, from);
-    while let Some(at) = queue.pop_front() {
-        if at == to {
-            let mut step = at;
-            while came[&step] != from {
-                step = came[&step];
-            }
-            return Some(step);
-        }
-        for f in Facing::ALL {
-            let (dx, dy) = f.ahead();
-            let next = (at.0 + dx, at.1 + dy);
-            if floor.contains(next.0, next.1)
-                && passable(next.0, next.1)
-                && !came.contains_key(&next)
-            {
-                came.insert(next, at);
-                queue.push_back(next);
-            }
-        }
-    }
-    None
-}
-
-/// Plays the crawl with a simple player: fight whatever stands beside the party, rest when
-/// hurt, otherwise walk the plan. Returns what it did.
+/// The simple player's way out on the game's own seed: every key it pressed, and the crawl it
+/// left. It plays by what the game shows (see `arcade_classics_tests::bot`).
 fn route() -> (Vec<Act>, Crawl) {
-    let mut crawl = Crawl::new(tables(), SEED);
-    let mut acts = Vec::new();
-    let mut goal = 0;
-    let mut level = 0;
-    for _ in 0..4000 {
-        let s = crawl.state();
-        if s.escaped {
-            return (acts, crawl);
-        }
-        assert!(!s.dead, "the party died after {} acts", acts.len());
-        if s.level != level {
-            level = s.level;
-            goal = 0;
-        }
-        let floor = crawl.floor();
-        let beside = Facing::ALL.into_iter().find(|f| {
-            let (dx, dy) = f.ahead();
-            floor.monster_at(s.x + dx, s.y + dy).is_some()
-        });
-        let health: u32 = s.party.iter().map(|m| m.hp).sum();
-        let whole: u32 = s.party.iter().map(|m| m.max_hp).sum();
-        let act = if let Some(f) = beside {
-            if f == s.facing {
-                Act::Attack
-            } else {
-                turn_toward(s.facing, f)
-            }
-        } else if health * 2 < whole {
-            Act::Rest
-        } else {
-            let goals = plan(level);
-            let g = &goals[goal.min(goals.len() - 1)];
-            if (s.x, s.y) == g.at {
-                match g.face {
-                    Some(f) if f != s.facing => turn_toward(s.facing, f),
-                    _ => {
-                        goal += 1;
-                        Act::Use
-                    }
-                }
-            } else {
-                let next = first_step(&crawl, (s.x, s.y), g.at).unwrap_or_else(|| {
-                    panic!(
-                        "no way from {:?} to {:?} on floor {level}",
-                        (s.x, s.y),
-                        g.at
-                    )
-                });
-                let want = facing_of(next.0 - s.x, next.1 - s.y);
-                if want != s.facing {
-                    turn_toward(s.facing, want)
-                } else if matches!(
-                    crawl.floor().cell(next.0, next.1),
-                    Cell::Door | Cell::Locked
-                ) {
-                    Act::Use
-                } else {
-                    Act::Forward
-                }
-            }
-        };
-        act.apply(&mut crawl);
-        acts.push(act);
-    }
-    panic!("no way out after {} acts", acts.len());
+    let start = crawl(SEED);
+    let run = Bot::new(&start).careful(0.8).run(start, 20_000);
+    assert_eq!(
+        run.end,
+        End::Escaped,
+        "the player did not get out after {} acts",
+        run.acts.len()
+    );
+    (run.acts, run.crawl)
 }
 
 /// Frames: the title's Enter at 10, the warren's first act at 40, then one every 4 frames
@@ -220,9 +47,51 @@ fn input_path() -> PathBuf {
 }
 
 #[test]
-fn the_warren_tables_load_with_three_floors() {
-    let game = Crawl::new(tables(), SEED);
-    assert_eq!(game.state().levels, 3);
+fn the_warren_has_five_floors_of_twenty_by_twenty_or_more_each_in_its_own_wall_set() {
+    let tables = tables();
+    let levels = tables.levels();
+    assert_eq!(levels.len(), 5);
+    let mut sets = Vec::new();
+    for level in levels {
+        assert!(
+            level.width >= 20 && level.height >= 20,
+            "{}: {}x{}",
+            level.name,
+            level.width,
+            level.height
+        );
+        sets.push(level.walls.clone());
+    }
+    assert_eq!(
+        sets,
+        [
+            None,
+            Some("roots".into()),
+            Some("flint".into()),
+            Some("drowned".into()),
+            Some("ember".into())
+        ]
+    );
+    // No floor is a copy of another: of the cells open on either of two floors, well under
+    // two thirds are open on both (two mazes of this density drawn at random share about 40%).
+    for (i, a) in levels.iter().enumerate() {
+        for b in &levels[i + 1..] {
+            let pairs = a.cells.iter().zip(&b.cells);
+            let both = pairs
+                .clone()
+                .filter(|(x, y)| x.is_walkable() && y.is_walkable())
+                .count();
+            let either = pairs
+                .filter(|(x, y)| x.is_walkable() || y.is_walkable())
+                .count();
+            assert!(
+                both * 10 < either * 6,
+                "{} and {}: {both} of {either} open cells alike",
+                a.name,
+                b.name
+            );
+        }
+    }
 }
 
 #[test]
@@ -230,7 +99,7 @@ fn a_simple_player_gets_out_of_the_warren() {
     let (acts, crawl) = route();
     let s = crawl.state();
     assert!(s.escaped);
-    assert_eq!(s.level, 2);
+    assert_eq!(s.level, 4);
     assert!(acts.contains(&Act::Attack), "the route fights something");
 }
 
@@ -253,6 +122,22 @@ fn flash(game: &Game) -> f32 {
         .0[3]
 }
 
+/// What the log says when the party meets each of the warren's tricks, as `warren.lua` words
+/// it: the route out meets every one of them.
+const TOLD: &[(&str, &str)] = &[
+    ("a secret door found", "A hidden door!"),
+    ("a teleporter", "The air twists"),
+    ("a spinner", "The floor turns under your feet!"),
+    ("a pressure plate", "Click. A plate sinks"),
+    ("a button", "You press the button."),
+    ("a gate moved", "grinds open."),
+    ("a gate shut", "slams shut!"),
+    ("a trap that hurts", " hurts "),
+    ("the dark", "Your torches gutter"),
+    ("an item on the floor", "You pick up"),
+    ("a named key", "key lies in the chest."),
+];
+
 #[test]
 fn the_escape_input_plays_from_the_title_to_the_way_out() {
     let text_in = std::fs::read_to_string(input_path()).unwrap();
@@ -262,9 +147,10 @@ fn the_escape_input_plays_from_the_title_to_the_way_out() {
         ..Options::default()
     });
     assert_eq!(game.scene(), "title");
-    let (acts, _) = route();
+    let (acts, crawl) = route();
     let last = FIRST_ACT + acts.len() as u64 * EVERY + 30;
     let mut shots: Vec<&str> = Vec::new();
+    let mut said: Vec<String> = Vec::new();
     for _ in 0..last {
         // An event written for frame N goes in with the step after frame N, as it was pressed.
         let frame = game.rt.frame();
@@ -272,6 +158,10 @@ fn the_escape_input_plays_from_the_title_to_the_way_out() {
         game.step(&events);
         if game.scene() != "warren" {
             continue;
+        }
+        let line = game.text("log3");
+        if said.last() != Some(&line) {
+            said.push(line);
         }
         let s = state(&game);
         let mut take = |name: &'static str, when: bool, game: &Game| {
@@ -285,19 +175,47 @@ fn the_escape_input_plays_from_the_title_to_the_way_out() {
         let calm = frame % EVERY == 3 && flash(&game) == 0.0;
         // The first creature standing in front of the party, with no hit flashing.
         take("warren_monster", calm && s["can_attack"] == true, &game);
-        // The bottom floor's pillared hall, looking along it.
+        // The flint floor's pillared hall, looking up it between the pillars.
         take(
             "warren_pillars",
-            calm && s["level"] == 2 && s["y"] == 5 && s["x"] == 11 && s["facing"] == "south",
+            calm && s["level"] == 2 && s["y"] == 11 && s["x"] == 12 && s["facing"] == "north",
+            &game,
+        );
+        // The drowned floor's dark core, from the silver door: the torchlight ends at it.
+        take(
+            "warren_dark",
+            calm && s["level"] == 3 && s["x"] == 10 && s["y"] == 3 && s["facing"] == "south",
+            &game,
+        );
+        // The warren's chief, come out of its hall to meet the party in the nave.
+        take(
+            "warren_chief",
+            frame % EVERY == 3
+                && s["level"] == 4
+                && s["can_attack"] == true
+                && s["y"] == 15
+                && s["x"] == 10,
             &game,
         );
     }
     let s = state(&game);
     assert_eq!(s["escaped"], true, "{s}");
     assert_eq!(game.text("end_title"), "Out of the Warren!");
-    assert!(s["gold"].as_u64().unwrap() >= 85, "{s}");
-    assert!(shots.contains(&"warren_monster"), "{shots:?}");
-    assert!(shots.contains(&"warren_pillars"), "{shots:?}");
+    assert_eq!(s["gold"], crawl.state().gold, "{s}");
+    for (what, words) in TOLD {
+        assert!(
+            said.iter().any(|l| l.contains(words)),
+            "{what} was never told ({words:?}): {said:#?}"
+        );
+    }
+    for name in [
+        "warren_monster",
+        "warren_pillars",
+        "warren_dark",
+        "warren_chief",
+    ] {
+        assert!(shots.contains(&name), "{name}: {shots:?}");
+    }
     game.golden("warren_escaped");
 }
 
@@ -319,7 +237,13 @@ fn the_automap_unrolls_over_the_view() {
     game.keys(&["up", "up", "up", "up", "m"]);
     game.settle(5);
     assert_eq!(state(&game)["x"], 7, "{}", state(&game));
+    // The legend names what this floor's map shows so far, on the small map's parchment.
+    let legend: Vec<String> = (0..4).map(|i| game.text(&format!("lg_tx_{i}"))).collect();
+    assert_eq!(legend, ["floor", "rock", "open door", "stairs up"]);
     game.golden("warren_automap");
+    // Rolled up, the legend goes.
+    game.key("m");
+    assert!(game.centre("lg_tx_0")[1] > 50.0, "the legend stays out");
 }
 
 #[test]
@@ -399,6 +323,62 @@ fn a_step_sounds_a_footfall_and_a_bump_sounds_a_thud() {
     game.click("b_forward");
     assert_eq!(state(&game)["y"], 1, "rock ahead");
     assert_eq!(game.heard_since(before), ["bump.wav"]);
+}
+
+/// The level's name as the HUD writes it.
+fn level_line(s: &serde_json::Value) -> String {
+    format!(
+        "{}  ({}/{})",
+        s["level_name"].as_str().unwrap_or(""),
+        s["level"].as_u64().unwrap_or(0) + 1,
+        s["levels"]
+    )
+}
+
+#[test]
+fn the_hud_follows_the_stairs_at_once_and_the_mini_map_keeps_the_party_in_sight() {
+    let (acts, _) = route();
+    let mut game = in_the_warren();
+    // The small map's parchment: the window of 16 x 14 cells, 0.25 a side, at (0.97, 0.27).
+    let (left, top, cell) = (0.97_f32, 0.27_f32, 0.25_f32);
+    let mut floors = 0;
+    for act in &acts {
+        let before = state(&game)["level"].clone();
+        game.key(act.key());
+        let s = state(&game);
+        if s["escaped"] == true {
+            break;
+        }
+        // Taking the stairs spends no tick; the HUD shows the new floor all the same.
+        if s["level"] != before {
+            floors += 1;
+            assert_eq!(game.text("level_name"), level_line(&s), "{s}");
+            assert_ne!(game.text("b_use_label"), "Down", "{s}");
+            // Two floors down is proof enough; the whole way is the escape test's.
+            if floors == 2 {
+                break;
+            }
+        }
+        let [x, y] = game.centre("am_you");
+        assert!(
+            x > left && x < left + 16.0 * cell && y < top && y > top - 14.0 * cell,
+            "the party's arrow at ({x}, {y}) is off the mini-map: {s}"
+        );
+    }
+    assert_eq!(floors, 2, "the route went down {floors} floors");
+    game.no_warnings();
+}
+
+#[test]
+fn a_search_with_no_crack_near_says_so_and_costs_nothing() {
+    let mut game = in_the_warren();
+    game.key("x");
+    assert_eq!(game.text("log3"), "You search the walls and find nothing.");
+    assert_eq!(
+        state(&game)["tick"],
+        0,
+        "a search that finds nothing spends no time"
+    );
 }
 
 /// The save file as the game's store writes it (indented JSON, keys in order).

@@ -1,7 +1,7 @@
 -- Down the stairs: the package walks the party, remembers every floor and announces what
 -- happens; this script keeps the party, hands out loot, springs traps and fights in menus.
 -- Walking: arrows or WASD (Q/E step aside), Space uses what is ahead or the stairs underfoot,
--- M shows the map, Esc (or the Pause button) pauses: Resume, or back to the title. In a fight
+-- X searches the walls about the party for secret doors, M shows the map, Esc (or the Pause button) pauses: Resume, or back to the title. In a fight
 -- each member chooses from the menu in turn (F lets everyone do the sensible thing, R runs),
 -- and the round is told line by line.
 
@@ -11,6 +11,8 @@ local data = import("rules/data.lua")
 local dice = import("rules/dice.lua")
 local party_rules = import("rules/party.lua")
 local combat = import("rules/combat.lua")
+local traps = import("rules/traps.lua")
+local camp = import("rules/camp.lua")
 local state = import("game/state.lua")
 
 local MONSTERS = { m_rat = 0, m_kobold = 1, m_bat = 2, m_slime = 3, m_skeleton = 4, m_ghoul = 5, m_orc = 6, m_lich = 7 }
@@ -29,6 +31,13 @@ local flash = 0
 local map_shown = {}
 local use_label
 local pause_hover = false
+-- Whether the last command was a search (its "nothing" is told as such).
+local searched = false
+
+local function search()
+  searched = true
+  Crawler.search(game)
+end
 
 local function say(s, colour)
   log[#log + 1] = { s, colour or TEXT }
@@ -42,32 +51,6 @@ end
 local function hurt_flash()
   flash = 0.45
 end
-
--- Trap names from the levels table, and what they do.
-local TRAPS = {
-  ["a poison needle"] = function()
-    local list = {}
-    for i, p in ipairs(live.party) do if party_rules.alive(p) then list[#list + 1] = i end end
-    if #list == 0 then return end
-    local p = live.party[dice.pick(live.rng, list)]
-    party_rules.hurt(p, dice.int(live.rng, 1, 3))
-    if party_rules.alive(p) then p.status = "poisoned" end
-    say(p.name .. " is pricked by a poison needle!", RED)
-  end,
-  ["a spray of needles"] = function()
-    for _, p in ipairs(live.party) do
-      if party_rules.alive(p) then party_rules.hurt(p, dice.int(live.rng, 1, 3)) end
-    end
-    say("A spray of needles stings the whole party!", RED)
-  end,
-  ["a gout of flame"] = function()
-    for i = 1, party_rules.FRONT do
-      local p = live.party[i]
-      if p and party_rules.alive(p) then party_rules.hurt(p, dice.int(live.rng, 2, 6)) end
-    end
-    say("A gout of flame scorches the front rank!", RED)
-  end,
-}
 
 local walk_menu, camp_menu, fight_menu, end_fight
 
@@ -101,7 +84,9 @@ local SOUNDS = {
   door = "door.wav", unlocked = "unlock.wav", locked = "locked.wav", lever = "lever.wav",
   loot = "loot.wav", empty = "bump.wav", pit = "trap.wav", trap = "trap.wav",
   bumped = "bump.wav", nothing = "bump.wav", level = "stairs.wav", exit = "stairs.wav",
-  encounter = "growl.wav", escaped = "win.wav",
+  encounter = "growl.wav", escaped = "win.wav", found = "door.wav", teleport = "stairs.wav",
+  spun = "trap.wav", plate = "lever.wav", button = "lever.wav", opened = "unlock.wav",
+  shut = "locked.wav",
 }
 
 local function hear(ev)
@@ -142,32 +127,47 @@ local function on_event(ev)
     else say("You bump into the wall.") end
   elseif kind == "nothing" then
     flash = math.max(flash, 0.12)
-    say("There is nothing here to use.")
+    say(searched and "The walls about the party hide nothing." or "There is nothing here to use.")
+    searched = false
   elseif kind == "lever" then say("The lever moves with a clank.")
   elseif kind == "empty" then say("The chest is empty.")
   elseif kind == "loot" then
     local n = tonumber(ev.value)
+    local where = ev.from == "floor" and "On the floor lies" or "The chest holds"
     if ev.what == "gold" then
       live.gold = live.gold + (n or 0)
-      say(string.format("The chest holds %d gold.", n or 0), GOLD)
+      say(string.format("%s %d gold.", where, n or 0), GOLD)
     elseif ev.what == "item" then
       state.give(live, ev.value)
-      say("The chest holds a " .. ev.value .. ".", GOLD)
+      say(where .. " a " .. ev.value .. ".", GOLD)
     elseif ev.what == "key" then
-      say("The chest holds a key.", GOLD)
+      say(where .. (n and " a key." or (" the " .. ev.value .. " key.")), GOLD)
     else
-      say("The chest holds " .. ev.what .. " " .. ev.value .. ".", GOLD)
+      say(where .. " " .. ev.what .. " " .. ev.value .. ".", GOLD)
     end
+  elseif kind == "found" then
+    searched = false
+    say("A secret door! The wall was hollow here.", GOLD)
+  elseif kind == "teleport" then
+    say("The air twists, and the party stands somewhere else.", GOLD)
+  elseif kind == "spun" then
+    say("The floor turns under the party's feet: now facing " .. tostring(ev.facing) .. ".", RED)
+  elseif kind == "plate" then
+    say("A plate sinks underfoot with a click.")
+  elseif kind == "button" then
+    say("The button sinks into the wall.")
+  elseif kind == "opened" then
+    say("Somewhere the " .. tostring(ev.name) .. " grinds open.", GOLD)
+  elseif kind == "shut" then
+    say("The " .. tostring(ev.name) .. " slams shut.", RED)
+  elseif kind == "dark" then
+    say("Darkness: the torches show nothing here.")
   elseif kind == "pit" then
-    for _, p in ipairs(live.party) do
-      if party_rules.alive(p) then party_rules.hurt(p, dice.int(live.rng, 1, 4)) end
-    end
     hurt_flash()
-    say("The floor gives way: the party falls!", RED)
+    for _, s in ipairs(traps.fall(live.rng, live.party)) do say(s, RED) end
   elseif kind == "trap" then
     hurt_flash()
-    local spring = TRAPS[ev.name]
-    if spring then spring() else say("A trap: " .. ev.name .. ".", RED) end
+    for _, s in ipairs(traps.spring(live.rng, live.party, ev.name)) do say(s, RED) end
   elseif kind == "encounter" then
     start_fight(ev)
   elseif kind == "exit" then
@@ -190,6 +190,7 @@ walk_menu = function()
     { label = "Turn right (Right)", on = function() Crawler.turn(game, 1) end },
     { label = "Step back (Down)", on = function() Crawler.walk(game, 0, -1) end },
     { label = "Use (Space)" .. (use_label and (": " .. use_label) or ""), on = function() Crawler.use(game) end },
+    { label = "Search the walls (X)", on = search },
     { label = "Map (M)", on = function()
       mode = mode == "map" and "walk" or "map"
     end },
@@ -213,56 +214,14 @@ end
 
 -- The camp: between fights a priest may heal and anyone may drink a potion.
 local function most_hurt()
-  local worst, at = 1.01, nil
-  for i, q in ipairs(live.party) do
-    if party_rules.alive(q) and q.hp / q.max_hp < worst then worst, at = q.hp / q.max_hp, i end
-  end
-  return at, worst
+  return camp.most_hurt(live.party)
 end
 
--- Priests heal the most hurt while they have the points and someone is below four fifths;
--- then potions for anyone below two fifths. Returns what was done.
+-- What the camp's H does (rules/camp.lua), told in the log.
 local function patch_up()
-  local done = 0
-  for _ = 1, 24 do
-    local hurt, how = most_hurt()
-    if hurt == nil then break end
-    local target = live.party[hurt]
-    local healed = false
-    if how < 0.8 then
-      for _, p in ipairs(live.party) do
-        if not healed and party_rules.able(p) then
-          for _, s in ipairs(party_rules.spells(p, t.classes, t.spells)) do
-            if not healed and s.heal and p.sp >= s.cost then
-              p.sp = p.sp - s.cost
-              local n = dice.range(live.rng, s.heal)
-              target.hp = math.min(target.max_hp, target.hp + n)
-              say(string.format("%s heals %s for %d.", p.name, target.name, n))
-              healed = true
-            end
-          end
-        end
-      end
-    end
-    if not healed and how < 0.4 and state.take(live, "healing potion") then
-      local n = dice.range(live.rng, t.items["healing potion"].heal)
-      target.hp = math.min(target.max_hp, target.hp + n)
-      say(string.format("%s drinks a healing potion: %d.", target.name, n))
-      healed = true
-    end
-    if not healed then break end
-    done = done + 1
-  end
-  for _, q in ipairs(live.party) do
-    if q.status == "poisoned" and state.take(live, "antidote") then
-      q.status = "ok"
-      say(q.name .. " takes an antidote.")
-      done = done + 1
-    end
-  end
-  if done == 0 then say("Nothing more the camp can do.") end
+  local said = camp.patch_up(live.rng, live.party, live.pack, t)
+  for _, s in ipairs(said) do say(s) end
   keep()
-  return done
 end
 
 camp_menu = function()
@@ -272,7 +231,7 @@ camp_menu = function()
   for _, p in ipairs(live.party) do
     if party_rules.able(p) then
       for _, s in ipairs(party_rules.spells(p, t.classes, t.spells)) do
-        if s.heal then
+        if s.heal and s.target == "member" then
           items[#items + 1] = {
             label = string.format("%s casts %s on %s (%d SP)", p.name, s.name, target and target.name or "nobody", s.cost),
             off = (p.sp < s.cost and "Not enough spell points.") or ((target == nil or how >= 1) and "Nobody is hurt.") or nil,
@@ -313,6 +272,18 @@ camp_menu = function()
       keep()
       camp_menu()
     end }
+  end
+  -- The rows: a member in front and the one behind them change places.
+  for i = 1, party_rules.FRONT do
+    local a, b = live.party[i], live.party[i + party_rules.FRONT]
+    if a and b then
+      items[#items + 1] = { label = string.format("Swap %s (front) and %s (back)", a.name, b.name), on = function()
+        live.party[i], live.party[i + party_rules.FRONT] = b, a
+        say(string.format("%s steps back; %s steps up.", a.name, b.name))
+        keep()
+        camp_menu()
+      end }
+    end
   end
   items[#items + 1] = { label = "Break camp", on = function() mode = "walk"; walk_menu() end }
   m:set(items, true)
@@ -362,7 +333,7 @@ end
 local function auto_round()
   for i, p in ipairs(live.party) do
     if party_rules.able(p) and actions[i] == nil then
-      actions[i] = combat.suggest(fight, live.party, i, t)
+      actions[i] = combat.suggest(fight, live.party, i, t, actions)
     end
   end
   resolve()
@@ -393,6 +364,7 @@ end_fight = function(won)
     Audio.play("win.wav", { volume = 0.8 })
     for _, s in ipairs(party_rules.gain(live.rng, live.party, xp, t.classes)) do say(s, GOLD) end
   end
+  for _, name in ipairs(party_rules.wake(live.party)) do say(name .. " wakes.") end
   Crawler.resolve(game, won)
   fight = nil
   mode = "walk"
@@ -422,6 +394,8 @@ fight_menu = function()
           if s.target == "member" then
             stage = { spell = s }
             fight_menu()
+          elseif s.target == "party" or s.target == "all" then
+            choose({ kind = "spell", spell = s.id })
           else
             local groups = group_targets(p, chooser, false)
             if #groups == 1 then choose({ kind = "spell", spell = s.id, group = groups[1].range })
@@ -555,6 +529,9 @@ local MAP_COLOURS = {
   ["="] = { 0.7, 0.5, 0.15, 1 }, ["A"] = { 0.6, 0.6, 0.55, 1 }, ["L"] = { 0.5, 0.5, 0.6, 1 },
   ["C"] = { 0.9, 0.7, 0.2, 1 }, ["O"] = { 0.1, 0.1, 0.1, 1 }, [">"] = { 0.3, 0.55, 0.9, 1 },
   ["<"] = { 0.45, 0.8, 0.95, 1 }, ["E"] = { 0.85, 0.25, 0.2, 1 }, ["^"] = { 0.78, 0.76, 0.68, 1 },
+  ["/"] = { 0.7, 0.55, 0.35, 1 }, ["c"] = { 0.5, 0.42, 0.25, 1 }, ["$"] = { 0.95, 0.85, 0.3, 1 },
+  ["T"] = { 0.6, 0.35, 0.85, 1 }, ["%"] = { 0.85, 0.45, 0.7, 1 }, ["_"] = { 0.6, 0.6, 0.45, 1 },
+  ["B"] = { 0.5, 0.55, 0.7, 1 },
 }
 
 local function draw_map(st)
@@ -590,7 +567,7 @@ local function draw_side(st)
   if mode == "fight" and fight then
     menu.text("side_title", string.format("FIGHT, round %d", fight.round + 1))
     for _, g in ipairs(combat.standing(fight)) do
-      lines[#lines + 1] = { string.format("%s  (%s)", combat.label(g), g.range == 1 and "near" or (g.range .. " away")), GOLD }
+      lines[#lines + 1] = { combat.describe(g), GOLD }
     end
     local p = chooser and live.party[chooser]
     lines[#lines + 1] = { p and ("What does " .. p.name .. " do?") or "", { 0.55, 0.75, 1.0, 1 } }
@@ -670,7 +647,7 @@ function update(e, dt)
   elseif mode == "pause" then
     menu.text("help", "Paused: Up/Down choose   Enter select   Esc resumes")
   else
-    menu.text("help", "Arrows/WASD walk and turn   Q/E step aside   Space use   M map   C camp   H patch up")
+    menu.text("help", "Arrows/WASD walk and turn   Q/E step aside   Space use   X search   M map   C camp   H patch up")
   end
   draw_side(st)
   draw_map(st)
@@ -687,6 +664,7 @@ local WALK = {
   right = function() Crawler.turn(game, 1) end, d = function() Crawler.turn(game, 1) end,
   q = function() Crawler.walk(game, -1, 0) end, e = function() Crawler.walk(game, 1, 0) end,
   space = function() Crawler.use(game) end, enter = function() Crawler.use(game) end,
+  x = function() search() end,
 }
 
 function key(e, name, down)
@@ -724,7 +702,10 @@ function key(e, name, down)
   if name == "c" then mode = "camp"; m.focus = 1; camp_menu() return end
   if name == "h" then patch_up() return end
   local act = WALK[name]
-  if act then act() end
+  if act then
+    if name ~= "x" then searched = false end
+    act()
+  end
 end
 
 function pointer(e, phase, x, y)

@@ -11,11 +11,11 @@ use jengine_testkit::{Game, InputScript, Options};
 use rpg_classics_tests::{PACKAGES, data as read, open, project};
 
 #[test]
-fn the_stairs_load_as_three_floors_with_no_party_to_hurt() {
+fn the_stairs_load_as_seven_floors_with_no_party_to_hurt() {
     let tables = Tables::from_json(&read("stairs_levels"), "[]", "[]")
         .unwrap_or_else(|e| panic!("the levels: {e}"));
     let game = jengine_crawler::Crawl::new(tables, 1);
-    assert_eq!(game.state().levels, 3);
+    assert_eq!(game.state().levels, 7);
     assert!(game.state().party.is_empty());
 }
 
@@ -27,7 +27,7 @@ fn the_games_rules_pass_their_lua_tests() {
         &project(),
         PACKAGES,
         &project().join("tests/rules_test.lua"),
-        10,
+        21,
     );
 }
 
@@ -68,8 +68,10 @@ fn facing_index(name: &str) -> usize {
 enum Goal {
     /// Stand here, facing this way (`None`: any), then press Space.
     Use((i32, i32), Option<&'static str>),
-    /// Step onto this cell (a fixed fight waits there).
+    /// Step onto this cell (a fixed fight waits there, a plate, or a pit).
     StepOn((i32, i32)),
+    /// Stand here facing this way and search the walls for the secret door ahead.
+    Find((i32, i32), &'static str),
 }
 
 /// A player at the keyboard: presses keys, reads the screen's state, and keeps every press
@@ -83,6 +85,12 @@ struct Player {
     fights: usize,
     fled: usize,
     shots: Vec<&'static str>,
+    /// Secret doors found, by floor and cell.
+    found: Vec<(usize, (i32, i32))>,
+    /// Teleporters by floor: the `T` and where it sends the party on the same floor.
+    jumps: Vec<HashMap<(i32, i32), (i32, i32)>>,
+    /// Trips back up to the inn because the party was low.
+    trips: usize,
 }
 
 impl Player {
@@ -97,6 +105,9 @@ impl Player {
             fights: 0,
             fled: 0,
             shots: Vec::new(),
+            found: Vec::new(),
+            jumps: teleports(),
+            trips: 0,
         }
     }
 
@@ -161,7 +172,8 @@ impl Player {
                 }
                 return;
             }
-            if round == 1 && !run {
+            if round == 1 && !random {
+                // The first fixed fight: the kobolds near, their slingers behind.
                 self.shot("stairs_combat");
             }
             self.press(if run { "r" } else { "f" });
@@ -195,7 +207,8 @@ impl Player {
     }
 
     /// The first step of a shortest way from `from` to `to` on floor `level`, through doors,
-    /// never over a fixed fight's cell unless it is the goal.
+    /// secret doors once found and teleporters, never over a fixed fight's cell or a pit unless
+    /// it is the goal.
     fn first_step(&self, level: usize, from: (i32, i32), to: (i32, i32)) -> Option<(i32, i32)> {
         let map = &self.floors[level];
         let won = self.crawl()["save"]["floors"][level]["won"].clone();
@@ -211,25 +224,36 @@ impl Player {
                 .and_then(|r| r.get(x as usize))
                 .copied()
                 .unwrap_or(b'#');
-            let blocked = matches!(c, b'#' | b'C' | b'O');
+            let blocked = match c {
+                b'#' | b'C' | b'L' | b'B' => true,
+                b'O' => (x, y) != to,
+                b'S' => !self.found.contains(&(level, (x, y))),
+                _ => false,
+            };
             !blocked && ((x, y) == to || !fights.contains(&(x, y)))
         };
-        let mut came = HashMap::new();
+        // Nodes are where the party stands; each remembers the first cell stepped onto.
+        let mut first: HashMap<(i32, i32), (i32, i32)> = HashMap::new();
         let mut queue = VecDeque::from([from]);
-        came.insert(from, from);
+        first.insert(from, from);
         while let Some(at) = queue.pop_front() {
             if at == to {
-                let mut step = at;
-                while came[&step] != from {
-                    step = came[&step];
-                }
-                return Some(step);
+                return Some(first[&at]);
             }
             for (_, (dx, dy)) in FACINGS {
                 let next = (at.0 + dx, at.1 + dy);
-                if open(next.0, next.1) && !came.contains_key(&next) {
-                    came.insert(next, at);
-                    queue.push_back(next);
+                if !open(next.0, next.1) {
+                    continue;
+                }
+                let stand = if next == to {
+                    next
+                } else {
+                    self.jumps[level].get(&next).copied().unwrap_or(next)
+                };
+                if !first.contains_key(&stand) {
+                    let step = if at == from { next } else { first[&at] };
+                    first.insert(stand, step);
+                    queue.push_back(stand);
                 }
             }
         }
@@ -273,10 +297,17 @@ impl Player {
                 .position(|(_, d)| (at.0 + d.0, at.1 + d.1) == next)
                 .unwrap();
             self.turn_to(dir);
-            if self.crawl()["use_does"] == "open" {
+            if matches!(
+                self.crawl()["use_does"].as_str(),
+                Some("open" | "unlock" | "locked")
+            ) {
                 self.press("space");
             }
             self.press("up");
+            if self.at().0 != level {
+                // A pit or a teleporter took the party to another floor.
+                return;
+            }
             if !self.crawl()["encounter"].is_null() {
                 self.fight();
             }
@@ -299,8 +330,293 @@ impl Player {
                 }
                 self.press("space");
             }
+            Goal::Find(cell, face) => {
+                self.walk_to(cell);
+                self.turn_to(facing_index(face));
+                self.press("x"); // search the walls
+                let (level, at, facing) = self.at();
+                let (dx, dy) = FACINGS[facing].1;
+                let door = (at.0 + dx, at.1 + dy);
+                assert!(
+                    self.crawl()["use_does"] == "open",
+                    "no secret door found at {door:?}: {}",
+                    self.log()
+                );
+                self.found.push((level, door));
+                self.idle(2);
+                self.shot("stairs_secret_door");
+            }
         }
     }
+
+    /// Whether a person would go back to the inn: two down, half the hit points gone, or the
+    /// casters' points spent (as the balance run's player judges it).
+    fn low(&self) -> bool {
+        self.below(0.5, 0.25)
+    }
+
+    /// Whether the living have less than `hp` of their hit points or their casters less than
+    /// `sp` of their spell points, or two are down.
+    fn below(&self, hp: f64, sp: f64) -> bool {
+        let live = self.live();
+        let party = live["party"].as_array().cloned().unwrap_or_default();
+        let alive: Vec<&serde_json::Value> =
+            party.iter().filter(|m| m["status"] != "dead").collect();
+        let sum = |k: &str| {
+            alive
+                .iter()
+                .map(|m| m[k].as_i64().unwrap_or(0))
+                .sum::<i64>()
+        };
+        alive.len() + 1 < party.len()
+            || (sum("hp") as f64) < hp * sum("max_hp") as f64
+            || (sum("max_sp") > 0 && (sum("sp") as f64) < sp * sum("max_sp") as f64)
+    }
+
+    /// The party's gold as the game keeps it.
+    fn gold(&self) -> i64 {
+        self.live()["gold"].as_i64().unwrap_or(0)
+    }
+
+    /// Up every stair to the town from wherever the party stands.
+    fn up_to_town(&mut self) {
+        while self.game.scene() == "crawl" {
+            let (level, _, _) = self.at();
+            let up = find(&self.floors[level], b'<');
+            self.reach(Goal::Use(up, None));
+            self.idle(2);
+            if self.game.scene() == "crawl" {
+                assert!(self.at().0 < level, "up from floor {level}: {}", self.log());
+            }
+        }
+        assert_eq!(self.game.scene(), "town", "the top stair leads out");
+    }
+
+    /// In town: the temple raises the dead the purse can pay for (and cures), the inn rests
+    /// the party (and saves the game).
+    fn rest_in_town(&mut self) {
+        let party = self.live()["party"].as_array().cloned().unwrap_or_default();
+        let costs: Vec<i64> = party
+            .iter()
+            .filter(|m| m["status"] != "ok")
+            .map(|m| {
+                if m["status"] == "dead" {
+                    60 * m["level"].as_i64().unwrap_or(1)
+                } else {
+                    20
+                }
+            })
+            .collect();
+        if !costs.is_empty() {
+            self.presses(&["down", "down", "down", "enter"]); // the temple
+            for cost in costs {
+                if self.gold() >= cost {
+                    self.press("enter");
+                } else {
+                    self.press("down");
+                }
+            }
+            self.press("escape");
+        }
+        self.presses(&["down", "enter", "enter"]); // the inn: rest (and save)
+        assert!(self.game.saved("stairs_slot").is_some(), "the inn saved");
+    }
+
+    /// The shop, as the balance run's player shops: for each member the dearest upgrade the
+    /// purse can spare beyond the next night's rest (armour first, then a weapon that reaches
+    /// from the member's row), then healing potions up to six. Starts in the town, ends in the shop.
+    fn shop(&mut self) {
+        let items: serde_json::Value = serde_json::from_str(&read("stairs_items")).unwrap();
+        let items = items.as_array().unwrap().clone();
+        let index = |id: &str| items.iter().position(|it| it["id"] == id);
+        let avg = |it: &serde_json::Value| {
+            (it["damage"][0].as_i64().unwrap_or(0) + it["damage"][1].as_i64().unwrap_or(0)) as f64
+                / 2.0
+        };
+        self.presses(&["down", "down", "enter"]); // the shop
+        for pass in ["armor", "weapon"] {
+            let party = self.live()["party"].as_array().cloned().unwrap_or_default();
+            for (slot, m) in party.iter().enumerate() {
+                let party = self.live()["party"].as_array().cloned().unwrap_or_default();
+                let reserve: i64 = party
+                    .iter()
+                    .map(|m| 5 * m["level"].as_i64().unwrap_or(1))
+                    .sum::<i64>()
+                    + 20;
+                let spare = self.gold() - reserve;
+                let class = m["class"].as_str().unwrap_or("");
+                let current = m[pass].as_str().and_then(&index).map(|i| &items[i]);
+                let need = if slot >= 3 { 2 } else { 1 };
+                let mut best: Option<usize> = None;
+                for (i, it) in items.iter().enumerate() {
+                    let usable = it["classes"]
+                        .as_array()
+                        .is_none_or(|c| c.iter().any(|c| c == class));
+                    let price = it["price"].as_i64().unwrap_or(i64::MAX);
+                    if it["kind"] != pass || !usable || price > spare {
+                        continue;
+                    }
+                    let better = if pass == "armor" {
+                        it["ac"].as_i64() > current.and_then(|c| c["ac"].as_i64()).or(Some(0))
+                    } else {
+                        let reach = current.and_then(|c| c["reach"].as_i64()).unwrap_or(1);
+                        it["reach"].as_i64().unwrap_or(1) >= need
+                            && (avg(it) > current.map(avg).unwrap_or(0.0) || reach < need)
+                    };
+                    if better && best.is_none_or(|b| price > items[b]["price"].as_i64().unwrap()) {
+                        best = Some(i);
+                    }
+                }
+                if let Some(i) = best {
+                    for _ in 0..i {
+                        self.press("down");
+                    }
+                    self.press("enter"); // buy: who takes it?
+                    for _ in 0..slot {
+                        self.press("down");
+                    }
+                    self.press("enter");
+                }
+            }
+        }
+        let potion = index("healing potion").unwrap();
+        let price = items[potion]["price"].as_i64().unwrap();
+        for _ in 0..potion {
+            self.press("down");
+        }
+        for _ in 0..6 {
+            let have = self.live()["pack"]["healing potion"].as_i64().unwrap_or(0);
+            let party = self.live()["party"].as_array().cloned().unwrap_or_default();
+            let reserve: i64 = party
+                .iter()
+                .map(|m| 5 * m["level"].as_i64().unwrap_or(1))
+                .sum::<i64>()
+                + 20;
+            if have >= 6 || self.gold() - reserve < price {
+                break;
+            }
+            self.press("enter");
+        }
+    }
+
+    /// From the town (or a place in it) down the stairs into the crawl.
+    fn go_down_from_town(&mut self) {
+        self.press("escape");
+        self.presses(&["down", "down", "down", "down", "enter"]); // down the stairs
+        self.idle(2);
+        assert_eq!(self.game.scene(), "crawl");
+    }
+
+    /// Down the remembered floors to floor `to`, by each floor's way down.
+    fn down_to(&mut self, to: usize) {
+        while self.at().0 < to {
+            let level = self.at().0;
+            self.descend();
+            assert_eq!(
+                self.at().0,
+                level + 1,
+                "down from floor {level}: {}",
+                self.log()
+            );
+        }
+    }
+
+    /// Takes the floor's way down: its stairs, or where the route falls through a pit.
+    fn descend(&mut self) {
+        let level = self.at().0;
+        match WAY_DOWN[level] {
+            Some(pit) => self.reach(Goal::StepOn(pit)),
+            None => {
+                let down = find(&self.floors[level], b'>');
+                self.reach(Goal::Use(down, None));
+            }
+        }
+    }
+
+    /// Goes to the inn and back when the party is low; true when it went.
+    fn rest_if_low(&mut self) -> bool {
+        if !self.low() {
+            return false;
+        }
+        self.rest_trip()
+    }
+
+    /// Before the lich: back to the inn (and the fights on the way) until the party is nearly
+    /// whole and seasoned, four trips at most.
+    fn rest_if_worn(&mut self) {
+        for _ in 0..4 {
+            if !self.below(0.85, 0.7) && self.top_level() >= SEASONED {
+                return;
+            }
+            self.rest_trip();
+        }
+    }
+
+    /// The highest level in the party.
+    fn top_level(&self) -> i64 {
+        self.live()["party"]
+            .as_array()
+            .map(|p| {
+                p.iter()
+                    .filter_map(|m| m["level"].as_i64())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .unwrap_or(0)
+    }
+
+    /// Up to the inn, rested, and back down to the floor the party left.
+    fn rest_trip(&mut self) -> bool {
+        let level = self.at().0;
+        self.trips += 1;
+        self.up_to_town();
+        self.rest_in_town();
+        self.press("escape");
+        self.shop();
+        self.go_down_from_town();
+        self.down_to(level);
+        true
+    }
+}
+
+/// The level a person wants someone in the party to have before facing the lich.
+const SEASONED: i64 = 8;
+
+/// Where the route falls through a pit instead of taking the stairs down, by floor.
+const WAY_DOWN: [Option<(i32, i32)>; 7] = [None, None, Some((6, 5)), None, None, None, None];
+
+/// The first cell holding `c` on a floor.
+fn find(floor: &[Vec<u8>], c: u8) -> (i32, i32) {
+    for (y, row) in floor.iter().enumerate() {
+        if let Some(x) = row.iter().position(|&b| b == c) {
+            return (x as i32, y as i32);
+        }
+    }
+    panic!("no {} on the floor", c as char)
+}
+
+/// Each floor's teleporters that stay on it: the `T` and its destination.
+fn teleports() -> Vec<HashMap<(i32, i32), (i32, i32)>> {
+    let levels: serde_json::Value = serde_json::from_str(&read("stairs_levels")).unwrap();
+    let cell =
+        |v: &serde_json::Value| (v[0].as_i64().unwrap() as i32, v[1].as_i64().unwrap() as i32);
+    levels
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            l["teleports"]
+                .as_array()
+                .map(|list| {
+                    list.iter()
+                        .filter(|t| t["floor"].as_u64().is_none_or(|f| f as usize == i))
+                        .map(|t| (cell(&t["at"]), cell(&t["to"])))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 /// The fixed fights of a floor that are still there, from the levels table.
@@ -342,13 +658,18 @@ fn form_party_and_go_down(p: &mut Player) {
     p.press("escape");
     p.presses(&["down", "down", "down", "down", "enter"]); // down the stairs
     p.idle(2);
-    assert_eq!(p.game.scene(), "crawl");
+    let scene = p.game.scene().to_string();
+    assert_eq!(scene, "crawl", "{:#?}", p.game.warnings());
 }
 
-/// The whole game as a player plays it, from the title to the ending.
+/// The whole game as a player plays it, from the title to the ending: every floor's chests,
+/// items and fights, its lever, key, secret door, teleporter, pit or plate on the way, and back
+/// up to the inn whenever the party is low.
 fn play_through(p: &mut Player, until_inn: bool) {
     form_party_and_go_down(p);
-    // The cellar: both chests, a look at the map, the kobolds at the stair, down.
+    // 1, the cellar stair: coins on the floor, both chests, a look at the map, the kobolds and
+    // their slingers at the stair.
+    p.reach(Goal::Use((3, 3), Some("east")));
     p.reach(Goal::Use((11, 1), Some("east")));
     p.reach(Goal::Use((6, 5), Some("south")));
     p.press("m");
@@ -360,37 +681,86 @@ fn play_through(p: &mut Player, until_inn: bool) {
     p.idle(2);
     p.shot("stairs_corridor");
     p.reach(Goal::StepOn((13, 8)));
-    p.reach(Goal::Use((13, 9), None));
+    p.rest_if_low();
+    p.descend();
     assert_eq!(p.at().0, 1, "down to the second floor");
-    // The drowned hall: run from the first random fight, take both chests and the skeletons.
+    // 2, the wine cellar: run from the first random fight; the bronze key, a potion on the
+    // floor, the gold, the cracked wall that hides a door, the kobold chief, the antidote.
     p.run_next = true;
-    p.reach(Goal::Use((13, 2), Some("north")));
-    p.reach(Goal::StepOn((5, 9)));
-    p.reach(Goal::Use((1, 8), Some("north")));
-    p.reach(Goal::Use((1, 1), None));
-    assert_eq!(p.at().0, 2, "down to the third floor");
-    // Up again, all the way to the town, to rest.
-    p.reach(Goal::Use((1, 1), None));
-    assert_eq!(p.at().0, 1);
-    p.reach(Goal::Use((13, 9), None));
-    assert_eq!(p.at().0, 0);
-    p.reach(Goal::Use((1, 1), None));
-    p.idle(2);
-    assert_eq!(p.game.scene(), "town", "the top stair leads out");
-    p.presses(&["down", "enter", "enter"]); // the inn: rest (and save)
-    assert!(p.game.saved("stairs_slot").is_some(), "the inn saved");
+    p.reach(Goal::Use((9, 4), Some("south")));
+    p.reach(Goal::Use((3, 3), Some("north")));
+    p.reach(Goal::Use((1, 8), Some("south")));
+    p.reach(Goal::Find((11, 6), "south"));
+    p.rest_if_low();
+    p.reach(Goal::StepOn((12, 9)));
+    p.reach(Goal::Use((13, 8), Some("north")));
     if until_inn {
+        p.up_to_town();
+        p.rest_in_town();
         return;
     }
-    p.press("escape");
-    p.presses(&["down", "down", "down", "down", "enter"]);
-    p.idle(2);
-    assert_eq!(p.game.scene(), "crawl");
-    // Down the remembered floors to the lich.
-    p.reach(Goal::Use((13, 9), None));
-    p.reach(Goal::Use((1, 1), None));
-    assert_eq!(p.at().0, 2);
+    p.rest_if_low();
+    p.descend();
+    assert_eq!(p.at().0, 2, "down to the third floor");
+    // 3, the brick vaults: the shamans, their chest, a scroll on the floor, a chest and the lever
+    // that opens the vault gate, the skeletons before it; then down through the pit.
+    p.reach(Goal::StepOn((11, 5)));
+    p.reach(Goal::Use((11, 4), Some("north")));
+    p.rest_if_low();
+    p.reach(Goal::Use((5, 9), Some("north")));
+    p.reach(Goal::Use((1, 8), Some("south")));
+    p.reach(Goal::Use((1, 8), Some("north")));
+    p.rest_if_low();
+    p.reach(Goal::StepOn((9, 9)));
+    p.rest_if_low();
+    p.descend();
+    assert_eq!(
+        p.at(),
+        (3, (6, 5), p.at().2),
+        "the pit drops the party to the cell beneath"
+    );
+    // 4, the mossy deep: two chests and coins, then the teleporter into the captain's pocket.
+    p.reach(Goal::Use((13, 2), Some("north")));
+    p.reach(Goal::Use((12, 7), Some("east")));
+    p.reach(Goal::Use((1, 8), Some("south")));
+    p.rest_if_low();
+    p.reach(Goal::StepOn((2, 1)));
+    p.rest_if_low();
+    p.descend();
+    assert_eq!(p.at().0, 4, "down to the fifth floor");
+    // 5, the ossuary: two chests, the necromancer at the lever, a potion beyond him, the crypt
+    // gate.
+    p.reach(Goal::Use((12, 1), Some("east")));
+    p.reach(Goal::Use((1, 8), Some("south")));
+    p.rest_if_low();
+    p.reach(Goal::StepOn((7, 4)));
+    p.reach(Goal::Use((7, 4), Some("south")));
+    p.reach(Goal::Use((11, 5), Some("north")));
+    p.rest_if_low();
+    p.descend();
+    assert_eq!(p.at().0, 5, "down to the sixth floor");
+    // 6, the frozen halls: the silver key, coins past the dark, gold, the giant behind the ice
+    // door.
+    p.reach(Goal::Use((3, 4), Some("north")));
+    p.reach(Goal::Use((9, 5), Some("north")));
+    p.reach(Goal::Use((13, 8), Some("south")));
+    p.rest_if_low();
+    p.reach(Goal::StepOn((2, 9)));
+    p.rest_if_low();
+    p.descend();
+    assert_eq!(p.at().0, 6, "down to the seventh floor");
+    // 7, the seventh stair: the plate that opens the tomb gate, a chest, the death knights,
+    // the button by the gate; rested, the lich.
+    p.reach(Goal::StepOn((5, 5)));
     p.reach(Goal::Use((2, 7), Some("west")));
+    p.rest_if_low();
+    p.reach(Goal::StepOn((9, 8)));
+    p.reach(Goal::Use((12, 7), Some("south")));
+    p.rest_if_worn();
+    p.walk_to((10, 9));
+    p.turn_to(facing_index("east"));
+    p.idle(2);
+    p.shot("stairs_tomb");
     p.reach(Goal::StepOn((13, 9)));
     p.idle(3);
 }
@@ -399,16 +769,25 @@ fn input_path() -> PathBuf {
     project().join("tests/inputs/stairs_playthrough.json")
 }
 
-/// The player forms a party, goes down three floors (a fixed fight and random ones won, one
-/// run from), comes back up to rest at the inn, goes down again and wins the goal. What it
-/// pressed is the committed input file (`JENGINE_BLESS=1` rewrites it).
+/// The player forms a party and goes down the seven floors (every fixed fight and the random
+/// ones won, one run from), through the secret door, the lever's gate, the pit, the teleporter,
+/// the spinner, the dark, the named keys and the plate, going back up to the inn when low, and
+/// wins the goal. What it pressed is the committed input file (`JENGINE_BLESS=1` rewrites it).
 #[test]
 fn a_player_goes_down_and_up_and_down_and_wins() {
     let mut p = Player::new(Options::default());
     play_through(&mut p, false);
     assert_eq!(p.game.scene(), "ending", "{}", p.log());
-    assert!(p.fights >= 3, "fights won: {}", p.fights);
+    eprintln!(
+        "the route: {} fights won, {} run from, {} trips back to the inn, {} key presses",
+        p.fights,
+        p.fled,
+        p.trips,
+        p.keys.len()
+    );
+    assert!(p.fights >= 9, "fights won: {}", p.fights);
     assert_eq!(p.fled, 1, "one fight run from");
+    assert_eq!(p.found.len(), 1, "the secret door found");
     let json = jengine_testkit::key_presses_json(&p.keys);
     jengine_testkit::inputs::assert_kept(&input_path(), &json);
 }

@@ -15,7 +15,8 @@ pub mod ui;
 
 use std::path::{Path, PathBuf};
 
-use crawler_art::{Hud, Look, Masonry, Palette, hud, sheet};
+use crawler_art::sets::{Feature, WallSet};
+use crawler_art::{Hud, Look, Masonry, Palette, decor, hud, sets, sheet};
 use paint::{Image, Rgba, rgb};
 
 pub use jengine_paint::generator::{self, ArtError, Written};
@@ -78,10 +79,32 @@ pub const LOOK: Look = Look {
     },
 };
 
+/// The wall sets this game's floors name in `walls`, in `walls.png`'s row order.
+pub const SETS: [WallSet; 4] = [
+    WallSet {
+        name: "roots",
+        feature: Feature::Roots,
+    },
+    WallSet {
+        name: "flint",
+        feature: Feature::Flint,
+    },
+    WallSet {
+        name: "drowned",
+        feature: Feature::Drowned,
+    },
+    WallSet {
+        name: "ember",
+        feature: Feature::Ember,
+    },
+];
+
 /// Every texture as `(file name, image)`.
 pub fn textures() -> Vec<(&'static str, Image)> {
     let mut all = vec![
         ("crawler.png", sheet::crawler(&LOOK)),
+        ("walls.png", sets::sheet(&SETS, &LOOK)),
+        ("decor.png", decor::sheet(&LOOK)),
         ("monsters.png", monsters::sheet()),
         ("panel.png", hud::panel(&LOOK)),
         ("frame.png", hud::frame(&LOOK)),

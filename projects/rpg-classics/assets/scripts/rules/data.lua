@@ -13,6 +13,10 @@ local function is_pair(v)
     and math.type(v[2]) == "integer" and v[1] >= 0 and v[1] <= v[2]
 end
 
+local function is_chance(v)
+  return type(v) == "number" and v >= 0 and v <= 1
+end
+
 local function checker(file, problems)
   return function(row, i, field, ok, what)
     if not ok then
@@ -107,15 +111,25 @@ function M.load(read)
 
   check = checker("stairs_spells", problems)
   unique(raw.spells, check)
-  local targets = { member = true, enemy = true, group = true }
+  local targets = { member = true, party = true, enemy = true, group = true, all = true }
   for i, s in ipairs(raw.spells) do
     check(s, i, "class", t.classes[s.class] ~= nil, "names " .. tostring(s.class) .. ", which is not a class")
     check(s, i, "cost", math.type(s.cost) == "integer" and s.cost >= 1, "must be a whole number, 1 or more")
     check(s, i, "level", math.type(s.level) == "integer" and s.level >= 1, "must be a whole number, 1 or more")
-    check(s, i, "target", targets[s.target] == true, "must be member, enemy or group")
+    check(s, i, "target", targets[s.target] == true, "must be member, party, enemy, group or all")
     check(s, i, "damage", s.damage == nil or is_pair(s.damage), "must be [min, max]")
     check(s, i, "heal", s.heal == nil or is_pair(s.heal), "must be [min, max]")
-    check(s, i, "target", s.damage or s.heal or s.cures or s.sleep, "the spell does nothing (give damage, heal, cures or sleep)")
+    check(s, i, "dispel", s.dispel == nil or is_pair(s.dispel), "must be [min, max]")
+    check(s, i, "sleep", s.sleep == nil or is_chance(s.sleep), "must be a chance from 0 to 1")
+    check(s, i, "cures", s.cures == nil or s.cures == "poison" or s.cures == "sleep", "must be poison or sleep")
+    check(s, i, "target", s.damage or s.heal or s.cures or s.sleep or s.dispel,
+      "the spell does nothing (give damage, heal, cures, sleep or dispel)")
+    local fits = {
+      member = s.heal or s.cures, party = s.heal, enemy = s.damage,
+      group = s.damage or s.sleep or s.dispel, all = s.damage,
+    }
+    check(s, i, "target", targets[s.target] ~= true or fits[s.target] ~= nil,
+      "a spell on " .. tostring(s.target) .. " cannot do what this one does")
   end
 
   check = checker("stairs_groups", problems)
@@ -129,6 +143,27 @@ function M.load(read)
     check(g, i, "gold", is_pair(g.gold), "must be [min, max]")
     check(g, i, "ac", math.type(g.ac) == "integer", "must be a whole number")
     check(g, i, "xp", math.type(g.xp) == "integer" and g.xp >= 0, "must be a whole number, 0 or more")
+    check(g, i, "to_hit", math.type(g.to_hit) == "integer", "must be a whole number")
+    check(g, i, "undead", g.undead == nil or type(g.undead) == "boolean", "must be true or false")
+    check(g, i, "sweep", g.sweep == nil or type(g.sweep) == "boolean", "must be true or false")
+    check(g, i, "shoots", g.shoots == nil or is_pair(g.shoots), "must be [min, max]")
+    check(g, i, "regen", g.regen == nil or (math.type(g.regen) == "integer" and g.regen >= 1), "must be a whole number, 1 or more")
+    check(g, i, "poison", g.poison == nil or is_chance(g.poison), "must be a chance from 0 to 1")
+    check(g, i, "sleep", g.sleep == nil or is_chance(g.sleep), "must be a chance from 0 to 1")
+    if g.spell ~= nil then
+      local sp = g.spell
+      local ok = type(sp) == "table"
+      check(g, i, "spell", ok, "must be a table with name and chance")
+      if ok then
+        check(g, i, "spell.name", type(sp.name) == "string" and sp.name ~= "", "must be a name")
+        check(g, i, "spell.chance", is_chance(sp.chance), "must be a chance from 0 to 1")
+        check(g, i, "spell.damage", sp.damage == nil or is_pair(sp.damage), "must be [min, max]")
+        check(g, i, "spell.heal", sp.heal == nil or is_pair(sp.heal), "must be [min, max]")
+        check(g, i, "spell.sleep", sp.sleep == nil or is_chance(sp.sleep), "must be a chance from 0 to 1")
+        check(g, i, "spell.target", sp.target == nil or sp.target == "party" or sp.target == "back", "must be party or back")
+        check(g, i, "spell", sp.damage or sp.heal or sp.sleep, "does nothing (give damage, heal or sleep)")
+      end
+    end
     for j, w in ipairs(type(g.with) == "table" and g.with or {}) do
       check(g, i, "with[" .. j .. "]", type(w) == "table" and t.groups[w.group] ~= nil and is_pair(w.count),
         "must name a group and a [min, max] count")

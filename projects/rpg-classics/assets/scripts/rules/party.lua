@@ -43,6 +43,30 @@ function M.living(party)
   return n
 end
 
+-- Whether the front row holds: at least two of slots 1 to 3 stand and are awake (a party of
+-- fewer than two needs all of its own). While it holds, foes in melee can strike only the front
+-- row; once it breaks they reach anyone.
+function M.front_holds(party)
+  local able, there = 0, 0
+  for i = 1, math.min(M.FRONT, #party) do
+    there = there + 1
+    if M.able(party[i]) then able = able + 1 end
+  end
+  return able >= math.min(2, there)
+end
+
+-- Sleepers wake (after a fight). Returns the names of those who woke.
+function M.wake(party)
+  local woke = {}
+  for _, m in ipairs(party) do
+    if m.status == "asleep" then
+      m.status = "ok"
+      woke[#woke + 1] = m.name
+    end
+  end
+  return woke
+end
+
 -- How far the member's weapon reaches from its slot: a back-row member reaches one less.
 function M.reach(m, slot, items)
   local w = m.weapon and items[m.weapon]

@@ -18,7 +18,8 @@ pub mod town;
 
 use std::path::{Path, PathBuf};
 
-use crawler_art::{Hud, Look, Masonry, Palette, hud, sheet};
+use crawler_art::sets::{Feature, WallSet};
+use crawler_art::{Hud, Look, Masonry, Palette, decor, hud, sets, sheet};
 use paint::{Image, rgb};
 
 pub use jengine_paint::generator::{self, ArtError, Written};
@@ -68,10 +69,40 @@ pub const LOOK: Look = Look {
     },
 };
 
+/// The wall sets this game's floors name in `walls`, in `walls.png`'s row order.
+pub const SETS: [WallSet; 6] = [
+    WallSet {
+        name: "cellar",
+        feature: Feature::Cellar,
+    },
+    WallSet {
+        name: "brick",
+        feature: Feature::Brick,
+    },
+    WallSet {
+        name: "moss",
+        feature: Feature::Moss,
+    },
+    WallSet {
+        name: "bone",
+        feature: Feature::Bone,
+    },
+    WallSet {
+        name: "frost",
+        feature: Feature::Frost,
+    },
+    WallSet {
+        name: "crypt",
+        feature: Feature::Crypt,
+    },
+];
+
 /// Every texture as `(file name, image)`.
 pub fn textures() -> Vec<(&'static str, Image)> {
     vec![
         ("crawler.png", sheet::crawler(&LOOK)),
+        ("walls.png", sets::sheet(&SETS, &LOOK)),
+        ("decor.png", decor::sheet(&LOOK)),
         ("monsters.png", monsters::sheet()),
         ("portraits.png", portraits::sheet()),
         ("town.png", town::sheet()),
@@ -115,7 +146,9 @@ mod tests {
         assert_eq!(
             sizes,
             [
-                ("crawler.png", [1024, 1024]),
+                ("crawler.png", [1024, 1536]),
+                ("walls.png", [768, 1536]),
+                ("decor.png", [1280, 512]),
                 ("monsters.png", [2048, 256]),
                 ("portraits.png", [512, 256]),
                 ("town.png", [1024, 864]),

@@ -1,4 +1,4 @@
-//! A sound game: the rules a state reached by play always keeps, checked on every save after
+//! A reachable game: the rules a state reached by play always keeps, checked on every save after
 //! its parts have each been matched to the dungeon.
 //!
 //! A save whose every cell fits its level can still be one no play reaches (a party of
