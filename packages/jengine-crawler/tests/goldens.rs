@@ -7,6 +7,8 @@
 //! the floor thing goes in (3, 3), one cell ahead; the wall thing in (3, 2), two cells ahead,
 //! with a short stretch of floor (3, 1) behind it; stairs down wait behind the party.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use jengine_crawler::CrawlerPackage;
@@ -109,47 +111,15 @@ impl Case {
 fn run(dir: &Path, case: &Case) -> Runtime {
     let mut game = warren_game();
     game["tables"] = serde_json::json!({});
-    let project = serde_json::json!({
-        "name": "crawl-goldens", "version": "0.1.0", "start_scene": "crawl",
-        "packages": [{ "name": "jengine-crawler",
-                       "source": { "type": "path", "path": env!("CARGO_MANIFEST_DIR") } }]
-    });
-    let scene = serde_json::json!({
-        "version": 2,
-        "entities": [
-            { "name": "camera",
-              "camera": { "center": [-3.7, 0.85], "size": [7.14, 5.95], "clear": "#140c07" } },
-            { "name": "crawl", "crawl_game": game, "script": "driver.lua" }
-        ]
+    let camera = serde_json::json!({
+        "center": [-3.7, 0.85], "size": [7.14, 5.95], "clear": "#140c07"
     });
     let mut plan = String::from("return {\n");
     for call in case.calls {
         plan.push_str(&format!("  function(e) {call} end,\n"));
     }
     plan.push_str("}\n");
-    let write = |path: &str, text: String| {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write("project.jengine", project.to_string());
-    write("assets/scenes/crawl.scene", scene.to_string());
-    write("data/crawl_levels.json", case.level().to_string());
-    write(
-        "data/crawl_monsters.json",
-        r#"[{ "name": "rat", "hp": 3, "art": "m_rat" }]"#.into(),
-    );
-    write(
-        "data/crawl_crawlers.json",
-        r#"[{ "name": "Vess", "hp": 12, "attack": 3 }]"#.into(),
-    );
-    write(
-        "assets/scripts/driver.lua",
-        "local plan = import('plan.lua')\nlocal i = 0\n\
-         function update(e, dt)\n  i = i + 1\n  local f = plan[i]\n  if f then f(e) end\nend\n"
-            .into(),
-    );
-    write("assets/scripts/plan.lua", plan);
+    common::write_project(dir, &case.level(), camera, game, &plan);
     Runtime::new(dir, &[&CrawlerPackage], Options::default())
         .unwrap_or_else(|p| panic!("{}: {p:#?}", case.name))
 }

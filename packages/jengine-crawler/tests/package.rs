@@ -3,6 +3,8 @@
 //! script that makes one planned call per frame. What the test reads is what a script reads:
 //! the bags, the log, the save.
 
+mod common;
+
 use std::path::Path;
 
 use jengine::{BulkEntity, LogLevel, Mesh2D};
@@ -36,45 +38,8 @@ fn levels() -> serde_json::Value {
 }
 
 fn project(dir: &Path, levels: &serde_json::Value, game: serde_json::Value, plan: &str) {
-    let crate_dir = env!("CARGO_MANIFEST_DIR");
-    let project = serde_json::json!({
-        "name": "crawl-test",
-        "version": "0.1.0",
-        "start_scene": "crawl",
-        "packages": [{ "name": "jengine-crawler",
-                       "source": { "type": "path", "path": crate_dir } }]
-    });
-    let scene = serde_json::json!({
-        "version": 2,
-        "entities": [
-            { "name": "camera", "camera": { "center": [0, 0], "size": [16, 9] } },
-            { "name": "crawl", "crawl_game": game, "script": "driver.lua" }
-        ]
-    });
-    let write = |path: &str, text: String| {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write("project.jengine", project.to_string());
-    write("assets/scenes/crawl.scene", scene.to_string());
-    write("data/crawl_levels.json", levels.to_string());
-    write(
-        "data/crawl_monsters.json",
-        r#"[{ "name": "rat", "hp": 3, "art": "m_rat" }]"#.into(),
-    );
-    write(
-        "data/crawl_crawlers.json",
-        r#"[{ "name": "Vess", "hp": 12, "attack": 3 }]"#.into(),
-    );
-    // One planned call per frame, from frame 1.
-    write(
-        "assets/scripts/driver.lua",
-        "local plan = import('plan.lua')\nlocal i = 0\n\
-         function update(e, dt)\n  i = i + 1\n  local f = plan[i]\n  if f then f(e) end\nend\n"
-            .into(),
-    );
-    write("assets/scripts/plan.lua", plan.into());
+    let camera = serde_json::json!({ "center": [0, 0], "size": [16, 9] });
+    common::write_project(dir, levels, camera, game, plan);
 }
 
 fn start(dir: &Path, game: serde_json::Value, plan: &str) -> Runtime {

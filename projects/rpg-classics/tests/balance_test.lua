@@ -126,13 +126,6 @@ local function new_game(seed, t)
   return g
 end
 
-local function take(pack, id)
-  local n = pack[id] or 0
-  if n <= 0 then return false end
-  if n == 1 then pack[id] = nil else pack[id] = n - 1 end
-  return true
-end
-
 -- One fight to its end: each round every able member does the sensible thing, but one near
 -- death drinks a potion when no priest is healing them. "won" or "lost".
 local function fight(g, id)
@@ -156,7 +149,7 @@ local function fight(g, id)
         acts[i] = { kind = "item", item = "healing potion", member = i }
       end
     end
-    local _, outcome = combat.round(g.rng, f, g.party, acts, t, { take = function(item) return take(g.pack, item) end })
+    local _, outcome = combat.round(g.rng, f, g.party, acts, t, { take = function(item) return camp.take(g.pack, item) end })
     g.rounds = g.rounds + 1
     per.rounds = per.rounds + 1
     if outcome == "won" then

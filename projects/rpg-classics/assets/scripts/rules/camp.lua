@@ -20,7 +20,8 @@ function M.most_hurt(party)
   return at, worst
 end
 
-local function take(pack, id)
+-- Takes one of item `id` from the pack; false when there is none.
+function M.take(pack, id)
   local n = pack[id] or 0
   if n <= 0 then return false end
   if n == 1 then pack[id] = nil else pack[id] = n - 1 end
@@ -53,7 +54,7 @@ function M.patch_up(rng, party, pack, t)
         end
       end
     end
-    if not healed and how < 0.4 and take(pack, "healing potion") then
+    if not healed and how < 0.4 and M.take(pack, "healing potion") then
       local n = dice.range(rng, t.items["healing potion"].heal)
       target.hp = math.min(target.max_hp, target.hp + n)
       say(string.format("%s drinks a healing potion: %d.", target.name, n))
@@ -77,7 +78,7 @@ function M.patch_up(rng, party, pack, t)
         end
       end
     end
-    if q.status == "poisoned" and take(pack, "antidote") then
+    if q.status == "poisoned" and M.take(pack, "antidote") then
       q.status = "ok"
       say(q.name .. " takes an antidote.")
       done = done + 1
