@@ -336,7 +336,21 @@ pub fn sight(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -
     if *dungeon.cell(x, y) == Cell::Dark {
         return seen;
     }
-    seen.push(cell(0, 0));
+    // Neighbouring rays cross mostly the same cells: each is kept once, as it is first met
+    // (a mark per cell of the drawing; a cell off it is looked for in the list).
+    let mut marked = vec![false; (dungeon.width.max(0) * dungeon.height.max(0)) as usize];
+    let mut keep = |seen: &mut Vec<[i32; 2]>, [cx, cy]: [i32; 2]| {
+        if dungeon.contains(cx, cy) {
+            let i = (cy * dungeon.width + cx) as usize;
+            if !marked[i] {
+                marked[i] = true;
+                seen.push([cx, cy]);
+            }
+        } else if !seen.contains(&[cx, cy]) {
+            seen.push([cx, cy]);
+        }
+    };
+    keep(&mut seen, cell(0, 0));
     // Where each depth's far plane is along a ray, worked out once.
     let planes: Vec<f64> = (0..=frame.depth as i32).map(|d| f.powi(-d)).collect();
     for column in 0..SIGHT_COLUMNS {
@@ -363,7 +377,7 @@ pub fn sight(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -
             if *here == Cell::Dark {
                 break;
             }
-            seen.push([cx, cy]);
+            keep(&mut seen, [cx, cy]);
             if here.is_solid() {
                 break;
             }
@@ -371,7 +385,6 @@ pub fn sight(dungeon: &Dungeon, x: i32, y: i32, facing: Facing, frame: &Frame) -
         }
     }
     seen.sort_unstable();
-    seen.dedup();
     seen
 }
 

@@ -106,23 +106,28 @@ pub(super) fn path_step(
     let beside = |(x, y): (i32, i32)| (x - party.0).abs() + (y - party.1).abs() == 1;
     let w = floor.width.max(1);
     let index = |(x, y): (i32, i32)| (y * w + x) as usize;
-    // Where each visited cell was first reached from, and how far it is.
-    let mut came: std::collections::HashMap<usize, ((i32, i32), u32)> =
-        std::collections::HashMap::new();
-    came.insert(index(from), (from, 0));
+    // Where each visited cell was first reached from, and how far it is: a slot per cell of
+    // the drawing (`from` lies on it, as every monster does).
+    let mut came: Vec<Option<((i32, i32), u32)>> = vec![None; (w * floor.height.max(1)) as usize];
+    let slot = index(from);
+    if slot >= came.len() {
+        return None;
+    }
+    came[slot] = Some((from, 0));
+    let mut visited = 1;
     let mut queue = VecDeque::from([from]);
     while let Some(at) = queue.pop_front() {
-        let (_, steps) = came[&index(at)];
+        let steps = came[index(at)].map_or(0, |(_, steps)| steps);
         if at != from && beside(at) {
             // Walk back to the step taken first.
             let mut cell = at;
-            loop {
-                let (prev, _) = came[&index(cell)];
+            while let Some((prev, _)) = came[index(cell)] {
                 if prev == from {
                     return Some(cell);
                 }
                 cell = prev;
             }
+            return None;
         }
         if steps >= PATH_STEPS {
             continue;
@@ -130,16 +135,17 @@ pub(super) fn path_step(
         for f in Facing::ALL {
             let (dx, dy) = f.ahead();
             let next = (at.0 + dx, at.1 + dy);
-            if !floor.contains(next.0, next.1) || came.contains_key(&index(next)) {
+            if !floor.contains(next.0, next.1) || came[index(next)].is_some() {
                 continue;
             }
             if !free(floor, next.0, next.1, party) {
                 continue;
             }
-            if came.len() >= PATH_CELLS {
+            if visited >= PATH_CELLS {
                 return None;
             }
-            came.insert(index(next), (at, steps + 1));
+            visited += 1;
+            came[index(next)] = Some((at, steps + 1));
             queue.push_back(next);
         }
     }
