@@ -39,6 +39,7 @@ impl Session {
                 .iter()
                 .map(|(w, player)| BagWord::of(w, *player))
                 .collect(),
+            both_ways: self.both_ways.get(self.you()).copied().unwrap_or(0),
             words: dict.len(),
             stages: stages.iter().map(BagStage::of).collect(),
             rivals: rivals.iter().map(BagRival::of).collect(),
@@ -157,6 +158,9 @@ pub struct KotobaBag {
     pub hint: Option<[i64; 2]>,
     /// Every word made this game.
     pub made: Vec<BagWord>,
+    /// The player's points this game from tiles that read both across and down, on top of
+    /// those words' own points: the player's words' points and this add up to their score.
+    pub both_ways: u32,
     /// How many words the dictionary holds.
     pub words: usize,
     /// The stages, for menus.

@@ -12,7 +12,10 @@ use crate::dict::Dict;
 use crate::sea::WaveContext;
 use crate::session::{Mode, Session, SessionError};
 
+pub mod feedback;
 pub mod sea;
+
+use feedback::Feedback;
 
 /// How far a pointer must move between press and release to count as a drag, as a share of a
 /// hand tile.
@@ -237,6 +240,8 @@ pub fn touch(
 pub struct Drawn {
     sprites: Vec<Entity>,
     texts: Vec<Entity>,
+    /// The marks the board shows for a moment after each move, and who placed each tile.
+    pub feedback: Feedback,
 }
 
 /// One frame's picture of a table before it is written into the pool.
@@ -336,7 +341,7 @@ fn float(slot: usize, t: f32) -> ([f32; 2], f32) {
     ([0.0, bob * 0.025], rock * 0.035)
 }
 
-fn draw_table(table: &Table, session: &Session, t: f32) -> Picture {
+fn draw_table(table: &Table, session: &Session, feedback: &Feedback, t: f32) -> Picture {
     let mut pic = Picture::default();
     let Some(board) = session.board() else {
         return pic;
@@ -347,6 +352,8 @@ fn draw_table(table: &Table, session: &Session, t: f32) -> Picture {
     let cell = layout.cell;
     let white = Color::WHITE;
     let hidden = session.paused;
+    let battle = matches!(session.mode, Mode::Battle(_) | Mode::Online(_));
+    let you = session.you();
     // The frame, a little larger than the board.
     let pad = cell * 0.35;
     pic.tinted(
@@ -385,6 +392,17 @@ fn draw_table(table: &Table, session: &Session, t: f32) -> Picture {
                     z + 0.1,
                     white,
                 );
+                // In a battle each placed tile keeps a thin edge in its player's colour.
+                if let (true, Some(who)) = (battle, feedback.owner(pos)) {
+                    pic.tinted(
+                        &table.tile,
+                        Some(table.tile_border),
+                        at,
+                        [cell * 1.04, cell * 1.04],
+                        z + 0.17,
+                        table.players[usize::from(who != you)],
+                    );
+                }
                 pic.tile(
                     table,
                     (!hidden).then(|| k.to_char()),
@@ -398,7 +416,8 @@ fn draw_table(table: &Table, session: &Session, t: f32) -> Picture {
     }
     let pulse = 0.75 + 0.25 * (t * std::f32::consts::TAU / 1.2).sin();
     if let Some(pos) = session.hint {
-        let mut light = table.light;
+        // The hint glows, pulsing, in the chosen tile's colour: this tile, there.
+        let mut light = table.chosen;
         light.0[3] *= pulse;
         pic.tinted(
             &glow(table),
@@ -410,15 +429,25 @@ fn draw_table(table: &Table, session: &Session, t: f32) -> Picture {
         );
     }
     if let Some(pos) = session.cursor {
-        // A light under the cell's tile, so a kana there stays readable.
-        pic.tinted(
-            &glow(table),
-            None,
-            layout.cell_centre(pos),
-            [cell * 1.9, cell * 1.9],
-            z + 0.15,
-            table.light,
-        );
+        // The cursor is a steady square drawn round the cell, over any tile there.
+        let at = layout.cell_centre(pos);
+        let (side, bar) = (cell * 1.02, (cell * 0.08).max(0.02));
+        let off = (side - bar) / 2.0;
+        for (dx, dy, size) in [
+            (0.0, off, [side, bar]),
+            (0.0, -off, [side, bar]),
+            (-off, 0.0, [bar, side - 2.0 * bar]),
+            (off, 0.0, [bar, side - 2.0 * bar]),
+        ] {
+            pic.tinted(
+                &table.white,
+                None,
+                [at[0] + dx, at[1] + dy],
+                size,
+                z + 0.3,
+                table.light,
+            );
+        }
     }
     // The player's hand on its panel.
     let hand = session.hand();
@@ -436,7 +465,8 @@ fn draw_table(table: &Table, session: &Session, t: f32) -> Picture {
     for (slot, (&at, kana)) in layout.hand.iter().zip(hand).enumerate() {
         let carried = session.carry.filter(|c| c.slot == slot && c.moved);
         let (lift, rot) = float(slot, t);
-        let mut at = [at[0] + lift[0], at[1] + lift[1]];
+        let shake = feedback.hand_shake(slot) * layout.hand_tile;
+        let mut at = [at[0] + lift[0] + shake, at[1] + lift[1]];
         let mut tz = z + 0.4;
         if let Some(c) = carried {
             at = c.at;
@@ -478,6 +508,9 @@ fn draw_table(table: &Table, session: &Session, t: f32) -> Picture {
             rot,
         );
     }
+    if !hidden {
+        feedback::draw(&mut pic, table, &layout, feedback, you);
+    }
     pic
 }
 
@@ -504,8 +537,12 @@ pub fn system(world: &mut World, _dt: f64) {
         .get::<Time>()
         .map_or(0.0, |time| time.elapsed as f32);
     let mut pictures = Vec::new();
-    for (e, table, session) in world.entities.query::<(Entity, &Table, &Session)>().iter() {
-        pictures.push((e, draw_table(table, session, t)));
+    for (e, table, session, drawn) in world
+        .entities
+        .query::<(Entity, &Table, &Session, &Drawn)>()
+        .iter()
+    {
+        pictures.push((e, draw_table(table, session, &drawn.feedback, t)));
     }
     for (e, picture) in pictures {
         let Ok(mut drawn) = world.entities.remove_one::<Drawn>(e) else {

@@ -121,7 +121,7 @@ mod package {
         pub cell_tex: String,
         /// Its nine-slice borders.
         pub cell_border: [f32; 4],
-        /// The board's frame (also the keyboard cursor, tinted).
+        /// The board's frame.
         pub frame: String,
         /// Its nine-slice borders.
         pub frame_border: [f32; 4],
@@ -137,10 +137,21 @@ mod package {
         pub glow: String,
         /// The colour of kana on tiles.
         pub ink: Color,
-        /// The chosen tile's glow.
+        /// The chosen tile's glow, and the hint's light on its cell.
         pub chosen: Color,
-        /// The hint's light and the cursor.
+        /// The keyboard cursor's square.
         pub light: Color,
+        /// The players' colours, yours first: a battle's tile edges and the points a word
+        /// makes.
+        pub players: [Color; 2],
+        /// The damage numbers' colours by combo step, a first word first; steps past the
+        /// last take the last.
+        pub combo_colors: Vec<Color>,
+        /// Where a battle's damage number flies to for each player, yours first (their life
+        /// bars, say).
+        pub hurt_at: [[f32; 2]; 2],
+        /// A refusal's reason.
+        pub refused: Color,
         /// Draw depth of the board; hands and lights sit just above it.
         pub z: f32,
     }
@@ -173,6 +184,16 @@ mod package {
                 ink: Color([0.13, 0.12, 0.18, 1.0]),
                 chosen: Color([1.0, 0.78, 0.3, 0.9]),
                 light: Color([0.55, 0.9, 1.0, 0.8]),
+                players: [Color([0.94, 0.79, 0.42, 1.0]), Color([1.0, 0.6, 0.48, 1.0])],
+                combo_colors: vec![
+                    Color([1.0, 0.96, 0.86, 1.0]),
+                    Color([1.0, 0.85, 0.4, 1.0]),
+                    Color([1.0, 0.6, 0.3, 1.0]),
+                    Color([1.0, 0.42, 0.55, 1.0]),
+                    Color([0.8, 0.5, 1.0, 1.0]),
+                ],
+                hurt_at: [[-4.5, 0.0], [4.5, 0.0]],
+                refused: Color([1.0, 0.62, 0.52, 1.0]),
                 z: 10.0,
             }
         }
@@ -539,7 +560,16 @@ mod package {
         let mut session = entities
             .get::<&mut Session>(e)
             .map_err(|_| "the table is gone".to_string())?;
-        f(&mut session, content, Dict::japanese()).map_err(|e| e.to_string())
+        let since = session.events.len();
+        match f(&mut session, content, Dict::japanese()) {
+            // A move the rules refuse is play, not a script's mistake: it is an event (the
+            // board shakes and says why), never an error.
+            Err(SessionError::Refused(why)) => {
+                session.announce_refusal(why, since);
+                Ok(())
+            }
+            r => r.map_err(|e| e.to_string()),
+        }
     }
 
     fn at_sea(
@@ -687,12 +717,29 @@ mod package {
                 resources,
             } = &mut *world;
             let content = resources.get::<Content>().expect("loaded above");
-            let Ok((table, session, bag)) =
-                entities.query_one_mut::<(&Table, &mut Session, &mut KotobaBag)>(e)
+            let Ok((table, session, bag, drawn)) =
+                entities
+                    .query_one_mut::<(&Table, &mut Session, &mut KotobaBag, &mut draw::Drawn)>(e)
             else {
                 continue;
             };
             session.update(dict, &content.stats, &content.rivals, dt as f32);
+            if !session.paused {
+                drawn.feedback.age(dt as f32);
+            }
+            let size = session.board().map_or((0, 0), |b| (b.width(), b.height()));
+            drawn.feedback.observe(
+                &session.events,
+                draw::feedback::Seen {
+                    you: session.you(),
+                    tried: session.tried,
+                    chosen: session.selected,
+                    face: session
+                        .selected
+                        .and_then(|s| session.hand().get(s).copied()),
+                    size,
+                },
+            );
             let layout = draw::Layout::of(table, session);
             if session.board().is_some() {
                 land.extend(layout.land());

@@ -127,6 +127,10 @@ pub struct Session {
     pub carry: Option<Carry>,
     /// The cell the player last tried to place on.
     pub tried: Option<Pos>,
+    /// Each player's points this game from tiles that read both across and down: the half
+    /// again on top of those words' own points (rounded down with them). A player's words'
+    /// points and this add up to their score.
+    pub both_ways: [u32; 2],
 }
 
 /// A hand tile held by a pointer, from press to release.
@@ -157,6 +161,7 @@ impl Default for Session {
             hint: None,
             carry: None,
             tried: None,
+            both_ways: [0; 2],
         }
     }
 }
@@ -451,6 +456,20 @@ impl Session {
         Ok(())
     }
 
+    /// Makes sure refusal `why` of the player's move is among the events added since event
+    /// `since`: the rules announce most of theirs, and the ones the table decides itself (no
+    /// tile chosen, nothing running, a move a room's mirror refused) are added here.
+    pub fn announce_refusal(&mut self, why: Refusal, since: usize) {
+        let you = self.you();
+        let told = self.events.get(since..).is_some_and(|new| {
+            new.iter()
+                .any(|e| matches!(e, Event::Refused { player, .. } if *player == you))
+        });
+        if !told {
+            self.events.push(Event::Refused { player: you, why });
+        }
+    }
+
     /// Clears last frame's events; the frame's own come from [`Session::update`] and the calls.
     pub fn begin_frame(&mut self) {
         self.events.clear();
@@ -513,8 +532,18 @@ impl Session {
 
     fn record(&mut self, events: &[Event]) {
         for e in events {
-            if let Event::Placed { player, words, .. } = e {
+            if let Event::Placed {
+                player,
+                points,
+                words,
+                ..
+            } = e
+            {
                 self.made.extend(words.iter().map(|w| (w.clone(), *player)));
+                let own: u32 = words.iter().map(|w| w.points).sum();
+                if let Some(b) = self.both_ways.get_mut(*player) {
+                    *b += points.saturating_sub(own);
+                }
             }
         }
     }

@@ -9,6 +9,7 @@ local play_input = import("flow/play_input.lua")
 local pause = import("flow/pause.lua")
 local record = import("flow/record.lua")
 local word = import("flow/word.lua")
+local banner = import("flow/banner.lua")
 
 -- Seconds the ending shows before the results, before a press may skip it, and "go!" stays.
 local END_WAIT = 2.6
@@ -136,19 +137,17 @@ function update(e, dt)
       p:close()
     end
   end
-  local banner, why = "", ""
+  local text, why, where = "", "", "end"
   if result ~= nil then
-    banner = ({ win = "you win", lose = "you lose", draw = "draw" })[result.outcome]
+    text = ({ win = "you win", lose = "you lose", draw = "draw" })[result.outcome]
     why = result.why
   elseif bag.phase == "countdown" and (bag.countdown or 0) > 0 then
-    banner = tostring(bag.countdown)
+    text, where = tostring(bag.countdown), "count"
   elseif go_left > 0 then
-    banner = "go!"
+    text, where = "go!", "count"
   end
   if go_left > 0 and not bag.paused then go_left = go_left - dt end
-  Text.set(Entity.find("banner"), banner)
-  Text.set(Entity.find("banner_why"), why)
-  Entity.set(Entity.find("banner_back"), "sprite", { tint = { 1, 1, 1, banner ~= "" and 1 or 0 } })
+  banner.show(text, why, where)
   if ended ~= nil then
     ended = ended + dt
     if ended >= END_WAIT then results() end

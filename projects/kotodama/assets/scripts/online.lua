@@ -12,6 +12,7 @@ local sound = import("flow/sound.lua")
 local play_input = import("flow/play_input.lua")
 local record = import("flow/record.lua")
 local word = import("flow/word.lua")
+local banner = import("flow/banner.lua")
 
 -- The room messages' version (jengine_kotoba::net::VERSION): 2 names the board in Start.
 local VERSION = 2
@@ -272,19 +273,17 @@ function update(e, dt)
       say("The other player asks for a rematch: Enter accepts.")
     end
   end
-  local banner, why = "", ""
+  local text, why, where = "", "", "end"
   if mode == "over" then
-    banner = result or ""
+    text = result or ""
     why = asked and "rematch asked: waiting for the other player" or "Enter: rematch   Esc: leave"
   elseif mode == "match" and bag ~= nil and bag.phase == "countdown" and (bag.countdown or 0) > 0 then
-    banner = tostring(bag.countdown)
+    text, where = tostring(bag.countdown), "count"
   elseif mode == "match" and bag ~= nil and bag.away ~= nil and bag.seat ~= nil then
     local other = bag.fighters[3 - bag.seat]
     why = string.format("%s's connection dropped: their seat is held %d s", other.name, math.ceil(bag.away))
   end
-  Text.set(Entity.find("banner"), banner)
-  Text.set(Entity.find("banner_why"), why)
-  Entity.set(Entity.find("banner_back"), "sprite", { tint = { 1, 1, 1, banner ~= "" and 1 or 0 } })
+  banner.show(text, why, where)
   local in_lobby = mode ~= "match" and mode ~= "over"
   show_lobby(in_lobby)
   Text.set(Entity.find("lobby_status"), status)

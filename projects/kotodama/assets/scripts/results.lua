@@ -121,8 +121,11 @@ local function show_puzzle()
     Entity.set(Entity.find("star" .. k), "sprite", { tint = k <= stars and STAR_ON or STAR_OFF })
   end
   local score, bonus = num(result.score), num(result.bonus)
-  Text.set(Entity.find("lines_left"), "score\ntime bonus\ntotal")
-  Text.set(Entity.find("lines_right"), string.format("%d\n+%d\n%d", score, bonus, score + bonus))
+  local both = math.min(num(result.both_ways), score)
+  -- The words' own points, the both-ways halves on top, then the clock's: each line is what
+  -- the list beside it and the rules add up to.
+  Text.set(Entity.find("lines_left"), "words\nboth ways\ntime bonus\ntotal")
+  Text.set(Entity.find("lines_right"), string.format("%d\n+%d\n+%d\n%d", score - both, both, bonus, score + bonus))
   if cleared and result.new_best == true then
     Text.set(Entity.find("note"), "a new best!")
   elseif cleared then
@@ -153,10 +156,12 @@ local function show_battle(bag)
   Text.set(Entity.find("outcome"), words[result.outcome] or "")
   Entity.set(Entity.find("outcome"), "text", { color = colours[result.outcome] or focus.IVORY })
   Text.set(Entity.find("why"), str(result.why))
-  Text.set(Entity.find("lines_left"), "your life\nits life\nyour score\nits score")
-  Text.set(Entity.find("lines_right"), string.format("%d / %d\n%d / %d\n%d\n%d",
+  local score = num(result.score)
+  local both = math.min(num(result.both_ways), score)
+  Text.set(Entity.find("lines_left"), "your life\nits life\nyour words\nboth ways\nyour score\nits score")
+  Text.set(Entity.find("lines_right"), string.format("%d / %d\n%d / %d\n%d\n+%d\n%d\n%d",
     num(result.hp), num(result.max_hp), num(result.rival_hp), num(result.rival_max_hp),
-    num(result.score), num(result.rival_score)))
+    score - both, both, score, num(result.rival_score)))
   if result.outcome == "win" then Text.set(Entity.find("note"), "beaten: its seal is yours") end
 end
 
