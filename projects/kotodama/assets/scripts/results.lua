@@ -158,10 +158,12 @@ local function show_battle(bag)
   Text.set(Entity.find("why"), str(result.why))
   local score = num(result.score)
   local both = math.min(num(result.both_ways), score)
-  Text.set(Entity.find("lines_left"), "your life\nits life\nyour words\nboth ways\nyour score\nits score")
-  Text.set(Entity.find("lines_right"), string.format("%d / %d\n%d / %d\n%d\n+%d\n%d\n%d",
+  -- The score is the listed words' points, with the both-ways halves named when there are any.
+  local yours = both > 0 and string.format("%d (%d + %d both ways)", score, score - both, both) or tostring(score)
+  Text.set(Entity.find("lines_left"), "your life\nits life\nyour score\nits score")
+  Text.set(Entity.find("lines_right"), string.format("%d / %d\n%d / %d\n%s\n%d",
     num(result.hp), num(result.max_hp), num(result.rival_hp), num(result.rival_max_hp),
-    score - both, both, score, num(result.rival_score)))
+    yours, num(result.rival_score)))
   if result.outcome == "win" then Text.set(Entity.find("note"), "beaten: its seal is yours") end
 end
 

@@ -344,9 +344,10 @@ fn stage_one_is_chosen_cleared_by_pointer_and_opens_stage_two() {
     p.frames(40);
     assert_eq!(p.game.text("name"), "うみ");
     assert_eq!(p.game.text("outcome"), "cleared!");
+    let both = last["both_ways"].as_u64().unwrap();
     assert_eq!(
         p.game.text("lines_right"),
-        format!("{score}\n+{bonus}\n{}", score + bonus)
+        format!("{}\n+{both}\n+{bonus}\n{}", score - both, score + bonus)
     );
     for k in 1..=3u64 {
         let earned = tint(&p.game, &format!("star{k}"))[0] > 0.9;
