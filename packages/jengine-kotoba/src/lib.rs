@@ -148,8 +148,8 @@ mod package {
         /// last take the last.
         pub combo_colors: Vec<Color>,
         /// Where a battle's damage number flies to for each player, yours first (their life
-        /// bars, say).
-        pub hurt_at: [[f32; 2]; 2],
+        /// bars, say); the two hands when unset.
+        pub hurt_at: Option<[[f32; 2]; 2]>,
         /// A refusal's reason.
         pub refused: Color,
         /// Draw depth of the board; hands and lights sit just above it.
@@ -192,7 +192,7 @@ mod package {
                     Color([1.0, 0.42, 0.55, 1.0]),
                     Color([0.8, 0.5, 1.0, 1.0]),
                 ],
-                hurt_at: [[-4.5, 0.0], [4.5, 0.0]],
+                hurt_at: None,
                 refused: Color([1.0, 0.62, 0.52, 1.0]),
                 z: 10.0,
             }

@@ -398,7 +398,7 @@ pub(super) fn draw(pic: &mut Picture, table: &Table, layout: &Layout, fb: &Feedb
                 age,
             } => {
                 let start = layout.cell_centre(*from);
-                let end = table.hurt_at[usize::from(*to != you)];
+                let end = table.hurt_at.unwrap_or(layout.hand_centres)[usize::from(*to != you)];
                 let p = (age / FLY).min(1.0);
                 let eased = 1.0 - (1.0 - p).powi(3);
                 let arc = (p * std::f32::consts::PI).sin() * cell * 1.4;
