@@ -633,6 +633,40 @@ mod tests {
         fb.age(-3.0);
     }
 
+    /// A table row with no combo colours and a damage target of NaN draws every mark without
+    /// a panic (the numbers land nowhere visible, nothing else changes).
+    #[test]
+    fn a_hostile_table_row_draws_without_a_panic() {
+        let table = crate::Table {
+            combo_colors: Vec::new(),
+            hurt_at: Some([[f32::NAN; 2]; 2]),
+            ..crate::Table::default()
+        };
+        let session = crate::Session::default();
+        let layout = Layout::of(&table, &session);
+        let mut fb = Feedback::default();
+        fb.observe(
+            &[
+                placed(1, 6, 9, vec![word(6, &[(1, 1), (2, 1)])]),
+                Event::Hit {
+                    to: 0,
+                    damage: 6,
+                    hp: 1,
+                },
+                Event::Refused {
+                    player: 0,
+                    why: Refusal::NoWord,
+                },
+            ],
+            seen(),
+        );
+        fb.age(0.1);
+        let mut pic = Picture::default();
+        draw(&mut pic, &table, &layout, &fb, 0);
+        assert_eq!(combo_colour(&table, 9), table.players[0]);
+        assert!(pic.texts.len() >= 4, "{} texts", pic.texts.len());
+    }
+
     #[test]
     fn a_flood_of_events_keeps_a_bounded_list() {
         let mut fb = Feedback::default();

@@ -4,6 +4,7 @@
 //!
 //! The suites are in `tests/`: `kotodama.rs` plays the puzzle and the battle by pointer,
 //! `kotodama_title.rs` the title and its menus, `kotodama_howto.rs` the lesson,
+//! `kotodama_feedback.rs` what the board shows after each move,
 //! `kotodama_flow.rs` the way through the menus into a game and back, `shipped.rs` the stages
 //! and rivals, `editor.rs` the scenes in the editor. Goldens are in `golden/`, input files in
 //! `inputs/`.
@@ -13,8 +14,9 @@
 use std::path::{Path, PathBuf};
 
 use jengine::Package;
+use jengine_kotoba::bot::{best, legal_moves};
 use jengine_kotoba::draw::Layout;
-use jengine_kotoba::{Session, Table};
+use jengine_kotoba::{Content, Dict, Session, Table};
 use jengine_testkit::{Game, Options};
 
 /// The packages `project.jengine` lists, in its order, as linked into the tests.
@@ -57,4 +59,26 @@ pub fn look(game: &Game) -> (Session, Layout) {
     let table = (*game.world.entities.get::<&Table>(e).unwrap()).clone();
     let layout = Layout::of(&table, &session);
     (session, layout)
+}
+
+/// A press and a release at world point `at`, one frame each.
+pub fn tap(game: &mut Game, at: [f32; 2]) {
+    game.click_at(at[0] as f64, at[1] as f64);
+}
+
+/// One good move by pointer: tap the best tile, then its cell. False when none fits.
+pub fn play_best(game: &mut Game) -> bool {
+    let (session, layout) = look(game);
+    let Some(board) = session.board() else {
+        return false;
+    };
+    let stats = &game.world.resources.get::<Content>().unwrap().stats;
+    let Some(m) = best(&legal_moves(board, Dict::japanese(), stats, session.hand())) else {
+        return false;
+    };
+    if session.selected != Some(m.slot) {
+        tap(game, layout.hand[m.slot]);
+    }
+    tap(game, layout.cell_centre(m.pos));
+    true
 }

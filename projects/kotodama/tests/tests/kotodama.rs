@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use jengine_kotoba::bot::{best, legal_moves};
 use jengine_kotoba::{Content, Dict};
 use jengine_testkit::{Event, Game, Options, Phase, Runtime};
-use kotodama_tests::{kotoba, look, open_at, packages, project};
+use kotodama_tests::{kotoba, look, open_at, packages, play_best, project, tap};
 
 fn start(dir: &Path, scene: &str, seed: u64) -> Game {
     let options = Options {
@@ -15,28 +15,6 @@ fn start(dir: &Path, scene: &str, seed: u64) -> Game {
         ..Options::default()
     };
     open_at(dir, options)
-}
-
-/// A press and a release at `at`, one frame each.
-fn tap(game: &mut Game, at: [f32; 2]) {
-    game.click_at(at[0] as f64, at[1] as f64);
-}
-
-/// One good move by pointer: tap the best tile, then its cell. False when none fits.
-fn play_best(game: &mut Game) -> bool {
-    let (session, layout) = look(game);
-    let Some(board) = session.board() else {
-        return false;
-    };
-    let stats = &game.world.resources.get::<Content>().unwrap().stats;
-    let Some(m) = best(&legal_moves(board, Dict::japanese(), stats, session.hand())) else {
-        return false;
-    };
-    if session.selected != Some(m.slot) {
-        tap(game, layout.hand[m.slot]);
-    }
-    tap(game, layout.cell_centre(m.pos));
-    true
 }
 
 #[test]

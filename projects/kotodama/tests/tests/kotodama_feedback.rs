@@ -4,12 +4,11 @@
 //! Each is a golden, looked at when blessed, and each is also checked by what the table holds.
 
 use jengine::{Sprite, Transform2D};
-use jengine_kotoba::bot::{best, legal_moves};
 use jengine_kotoba::draw::Drawn;
 use jengine_kotoba::draw::feedback::{Mark, Spot};
-use jengine_kotoba::{Cell, Content, Dict, Pos, Refusal};
+use jengine_kotoba::{Cell, Pos, Refusal};
 use jengine_testkit::{Game, Options};
-use kotodama_tests::{kotoba, look, open};
+use kotodama_tests::{kotoba, look, open, play_best, tap};
 
 fn start(scene: &str, seed: u64) -> Game {
     open(Options {
@@ -17,27 +16,6 @@ fn start(scene: &str, seed: u64) -> Game {
         scene: Some(scene.into()),
         ..Options::default()
     })
-}
-
-fn tap(game: &mut Game, at: [f32; 2]) {
-    game.click_at(at[0] as f64, at[1] as f64);
-}
-
-/// The best move by pointer; false when none fits.
-fn play_best(game: &mut Game) -> bool {
-    let (session, layout) = look(game);
-    let Some(board) = session.board() else {
-        return false;
-    };
-    let stats = &game.world.resources.get::<Content>().unwrap().stats;
-    let Some(m) = best(&legal_moves(board, Dict::japanese(), stats, session.hand())) else {
-        return false;
-    };
-    if session.selected != Some(m.slot) {
-        tap(game, layout.hand[m.slot]);
-    }
-    tap(game, layout.cell_centre(m.pos));
-    true
 }
 
 fn marks(game: &Game) -> Vec<Mark> {
