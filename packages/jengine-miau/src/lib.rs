@@ -197,6 +197,23 @@ pub struct NoteBag {
     pub message: String,
     /// For an author.
     pub detail: String,
+    /// Where in the pack it points when not at a word tile (`palette.SKULL`), or `nil`.
+    pub path: Option<String>,
+    /// How many times the same note was said (stacked copies of one loose word are one note).
+    pub count: usize,
+}
+
+impl NoteBag {
+    /// The notes as the screens show them: identical ones merged, with their count.
+    pub fn merged(notes: &[validate::Note]) -> Vec<NoteBag> {
+        validate::merged(notes)
+            .into_iter()
+            .map(|(n, count)| NoteBag {
+                count,
+                ..NoteBag::from(n)
+            })
+            .collect()
+    }
 }
 
 impl From<&validate::Note> for NoteBag {
@@ -208,6 +225,8 @@ impl From<&validate::Note> for NoteBag {
             sentence: n.sentence.clone(),
             message: n.message.clone(),
             detail: n.detail.clone(),
+            path: n.path.clone(),
+            count: 1,
         }
     }
 }
@@ -653,7 +672,7 @@ fn miau_bag(session: &Session) -> MiauBag {
                 .values()
                 .map(|g| glyph_text(g).to_string())
                 .collect(),
-            notes: p.preview.notes.iter().map(NoteBag::from).collect(),
+            notes: NoteBag::merged(&p.preview.notes),
             conflict: p.preview.conflict,
         }
     });
@@ -710,7 +729,7 @@ fn miau_bag(session: &Session) -> MiauBag {
         bag.won = board.is_won();
         bag.moves = p.moves;
         bag.can_undo = p.game.history_len() > 0;
-        bag.notes = p.notes.iter().map(NoteBag::from).collect();
+        bag.notes = NoteBag::merged(&p.notes);
         bag.changes = p.changes;
         bag.last = match p.last {
             Change::Start => "start",
