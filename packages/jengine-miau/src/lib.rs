@@ -332,6 +332,8 @@ pub struct PlayingBag {
     pub number: usize,
     /// Levels in the pack.
     pub count: usize,
+    /// Levels of the pack solved so far, this one included once it is won.
+    pub solved: usize,
     /// The next level's id, if any.
     pub next: Option<String>,
     /// Columns.
@@ -364,6 +366,9 @@ pub struct MiauBag {
     pub playing: Option<PlayingBag>,
     /// The rules in force, each once, such as `CAT IS YOU`.
     pub rules: Vec<String>,
+    /// Those of `rules` read through a cell where several words are stacked (the ledger marks
+    /// them, as the board shows only the front tile of a stack whole).
+    pub stacked_rules: Vec<String>,
     /// Every sentence on the board.
     pub sentences: Vec<SentenceBag>,
     /// The level is won.
@@ -715,6 +720,26 @@ fn miau_bag(session: &Session) -> MiauBag {
         let mut seen = std::collections::HashSet::new();
         texts.retain(|t| seen.insert(t.clone()));
         bag.rules = texts;
+        let entities = board.entities();
+        let mut words_at: HashMap<(u16, u16), usize> = HashMap::new();
+        for e in entities.iter().filter(|e| e.alive && e.is_word) {
+            *words_at.entry((e.x, e.y)).or_default() += 1;
+        }
+        for r in &rules.rules {
+            let stacked = r.words.iter().any(|&w| {
+                entities
+                    .get(w as usize)
+                    .is_some_and(|e| words_at.get(&(e.x, e.y)).is_some_and(|&n| n > 1))
+            });
+            let text = format!(
+                "{} IS {}",
+                proof.lexicon.text(r.subject),
+                proof.lexicon.text(r.predicate)
+            );
+            if stacked && !bag.stacked_rules.contains(&text) {
+                bag.stacked_rules.push(text);
+            }
+        }
         bag.sentences = rules
             .sentences
             .iter()
@@ -759,6 +784,11 @@ fn miau_bag(session: &Session) -> MiauBag {
             hint: p.level.hint.clone(),
             number: p.index + 1,
             count: p.count,
+            solved: bag
+                .catalog
+                .iter()
+                .find(|c| c.id == p.pack)
+                .map_or(0, |c| c.solved),
             next,
             width: proof.width,
             height: proof.height,

@@ -108,7 +108,11 @@ local function draw()
   if #bag.rules == 0 then
     s:block("rules", "No rules: nothing is YOU.", RULES_TOP)
   else
-    s:block("rules", lines(bag.rules, function(r) return r end), RULES_TOP)
+    -- A rule read through a stack of words says so: the board shows only the front tile whole.
+    local stacked = rule_set(bag.stacked_rules or {})
+    s:block("rules", lines(bag.rules, function(r)
+      return stacked[r] and (r .. "  (stacked)") or r
+    end), RULES_TOP)
   end
   if #bag.notes > 0 then
     s:text("notes_head", "Notes for the author")
@@ -130,7 +134,15 @@ local function draw()
     if p.next ~= nil then
       s:text("won_help", string.format("%d moves   Enter: next level   Esc: INDEX", bag.moves))
     else
-      s:text("won_help", string.format("%d moves   The pack is done!   Enter: INDEX", bag.moves))
+      -- The last level of the pack: say how much of the pack is solved, not that it is done.
+      local solved, count = p.solved or 0, p.count
+      local said
+      if solved >= count then
+        said = string.format("All %d levels of the pack solved!", count)
+      else
+        said = string.format("%d of %d levels of the pack solved", solved, count)
+      end
+      s:text("won_help", string.format("%s\n%d moves   Enter: INDEX", said, bag.moves))
     end
   else
     s:tint("won_panel", screen.NONE)

@@ -69,3 +69,14 @@ pub fn route(pack_id: &str, level: usize) -> Vec<Action> {
 pub fn bag(game: &Game) -> serde_json::Value {
     game.any_bag("Miau")
 }
+
+/// The key that plays `action` (Space waits).
+pub fn key_of(action: Action) -> &'static str {
+    match action {
+        Action::Up => "up",
+        Action::Down => "down",
+        Action::Left => "left",
+        Action::Right => "right",
+        Action::Wait => "space",
+    }
+}
