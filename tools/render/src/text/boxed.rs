@@ -84,12 +84,13 @@ pub fn plan(lines: usize, rows: usize, overflow: Overflow, scroll: f32) -> Plan 
     plan
 }
 
-/// A box's lines as laid out: the ones to draw, top down, and what was found about the whole.
+/// A box's lines as laid out: the ones to draw, top down, and what was found about the whole
+/// (which only the tests look at: the runtime's facts come from [`plan`] and a count).
 pub(super) struct BoxLines {
     pub lines: Vec<Line>,
+    #[cfg_attr(not(test), allow(dead_code))]
     pub total: usize,
-    /// The widest line of the whole text, in font units.
-    pub widest: f32,
+    #[cfg_attr(not(test), allow(dead_code))]
     pub plan: Plan,
 }
 
@@ -114,9 +115,7 @@ pub(super) fn layout_box(
     let mut kept: Vec<Line> = Vec::new();
     let mut tail: VecDeque<Line> = VecDeque::new();
     let mut total = 0usize;
-    let mut widest = 0f32;
     layout_each(fonts, font, text, wrap, warnings, |line| {
-        widest = widest.max(line.1);
         let i = total;
         total += 1;
         if rows == 0 {
@@ -151,12 +150,7 @@ pub(super) fn layout_box(
     {
         lines.push(with_ellipsis(fonts, font, last, wrap, warnings));
     }
-    BoxLines {
-        lines,
-        total,
-        widest,
-        plan,
-    }
+    BoxLines { lines, total, plan }
 }
 
 /// The line said in place of `hidden` lines: "… and 12 more", or "… +12" in a box too narrow
