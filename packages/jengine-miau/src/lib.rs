@@ -274,7 +274,8 @@ pub struct PendingBag {
     pub version: String,
     /// Level titles, in order.
     pub levels: Vec<String>,
-    /// The palette's glyphs, noun by noun, sorted by noun.
+    /// The palette's glyphs, noun by noun, sorted by noun; a glyph the fonts cannot draw is
+    /// the noun in brackets (`[skull]`).
     pub glyphs: Vec<String>,
     /// Notes about loose words.
     pub notes: Vec<NoteBag>,
@@ -674,8 +675,11 @@ fn miau_bag(session: &Session) -> MiauBag {
                 .collect(),
             glyphs: pack
                 .palette
-                .values()
-                .map(|g| glyph_text(g).to_string())
+                .iter()
+                .map(|(noun, g)| match drawable_glyph(g) {
+                    Some(text) => text.to_string(),
+                    None => format!("[{}]", noun.to_lowercase()),
+                })
                 .collect(),
             notes: NoteBag::merged(&p.preview.notes),
             conflict: p.preview.conflict,
@@ -805,6 +809,12 @@ pub fn glyph_text(glyph: &Glyph) -> &str {
     }
 }
 
+/// The text a palette entry draws, when the bundled fonts can draw all of it.
+fn drawable_glyph(glyph: &Glyph) -> Option<&str> {
+    let text = glyph_text(glyph);
+    jengine::glyphs::undrawable(text).is_empty().then_some(text)
+}
+
 /// The `MiauBoard` bag of the level being played.
 fn board_bag(playing: &session::Playing) -> BoardBag {
     let proof = playing.game.proof();
@@ -825,9 +835,12 @@ fn board_bag(playing: &session::Playing) -> BoardBag {
         .filter(|(_, e)| e.alive)
         .map(|(id, e)| {
             let text = lex.text(e.token).to_string();
+            // A glyph the fonts cannot draw is left out: the noun's name card is drawn instead
+                // of a box (the pack's notes say which glyph and why).
             let glyph = (!e.is_word)
                 .then(|| playing.palette.get(&text))
-                .flatten();
+                .flatten()
+                .filter(|g| drawable_glyph(g).is_some());
             PieceBag {
                 id: id as u32,
                 word: e.is_word,

@@ -961,6 +961,7 @@ fn notes(pack: &Pack, proofs: &[Proof]) -> Vec<Note> {
 /// box), in every level that places the noun, or once for the pack when none does.
 fn glyph_notes(pack: &Pack, out: &mut Vec<Note>) {
     for (noun, glyph) in &pack.palette {
+        // The message never quotes the glyph itself: it could not be drawn there either.
         let (text, path) = match glyph {
             Glyph::Plain(s) => (s, format!("palette.{noun}")),
             Glyph::Directional { glyph, .. } => (glyph, format!("palette.{noun}.glyph")),
@@ -971,11 +972,12 @@ fn glyph_notes(pack: &Pack, out: &mut Vec<Note>) {
         }
         let codes: Vec<String> = missing
             .iter()
-            .map(|c| format!("{c} (U+{:04X})", *c as u32))
+            .map(|c| format!("U+{:04X}", *c as u32))
             .collect();
-        let message = format!("{noun}'s glyph \"{text}\" cannot be drawn: it shows as a box.");
+        let message =
+            format!("{noun}'s glyph cannot be drawn: the board shows the name {noun} instead.");
         let detail = format!(
-            "{path}: no font the game ships has {}; choose another glyph (the bundled emoji cover animals, nature, food, places, objects and symbols) or leave the noun out of the palette to draw its name.",
+            "{path}: no font the game ships has {}; choose another glyph (the bundled emoji cover animals, nature, food, places, objects and symbols).",
             codes.join(", ")
         );
         let mut places: Vec<&Level> = pack
