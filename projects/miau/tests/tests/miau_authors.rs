@@ -329,3 +329,10 @@ fn every_shipped_glyph_is_drawn_by_the_bundled_fonts() {
         }
     }
 }
+
+/// `jengine check` finds nothing wrong in Miau, script calls included.
+#[test]
+fn miau_checks_clean() {
+    let report = jengine_tool::check::check(&miau_tests::project(), miau_tests::PACKAGES);
+    assert!(report.ok(), "{:#?}", report.problems);
+}
