@@ -50,6 +50,7 @@ mod components;
 mod convert;
 mod core;
 mod doing;
+pub mod glyphs;
 mod meta;
 mod project;
 mod registry;

@@ -8,6 +8,8 @@
 mod camera;
 mod color_glyph;
 mod frame;
+#[cfg(test)]
+mod glyph_table;
 mod mesh;
 mod raster;
 mod sprite;
