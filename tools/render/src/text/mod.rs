@@ -314,7 +314,8 @@ impl Fonts {
 }
 
 /// The lines `text` makes once wrapped and its widest line in world units, as [`draw_text`]
-/// lays it out; `None` for a size that draws nothing. An empty text makes no lines.
+/// lays it out in a box; `None` for a size that draws nothing. An empty text makes no lines,
+/// and newlines at its end make none either.
 pub(crate) fn measure(
     fonts: &mut Fonts,
     text: &Text,
@@ -323,7 +324,8 @@ pub(crate) fn measure(
     if !(text.size.is_finite() && text.size > 0.0) {
         return None;
     }
-    if text.text.is_empty() {
+    let said = boxed::without_trailing_newlines(&text.text);
+    if said.is_empty() {
         return Some((0, 0.0));
     }
     let font = fonts.font_for(&text.font, warnings);
@@ -333,7 +335,7 @@ pub(crate) fn measure(
         .filter(|w| w.is_finite() && *w > 0.0)
         .map(|w| w / unit);
     let (mut lines, mut widest) = (0usize, 0f32);
-    layout::layout_each(fonts, font, &text.text, wrap, warnings, |(_, width)| {
+    layout::layout_each(fonts, font, said, wrap, warnings, |(_, width)| {
         lines += 1;
         widest = widest.max(width);
     });
@@ -396,7 +398,7 @@ pub(crate) fn draw_text(
             let laid = boxed::layout_box(
                 fonts,
                 font,
-                &text.text,
+                boxed::without_trailing_newlines(&text.text),
                 wrap,
                 rows,
                 text.overflow,
