@@ -88,9 +88,15 @@ fn a_link_in_a_subfolder_cannot_lead_the_gate_out_of_the_mods_folder() {
         "a link to a file inside counts; links out and links to folders do not"
     );
     let checked = worlds::check_worlds(&mods, &worlds::CheckOptions::default());
-    let ids: Vec<&str> = checked.iter().filter_map(|c| c.pack_id.as_deref()).collect();
+    let ids: Vec<&str> = checked
+        .iter()
+        .filter_map(|c| c.pack_id.as_deref())
+        .collect();
     assert!(!ids.contains(&"outside"), "{ids:?}");
-    assert!(ids.contains(&"nested") && ids.contains(&"deeper"), "{ids:?}");
+    assert!(
+        ids.contains(&"nested") && ids.contains(&"deeper"),
+        "{ids:?}"
+    );
     // The game reads the same folder through its project files and lists the same packs: a
     // link to a file elsewhere in the project is no more a shipped pack than one outside it.
     let files = jengine::host::DiskAssets::new(dir.path());
