@@ -78,6 +78,18 @@ module.exports = {
       title: 'Along the grain',
       hint: 'Push a sentence along its own line and it still reads. Push it across and it breaks.',
     }),
+    level(7, 6, [
+      ...across(4, 0, 'WALL', 'IS', 'STOP'),
+      ...down(1, 1, 'CAT', 'IS', 'YOU'),
+      ...walls([0, 2], [2, 2], [0, 4], [2, 4], [3, 3]),
+      word('FLAG', 0, 3), word('WIN', 2, 3),
+      object('CAT', 5, 4), object('FLAG', 6, 5),
+    ], {
+      id: 'slide-rule',
+      title: 'Slide rule',
+      hint: 'The only IS is already in a sentence. Move the whole sentence, not the word.',
+      mustForm: ['FLAG IS WIN'],
+    }),
     level(8, 7, [
       ...across(0, 0, 'CAT', 'IS', 'YOU'),
       ...across(4, 0, 'WALL', 'IS', 'STOP'),

@@ -31,7 +31,7 @@ const PROOFS: [(&str, usize); 11] = [
     ("word-lab", 1),
     ("word-lab", 2),
     ("clockwork", 0),
-    ("crossword", 3),
+    ("crossword", 4),
 ];
 
 fn key_of(a: Action) -> &'static str {
@@ -170,7 +170,7 @@ fn a_level_mid_play_and_its_win_look_right() {
 /// `FLAG IS WIN` and down in `ROCK IS WIN`, with a bar under the one and beside the other.
 #[test]
 fn a_shared_word_reads_across_and_down_in_play() {
-    let level = 3;
+    let level = 4;
     let actions = route("crossword", level);
     let mut rt = runtime(Options::default());
     rt.settle(3);

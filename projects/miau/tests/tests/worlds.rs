@@ -59,6 +59,7 @@ fn crossword_routes_win() {
     assert_wins("crossword", "crossing", "LLDDLLL");
     assert_wins("crossword", "two-birds", "DLRRR");
     assert_wins("crossword", "along-the-grain", "RUDDRRR");
+    assert_wins("crossword", "slide-rule", "UUULLULLDRRDRDDDRR");
     assert_wins("crossword", "pass-it-on", "DRRRURRDRDLUULDLDL");
     assert_wins("crossword", "inside-out", "RURRRDRRURDLLLUURDLDRRULLL");
 }
@@ -165,7 +166,7 @@ fn the_worlds_gate_passes() {
         );
     }
     let total: usize = results.iter().map(|r| r.proofs.len()).sum();
-    assert_eq!(total, 17);
+    assert_eq!(total, 18);
 }
 
 #[cfg(not(feature = "automata"))]
