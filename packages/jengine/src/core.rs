@@ -12,7 +12,8 @@ use serde::de::DeserializeOwned;
 use crate::asset::check_asset_name;
 use crate::audio::{self, AudioQueue, AudioRequest, MusicOptions, SoundOptions, VolumeKind};
 use crate::components::{
-    BulkEntity, Camera2D, Mesh2D, Name, Script, Sprite, SpriteLibrary, Text, Transform2D,
+    BulkEntity, Camera2D, Mesh2D, Name, Script, Sprite, SpriteLibrary, Text, TextLayout,
+    Transform2D,
 };
 use crate::convert::parse_json;
 use crate::registry::{Package, Registry};
@@ -97,7 +98,7 @@ fn register(reg: &mut Registry) {
     core::<Name>(reg, "name", anything);
     core::<Transform2D>(reg, "transform", finite_transform);
     core::<Sprite>(reg, "sprite", |s| optional_name("texture", &s.texture));
-    core::<Text>(reg, "text", |t| optional_name("font", &t.font));
+    core::<Text>(reg, "text", text_box);
     core::<Mesh2D>(reg, "mesh", |m| optional_name("texture", &m.texture));
     core::<Camera2D>(reg, "camera", anything);
     core::<SpriteLibrary>(reg, "sprite_library", library_names);
@@ -112,6 +113,8 @@ fn register(reg: &mut Registry) {
             ))
         }
     });
+    // The host's facts about each text box's last layout, read-only to scripts.
+    reg.bag::<TextLayout>("text_layout");
     reg.bind::<BulkEntity>(
         "bulk",
         Box::new(|builder, raw| {
@@ -280,6 +283,22 @@ fn library_names(library: &SpriteLibrary) -> Result<(), String> {
     } else {
         Err(problems.join("; "))
     }
+}
+
+/// A text's font name, and its box: a height of zero or more and a finite scroll.
+fn text_box(t: &Text) -> Result<(), String> {
+    optional_name("font", &t.font)?;
+    if let Some(h) = t.height
+        && !(h.is_finite() && h >= 0.0)
+    {
+        return Err(format!(
+            "height: a text box's height is zero or more world units, got {h}"
+        ));
+    }
+    if !t.scroll.is_finite() {
+        return Err(format!("scroll: a number of lines, got {}", t.scroll));
+    }
+    Ok(())
 }
 
 fn finite_transform(t: &Transform2D) -> Result<(), String> {

@@ -50,6 +50,7 @@ mod components;
 mod convert;
 mod core;
 mod doing;
+pub mod glyphs;
 mod meta;
 mod project;
 mod registry;
@@ -67,8 +68,8 @@ mod world;
 
 pub use crate::asset::{AssetNameError, check_asset_name};
 pub use crate::components::{
-    Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Script, Sprite, SpriteLibrary,
-    Text, Transform2D, Vertex,
+    Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Overflow, Script, Sprite,
+    SpriteLibrary, Text, TextLayout, Transform2D, Vertex,
 };
 pub use crate::registry::{Package, Registry};
 pub use crate::storage::PlayerData;

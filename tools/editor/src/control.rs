@@ -31,6 +31,7 @@ pub(super) enum PageEvent {
     Pointer { phase: Phase, x: f32, y: f32 },
     Key { key: String, down: bool },
     Text { text: String },
+    Wheel { x: f32, y: f32, dy: f64 },
 }
 
 #[derive(Debug, Deserialize)]
@@ -128,6 +129,27 @@ impl Session {
                         phase,
                         x: wx as f64,
                         y: wy as f64,
+                    }
+                }
+                PageEvent::Wheel { x, y, dy } => {
+                    let most = super::edits::MAX_PIXEL;
+                    if !(x.is_finite() && y.is_finite() && x.abs() <= most && y.abs() <= most) {
+                        return Err(Response::error(
+                            400,
+                            format!("a wheel's x and y are frame pixels, within \u{b1}{most}"),
+                        ));
+                    }
+                    if !(dy.is_finite() && dy.abs() <= 1000.0) {
+                        return Err(Response::error(
+                            400,
+                            "a wheel's dy is notches, a number within \u{b1}1000",
+                        ));
+                    }
+                    let [wx, wy] = screen_to_world(&self.runtime.world, w, h, x, y);
+                    Event::Wheel {
+                        x: wx as f64,
+                        y: wy as f64,
+                        dy,
                     }
                 }
                 PageEvent::Key { key, down } => {

@@ -221,7 +221,8 @@ impl Host {
         self.replay.as_ref().and_then(InputScript::last_frame)
     }
 
-    /// Runs one fixed frame with `events`, pointer positions in pixels of the last frame drawn.
+    /// Runs one fixed frame with `events`, pointer and wheel positions in pixels of the last
+    /// frame drawn.
     pub fn step(&mut self, events: &[Event]) {
         let (w, h) = self.size;
         let frame = self.runtime.frame() + 1;
@@ -236,6 +237,14 @@ impl Host {
                     phase: *phase,
                     x: p[0] as f64,
                     y: p[1] as f64,
+                }
+            }
+            Event::Wheel { x, y, dy } => {
+                let p = screen_to_world(&self.runtime.world, w, h, *x as f32, *y as f32);
+                Event::Wheel {
+                    x: p[0] as f64,
+                    y: p[1] as f64,
+                    dy: *dy,
                 }
             }
             other => other.clone(),

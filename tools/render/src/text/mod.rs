@@ -14,6 +14,7 @@ use jengine::host::Assets;
 use jengine::{Align, Text, Transform2D};
 use tiny_skia::{FillRule, Mask, PathBuilder, PixmapMut, Transform};
 
+pub(crate) mod boxed;
 mod font;
 mod layout;
 
@@ -312,6 +313,33 @@ impl Fonts {
     }
 }
 
+/// The lines `text` makes once wrapped and its widest line in world units, as [`draw_text`]
+/// lays it out; `None` for a size that draws nothing. An empty text makes no lines.
+pub(crate) fn measure(
+    fonts: &mut Fonts,
+    text: &Text,
+    warnings: &mut Warnings,
+) -> Option<(usize, f32)> {
+    if !(text.size.is_finite() && text.size > 0.0) {
+        return None;
+    }
+    if text.text.is_empty() {
+        return Some((0, 0.0));
+    }
+    let font = fonts.font_for(&text.font, warnings);
+    let unit = text.size / fonts.fonts[font].line;
+    let wrap = text
+        .wrap
+        .filter(|w| w.is_finite() && *w > 0.0)
+        .map(|w| w / unit);
+    let (mut lines, mut widest) = (0usize, 0f32);
+    layout::layout_each(fonts, font, &text.text, wrap, warnings, |(_, width)| {
+        lines += 1;
+        widest = widest.max(width);
+    });
+    Some((lines, widest * unit))
+}
+
 /// Draws one text component. `label` names the entity in warnings.
 pub(crate) fn draw_text(
     canvas: &mut Canvas,
@@ -347,9 +375,39 @@ pub(crate) fn draw_text(
         }
         None => None,
     };
-    let lines = layout(fonts, font, &text.text, wrap, warnings);
+    let boxed = match text.height {
+        Some(h) if h.is_finite() && h >= 0.0 => Some(h),
+        Some(h) => {
+            warnings.say(format!(
+                "{label}: text height {h} must be zero or more and finite; drawn without a box"
+            ));
+            None
+        }
+        None => None,
+    };
+    let (lines, top) = match boxed {
+        None => {
+            let lines = layout(fonts, font, &text.text, wrap, warnings);
+            let top = lines.len() as f32 * line_units / 2.0;
+            (lines, top)
+        }
+        Some(height) => {
+            let rows = boxed::rows(height, text.size);
+            let laid = boxed::layout_box(
+                fonts,
+                font,
+                &text.text,
+                wrap,
+                rows,
+                text.overflow,
+                text.scroll,
+                warnings,
+            );
+            // The box is centred on the position; its lines hang from its top.
+            (laid.lines, height / unit / 2.0)
+        }
+    };
     let to_screen = view.local_to_screen(transform);
-    let top = lines.len() as f32 * line_units / 2.0;
 
     let [sx, sy] = transform.scale;
     let line_px = text.size * view.ppu * sy;
