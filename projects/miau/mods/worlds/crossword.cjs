@@ -90,15 +90,14 @@ module.exports = {
       hint: 'The only IS is already in a sentence. Move the whole sentence, not the word.',
       mustForm: ['FLAG IS WIN'],
     }),
-    level(8, 7, [
+    level(8, 6, [
       ...across(0, 0, 'CAT', 'IS', 'YOU'),
-      ...across(4, 0, 'WALL', 'IS', 'STOP'),
-      ...wallRow(1, 0, 7),
-      word('ROCK', 1, 3), word('IS', 5, 3),
-      object('CAT', 0, 2), object('ROCK', 2, 4),
-      ...walls([0, 5], [1, 5], [2, 5], [3, 5], [5, 5], [1, 6], [5, 6]),
-      object('FLAG', 0, 6),
-      ...across(2, 6, 'FLAG', 'IS', 'WIN'),
+      ...across(5, 0, 'WALL', 'IS', 'STOP'), object('WALL', 5, 1),
+      word('ROCK', 1, 2), word('IS', 5, 2),
+      object('CAT', 0, 1), object('ROCK', 2, 3),
+      ...walls([0, 4], [2, 4], [1, 5]),
+      object('FLAG', 0, 5),
+      ...across(2, 5, 'FLAG', 'IS', 'WIN'),
     ], {
       id: 'pass-it-on',
       title: 'Pass it on',

@@ -60,7 +60,7 @@ fn crossword_routes_win() {
     assert_wins("crossword", "two-birds", "DLRRR");
     assert_wins("crossword", "along-the-grain", "RUDDRRR");
     assert_wins("crossword", "slide-rule", "UUULLULLDRRDRDDDRR");
-    assert_wins("crossword", "pass-it-on", "DRRRURRDRDLUULDLDL");
+    assert_wins("crossword", "pass-it-on", "DRRDRRRRULDLLULURURDDLDL");
     assert_wins("crossword", "inside-out", "RURRRDRRURDLLLUURDLDRRULLL");
 }
 
