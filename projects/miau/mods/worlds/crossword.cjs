@@ -1,4 +1,6 @@
-// Crossword: sentences that cross and share a word, so one tile can serve two rules.
+// Crossword: sentences that cross and share a word, so one tile can serve two rules and one
+// push can change both. Rules a proof must not reach are kept out of play by the board's edge:
+// a sentence flush in a corner cannot be pushed at all.
 const { word, object, level } = require('@miau/engine');
 
 function across(x, y, ...words) {
@@ -30,14 +32,14 @@ module.exports = {
   manifest: { id: 'crossword', name: 'Crossword', version: '1.0.0', engine: 1 },
   palette: {
     CAT: { glyph: '🐈', faces: 'left' },
-    DOG: { glyph: '🐕', faces: 'left' },
     FLAG: '🚩',
     ROCK: '🪨',
     WALL: '🧱',
     HEDGE: '🌳',
   },
-  vocabulary: ['CAT', 'DOG', 'FLAG', 'ROCK', 'WALL', 'HEDGE'],
+  vocabulary: ['CAT', 'FLAG', 'ROCK', 'WALL', 'HEDGE'],
   levels: [
+    // The IS of CAT IS YOU also reads down, once WIN is under it.
     level(6, 5, [
       word('FLAG', 2, 0),
       ...across(1, 1, 'CAT', 'IS', 'YOU'),
@@ -49,6 +51,8 @@ module.exports = {
       hint: 'A word can sit in two sentences at once. Read down through the IS.',
       mustForm: ['FLAG IS WIN'],
     }),
+    // One loose IS; FLAG IS WIN across and ROCK IS PUSH down both need it. Pushing the row in
+    // from the right drops it on the crossing square.
     level(9, 6, [
       ...across(0, 0, 'CAT', 'IS', 'YOU'),
       ...across(4, 0, 'WALL', 'IS', 'STOP'),
@@ -66,18 +70,23 @@ module.exports = {
       hint: 'There is only one IS, and two sentences need it. Put it where they cross.',
       mustForm: ['FLAG IS WIN', 'ROCK IS PUSH'],
     }),
+    // CAT IS YOU down and WALL IS STOP across share the IS. Pushed up along itself, the cat's
+    // sentence still reads and the wall's breaks; pushed sideways, the cat is no longer YOU.
+    // Nothing is formed here, so there is no mustForm: the gate proves the route and no bypass.
     level(7, 7, [
       ...across(0, 0, 'FLAG', 'IS', 'WIN'),
       ...walls([1, 2], [2, 2], [4, 2], [5, 2], [1, 3], [5, 3], [1, 4], [5, 4], [1, 5], [5, 5]),
       ...wallRow(6, 1, 5),
       ...down(3, 2, 'CAT', 'IS', 'YOU'),
-      ...across(2, 3, 'WALL'), ...across(4, 3, 'STOP'),
+      word('WALL', 2, 3), word('STOP', 4, 3),
       object('CAT', 2, 5), object('FLAG', 6, 6),
     ], {
       id: 'along-the-grain',
       title: 'Along the grain',
       hint: 'Push a sentence along its own line and it still reads. Push it across and it breaks.',
     }),
+    // FLAG and WIN are walled in with a gap between them where YOU stands. Pushing CAT IS YOU
+    // down from above keeps it and lands its IS in the gap: FLAG IS WIN.
     level(7, 6, [
       ...across(4, 0, 'WALL', 'IS', 'STOP'),
       ...down(1, 1, 'CAT', 'IS', 'YOU'),
@@ -90,6 +99,8 @@ module.exports = {
       hint: 'The only IS is already in a sentence. Move the whole sentence, not the word.',
       mustForm: ['FLAG IS WIN'],
     }),
+    // The flag cannot be reached, and FLAG cannot be read after another IS (walls above and to
+    // its left), but WIN is open from above: ROCK IS stacked on it reads ROCK IS WIN down.
     level(8, 6, [
       ...across(0, 0, 'CAT', 'IS', 'YOU'),
       ...across(5, 0, 'WALL', 'IS', 'STOP'), object('WALL', 5, 1),
@@ -104,6 +115,8 @@ module.exports = {
       hint: 'The flag is walled in, but its WIN can be read down as well as across.',
       mustForm: ['ROCK IS WIN'],
     }),
+    // The cat starts boxed in by walls and a hedge door, the hedge's STOP crossing its YOU.
+    // Out along the grain, then HEDGE IS onto the corner WIN the sealed flag cannot use.
     level(9, 7, [
       ...across(6, 0, 'WALL', 'IS', 'STOP'),
       ...walls([6, 1], [8, 1], [7, 2]),
