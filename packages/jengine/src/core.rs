@@ -383,6 +383,39 @@ mod tests {
     }
 
     #[test]
+    fn a_text_box_is_checked_where_the_scene_says_it_and_old_texts_read_unchanged() {
+        let reg = Registry::new();
+        let binding = reg.binding("text").unwrap();
+        let spawn = |json: &str| {
+            let raw = serde_json::value::RawValue::from_string(json.into()).unwrap();
+            binding.spawn(&mut hecs::EntityBuilder::new(), &raw)
+        };
+        assert!(spawn(r#"{"height": 3, "overflow": "scroll", "scroll": 2.5}"#).is_ok());
+        assert!(spawn(r#"{"height": 0, "overflow": "ellipsis"}"#).is_ok());
+        let err = spawn(r#"{"height": -1}"#).unwrap_err();
+        assert_eq!(
+            err,
+            "height: a text box's height is zero or more world units, got -1"
+        );
+        let err = spawn(r#"{"overflow": "wrap"}"#).unwrap_err();
+        assert!(err.contains("clip") && err.contains("scroll"), "{err}");
+        // A text written before boxes: no box, and the fields a box would use at rest.
+        let old: Text = parse_json(r#"{"text": "hi", "wrap": 3, "align": "left"}"#).unwrap();
+        assert_eq!(
+            (old.height, old.overflow, old.scroll),
+            (None, crate::Overflow::More, 0.0)
+        );
+        // The host's facts are a bag scripts read, not a key a scene or script may set.
+        let bag = reg
+            .bags()
+            .iter()
+            .find(|b| b.key() == "text_layout")
+            .unwrap();
+        assert_eq!(bag.package(), crate::host::CORE);
+        assert!(reg.binding("text_layout").is_none());
+    }
+
+    #[test]
     fn text_set_needs_a_text_component() {
         let mut world = World::new();
         let e = world.entities.spawn((crate::Name("label".into()),));

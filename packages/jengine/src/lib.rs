@@ -111,7 +111,7 @@ pub mod host {
         DiskStorage, MAX_SET_ASIDE, MAX_SLOT_NAME, MemoryStorage, SlotNameError, Storage,
         StorageError, StorageProblem, check_slot_name, is_set_aside_name, write_atomically,
     };
-    pub use crate::table::{TableError, describe_path_error, json_kind, table_name};
+    pub use crate::table::{TableError, closest, describe_path_error, json_kind, table_name};
     pub use crate::world::{MAX_LOG_LINE, MAX_MESSAGE, SpawnOrder, WARN_ONCE_MEMORY, cut};
     pub use crate::{
         project::{MAX_PATH, MAX_TITLE},

@@ -548,6 +548,39 @@ mod tests {
     }
 
     #[test]
+    fn the_inspector_shows_a_texts_box_fields_and_the_page_wheel_is_checked() {
+        let dir = fixture();
+        let mut session = session_on(&EditOptions::new(dir.path()));
+        let label = crate::doc::Json::parse(r#"{"text": "hi", "height": 2}"#).unwrap();
+        let full = session.full_value("text", &label).unwrap();
+        assert_eq!(full["height"], 2.0);
+        assert_eq!(full["overflow"], "more");
+        assert_eq!(full["scroll"], 0.0);
+        let events = |dy: serde_json::Value| -> Inputs {
+            serde_json::from_value(
+                json!({"events": [{"type": "wheel", "x": 10, "y": 20, "dy": dy}]}),
+            )
+            .unwrap()
+        };
+        assert!(session.input(events(json!(-1.5))).is_ok());
+        let refused = session.input(events(json!(1e9))).unwrap_err();
+        assert_eq!(refused.status, 400);
+        assert!(
+            String::from_utf8_lossy(&refused.body).contains("dy"),
+            "{}",
+            String::from_utf8_lossy(&refused.body)
+        );
+        let wheel = session
+            .events
+            .iter()
+            .find(|e| matches!(e, Event::Wheel { .. }));
+        assert!(
+            matches!(wheel, Some(Event::Wheel { dy, .. }) if *dy == -1.5),
+            "{wheel:?}"
+        );
+    }
+
+    #[test]
     fn the_undo_history_and_unsaved_text_come_over_a_restart() {
         let dir = fixture();
         let mut session = session_on(&EditOptions::new(dir.path()));

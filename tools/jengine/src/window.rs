@@ -440,4 +440,22 @@ mod tests {
             Some("insert")
         );
     }
+
+    #[test]
+    fn a_wheel_turns_in_notches_up_above_zero() {
+        use winit::dpi::PhysicalPosition;
+        assert_eq!(
+            wheel_notches(MouseScrollDelta::LineDelta(0.0, 1.0)),
+            Some(1.0)
+        );
+        assert_eq!(
+            wheel_notches(MouseScrollDelta::LineDelta(3.0, -2.0)),
+            Some(-2.0)
+        );
+        let touchpad = MouseScrollDelta::PixelDelta(PhysicalPosition::new(0.0, -20.0));
+        assert_eq!(wheel_notches(touchpad), Some(-0.5));
+        assert_eq!(wheel_notches(MouseScrollDelta::LineDelta(1.0, 0.0)), None);
+        let broken = MouseScrollDelta::PixelDelta(PhysicalPosition::new(0.0, f64::NAN));
+        assert_eq!(wheel_notches(broken), None);
+    }
 }

@@ -634,6 +634,74 @@ fn long_link_golden() {
     check_golden("long_link", &frame);
 }
 
+/// A workshop's report as a scroll box in a project run by the runtime, at the two sizes a
+/// game's screens are drawn at: two wheel notches down over the box (six lines), then Page
+/// Down (nine more), and the frame drawn as the window would draw it.
+#[test]
+fn a_box_scrolled_by_the_wheel_and_page_down_golden() {
+    use jengine::host::{MemoryAssets, within};
+    use jengine_tool::input::Event;
+    use jengine_tool::runtime::{Options, Runtime};
+    let scene = serde_json::json!({
+        "version": 2,
+        "entities": [
+            { "camera": { "size": [16, 9], "clear": "#14161c" } },
+            { "transform": { "pos": [0, -0.3], "z": -1 },
+              "sprite": { "size": [8, 5], "tint": "#2c3344" } },
+            { "name": "report", "transform": { "pos": [-3.9, -0.3] },
+              "text": { "text": forty_errors(), "size": 0.45, "color": "#ff8080",
+                        "align": "left", "wrap": 7.8, "height": 4.8, "overflow": "scroll" } },
+            { "name": "where", "transform": { "pos": [0, 2.8] },
+              "text": { "text": "", "size": 0.4 } }
+        ]
+    });
+    let mut files = MemoryAssets::new();
+    let project = r#"{"name": "boxes", "version": "0.1.0", "start_scene": "main", "packages": []}"#;
+    files
+        .insert("project.jengine", project.as_bytes().to_vec())
+        .unwrap();
+    files
+        .insert("assets/scenes/main.scene", scene.to_string().into_bytes())
+        .unwrap();
+    let files: std::sync::Arc<dyn jengine::host::Assets> = std::sync::Arc::new(files);
+    let mut rt = Runtime::with_assets(files.clone(), &[], Options::default()).unwrap();
+    let wheel = Event::Wheel {
+        x: 0.0,
+        y: 0.0,
+        dy: -1.0,
+    };
+    rt.step(&[wheel.clone(), wheel]);
+    rt.step(&[Event::Key {
+        key: "pagedown".into(),
+        down: true,
+    }]);
+    let report = rt.find("report").unwrap();
+    let layout = *rt
+        .world
+        .entities
+        .get::<&jengine::TextLayout>(report)
+        .unwrap();
+    assert_eq!((layout.first, layout.rows, layout.focused), (15, 10, true));
+    // The line above the box says where it is, as a game's script would from `text_layout`.
+    let said = format!(
+        "lines {}–{} of {}",
+        layout.first + 1,
+        layout.first + layout.shown,
+        layout.lines
+    );
+    let heading = rt.find("where").unwrap();
+    rt.world.entities.get::<&mut Text>(heading).unwrap().text = said;
+    for (name, size) in [
+        ("scrolled_box", (640, 360)),
+        ("scrolled_box_large", (1280, 720)),
+    ] {
+        let mut renderer = Renderer::with_assets(within(&files, "assets"));
+        let frame = renderer.render(&rt.world, size.0, size.1);
+        assert!(renderer.take_warnings().is_empty());
+        check_golden(name, &frame);
+    }
+}
+
 #[test]
 fn emoji_golden() {
     let dir = assets();

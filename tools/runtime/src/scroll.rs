@@ -102,6 +102,11 @@ impl Scrolling {
                 Event::Key { .. } | Event::Text { .. } => {}
             }
         }
+        // Scripts hear of this input next: what they read of the boxes is already up to date.
+        let focus = self.focus;
+        for (e, layout) in world.entities.query_mut::<(Entity, &mut TextLayout)>() {
+            layout.focused = focus == Some(e);
+        }
     }
 
     /// A new scene: no box has the keys and no drag goes on.
@@ -156,13 +161,18 @@ fn text_size(world: &World, e: Entity) -> Option<f32> {
     (size.is_finite() && size > 0.0).then_some(size)
 }
 
-/// Sets a scroll box's scroll, kept in the range its last layout allows.
+/// Sets a scroll box's scroll, kept in the range its last layout allows, and the first line
+/// its layout says is shown.
 fn scroll_to(world: &mut World, e: Entity, scroll: f32) {
-    let Ok(max) = world.entities.get::<&TextLayout>(e).map(|l| l.max_scroll) else {
+    let Ok(mut layout) = world.entities.get::<&mut TextLayout>(e) else {
         return;
     };
-    if let Ok(mut text) = world.entities.get::<&mut Text>(e) {
-        text.scroll = clamp_scroll(scroll, max as usize);
+    let Ok(mut text) = world.entities.get::<&mut Text>(e) else {
+        return;
+    };
+    text.scroll = clamp_scroll(scroll, layout.max_scroll as usize);
+    if layout.lines > layout.rows {
+        layout.first = text.scroll.floor() as u32;
     }
 }
 

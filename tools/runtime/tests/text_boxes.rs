@@ -51,6 +51,10 @@ function update(e, dt)
 end
 
 function key(e, name, down)
+  if down and name == "pagedown" then
+    local l = Entity.get(e, "text_layout")
+    Save.set("at_key", { first = l.first, focused = l.focused, scroll = Entity.get(e, "text").scroll })
+  end
   if down and name == "x" then Entity.set(e, "text", { scroll = 1000 }) end
   if down and name == "y" then Entity.set(e, "text", { scroll = -7 }) end
 end
@@ -159,7 +163,21 @@ fn keys_scroll_the_focused_box_by_lines_and_pages() {
     // Nothing has focus yet: keys scroll nothing.
     rt.step(&key("down"));
     assert_eq!(scroll(&rt, "log"), 0.0);
-    rt.step(&[pointer(Phase::Hover, 1.0, 1.0)]);
+    // Hovered and paged on one frame: the script's key callback already reads both.
+    rt.step(&[
+        pointer(Phase::Hover, 1.0, 1.0),
+        Event::Key {
+            key: "pagedown".into(),
+            down: true,
+        },
+    ]);
+    let at_key = rt.saved("at_key").unwrap();
+    assert_eq!(at_key["focused"], true);
+    assert_eq!(
+        (at_key["first"].as_u64(), at_key["scroll"].as_f64()),
+        (Some(9), Some(9.0))
+    );
+    rt.step(&key("home"));
     assert!(layout(&rt, "log").unwrap().focused);
     for (name, after) in [
         ("pagedown", 9.0),

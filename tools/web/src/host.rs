@@ -444,6 +444,16 @@ mod tests {
         assert_eq!(recorded[0]["x"], 7.5);
         assert!(host.step_json("[{").is_err());
         assert_eq!(host.frame(), 2, "bad events run no frame");
+        // A wheel's turn is placed in the world the same way, and recorded there.
+        host.step_json(r#"[{"type":"wheel","x":620,"y":180,"dy":-1}]"#)
+            .unwrap();
+        let recorded: serde_json::Value = serde_json::from_str(&host.recording()).unwrap();
+        let wheel = recorded.as_array().unwrap().last().unwrap();
+        assert_eq!(
+            (wheel["type"].as_str(), wheel["x"].as_f64()),
+            (Some("wheel"), Some(7.5))
+        );
+        assert_eq!(wheel["dy"], -1.0);
     }
 
     #[test]

@@ -302,3 +302,37 @@ fn thirty_notes_are_merged_whole_and_held_by_the_gift_and_play_screens() {
         rt.golden(&format!("miau_play_notes{tag}"));
     }
 }
+
+/// Every glyph a shipped pack uses is one the bundled fonts draw: no shipped pack has a glyph
+/// note, and each palette entry is drawable character by character.
+#[test]
+fn every_shipped_glyph_is_drawn_by_the_bundled_fonts() {
+    let mut checked = vec![jengine_miau::worlds::core().expect("core")];
+    for file in jengine_miau::worlds::pack_files(&miau_tests::mods()).expect("mods") {
+        checked.push(jengine_miau::source::load_file(&file).expect("a shipped pack loads"));
+    }
+    assert!(checked.len() >= 4);
+    for c in &checked {
+        let glyph_notes: Vec<_> = c.notes.iter().filter(|n| n.path.is_some()).collect();
+        assert!(
+            glyph_notes.is_empty(),
+            "{}: {glyph_notes:?}",
+            c.pack.manifest.id
+        );
+        for glyph in c.pack.palette.values() {
+            let text = jengine_miau::glyph_text(glyph);
+            assert_eq!(
+                jengine::glyphs::undrawable(text),
+                Vec::<char>::new(),
+                "{text}"
+            );
+        }
+    }
+}
+
+/// `jengine check` finds nothing wrong in Miau, script calls included.
+#[test]
+fn miau_checks_clean() {
+    let report = jengine_tool::check::check(&miau_tests::project(), miau_tests::PACKAGES);
+    assert!(report.ok(), "{:#?}", report.problems);
+}

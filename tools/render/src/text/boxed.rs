@@ -13,6 +13,12 @@ use jengine::Overflow;
 use super::layout::{Line, finish_line, layout_each};
 use super::*;
 
+/// The text a box lays out: newlines at the end make no lines in a box, so a list written an
+/// item and a newline at a time counts its items, not a blank line after them.
+pub(super) fn without_trailing_newlines(text: &str) -> &str {
+    text.trim_end_matches(['\n', '\r'])
+}
+
 /// Rows a box `height` tall holds for lines `size` tall: whole lines only (a hair of slack so
 /// that three lines in a box three lines tall fit despite rounding). Zero for a height or size
 /// that is not a positive finite number.
@@ -308,6 +314,30 @@ mod tests {
         assert_eq!(clamp_scroll(f32::NAN, 5), 0.0);
         assert_eq!(clamp_scroll(2.5, 5), 2.5);
         assert_eq!(clamp_scroll(9.0, 5), 5.0);
+    }
+
+    #[test]
+    fn newlines_at_the_end_of_a_boxs_text_make_no_lines() {
+        let (mut fonts, mut w) = fonts();
+        let list: String = (1..=12).map(|i| format!("item {i}\n")).collect();
+        let said = without_trailing_newlines(&list);
+        let boxed = layout_box(
+            &mut fonts,
+            JAPANESE,
+            said,
+            None,
+            5,
+            Overflow::More,
+            0.0,
+            &mut w,
+        );
+        assert_eq!(boxed.total, 12);
+        assert_eq!(
+            line_ids(&boxed.lines[4]),
+            ids(&mut fonts, &mut w, "… and 8 more")
+        );
+        assert_eq!(without_trailing_newlines("a\n\nb\r\n\n"), "a\n\nb");
+        assert_eq!(without_trailing_newlines("\n\n"), "");
     }
 
     #[test]
