@@ -67,7 +67,7 @@ module.exports = {
     ], {
       id: 'two-birds',
       title: 'Two birds',
-      hint: 'There is only one IS, and two sentences need it. Put it where they cross.',
+      hint: 'Only one IS is loose, and two sentences need it. Put it where they cross.',
       mustForm: ['FLAG IS WIN', 'ROCK IS PUSH'],
     }),
     // CAT IS YOU down and WALL IS STOP across share the IS. Pushed up along itself, the cat's
@@ -96,7 +96,7 @@ module.exports = {
     ], {
       id: 'slide-rule',
       title: 'Slide rule',
-      hint: 'The only IS is already in a sentence. Move the whole sentence, not the word.',
+      hint: 'The one IS you can reach is already in a sentence. Move the whole sentence, not the word.',
       mustForm: ['FLAG IS WIN'],
     }),
     // The flag cannot be reached, and FLAG cannot be read after another IS (walls above and to
