@@ -96,7 +96,7 @@ module.exports = {
     ], {
       id: 'slide-rule',
       title: 'Slide rule',
-      hint: 'The one IS you can reach is already in a sentence. Move the whole sentence, not the word.',
+      hint: 'The one IS in reach is already in a sentence. Move the whole sentence, not the word.',
       mustForm: ['FLAG IS WIN'],
     }),
     // The flag cannot be reached, and FLAG cannot be read after another IS (walls above and to
