@@ -1,19 +1,46 @@
-//! The author solver: breadth-first search over packed boards, through the same turn code as
-//! play.
+//! The author solver: graph searches over packed boards, through the same turn code as play.
 //!
-//! Every retained state is a fixed-size byte string ([`Board::encode`]) in one arena, found again
-//! through an open-addressing table of arena indices, so a state costs its packed bytes plus
-//! about a dozen bytes of bookkeeping. Breadth-first order means the arena *is* the queue and a
-//! returned route is a shortest one. Hitting a cap answers [`Outcome::Limit`], never "unsolvable".
+//! Two orders walk the same graph of reachable boards:
+//!
+//! - **Breadth-first** ([`Mode::Bfs`]): the arena of retained states *is* the queue, so a route it
+//!   returns is a shortest one.
+//! - **Best-first** ([`Mode::Best`]): weighted A* on moves made plus an estimate read from the
+//!   rules in force (how far a YOU is from a WIN, or from a WIN word and a place where it would
+//!   complete a sentence). Its routes win but need not be shortest.
+//!
+//! [`Mode::Auto`] (the default) runs breadth-first on half the attempt cap and, only if that
+//! reaches its share, best-first on the rest, so a proof small enough for breadth-first still
+//! gets its shortest route.
+//!
+//! Both are complete: every retained state is expanded unless a cap stops the search first, and
+//! the only states dropped unexpanded are ones from which no win can exist (nothing is YOU and
+//! nothing moves on its own; no WIN, YOU or IS word left where it could ever stand in a
+//! sentence). So [`Outcome::Unsolvable`] from either is a proof, which is what the `mustForm`
+//! necessity checks need; hitting a cap answers [`Outcome::Limit`], never "unsolvable".
+//!
+//! Every retained state is a fixed-size byte string ([`Board::encode`]) in one arena, found
+//! again through an open-addressing table of arena indices. Boards that differ only by which of
+//! two interchangeable entities stands where are one state: word tiles of the same text are
+//! sorted by cell, and in a proof without automata (where entity order and facing play no part
+//! in a turn) objects are sorted by noun and cell, facing left out. Entity order can still
+//! decide a turn in two rare cases (two YOU objects of different nouns in one cell, one of them
+//! PUSH or STOP; two sentences starting in one cell through a stack that say different things);
+//! a search that meets either starts again without merging, so merging never changes an answer.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use crate::board::{Action, Board, Proof, RuleMemo};
 use crate::pack::RuleText;
-use crate::rules::{Rules, Tok};
+use crate::rules::{PUSH, Rules, STOP, Tok, TokenKind, WIN, YOU};
 
 /// Attempted actions allowed when neither the caller nor the proof says otherwise.
 pub const DEFAULT_MAX_ATTEMPTS: u64 = 2_000_000;
 /// Retained states allowed when the caller does not say otherwise.
 pub const DEFAULT_MAX_VISITED: usize = 2_000_000;
+/// How much best-first search weighs its estimate against the moves already made (weighted A*:
+/// priority = moves + `BEST_WEIGHT` x estimate).
+pub const BEST_WEIGHT: u32 = 3;
 
 /// Which routes count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -27,6 +54,64 @@ pub enum Constraint {
     HandsOff,
 }
 
+/// Which search order to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Breadth-first only: a route it finds is a shortest one.
+    Bfs,
+    /// Best-first only, informed by the rules: faster on large proofs, routes not known shortest.
+    Best,
+    /// Breadth-first on half the attempt cap, then best-first on what is left.
+    #[default]
+    Auto,
+}
+
+impl Mode {
+    /// The spelling the command line uses: `bfs`, `best`, `auto`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Bfs => "bfs",
+            Mode::Best => "best",
+            Mode::Auto => "auto",
+        }
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Mode, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "bfs" => Ok(Mode::Bfs),
+            "best" => Ok(Mode::Best),
+            "auto" => Ok(Mode::Auto),
+            _ => Err(format!("'{text}' is not a search (use bfs, best or auto)")),
+        }
+    }
+}
+
+/// Which search gave a report's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Breadth-first search.
+    Bfs,
+    /// Best-first search from the start.
+    Best,
+    /// Breadth-first reached its share of the cap, then best-first answered.
+    BfsThenBest,
+}
+
+impl Method {
+    /// How the command line names it: `bfs`, `best-first`, `bfs then best-first`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Bfs => "bfs",
+            Method::Best => "best-first",
+            Method::BfsThenBest => "bfs then best-first",
+        }
+    }
+}
+
 /// What to search for and how far.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Search {
@@ -38,6 +123,8 @@ pub struct Search {
     pub forbid: Vec<RuleText>,
     /// Which routes count.
     pub constraint: Constraint,
+    /// Which search order.
+    pub mode: Mode,
 }
 
 impl Default for Search {
@@ -47,6 +134,7 @@ impl Default for Search {
             max_visited: DEFAULT_MAX_VISITED,
             forbid: Vec::new(),
             constraint: Constraint::Free,
+            mode: Mode::Auto,
         }
     }
 }
@@ -54,7 +142,7 @@ impl Default for Search {
 /// The answer of one search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// A shortest winning route.
+    /// A winning route (a shortest one when [`Report::shortest`] says so).
     Solved(Vec<Action>),
     /// Every reachable state was tried: no route exists under the constraints.
     Unsolvable,
@@ -67,12 +155,16 @@ pub enum Outcome {
 pub struct Report {
     /// The answer.
     pub outcome: Outcome,
-    /// Actions tried.
+    /// Actions tried (by both searches, when `auto` switched).
     pub attempts: u64,
-    /// States retained.
+    /// States retained (the larger of the two searches, when `auto` switched).
     pub visited: usize,
     /// Bytes of solver memory per retained state (arena, parents, table).
     pub bytes_per_state: f64,
+    /// Which search gave the answer.
+    pub method: Method,
+    /// The route is known to be a shortest one (breadth-first found it).
+    pub shortest: bool,
 }
 
 impl Report {
@@ -85,80 +177,32 @@ impl Report {
     }
 }
 
-/// Searches `proof` for a winning route.
+/// Searches `proof` for a winning route, in the order `search.mode` names.
 pub fn solve(proof: &Proof, search: &Search) -> Report {
-    let forbid: Vec<(Tok, Tok)> = search
-        .forbid
-        .iter()
-        .filter_map(|r| Some((proof.token(&r.subject)?, proof.token(&r.predicate)?)))
-        .collect();
-    let breaks = |rules: &Rules| forbid.iter().any(|&(s, p)| rules.has(s, p));
-    // A level with nothing on it packs to zero bytes: every state is the same empty one.
-    let mut states = States::new(proof.packed_len());
-    let start = proof.initial();
-    let mut report = Report {
-        outcome: Outcome::Unsolvable,
-        attempts: 0,
-        visited: 0,
-        bytes_per_state: 0.0,
-    };
-    if breaks(start.rules()) {
-        return report;
-    }
-    let mut buf = Vec::with_capacity(states.stride);
-    start.encode(proof, &mut buf);
-    states.insert(&buf, u32::MAX, 0);
-
-    let mut memo = RuleMemo::default();
-    let mut head = 0usize;
-    'search: while head < states.len() {
-        let Some(board) = Board::decode_with(proof, states.get(head), &mut memo) else {
-            head += 1;
-            continue;
-        };
-        for (a, &action) in Action::ALL.iter().enumerate() {
-            if report.attempts >= search.max_attempts {
-                report.outcome = Outcome::Limit;
-                break 'search;
+    match search.mode {
+        Mode::Bfs => run(proof, search, Order::Breadth, search.max_attempts),
+        Mode::Best => run(proof, search, Order::Best, search.max_attempts),
+        Mode::Auto => {
+            let share = search.max_attempts / 2;
+            let bfs = run(proof, search, Order::Breadth, share);
+            if bfs.outcome != Outcome::Limit {
+                return bfs;
             }
-            report.attempts += 1;
-            let mut next = board.clone();
-            let mut hit = false;
-            let turn = next.play_watching(proof, action, |r| hit |= breaks(r));
-            let refused = match search.constraint {
-                Constraint::Free => false,
-                Constraint::Bypass => turn.player_moved_word,
-                Constraint::HandsOff => turn.words_moved,
-            };
-            if turn.blocked || hit || refused {
-                continue;
+            let mut best = run(
+                proof,
+                search,
+                Order::Best,
+                search.max_attempts.saturating_sub(bfs.attempts),
+            );
+            best.attempts += bfs.attempts;
+            if bfs.visited > best.visited {
+                best.visited = bfs.visited;
+                best.bytes_per_state = bfs.bytes_per_state;
             }
-            if turn.won {
-                let mut route = vec![action];
-                let mut at = head as u32;
-                while states.parent[at as usize] != u32::MAX {
-                    route.push(Action::ALL[states.action[at as usize] as usize]);
-                    at = states.parent[at as usize];
-                }
-                route.reverse();
-                report.outcome = Outcome::Solved(route);
-                break 'search;
-            }
-            buf.clear();
-            next.encode(proof, &mut buf);
-            if !states.contains(&buf) {
-                if states.len() >= search.max_visited {
-                    report.outcome = Outcome::Limit;
-                    break 'search;
-                }
-                states.insert(&buf, head as u32, a as u8);
-            }
+            best.method = Method::BfsThenBest;
+            best
         }
-        head += 1;
     }
-    report.visited = states.len();
-    report.bytes_per_state = (states.bytes() + memo.bytes()) as f64 / states.len().max(1) as f64;
-    report
 }
 
 /// Replays `actions` from the start, returning the board after each accepted turn and whether
@@ -176,6 +220,431 @@ pub fn replay(proof: &Proof, actions: &[Action]) -> (Vec<Board>, bool) {
         }
     }
     (boards, won)
+}
+
+/// The estimate best-first search orders by, for `board` (0 for a won board); `None` when no
+/// win can ever be reached from it. Exposed so tests and authors can see what guides the search.
+pub fn estimate(proof: &Proof, board: &Board) -> Option<u32> {
+    Words::of(proof).assess(proof, board, true)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Breadth,
+    Best,
+}
+
+/// One search order, with merging of interchangeable entities; started again without merging
+/// if entity order turned out to matter.
+fn run(proof: &Proof, search: &Search, order: Order, cap: u64) -> Report {
+    let merged = Canon::new(proof);
+    match explore(proof, search, order, cap, &merged) {
+        Ok(report) => report,
+        Err(spent) => {
+            let mut again = explore(
+                proof,
+                search,
+                order,
+                cap.saturating_sub(spent),
+                &Canon::none(),
+            )
+            .unwrap_or_else(|_| unreachable!("a search without merging never restarts"));
+            again.attempts += spent;
+            again
+        }
+    }
+}
+
+/// The search itself. `Err(attempts)` when merging met a board where entity order matters.
+fn explore(
+    proof: &Proof,
+    search: &Search,
+    order: Order,
+    cap: u64,
+    canon: &Canon,
+) -> Result<Report, u64> {
+    let forbid: Vec<(Tok, Tok)> = search
+        .forbid
+        .iter()
+        .filter_map(|r| Some((proof.token(&r.subject)?, proof.token(&r.predicate)?)))
+        .collect();
+    let breaks = |rules: &Rules| forbid.iter().any(|&(s, p)| rules.has(s, p));
+    let words = Words::of(proof);
+    let informed = order == Order::Best;
+    let method = if informed { Method::Best } else { Method::Bfs };
+    // A level with nothing on it packs to zero bytes: every state is the same empty one.
+    let mut states = States::new(proof.packed_len());
+    let start = proof.initial();
+    let mut report = Report {
+        outcome: Outcome::Unsolvable,
+        attempts: 0,
+        visited: 0,
+        bytes_per_state: 0.0,
+        method,
+        shortest: false,
+    };
+    let Some(h0) = words.assess(proof, start, informed) else {
+        return Ok(report);
+    };
+    if breaks(start.rules()) {
+        return Ok(report);
+    }
+    let mut buf = Vec::with_capacity(states.stride);
+    start.encode(proof, &mut buf);
+    canon.apply(&mut buf);
+    states.insert(&buf, u32::MAX, 0);
+    // Best-first: moves made per state, and the open list by (priority, estimate, newest).
+    let mut depth: Vec<u32> = Vec::new();
+    let mut open: BinaryHeap<(Reverse<u32>, Reverse<u32>, u32)> = BinaryHeap::new();
+    if informed {
+        depth.push(0);
+        open.push((Reverse(BEST_WEIGHT * h0), Reverse(h0), 0));
+    }
+
+    let mut memo = RuleMemo::default();
+    let mut head = 0usize;
+    'search: loop {
+        let at = if informed {
+            match open.pop() {
+                Some((_, _, i)) => i as usize,
+                None => break,
+            }
+        } else if head < states.len() {
+            head += 1;
+            head - 1
+        } else {
+            break;
+        };
+        let Some(board) = Board::decode_with(proof, states.get(at), &mut memo) else {
+            continue;
+        };
+        if canon.sensitive(&board) {
+            return Err(report.attempts);
+        }
+        for (a, &action) in Action::ALL.iter().enumerate() {
+            if report.attempts >= cap {
+                report.outcome = Outcome::Limit;
+                break 'search;
+            }
+            report.attempts += 1;
+            let mut next = board.clone();
+            let mut hit = false;
+            let mut tied = false;
+            let turn = next.play_watching(proof, action, |r| {
+                hit |= breaks(r);
+                tied |= canon.words && reading_tied(r);
+            });
+            if tied {
+                return Err(report.attempts);
+            }
+            let refused = match search.constraint {
+                Constraint::Free => false,
+                Constraint::Bypass => turn.player_moved_word,
+                Constraint::HandsOff => turn.words_moved,
+            };
+            if turn.blocked || hit || refused {
+                continue;
+            }
+            if turn.won {
+                let mut route = vec![action];
+                let mut i = at as u32;
+                while states.parent[i as usize] != u32::MAX {
+                    route.push(Action::ALL[states.action[i as usize] as usize]);
+                    i = states.parent[i as usize];
+                }
+                route.reverse();
+                report.outcome = Outcome::Solved(route);
+                report.shortest = !informed;
+                break 'search;
+            }
+            let Some(h) = words.assess(proof, &next, informed) else {
+                continue;
+            };
+            buf.clear();
+            next.encode(proof, &mut buf);
+            canon.apply(&mut buf);
+            if !states.contains(&buf) {
+                if states.len() >= search.max_visited {
+                    report.outcome = Outcome::Limit;
+                    break 'search;
+                }
+                let index = states.len() as u32;
+                states.insert(&buf, at as u32, a as u8);
+                if informed {
+                    let g = depth[at] + 1;
+                    depth.push(g);
+                    open.push((Reverse(g + BEST_WEIGHT * h), Reverse(h), index));
+                }
+            }
+        }
+    }
+    report.visited = states.len();
+    let extra = depth.capacity() * 4 + open.capacity() * 12;
+    report.bytes_per_state =
+        (states.bytes() + memo.bytes() + extra) as f64 / states.len().max(1) as f64;
+    Ok(report)
+}
+
+/// Whether two sentences start in one cell (through a stack) and say different things: then
+/// which comes first, and so which transform wins, follows entity order.
+fn reading_tied(rules: &Rules) -> bool {
+    let said = |k: usize| {
+        rules
+            .rules
+            .iter()
+            .filter(move |r| r.sentence == k)
+            .map(|r| (r.subject, r.predicate))
+    };
+    rules.sentences.windows(2).enumerate().any(|(k, pair)| {
+        let (a, b) = (&pair[0], &pair[1]);
+        (a.x, a.y, a.axis) == (b.x, b.y, b.axis) && !said(k).eq(said(k + 1))
+    })
+}
+
+/// How boards are put in one canonical order before they are stored.
+struct Canon {
+    /// Word tiles of the same text may trade places: byte offsets of their cells, per text.
+    groups: Vec<Vec<usize>>,
+    /// Objects may trade places (no automata): byte offsets of each object's record.
+    objects: Vec<usize>,
+    /// Whether words are merged (and so readings must be watched).
+    words: bool,
+    wide_pos: bool,
+    wide_tok: bool,
+    dead: u32,
+}
+
+impl Canon {
+    fn none() -> Canon {
+        Canon {
+            groups: Vec::new(),
+            objects: Vec::new(),
+            words: false,
+            wide_pos: false,
+            wide_tok: false,
+            dead: 0,
+        }
+    }
+
+    fn new(proof: &Proof) -> Canon {
+        let (pos, tok) = (proof.pos_bytes(), proof.tok_bytes());
+        let mut by_text: Vec<(Tok, Vec<usize>)> = Vec::new();
+        let mut objects = Vec::new();
+        let mut at = 0;
+        for e in proof.initial().entities() {
+            if e.is_word {
+                match by_text.iter_mut().find(|(t, _)| *t == e.token) {
+                    Some((_, offsets)) => offsets.push(at),
+                    None => by_text.push((e.token, vec![at])),
+                }
+                at += pos;
+            } else {
+                objects.push(at);
+                at += pos + tok;
+            }
+        }
+        let groups: Vec<Vec<usize>> = by_text
+            .into_iter()
+            .map(|(_, o)| o)
+            .filter(|o| o.len() > 1)
+            .collect();
+        if proof.has_automata() || objects.len() < 2 {
+            objects.clear();
+        }
+        Canon {
+            words: !groups.is_empty(),
+            groups,
+            objects,
+            wide_pos: pos == 2,
+            wide_tok: tok == 2,
+            dead: if pos == 2 { 0xFFFF } else { 0xFF },
+        }
+    }
+
+    fn read(bytes: &[u8], at: usize, wide: bool) -> u32 {
+        if wide {
+            u16::from_le_bytes([bytes[at], bytes[at + 1]]) as u32
+        } else {
+            bytes[at] as u32
+        }
+    }
+
+    fn write(bytes: &mut [u8], at: usize, wide: bool, v: u32) {
+        if wide {
+            bytes[at..at + 2].copy_from_slice(&(v as u16).to_le_bytes());
+        } else {
+            bytes[at] = v as u8;
+        }
+    }
+
+    /// Puts packed bytes in canonical order.
+    fn apply(&self, bytes: &mut [u8]) {
+        let mut cells: Vec<u32> = Vec::new();
+        for group in &self.groups {
+            cells.clear();
+            cells.extend(group.iter().map(|&o| Self::read(bytes, o, self.wide_pos)));
+            cells.sort_unstable();
+            for (&o, &c) in group.iter().zip(&cells) {
+                Self::write(bytes, o, self.wide_pos, c);
+            }
+        }
+        if self.objects.is_empty() {
+            return;
+        }
+        let tok_at = if self.wide_pos { 2 } else { 1 };
+        let mut records: Vec<(u32, u32)> = self
+            .objects
+            .iter()
+            .map(|&o| {
+                let cell = Self::read(bytes, o, self.wide_pos);
+                // Facing plays no part without automata; a destroyed object is only "gone".
+                let noun = Self::read(bytes, o + tok_at, self.wide_tok) >> 1;
+                if cell == self.dead {
+                    (0, cell)
+                } else {
+                    (noun, cell)
+                }
+            })
+            .collect();
+        records.sort_unstable();
+        for (&o, &(noun, cell)) in self.objects.iter().zip(&records) {
+            Self::write(bytes, o, self.wide_pos, cell);
+            Self::write(bytes, o + tok_at, self.wide_tok, noun << 1);
+        }
+    }
+
+    /// Whether entity order could decide the next turn from `board`, which merging assumes it
+    /// cannot: a stack starting two different sentences in one cell (words merged), or two YOU
+    /// objects of different nouns in one cell with one of them PUSH or STOP (objects merged).
+    fn sensitive(&self, board: &Board) -> bool {
+        if self.words && reading_tied(board.rules()) {
+            return true;
+        }
+        if self.objects.is_empty() {
+            return false;
+        }
+        let mut movers: Vec<(u16, u16, Tok, bool)> = board
+            .entities()
+            .iter()
+            .filter(|e| e.alive && !e.is_word)
+            .filter_map(|e| {
+                let p = board.props_of(e);
+                (p & YOU != 0).then_some((e.y, e.x, e.token, p & (PUSH | STOP) != 0))
+            })
+            .collect();
+        if movers.len() < 2 || movers.iter().all(|m| m.2 == movers[0].2) {
+            return false;
+        }
+        movers.sort_unstable();
+        movers
+            .windows(2)
+            .any(|w| (w[0].0, w[0].1) == (w[1].0, w[1].1) && w[0].2 != w[1].2 && (w[0].3 || w[1].3))
+    }
+}
+
+/// The tokens the estimate and the dead-board test look for.
+struct Words {
+    win: Tok,
+    you: Tok,
+    is: Tok,
+}
+
+impl Words {
+    fn of(proof: &Proof) -> Words {
+        // The lexicon always holds the rule words.
+        let tok = |t: &str| proof.token(t).unwrap_or(Tok::MAX);
+        Words {
+            win: tok("WIN"),
+            you: tok("YOU"),
+            is: tok("IS"),
+        }
+    }
+
+    /// `None` when no win can follow `board`; otherwise the estimate (when `estimate`, else 0).
+    ///
+    /// Dead boards: nothing is YOU and no automata could change that; or no WIN word, no YOU
+    /// word, or no IS word is left where it could ever stand in a sentence. A word in a corner
+    /// can never move again (a push needs a mover on the far side, off the board); WIN and YOU
+    /// are only ever predicates, which the top-left cell can never hold, and IS needs a word
+    /// on both sides, which no corner has.
+    fn assess(&self, proof: &Proof, board: &Board, estimate: bool) -> Option<u32> {
+        let (w, h) = (proof.width, proof.height);
+        let corner = |x: u16, y: u16| (x == 0 || x + 1 == w) && (y == 0 || y + 1 == h);
+        let mut you: Vec<(u16, u16)> = Vec::new();
+        let mut goals: Vec<(u16, u16)> = Vec::new();
+        let mut win_words: Vec<(u16, u16)> = Vec::new();
+        let mut is_words: Vec<(u16, u16)> = Vec::new();
+        let mut nouns: Vec<(u16, u16)> = Vec::new();
+        let mut you_word = false;
+        for e in board.entities().iter().filter(|e| e.alive) {
+            let at = (e.x, e.y);
+            if e.is_word {
+                if e.token == self.win {
+                    if at != (0, 0) {
+                        win_words.push(at);
+                    }
+                } else if e.token == self.you {
+                    you_word |= at != (0, 0);
+                } else if e.token == self.is {
+                    if !corner(e.x, e.y) {
+                        is_words.push(at);
+                    }
+                } else if estimate && proof.lexicon.kind(e.token) == TokenKind::Noun {
+                    nouns.push(at);
+                }
+            } else {
+                let p = board.props_of(e);
+                if p & YOU != 0 {
+                    you.push(at);
+                }
+                if estimate && p & WIN != 0 {
+                    goals.push(at);
+                }
+            }
+        }
+        if win_words.is_empty() || !you_word || is_words.is_empty() {
+            return None;
+        }
+        if you.is_empty() && !proof.has_automata() {
+            return None;
+        }
+        if !estimate {
+            return Some(0);
+        }
+        if you.is_empty() {
+            // Only automata can make something YOU again; nothing to measure from.
+            return Some(w as u32 + h as u32);
+        }
+        let dist =
+            |a: (u16, u16), b: (u16, u16)| a.0.abs_diff(b.0) as u32 + a.1.abs_diff(b.1) as u32;
+        let nearest = |to: (u16, u16)| you.iter().map(|&y| dist(y, to)).min().unwrap_or(0);
+        if !goals.is_empty() {
+            return Some(goals.iter().map(|&g| nearest(g)).min().unwrap_or(0));
+        }
+        // Nothing is WIN: a WIN word has to be walked to and pushed after some `NOUN IS`.
+        let mut slots: Vec<(u16, u16)> = Vec::new();
+        for &(x, y) in &is_words {
+            if x > 0 && nouns.contains(&(x - 1, y)) && x + 1 < w {
+                slots.push((x + 1, y));
+            }
+            if y > 0 && nouns.contains(&(x, y - 1)) && y + 1 < h {
+                slots.push((x, y + 1));
+            }
+        }
+        let cost = win_words
+            .iter()
+            .map(|&t| {
+                let carry = if slots.is_empty() {
+                    is_words.iter().map(|&i| dist(t, i)).min().unwrap_or(0) + 2
+                } else {
+                    slots.iter().map(|&s| dist(t, s)).min().unwrap_or(0)
+                };
+                nearest(t) + carry
+            })
+            .min()
+            .unwrap_or(0);
+        Some(cost + 1)
+    }
 }
 
 /// Retained states: a byte arena in discovery order, parent links, and a hash table of indices.

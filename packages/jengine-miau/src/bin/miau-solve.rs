@@ -11,14 +11,17 @@ use std::process::ExitCode;
 use clap::Parser;
 use jengine_miau::board::{Action, Proof};
 use jengine_miau::pack::{Pack, RuleText};
-use jengine_miau::solve::{Outcome, Report};
+use jengine_miau::solve::{Mode, Outcome, Report};
 use jengine_miau::source::load_file;
-use jengine_miau::worlds::{self, CheckOptions, PackCheck, ProofCheck};
+use jengine_miau::worlds::{self, CheckOptions, PackCheck, ProofCheck, Step};
 
-/// Prints a line, ignoring a closed pipe (as when the output goes to `head`).
+/// Prints a line and flushes it, ignoring a closed pipe (as when the output goes to `head`), so
+/// a reader sees each result the moment it is known.
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, $($arg)*);
+        let _ = out.flush();
     }};
 }
 
@@ -52,6 +55,10 @@ struct Cli {
     /// A rule no route may use, such as "ROCK IS WIN" (repeatable).
     #[arg(long)]
     forbid: Vec<String>,
+    /// Search order: `bfs` (shortest routes), `best` (informed by the rules), or `auto`
+    /// (breadth-first on half the cap, then best-first on the rest).
+    #[arg(long, default_value = "auto")]
+    search: Mode,
     /// Run only the main search (is there a route, and which), not the gate's other searches.
     #[arg(long = "main-only")]
     main_only: bool,
@@ -76,6 +83,7 @@ fn main() -> ExitCode {
         max_attempts: cli.max,
         max_visited: cli.max_visited,
         forbid,
+        mode: cli.search,
     };
     if cli.target == "check-worlds" {
         // Each pack is printed as soon as it is checked.
@@ -145,20 +153,20 @@ fn main() -> ExitCode {
 
     let mut ok = true;
     for level in &levels {
-        // The main result is printed the moment its search ends; the rest (unless --main-only)
-        // follows.
-        let main_line = |main: &Report| {
-            say!("{} / {}: {}", pack.manifest.id, level.id, describe(main));
-        };
+        // Each search's line is printed the moment it ends: the main result first, then (unless
+        // --main-only) each mustForm, BYPASS and HANDS-OFF search, then the verdicts.
         let route = if cli.main_only {
             worlds::solve_level(level, &options).map(|report| {
-                main_line(&report);
+                say!("{} / {}: {}", pack.manifest.id, level.id, describe(&report));
                 ok &= matches!(report.outcome, Outcome::Solved(_));
                 report.route().map(<[Action]>::to_vec)
             })
         } else {
-            worlds::check_level_with(level, &options, main_line).map(|check| {
-                print_findings(&check);
+            worlds::check_level_steps(level, &options, |step| {
+                print_step(&pack.manifest.id, &level.id, step)
+            })
+            .map(|check| {
+                print_verdicts(&check);
                 ok &= check.passed();
                 check.solve.route().map(<[Action]>::to_vec)
             })
@@ -208,43 +216,82 @@ fn replay(level: &jengine_miau::Level, actions: &[Action]) -> bool {
 
 fn describe(report: &Report) -> String {
     let cost = format!("attempts {}, visited {}", report.attempts, report.visited);
+    let by = report.method.as_str();
     match &report.outcome {
         Outcome::Solved(route) => format!(
-            "SOLVED in {} ({}) [{cost}]",
+            "SOLVED in {} ({}) by {by}, {} [{cost}]",
             route.len(),
-            Action::sequence_text(route)
+            Action::sequence_text(route),
+            if report.shortest {
+                "shortest"
+            } else {
+                "not known shortest"
+            }
         ),
-        Outcome::Unsolvable => format!("UNSOLVABLE [{cost}]"),
-        Outcome::Limit => format!("LIMIT [{cost}]"),
+        Outcome::Unsolvable => format!("UNSOLVABLE by {by} [{cost}]"),
+        Outcome::Limit => format!("LIMIT by {by} [{cost}]"),
+    }
+}
+
+/// The line for a constrained search: its route, that none exists, that it hit a cap, or that
+/// it was skipped because the proof allows such a route.
+fn constrained(label: &str, flag: &str, report: Option<&Report>) -> String {
+    let Some(r) = report else {
+        return format!("  {label} skipped: the proof allows it ({flag})");
+    };
+    let cost = format!(
+        "by {}, attempts {}, visited {}",
+        r.method.as_str(),
+        r.attempts,
+        r.visited
+    );
+    match &r.outcome {
+        Outcome::Solved(route) => {
+            format!("  {label} via {} [{cost}]", Action::sequence_text(route))
+        }
+        Outcome::Unsolvable => format!("  {label} none [{cost}]"),
+        Outcome::Limit => format!("  {label} LIMIT [{cost}]"),
+    }
+}
+
+/// One search's line, printed as soon as that search ends.
+fn print_step(pack: &str, level: &str, step: Step<'_>) {
+    match step {
+        Step::Main(main) => say!("{pack} / {level}: {}", describe(main)),
+        Step::MustForm(rule, r) => {
+            let verdict = match r.outcome {
+                Outcome::Solved(_) => format!("SKIPPABLE({rule})"),
+                Outcome::Limit => format!("LIMIT({rule})"),
+                Outcome::Unsolvable => format!("NECESSARY({rule})"),
+            };
+            say!(
+                "  mustForm {verdict} [by {}, attempts {}, visited {}]",
+                r.method.as_str(),
+                r.attempts,
+                r.visited
+            );
+        }
+        Step::Bypass(r) => say!("{}", constrained("BYPASS", "allowBypass", r)),
+        Step::HandsOff(r) => say!("{}", constrained("HANDS-OFF", "allowHandsOff", r)),
     }
 }
 
 fn print_proof(pack: &str, check: &ProofCheck) {
-    say!("{pack} / {}: {}", check.level_id, describe(&check.solve));
-    print_findings(check);
+    print_step(pack, &check.level_id, Step::Main(&check.solve));
+    for (rule, r) in &check.must_form {
+        print_step(pack, &check.level_id, Step::MustForm(rule, r));
+    }
+    print_step(pack, &check.level_id, Step::Bypass(check.bypass.as_ref()));
+    print_step(
+        pack,
+        &check.level_id,
+        Step::HandsOff(check.hands_off.as_ref()),
+    );
+    print_verdicts(check);
 }
 
-/// Everything after the main result: each `mustForm` search, routes that skip the puzzle, and
-/// the gate's failures and warnings.
-fn print_findings(check: &ProofCheck) {
-    for (rule, r) in &check.must_form {
-        let verdict = match r.outcome {
-            Outcome::Solved(_) => format!("SKIPPABLE({rule})"),
-            Outcome::Limit => format!("LIMIT({rule})"),
-            Outcome::Unsolvable => format!("NECESSARY({rule})"),
-        };
-        say!(
-            "  mustForm {verdict} [attempts {}, visited {}]",
-            r.attempts,
-            r.visited
-        );
-    }
-    if let Outcome::Solved(route) = &check.bypass.outcome {
-        say!("  BYPASS via {}", Action::sequence_text(route));
-    }
-    if let Outcome::Solved(route) = &check.hands_off.outcome {
-        say!("  HANDS-OFF via {}", Action::sequence_text(route));
-    }
+/// The gate's failures and warnings for one proof, after all its searches.
+fn print_verdicts(check: &ProofCheck) {
     for f in &check.failures {
         say!("  FAIL {f}");
     }
