@@ -547,6 +547,7 @@ struct Words {
     win: Tok,
     you: Tok,
     is: Tok,
+    stop: Tok,
 }
 
 impl Words {
@@ -557,6 +558,7 @@ impl Words {
             win: tok("WIN"),
             you: tok("YOU"),
             is: tok("IS"),
+            stop: tok("STOP"),
         }
     }
 
@@ -574,11 +576,19 @@ impl Words {
         let mut goals: Vec<(u16, u16)> = Vec::new();
         let mut win_words: Vec<(u16, u16)> = Vec::new();
         let mut is_words: Vec<(u16, u16)> = Vec::new();
-        let mut nouns: Vec<(u16, u16)> = Vec::new();
+        let mut nouns: Vec<((u16, u16), Tok)> = Vec::new();
+        let mut things: Vec<((u16, u16), Tok)> = Vec::new();
         let mut you_word = false;
+        let mut word_cells: Vec<(u16, u16)> = Vec::new();
+        let mut stop_words: Vec<(u16, u16)> = Vec::new();
+        // Cells a walker cannot enter: something STOP that is not PUSH stands there.
+        let mut walls = vec![false; if estimate { w as usize * h as usize } else { 0 }];
         for e in board.entities().iter().filter(|e| e.alive) {
             let at = (e.x, e.y);
             if e.is_word {
+                if estimate {
+                    word_cells.push(at);
+                }
                 if e.token == self.win {
                     if at != (0, 0) {
                         win_words.push(at);
@@ -590,7 +600,9 @@ impl Words {
                         is_words.push(at);
                     }
                 } else if estimate && proof.lexicon.kind(e.token) == TokenKind::Noun {
-                    nouns.push(at);
+                    nouns.push((at, e.token));
+                } else if estimate && e.token == self.stop {
+                    stop_words.push(at);
                 }
             } else {
                 let p = board.props_of(e);
@@ -599,6 +611,13 @@ impl Words {
                 }
                 if estimate && p & WIN != 0 {
                     goals.push(at);
+                }
+                // Something YOU that becomes WIN wins where it stands: it is no walk away.
+                if estimate && p & YOU == 0 {
+                    things.push((at, e.token));
+                }
+                if estimate && p & STOP != 0 && p & PUSH == 0 {
+                    walls[e.y as usize * w as usize + e.x as usize] = true;
                 }
             }
         }
@@ -617,34 +636,184 @@ impl Words {
         }
         let dist =
             |a: (u16, u16), b: (u16, u16)| a.0.abs_diff(b.0) as u32 + a.1.abs_diff(b.1) as u32;
-        let nearest = |to: (u16, u16)| you.iter().map(|&y| dist(y, to)).min().unwrap_or(0);
-        if !goals.is_empty() {
-            return Some(goals.iter().map(|&g| nearest(g)).min().unwrap_or(0));
+        let far = w as u32 + h as u32;
+        // Steps from the nearest YOU to every cell, around walls (pushable things count as
+        // passable); a cell no walk reaches is `far` twice over.
+        let stuck = stuck_words(w, h, &word_cells);
+        for (wall, jammed) in walls.iter_mut().zip(&stuck) {
+            *wall |= *jammed;
         }
-        // Nothing is WIN: a WIN word has to be walked to and pushed after some `NOUN IS`.
-        let mut slots: Vec<(u16, u16)> = Vec::new();
-        for &(x, y) in &is_words {
-            if x > 0 && nouns.contains(&(x - 1, y)) && x + 1 < w {
-                slots.push((x + 1, y));
-            }
-            if y > 0 && nouns.contains(&(x, y - 1)) && y + 1 < h {
-                slots.push((x, y + 1));
-            }
-        }
-        let cost = win_words
+        let walk = walk_map(w, h, &you, &walls);
+        let nearest = |to: (u16, u16)| walk[to.1 as usize * w as usize + to.0 as usize];
+        // Walking to something WIN, or (when that is far or walled off) changing what is WIN:
+        // whichever looks cheaper. A WIN walled off still counts, past a STOP word carried off.
+        let unreached = u32::MAX;
+        let goal = goals
             .iter()
-            .map(|&t| {
-                let carry = if slots.is_empty() {
-                    is_words.iter().map(|&i| dist(t, i)).min().unwrap_or(0) + 2
-                } else {
-                    slots.iter().map(|&s| dist(t, s)).min().unwrap_or(0)
-                };
-                nearest(t) + carry
-            })
+            .map(|&g| nearest(g))
+            .filter(|&d| d != unreached)
             .min()
-            .unwrap_or(0);
-        Some(cost + 1)
+            .or_else(|| {
+                let free = |s: &(u16, u16)| {
+                    nearest(*s) != unreached && !stuck[s.1 as usize * w as usize + s.0 as usize]
+                };
+                let walled = goals.iter().flat_map(|&g| {
+                    stop_words
+                        .iter()
+                        .filter(|s| free(s))
+                        .map(move |&s| nearest(s) + dist(s, g) + 2)
+                });
+                walled.min()
+            });
+        // A word is walked to and pushed into a sentence, then an object of its noun reached.
+        // The cat first goes behind the word (on the side away from where it must go), and a
+        // push that changes direction costs a walk around.
+        let noun_at = |at: (u16, u16)| nouns.iter().find(|(p, _)| *p == at).map(|&(_, t)| t);
+        let carry = |t: (u16, u16), s: (u16, u16)| {
+            let mut behind: Vec<(u16, u16)> = Vec::new();
+            if s.0 < t.0 && t.0 + 1 < w {
+                behind.push((t.0 + 1, t.1));
+            }
+            if s.0 > t.0 && t.0 > 0 {
+                behind.push((t.0 - 1, t.1));
+            }
+            if s.1 < t.1 && t.1 + 1 < h {
+                behind.push((t.0, t.1 + 1));
+            }
+            if s.1 > t.1 && t.1 > 0 {
+                behind.push((t.0, t.1 - 1));
+            }
+            let reach = behind
+                .iter()
+                .map(|&b| nearest(b))
+                .min()
+                .unwrap_or(nearest(t))
+                .min(2 * far);
+            let turn = if s.0 != t.0 && s.1 != t.1 { 2 } else { 0 };
+            // A word on an edge stays on that edge: it cannot go where this slot is, so the
+            // sentence would have to come to it instead.
+            let pinned = ((t.1 == 0 || t.1 + 1 == h) && s.1 != t.1)
+                || ((t.0 == 0 || t.0 + 1 == w) && s.0 != t.0);
+            // A word already in the slot has to be pushed on or cleared first.
+            let taken = if word_cells.contains(&s) { far / 2 } else { 0 };
+            reach + dist(t, s) + turn + taken + if pinned { far } else { 0 }
+        };
+        let then = |s: (u16, u16), noun: Tok| {
+            let you_too = board.rules().props(noun) & YOU != 0;
+            things
+                .iter()
+                .filter(|(_, n)| *n == noun)
+                .map(|&(p, _)| dist(s, p))
+                .min()
+                .unwrap_or(if you_too { 0 } else { far })
+        };
+        // The places a word would complete a sentence: WIN after `NOUN IS`, a noun before
+        // `IS WIN`.
+        let mut predicate_slots: Vec<((u16, u16), Tok)> = Vec::new();
+        let mut subject_slots: Vec<(u16, u16)> = Vec::new();
+        for &(x, y) in &is_words {
+            if x > 0 && x + 1 < w {
+                if let Some(n) = noun_at((x - 1, y)) {
+                    predicate_slots.push(((x + 1, y), n));
+                }
+                if win_words.contains(&(x + 1, y)) {
+                    subject_slots.push((x - 1, y));
+                }
+            }
+            if y > 0 && y + 1 < h {
+                if let Some(n) = noun_at((x, y - 1)) {
+                    predicate_slots.push(((x, y + 1), n));
+                }
+                if win_words.contains(&(x, y + 1)) {
+                    subject_slots.push((x, y - 1));
+                }
+            }
+        }
+        let win_in = win_words
+            .iter()
+            .flat_map(|&t| predicate_slots.iter().map(move |&(s, noun)| (t, s, noun)))
+            .map(|(t, s, noun)| carry(t, s) + then(s, noun));
+        let noun_in = nouns
+            .iter()
+            .flat_map(|&(t, noun)| subject_slots.iter().map(move |&s| (t, s, noun)))
+            .filter(|&(t, s, _)| t != s)
+            .map(|(t, s, noun)| carry(t, s) + then(s, noun));
+        let form = win_in.chain(noun_in).min().unwrap_or_else(|| {
+            // No sentence to finish: at least bring a WIN word to an IS.
+            win_words
+                .iter()
+                .map(|&t| {
+                    nearest(t).min(2 * far)
+                        + is_words.iter().map(|&i| dist(t, i)).min().unwrap_or(0)
+                        + far
+                })
+                .min()
+                .unwrap_or(far)
+        }) + 1;
+        Some(goal.map_or(form, |g| g.min(form)))
     }
+}
+
+/// Which cells hold words that can never move, as a `w` x `h` grid: a push needs room ahead
+/// and a cell behind for the pusher, and neither can be off the board or hold such words
+/// (entering that cell would have to push them). Starting from the corners this spreads along
+/// the edges, such as a whole sentence jammed into a corner. A guide for the estimate only.
+fn stuck_words(w: u16, h: u16, cells: &[(u16, u16)]) -> Vec<bool> {
+    let (wi, hi) = (w as i32, h as i32);
+    let mut stuck = vec![false; w as usize * h as usize];
+    let blocked = |stuck: &[bool], x: i32, y: i32| {
+        x < 0 || y < 0 || x >= wi || y >= hi || stuck[(y * wi + x) as usize]
+    };
+    loop {
+        let mut changed = false;
+        for &(x, y) in cells {
+            let (x, y) = (x as i32, y as i32);
+            if stuck[(y * wi + x) as usize] {
+                continue;
+            }
+            let jammed = [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().all(|&(dx, dy)| {
+                blocked(&stuck, x + dx, y + dy) || blocked(&stuck, x - dx, y - dy)
+            });
+            if jammed {
+                stuck[(y * wi + x) as usize] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return stuck;
+        }
+    }
+}
+
+/// Steps from the nearest of `from` to every cell of a `w` x `h` board, never entering a
+/// `walls` cell (`u32::MAX` where no walk reaches).
+fn walk_map(w: u16, h: u16, from: &[(u16, u16)], walls: &[bool]) -> Vec<u32> {
+    let (w, h) = (w as usize, h as usize);
+    let mut steps = vec![u32::MAX; w * h];
+    let mut queue = std::collections::VecDeque::new();
+    for &(x, y) in from {
+        let i = y as usize * w + x as usize;
+        if steps[i] == u32::MAX {
+            steps[i] = 0;
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        let (x, y) = (i % w, i / w);
+        let next = [
+            (x > 0).then(|| i - 1),
+            (x + 1 < w).then(|| i + 1),
+            (y > 0).then(|| i - w),
+            (y + 1 < h).then(|| i + w),
+        ];
+        for j in next.into_iter().flatten() {
+            if steps[j] == u32::MAX && !walls[j] {
+                steps[j] = steps[i] + 1;
+                queue.push_back(j);
+            }
+        }
+    }
+    steps
 }
 
 /// Retained states: a byte arena in discovery order, parent links, and a hash table of indices.
