@@ -13,9 +13,9 @@
 //! gets its shortest route.
 //!
 //! Both are complete: every retained state is expanded unless a cap stops the search first, and
-//! the only states dropped unexpanded are ones from which no win can exist (nothing is YOU and
-//! nothing moves on its own; no WIN, YOU or IS word left where it could ever stand in a
-//! sentence). So [`Outcome::Unsolvable`] from either is a proof, which is what the `mustForm`
+//! the only states dropped unexpanded are ones from which no win can exist (nothing is YOU,
+//! nothing moves on its own and no transform is pending; no WIN, YOU or IS word left where it
+//! could ever stand in a sentence). So [`Outcome::Unsolvable`] from either is a proof, which is what the `mustForm`
 //! necessity checks need; hitting a cap answers [`Outcome::Limit`], never "unsolvable".
 //!
 //! Every retained state is a fixed-size byte string ([`Board::encode`]) in one arena, found
@@ -40,7 +40,7 @@ pub const DEFAULT_MAX_ATTEMPTS: u64 = 2_000_000;
 pub const DEFAULT_MAX_VISITED: usize = 2_000_000;
 /// How much best-first search weighs its estimate against the moves already made (weighted A*:
 /// priority = moves + `BEST_WEIGHT` x estimate).
-pub const BEST_WEIGHT: u32 = 3;
+pub const BEST_WEIGHT: u32 = 2;
 
 /// Which routes count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -564,7 +564,8 @@ impl Words {
 
     /// `None` when no win can follow `board`; otherwise the estimate (when `estimate`, else 0).
     ///
-    /// Dead boards: nothing is YOU and no automata could change that; or no WIN word, no YOU
+    /// Dead boards: nothing is YOU and neither automata nor a pending transform could change
+    /// that; or no WIN word, no YOU
     /// word, or no IS word is left where it could ever stand in a sentence. A word in a corner
     /// can never move again (a push needs a mover on the far side, off the board); WIN and YOU
     /// are only ever predicates, which the top-left cell can never hold, and IS needs a word
@@ -624,14 +625,16 @@ impl Words {
         if win_words.is_empty() || !you_word || is_words.is_empty() {
             return None;
         }
-        if you.is_empty() && !proof.has_automata() {
+        // With nothing YOU, nothing moving on its own and no transform still to apply, every
+        // turn leaves the board as it is.
+        if you.is_empty() && !proof.has_automata() && !board.rules().has_transforms() {
             return None;
         }
         if !estimate {
             return Some(0);
         }
         if you.is_empty() {
-            // Only automata can make something YOU again; nothing to measure from.
+            // Only automata or a transform can make something YOU again; nothing to measure from.
             return Some(w as u32 + h as u32);
         }
         let dist =
@@ -729,14 +732,17 @@ impl Words {
                 }
             }
         }
+        // A jammed word never moves, and a slot holding one can never take another word.
+        let jammed = |c: (u16, u16)| stuck[c.1 as usize * w as usize + c.0 as usize];
         let win_in = win_words
             .iter()
             .flat_map(|&t| predicate_slots.iter().map(move |&(s, noun)| (t, s, noun)))
+            .filter(|&(t, s, _)| !jammed(t) && !jammed(s))
             .map(|(t, s, noun)| carry(t, s) + then(s, noun));
         let noun_in = nouns
             .iter()
             .flat_map(|&(t, noun)| subject_slots.iter().map(move |&s| (t, s, noun)))
-            .filter(|&(t, s, _)| t != s)
+            .filter(|&(t, s, _)| t != s && !jammed(t) && !jammed(s))
             .map(|(t, s, noun)| carry(t, s) + then(s, noun));
         let form = win_in.chain(noun_in).min().unwrap_or_else(|| {
             // No sentence to finish: at least bring a WIN word to an IS.
@@ -904,7 +910,8 @@ impl States {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::{Level, Placement};
+    use crate::pack::{Behaviour, Facing, Level, Placement};
+    use proptest::prelude::*;
 
     fn level() -> Proof {
         Proof::new(&Level::new(
@@ -990,5 +997,330 @@ mod tests {
             ..Search::default()
         };
         assert_eq!(solve(&proof, &hands_off).outcome, Outcome::Unsolvable);
+    }
+
+    fn search(mode: Mode) -> Search {
+        Search {
+            mode,
+            ..Search::default()
+        }
+    }
+
+    /// A level whose WIN word must be fetched from the far side of a field of rocks.
+    fn far_win() -> Proof {
+        let mut objects = vec![
+            Placement::word("CAT", 0, 0),
+            Placement::word("IS", 1, 0),
+            Placement::word("YOU", 2, 0),
+            Placement::word("FLAG", 1, 2),
+            Placement::word("IS", 2, 2),
+            Placement::word("WIN", 11, 8),
+            Placement::word("ROCK", 0, 9),
+            Placement::word("IS", 1, 9),
+            Placement::word("PUSH", 2, 9),
+            Placement::object("CAT", 1, 4),
+            Placement::object("FLAG", 12, 9),
+        ];
+        for (x, y) in [(4, 6), (7, 5), (10, 4), (11, 7), (6, 3)] {
+            objects.push(Placement::object("ROCK", x, y));
+        }
+        Proof::new(&Level::new("far-win", 14, 10, objects)).expect("valid proof")
+    }
+
+    #[test]
+    fn modes_read_back_from_their_names() {
+        for mode in [Mode::Bfs, Mode::Best, Mode::Auto] {
+            assert_eq!(mode.as_str().parse::<Mode>(), Ok(mode));
+        }
+        let err = "deep".parse::<Mode>().expect_err("not a mode");
+        assert!(err.contains("'deep'") && err.contains("bfs"), "{err}");
+    }
+
+    #[test]
+    fn auto_reports_the_breadth_first_shortest_route_when_it_finishes() {
+        let proof = level();
+        let auto = solve(&proof, &Search::default());
+        assert_eq!(auto.method, Method::Bfs);
+        assert!(auto.shortest);
+        assert_eq!(auto.route().map(<[Action]>::len), Some(4));
+        let best = solve(&proof, &search(Mode::Best));
+        assert_eq!(best.method, Method::Best);
+        assert!(!best.shortest);
+        assert!(replay(&proof, best.route().expect("solved")).1);
+    }
+
+    #[test]
+    fn auto_switches_to_best_first_when_breadth_first_runs_out_of_its_share() {
+        let proof = far_win();
+        let cap = 4_000;
+        let bfs = solve(
+            &proof,
+            &Search {
+                max_attempts: cap,
+                ..search(Mode::Bfs)
+            },
+        );
+        assert_eq!(bfs.outcome, Outcome::Limit);
+        let auto = solve(
+            &proof,
+            &Search {
+                max_attempts: cap,
+                ..Search::default()
+            },
+        );
+        assert_eq!(auto.method, Method::BfsThenBest);
+        assert!(!auto.shortest);
+        assert!(auto.attempts <= cap);
+        assert!(replay(&proof, auto.route().expect("best-first finds it")).1);
+    }
+
+    #[test]
+    fn the_estimate_falls_along_a_winning_route() {
+        let proof = level();
+        let start = estimate(&proof, proof.initial()).expect("a win is possible");
+        let route = solve(&proof, &search(Mode::Bfs))
+            .route()
+            .expect("solved")
+            .to_vec();
+        let boards = replay(&proof, &route).0;
+        let before_win = &boards[boards.len() - 2];
+        assert!(estimate(&proof, before_win).expect("still possible") < start);
+    }
+
+    #[test]
+    fn a_win_word_jammed_in_the_top_left_corner_is_a_dead_start() {
+        let proof = Proof::new(&Level::new(
+            "jammed",
+            5,
+            4,
+            vec![
+                Placement::word("WIN", 0, 0),
+                Placement::word("CAT", 0, 3),
+                Placement::word("IS", 1, 3),
+                Placement::word("YOU", 2, 3),
+                Placement::word("FLAG", 2, 1),
+                Placement::word("IS", 3, 1),
+                Placement::object("CAT", 1, 2),
+                Placement::object("FLAG", 4, 2),
+            ],
+        ))
+        .expect("valid proof");
+        assert_eq!(estimate(&proof, proof.initial()), None);
+        for mode in [Mode::Bfs, Mode::Best, Mode::Auto] {
+            let report = solve(&proof, &search(mode));
+            assert_eq!(report.outcome, Outcome::Unsolvable);
+            assert_eq!(report.attempts, 0, "{mode:?}");
+        }
+    }
+
+    #[test]
+    fn a_pending_transform_keeps_a_board_without_you_alive() {
+        // Nothing is YOU at the start, but ROCK IS CAT turns the rock into a cat on the first
+        // turn, and cats are YOU.
+        let proof = Proof::new(&Level::new(
+            "becoming",
+            6,
+            5,
+            vec![
+                Placement::word("CAT", 0, 1),
+                Placement::word("IS", 1, 1),
+                Placement::word("YOU", 2, 1),
+                Placement::word("FLAG", 0, 4),
+                Placement::word("IS", 1, 4),
+                Placement::word("WIN", 2, 4),
+                Placement::object("ROCK", 4, 2),
+                Placement::object("FLAG", 5, 2),
+            ],
+        ))
+        .expect("valid proof");
+        let mut board = proof.initial().clone();
+        assert_eq!(board.you_count(), 0);
+        assert_eq!(estimate(&proof, &board), None, "no transform pending yet");
+        // The same board with a pending transform is a different story.
+        let level = Level::new(
+            "becoming",
+            6,
+            5,
+            vec![
+                Placement::word("CAT", 0, 1),
+                Placement::word("IS", 1, 1),
+                Placement::word("YOU", 2, 1),
+                Placement::word("FLAG", 0, 4),
+                Placement::word("IS", 1, 4),
+                Placement::word("WIN", 2, 4),
+                Placement::word("ROCK", 3, 0),
+                Placement::word("IS", 4, 0),
+                Placement::word("CAT", 5, 0),
+                Placement::object("ROCK", 4, 2),
+                Placement::object("FLAG", 5, 2),
+            ],
+        );
+        let proof = Proof::new(&level).expect("valid proof");
+        board = proof.initial().clone();
+        assert_eq!(
+            board.you_count(),
+            1,
+            "the rock became a cat when the level started"
+        );
+        let report = solve(&proof, &Search::default());
+        assert!(
+            replay(
+                &proof,
+                report.route().expect("the new cat walks to the flag")
+            )
+            .1
+        );
+    }
+
+    #[test]
+    fn interchangeable_objects_and_words_pack_to_one_state() {
+        let proof = Proof::new(&Level::new(
+            "twins",
+            6,
+            4,
+            vec![
+                Placement::word("CAT", 0, 0),
+                Placement::word("IS", 1, 0),
+                Placement::word("YOU", 2, 0),
+                Placement::word("IS", 4, 3),
+                Placement::object("ROCK", 1, 2),
+                Placement::object("ROCK", 4, 1).facing(Facing::Left),
+                Placement::object("CAT", 0, 3),
+            ],
+        ))
+        .expect("valid proof");
+        let canon = Canon::new(&proof);
+        let mut a = Vec::new();
+        proof.initial().encode(&proof, &mut a);
+        // The same board with the two rocks (records 4 and 5) and the two IS words swapped.
+        let mut b = a.clone();
+        let rec = proof.pos_bytes() + proof.tok_bytes();
+        let (r1, r2) = (4, 4 + rec);
+        let (first, second) = (b[r1..r1 + rec].to_vec(), b[r2..r2 + rec].to_vec());
+        b[r1..r1 + rec].copy_from_slice(&second);
+        b[r2..r2 + rec].copy_from_slice(&first);
+        b.swap(1, 3);
+        assert_ne!(a, b);
+        canon.apply(&mut a);
+        canon.apply(&mut b);
+        assert_eq!(a, b);
+        // With automata, objects keep their order and facing: only the words merge.
+        let mut walking = Level::new(
+            "twins",
+            6,
+            4,
+            vec![
+                Placement::word("IS", 1, 0),
+                Placement::word("IS", 4, 3),
+                Placement::object("ROCK", 1, 2),
+                Placement::object("ROCK", 4, 1),
+            ],
+        );
+        walking.automata.insert("PATROL".into(), Behaviour::Walk);
+        let proof = Proof::new(&walking).expect("valid proof");
+        let canon = Canon::new(&proof);
+        assert!(canon.objects.is_empty());
+        assert_eq!(canon.groups.len(), 1);
+    }
+
+    #[test]
+    fn order_sensitive_boards_are_searched_again_without_merging() {
+        // Two YOU objects of different nouns share a cell and the dog is PUSH: which moves first
+        // decides where each ends up, so merging objects cannot be trusted here.
+        let proof = Proof::new(&Level::new(
+            "stacked",
+            7,
+            5,
+            vec![
+                Placement::word("CAT", 0, 0),
+                Placement::word("IS", 1, 0),
+                Placement::word("YOU", 2, 0),
+                Placement::word("DOG", 4, 0),
+                Placement::word("IS", 5, 0),
+                Placement::word("YOU", 6, 0),
+                Placement::word("DOG", 0, 1),
+                Placement::word("IS", 1, 1),
+                Placement::word("PUSH", 2, 1),
+                Placement::word("FLAG", 0, 4),
+                Placement::word("IS", 1, 4),
+                Placement::word("WIN", 2, 4),
+                Placement::object("CAT", 2, 2),
+                Placement::object("DOG", 2, 2),
+                Placement::object("FLAG", 5, 3),
+            ],
+        ))
+        .expect("valid proof");
+        let merged = explore(
+            &proof,
+            &search(Mode::Bfs),
+            Order::Breadth,
+            10_000,
+            &Canon::new(&proof),
+        );
+        assert!(merged.is_err(), "merging notices the stacked movers");
+        let plain = explore(
+            &proof,
+            &search(Mode::Bfs),
+            Order::Breadth,
+            10_000,
+            &Canon::none(),
+        )
+        .expect("no merging, no restart");
+        let report = solve(&proof, &search(Mode::Bfs));
+        assert_eq!(report.outcome, plain.outcome);
+        assert!(report.shortest);
+    }
+
+    /// Small random levels with words, rocks, cats and flags, some with a walker.
+    fn arb_small() -> impl Strategy<Value = Level> {
+        const WORDS: [&str; 10] = [
+            "CAT", "ROCK", "FLAG", "IS", "IS", "YOU", "WIN", "PUSH", "SINK", "CAT",
+        ];
+        const NOUNS: [&str; 3] = ["CAT", "ROCK", "FLAG"];
+        (3u32..6, 3u32..5).prop_flat_map(|(w, h)| {
+            let extra =
+                (any::<bool>(), 0usize..WORDS.len(), 0..w, 0..h).prop_map(|(is_word, i, x, y)| {
+                    if is_word {
+                        Placement::word(WORDS[i], x, y)
+                    } else {
+                        Placement::object(NOUNS[i % NOUNS.len()], x, y)
+                    }
+                });
+            (prop::collection::vec(extra, 2..9), any::<bool>()).prop_map(
+                move |(mut objects, walk)| {
+                    objects.extend([
+                        Placement::word("CAT", 0, 0),
+                        Placement::word("IS", 1, 0),
+                        Placement::word("YOU", 2, 0),
+                    ]);
+                    let mut level = Level::new("small", w, h, objects);
+                    if walk {
+                        level.automata.insert("PUSH".into(), Behaviour::Walk);
+                    }
+                    level
+                },
+            )
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        #[test]
+        fn merging_never_changes_an_answer(level in arb_small()) {
+            if let Ok(proof) = Proof::new(&level) {
+                let cap = 20_000;
+                let s = search(Mode::Bfs);
+                let merged = run(&proof, &s, Order::Breadth, cap);
+                let plain = explore(&proof, &s, Order::Breadth, cap, &Canon::none()).expect("plain");
+                if merged.outcome != Outcome::Limit && plain.outcome != Outcome::Limit {
+                    prop_assert_eq!(merged.route().map(<[Action]>::len), plain.route().map(<[Action]>::len));
+                    prop_assert_eq!(&merged.outcome == &Outcome::Unsolvable, &plain.outcome == &Outcome::Unsolvable);
+                }
+                if let Some(route) = merged.route() {
+                    prop_assert!(replay(&proof, route).1);
+                }
+            }
+        }
     }
 }

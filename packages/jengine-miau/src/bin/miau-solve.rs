@@ -7,6 +7,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
 use jengine_miau::board::{Action, Proof};
@@ -155,15 +156,27 @@ fn main() -> ExitCode {
     for level in &levels {
         // Each search's line is printed the moment it ends: the main result first, then (unless
         // --main-only) each mustForm, BYPASS and HANDS-OFF search, then the verdicts.
+        let started = Instant::now();
         let route = if cli.main_only {
             worlds::solve_level(level, &options).map(|report| {
-                say!("{} / {}: {}", pack.manifest.id, level.id, describe(&report));
+                let took = Some(started.elapsed());
+                say!(
+                    "{} / {}: {}",
+                    pack.manifest.id,
+                    level.id,
+                    describe(&report, took)
+                );
                 ok &= matches!(report.outcome, Outcome::Solved(_));
                 report.route().map(<[Action]>::to_vec)
             })
         } else {
+            let mut last = started;
             worlds::check_level_steps(level, &options, |step| {
-                print_step(&pack.manifest.id, &level.id, step)
+                // Each step ends the moment its search does, so the time since the last one is
+                // that search's time.
+                let now = Instant::now();
+                print_step(&pack.manifest.id, &level.id, step, Some(now - last));
+                last = now;
             })
             .map(|check| {
                 print_verdicts(&check);
@@ -214,8 +227,17 @@ fn replay(level: &jengine_miau::Level, actions: &[Action]) -> bool {
     false
 }
 
-fn describe(report: &Report) -> String {
-    let cost = format!("attempts {}, visited {}", report.attempts, report.visited);
+/// What a search cost: attempts, retained states and (when timed) how long it took.
+fn cost(report: &Report, took: Option<Duration>) -> String {
+    let mut text = format!("attempts {}, visited {}", report.attempts, report.visited);
+    if let Some(t) = took {
+        text.push_str(&format!(", {:.1} ms", t.as_secs_f64() * 1000.0));
+    }
+    text
+}
+
+fn describe(report: &Report, took: Option<Duration>) -> String {
+    let cost = cost(report, took);
     let by = report.method.as_str();
     match &report.outcome {
         Outcome::Solved(route) => format!(
@@ -235,16 +257,11 @@ fn describe(report: &Report) -> String {
 
 /// The line for a constrained search: its route, that none exists, that it hit a cap, or that
 /// it was skipped because the proof allows such a route.
-fn constrained(label: &str, flag: &str, report: Option<&Report>) -> String {
+fn constrained(label: &str, flag: &str, report: Option<&Report>, took: Option<Duration>) -> String {
     let Some(r) = report else {
         return format!("  {label} skipped: the proof allows it ({flag})");
     };
-    let cost = format!(
-        "by {}, attempts {}, visited {}",
-        r.method.as_str(),
-        r.attempts,
-        r.visited
-    );
+    let cost = format!("by {}, {}", r.method.as_str(), cost(r, took));
     match &r.outcome {
         Outcome::Solved(route) => {
             format!("  {label} via {} [{cost}]", Action::sequence_text(route))
@@ -255,9 +272,9 @@ fn constrained(label: &str, flag: &str, report: Option<&Report>) -> String {
 }
 
 /// One search's line, printed as soon as that search ends.
-fn print_step(pack: &str, level: &str, step: Step<'_>) {
+fn print_step(pack: &str, level: &str, step: Step<'_>, took: Option<Duration>) {
     match step {
-        Step::Main(main) => say!("{pack} / {level}: {}", describe(main)),
+        Step::Main(main) => say!("{pack} / {level}: {}", describe(main, took)),
         Step::MustForm(rule, r) => {
             let verdict = match r.outcome {
                 Outcome::Solved(_) => format!("SKIPPABLE({rule})"),
@@ -265,27 +282,32 @@ fn print_step(pack: &str, level: &str, step: Step<'_>) {
                 Outcome::Unsolvable => format!("NECESSARY({rule})"),
             };
             say!(
-                "  mustForm {verdict} [by {}, attempts {}, visited {}]",
+                "  mustForm {verdict} [by {}, {}]",
                 r.method.as_str(),
-                r.attempts,
-                r.visited
+                cost(r, took)
             );
         }
-        Step::Bypass(r) => say!("{}", constrained("BYPASS", "allowBypass", r)),
-        Step::HandsOff(r) => say!("{}", constrained("HANDS-OFF", "allowHandsOff", r)),
+        Step::Bypass(r) => say!("{}", constrained("BYPASS", "allowBypass", r, took)),
+        Step::HandsOff(r) => say!("{}", constrained("HANDS-OFF", "allowHandsOff", r, took)),
     }
 }
 
 fn print_proof(pack: &str, check: &ProofCheck) {
-    print_step(pack, &check.level_id, Step::Main(&check.solve));
+    print_step(pack, &check.level_id, Step::Main(&check.solve), None);
     for (rule, r) in &check.must_form {
-        print_step(pack, &check.level_id, Step::MustForm(rule, r));
+        print_step(pack, &check.level_id, Step::MustForm(rule, r), None);
     }
-    print_step(pack, &check.level_id, Step::Bypass(check.bypass.as_ref()));
+    print_step(
+        pack,
+        &check.level_id,
+        Step::Bypass(check.bypass.as_ref()),
+        None,
+    );
     print_step(
         pack,
         &check.level_id,
         Step::HandsOff(check.hands_off.as_ref()),
+        None,
     );
     print_verdicts(check);
 }
