@@ -290,8 +290,9 @@ fn explore(
         return Ok(report);
     }
     let mut buf = Vec::with_capacity(states.stride);
+    let mut scratch = Vec::new();
     start.encode(proof, &mut buf);
-    canon.apply(&mut buf);
+    canon.apply(&mut buf, &mut scratch);
     states.insert(&buf, u32::MAX, 0);
     // Best-first: moves made per state, and the open list by (priority, estimate, newest).
     let mut depth: Vec<u32> = Vec::new();
@@ -362,7 +363,7 @@ fn explore(
             };
             buf.clear();
             next.encode(proof, &mut buf);
-            canon.apply(&mut buf);
+            canon.apply(&mut buf, &mut scratch);
             if !states.contains(&buf) {
                 if states.len() >= search.max_visited {
                     report.outcome = Outcome::Limit;
@@ -477,39 +478,41 @@ impl Canon {
         }
     }
 
-    /// Puts packed bytes in canonical order.
-    fn apply(&self, bytes: &mut [u8]) {
-        let mut cells: Vec<u32> = Vec::new();
+    /// Puts packed bytes in canonical order; `scratch` is reused between calls.
+    fn apply(&self, bytes: &mut [u8], scratch: &mut Vec<u64>) {
         for group in &self.groups {
-            cells.clear();
-            cells.extend(group.iter().map(|&o| Self::read(bytes, o, self.wide_pos)));
-            cells.sort_unstable();
-            for (&o, &c) in group.iter().zip(&cells) {
-                Self::write(bytes, o, self.wide_pos, c);
+            scratch.clear();
+            scratch.extend(
+                group
+                    .iter()
+                    .map(|&o| Self::read(bytes, o, self.wide_pos) as u64),
+            );
+            scratch.sort_unstable();
+            for (&o, &c) in group.iter().zip(scratch.iter()) {
+                Self::write(bytes, o, self.wide_pos, c as u32);
             }
         }
         if self.objects.is_empty() {
             return;
         }
         let tok_at = if self.wide_pos { 2 } else { 1 };
-        let mut records: Vec<(u32, u32)> = self
-            .objects
-            .iter()
-            .map(|&o| {
-                let cell = Self::read(bytes, o, self.wide_pos);
-                // Facing plays no part without automata; a destroyed object is only "gone".
-                let noun = Self::read(bytes, o + tok_at, self.wide_tok) >> 1;
-                if cell == self.dead {
-                    (0, cell)
-                } else {
-                    (noun, cell)
-                }
-            })
-            .collect();
-        records.sort_unstable();
-        for (&o, &(noun, cell)) in self.objects.iter().zip(&records) {
-            Self::write(bytes, o, self.wide_pos, cell);
-            Self::write(bytes, o + tok_at, self.wide_tok, noun << 1);
+        scratch.clear();
+        scratch.extend(self.objects.iter().map(|&o| {
+            let cell = Self::read(bytes, o, self.wide_pos);
+            // Facing plays no part without automata; a destroyed object is only "gone".
+            let noun = Self::read(bytes, o + tok_at, self.wide_tok) >> 1;
+            let noun = if cell == self.dead { 0 } else { noun };
+            (noun as u64) << 32 | cell as u64
+        }));
+        scratch.sort_unstable();
+        for (&o, &record) in self.objects.iter().zip(scratch.iter()) {
+            Self::write(bytes, o, self.wide_pos, record as u32);
+            Self::write(
+                bytes,
+                o + tok_at,
+                self.wide_tok,
+                ((record >> 32) as u32) << 1,
+            );
         }
     }
 
@@ -521,6 +524,17 @@ impl Canon {
             return true;
         }
         if self.objects.is_empty() {
+            return false;
+        }
+        // Most boards have one noun that is YOU: nothing to compare.
+        let mut you = board
+            .entities()
+            .iter()
+            .filter(|e| e.alive && !e.is_word && board.props_of(e) & YOU != 0);
+        let Some(first) = you.next().map(|e| e.token) else {
+            return false;
+        };
+        if you.all(|e| e.token == first) {
             return false;
         }
         let mut movers: Vec<(u16, u16, Tok, bool)> = board
@@ -1201,8 +1215,8 @@ mod tests {
         b[r2..r2 + rec].copy_from_slice(&first);
         b.swap(1, 3);
         assert_ne!(a, b);
-        canon.apply(&mut a);
-        canon.apply(&mut b);
+        canon.apply(&mut a, &mut Vec::new());
+        canon.apply(&mut b, &mut Vec::new());
         assert_eq!(a, b);
         // With automata, objects keep their order and facing: only the words merge.
         let mut walking = Level::new(

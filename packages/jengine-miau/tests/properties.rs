@@ -1,10 +1,10 @@
 //! Property tests: loaders never panic, the engine never panics or leaves the board, undo is
-//! exact, and solver routes are real.
+//! exact, solver routes are real, and breadth-first and best-first search agree.
 
 use jengine_miau::Game;
 use jengine_miau::board::{Action, Proof};
 use jengine_miau::pack::{Behaviour, Facing, Level, Placement, RuleText};
-use jengine_miau::solve::{Outcome, Search, replay, solve};
+use jengine_miau::solve::{Mode, Outcome, Search, replay, solve};
 use jengine_miau::source::{SourceKind, load};
 use jengine_miau::validate::{PackError, validate};
 use proptest::prelude::*;
@@ -240,6 +240,46 @@ proptest! {
                 }
                 prop_assert!(!seen);
                 prop_assert!(board.is_won());
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn a_best_first_route_replays_to_a_win(level in arb_playable_level()) {
+        if let Ok(proof) = Proof::new(&level) {
+            let search = Search { max_attempts: 20_000, mode: Mode::Best, ..Search::default() };
+            if let Outcome::Solved(route) = &solve(&proof, &search).outcome {
+                prop_assert!(replay(&proof, route).1);
+            }
+        }
+    }
+
+    #[test]
+    fn breadth_first_and_best_first_agree_whenever_both_finish(level in arb_level()) {
+        if let Ok(proof) = Proof::new(&level) {
+            let run = |mode| solve(&proof, &Search { max_attempts: 20_000, mode, ..Search::default() });
+            let (bfs, best) = (run(Mode::Bfs), run(Mode::Best));
+            if bfs.outcome != Outcome::Limit && best.outcome != Outcome::Limit {
+                prop_assert_eq!(bfs.route().is_some(), best.route().is_some());
+                if let (Some(short), Some(any)) = (bfs.route(), best.route()) {
+                    prop_assert!(short.len() <= any.len());
+                    prop_assert!(replay(&proof, any).1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_playable_levels_agree_too(level in arb_playable_level()) {
+        if let Ok(proof) = Proof::new(&level) {
+            let run = |mode| solve(&proof, &Search { max_attempts: 20_000, mode, ..Search::default() });
+            let (bfs, best) = (run(Mode::Bfs), run(Mode::Best));
+            if bfs.outcome != Outcome::Limit && best.outcome != Outcome::Limit {
+                prop_assert_eq!(bfs.route().is_some(), best.route().is_some());
             }
         }
     }
