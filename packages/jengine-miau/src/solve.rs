@@ -1329,7 +1329,7 @@ mod tests {
                 let plain = explore(&proof, &s, Order::Breadth, cap, &Canon::none()).expect("plain");
                 if merged.outcome != Outcome::Limit && plain.outcome != Outcome::Limit {
                     prop_assert_eq!(merged.route().map(<[Action]>::len), plain.route().map(<[Action]>::len));
-                    prop_assert_eq!(&merged.outcome == &Outcome::Unsolvable, &plain.outcome == &Outcome::Unsolvable);
+                    prop_assert_eq!(merged.outcome == Outcome::Unsolvable, plain.outcome == Outcome::Unsolvable);
                 }
                 if let Some(route) = merged.route() {
                     prop_assert!(replay(&proof, route).1);
