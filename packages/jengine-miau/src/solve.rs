@@ -8,9 +8,10 @@
 //!   rules in force (how far a YOU is from a WIN, or from a WIN word and a place where it would
 //!   complete a sentence). Its routes win but need not be shortest.
 //!
-//! [`Mode::Auto`] (the default) runs breadth-first on half the attempt cap and, only if that
-//! reaches its share, best-first on the rest, so a proof small enough for breadth-first still
-//! gets its shortest route.
+//! [`Mode::Auto`] (the default) runs breadth-first for half the attempt cap and, only if it has
+//! not finished by then, goes on best-first over the same retained states for the rest, so a
+//! proof small enough for breadth-first still gets its shortest route, and nothing is searched
+//! twice.
 //!
 //! Both are complete: every retained state is expanded unless a cap stops the search first, and
 //! the only states dropped unexpanded are ones from which no win can exist (nothing is YOU,
@@ -61,7 +62,8 @@ pub enum Mode {
     Bfs,
     /// Best-first only, informed by the rules: faster on large proofs, routes not known shortest.
     Best,
-    /// Breadth-first on half the attempt cap, then best-first on what is left.
+    /// Breadth-first for half the attempt cap, then best-first over the same states for the
+    /// rest.
     #[default]
     Auto,
 }
@@ -97,7 +99,7 @@ pub enum Method {
     Bfs,
     /// Best-first search from the start.
     Best,
-    /// Breadth-first reached its share of the cap, then best-first answered.
+    /// Breadth-first used its share of the cap, then best-first went on over the same states.
     BfsThenBest,
 }
 
@@ -155,9 +157,9 @@ pub enum Outcome {
 pub struct Report {
     /// The answer.
     pub outcome: Outcome,
-    /// Actions tried (by both searches, when `auto` switched).
+    /// Actions tried.
     pub attempts: u64,
-    /// States retained (the larger of the two searches, when `auto` switched).
+    /// States retained.
     pub visited: usize,
     /// Bytes of solver memory per retained state (arena, parents, table).
     pub bytes_per_state: f64,
@@ -182,26 +184,12 @@ pub fn solve(proof: &Proof, search: &Search) -> Report {
     match search.mode {
         Mode::Bfs => run(proof, search, Order::Breadth, search.max_attempts),
         Mode::Best => run(proof, search, Order::Best, search.max_attempts),
-        Mode::Auto => {
-            let share = search.max_attempts / 2;
-            let bfs = run(proof, search, Order::Breadth, share);
-            if bfs.outcome != Outcome::Limit {
-                return bfs;
-            }
-            let mut best = run(
-                proof,
-                search,
-                Order::Best,
-                search.max_attempts.saturating_sub(bfs.attempts),
-            );
-            best.attempts += bfs.attempts;
-            if bfs.visited > best.visited {
-                best.visited = bfs.visited;
-                best.bytes_per_state = bfs.bytes_per_state;
-            }
-            best.method = Method::BfsThenBest;
-            best
-        }
+        Mode::Auto => run(
+            proof,
+            search,
+            Order::Switch(search.max_attempts / 2),
+            search.max_attempts,
+        ),
     }
 }
 
@@ -232,6 +220,8 @@ pub fn estimate(proof: &Proof, board: &Board) -> Option<u32> {
 enum Order {
     Breadth,
     Best,
+    /// Breadth-first until this many attempts, then best-first over the same states.
+    Switch(u64),
 }
 
 /// One search order, with merging of interchangeable entities; started again without merging
@@ -241,6 +231,10 @@ fn run(proof: &Proof, search: &Search, order: Order, cap: u64) -> Report {
     match explore(proof, search, order, cap, &merged) {
         Ok(report) => report,
         Err(spent) => {
+            let order = match order {
+                Order::Switch(at) => Order::Switch(at.saturating_sub(spent)),
+                other => other,
+            };
             let mut again = explore(
                 proof,
                 search,
@@ -256,6 +250,11 @@ fn run(proof: &Proof, search: &Search, order: Order, cap: u64) -> Report {
 }
 
 /// The search itself. `Err(attempts)` when merging met a board where entity order matters.
+///
+/// Breadth-first takes states from the arena in order; best-first from a heap keyed by
+/// priority. When `Order::Switch` changes order, every state retained but not yet expanded
+/// goes into the heap, so the one search goes on over the same retained states and the whole
+/// cap: nothing is searched twice, and an exhaustive answer is still exhaustive.
 fn explore(
     proof: &Proof,
     search: &Search,
@@ -270,8 +269,11 @@ fn explore(
         .collect();
     let breaks = |rules: &Rules| forbid.iter().any(|&(s, p)| rules.has(s, p));
     let words = Words::of(proof);
-    let informed = order == Order::Best;
-    let method = if informed { Method::Best } else { Method::Bfs };
+    let mut informed = order == Order::Best;
+    let switch_at = match order {
+        Order::Switch(at) => at,
+        _ => u64::MAX,
+    };
     // A level with nothing on it packs to zero bytes: every state is the same empty one.
     let mut states = States::new(proof.packed_len());
     let start = proof.initial();
@@ -280,7 +282,7 @@ fn explore(
         attempts: 0,
         visited: 0,
         bytes_per_state: 0.0,
-        method,
+        method: if informed { Method::Best } else { Method::Bfs },
         shortest: false,
     };
     let Some(h0) = words.assess(proof, start, informed) else {
@@ -294,17 +296,30 @@ fn explore(
     start.encode(proof, &mut buf);
     canon.apply(&mut buf, &mut scratch);
     states.insert(&buf, u32::MAX, 0);
-    // Best-first: moves made per state, and the open list by (priority, estimate, newest).
-    let mut depth: Vec<u32> = Vec::new();
+    // Moves made per state, and (best-first) the open list by (priority, estimate, newest).
+    let mut depth: Vec<u32> = vec![0];
     let mut open: BinaryHeap<(Reverse<u32>, Reverse<u32>, u32)> = BinaryHeap::new();
     if informed {
-        depth.push(0);
         open.push((Reverse(BEST_WEIGHT * h0), Reverse(h0), 0));
     }
 
     let mut memo = RuleMemo::default();
     let mut head = 0usize;
     'search: loop {
+        if !informed && report.attempts >= switch_at {
+            // Breadth-first had its share: the states it kept but did not expand yet go on
+            // best-first.
+            informed = true;
+            report.method = Method::BfsThenBest;
+            for i in head..states.len() {
+                let Some(board) = Board::decode_with(proof, states.get(i), &mut memo) else {
+                    continue;
+                };
+                if let Some(h) = words.assess(proof, &board, true) {
+                    open.push((Reverse(depth[i] + BEST_WEIGHT * h), Reverse(h), i as u32));
+                }
+            }
+        }
         let at = if informed {
             match open.pop() {
                 Some((_, _, i)) => i as usize,
@@ -371,9 +386,9 @@ fn explore(
                 }
                 let index = states.len() as u32;
                 states.insert(&buf, at as u32, a as u8);
+                let g = depth[at] + 1;
+                depth.push(g);
                 if informed {
-                    let g = depth[at] + 1;
-                    depth.push(g);
                     open.push((Reverse(g + BEST_WEIGHT * h), Reverse(h), index));
                 }
             }

@@ -4,7 +4,7 @@
 use jengine_miau::Game;
 use jengine_miau::board::{Action, Proof};
 use jengine_miau::pack::{Behaviour, Facing, Level, Placement, RuleText};
-use jengine_miau::solve::{Mode, Outcome, Search, replay, solve};
+use jengine_miau::solve::{Constraint, Mode, Outcome, Search, replay, solve};
 use jengine_miau::source::{SourceKind, load};
 use jengine_miau::validate::{PackError, validate};
 use proptest::prelude::*;
@@ -221,11 +221,12 @@ proptest! {
     }
 
     #[test]
-    fn a_forbidden_rule_never_appears_along_a_route(level in arb_playable_level(), s in 0usize..3, p in 0usize..7) {
+    fn a_forbidden_rule_never_appears_along_a_route(level in arb_playable_level(), s in 0usize..3, p in 0usize..7, m in 0usize..3) {
         let predicates = ["YOU", "WIN", "PUSH", "STOP", "CAT", "ROCK", "FLAG"];
         let rule = RuleText { subject: NOUNS[s].into(), predicate: predicates[p].into() };
+        let mode = [Mode::Bfs, Mode::Best, Mode::Auto][m];
         if let Ok(proof) = Proof::new(&level) {
-            let search = Search { max_attempts: 20_000, forbid: vec![rule.clone()], ..Search::default() };
+            let search = Search { max_attempts: 20_000, forbid: vec![rule.clone()], mode, ..Search::default() };
             if let Outcome::Solved(route) = solve(&proof, &search).outcome {
                 let (subject, predicate) = (proof.token(&rule.subject), proof.token(&rule.predicate));
                 let uses = |r: &jengine_miau::Rules| match (subject, predicate) {
@@ -259,9 +260,10 @@ proptest! {
     }
 
     #[test]
-    fn breadth_first_and_best_first_agree_whenever_both_finish(level in arb_level()) {
+    fn breadth_first_and_best_first_agree_whenever_both_finish(level in arb_level(), c in 0usize..3) {
+        let constraint = [Constraint::Free, Constraint::Bypass, Constraint::HandsOff][c];
         if let Ok(proof) = Proof::new(&level) {
-            let run = |mode| solve(&proof, &Search { max_attempts: 20_000, mode, ..Search::default() });
+            let run = |mode| solve(&proof, &Search { max_attempts: 20_000, mode, constraint, ..Search::default() });
             let (bfs, best) = (run(Mode::Bfs), run(Mode::Best));
             if bfs.outcome != Outcome::Limit && best.outcome != Outcome::Limit {
                 prop_assert_eq!(bfs.route().is_some(), best.route().is_some());
