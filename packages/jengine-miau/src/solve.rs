@@ -311,12 +311,12 @@ fn explore(
             // best-first.
             informed = true;
             report.method = Method::BfsThenBest;
-            for i in head..states.len() {
+            for (i, &g) in depth.iter().enumerate().skip(head) {
                 let Some(board) = Board::decode_with(proof, states.get(i), &mut memo) else {
                     continue;
                 };
                 if let Some(h) = words.assess(proof, &board, true) {
-                    open.push((Reverse(depth[i] + BEST_WEIGHT * h), Reverse(h), i as u32));
+                    open.push((Reverse(g + BEST_WEIGHT * h), Reverse(h), i as u32));
                 }
             }
         }
