@@ -5,6 +5,9 @@
 //! `allowBypass`. A win with no word motion at all (HANDS-OFF) only warns. A search that hits
 //! its cap proves nothing, so any LIMIT fails. A proof that declares `allowBypass` or
 //! `allowHandsOff` already says such a route is fine, so that search is not run at all.
+//!
+//! Every search order ([`Mode`]) is exhaustive when it ends under its cap, so a `mustForm`
+//! rule is proven necessary (no route without it) in any of them.
 
 use std::path::{Path, PathBuf};
 
