@@ -307,6 +307,7 @@ impl Picture {
                 color: table.ink,
                 align: Align::Center,
                 wrap: None,
+                ..Text::default()
             },
         ));
     }

@@ -29,6 +29,8 @@ const IDLE: f32 = 0.45;
 const BURST: f32 = 1.2;
 /// Sparks in a burst, per winning cell.
 const SPARKS: usize = 10;
+/// Pieces of one cell drawn fanned out; any more hide behind them, and a badge counts them all.
+pub const STACK_SHOWN: usize = 3;
 
 /// What a piece looks like, to rewrite its components only when it changes.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +42,54 @@ struct Look {
     flipped: bool,
     glyph: Option<String>,
     tile: f32,
+    /// Height above the board in a stack (front pieces higher), `None` alone on its cell.
+    lift: Option<u8>,
+    /// Behind the fanned pieces of a deep stack: drawn as nothing.
+    hidden: bool,
+}
+
+/// A piece's place in the stack on its cell: `front` counts from the front (0 is drawn on
+/// top), `of` is how many pieces share the cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stacked {
+    /// From the front, 0 first.
+    pub front: usize,
+    /// Pieces on the cell.
+    pub of: usize,
+}
+
+/// Every piece's place in its cell's stack. In front: words standing in a sentence, so the
+/// tile a rule reads is the one seen; then idle words; objects at the back. Ties by id.
+pub fn stacks(board: &BoardBag) -> HashMap<u32, Stacked> {
+    let mut cells: HashMap<(u16, u16), Vec<&PieceBag>> = HashMap::new();
+    for p in &board.pieces {
+        cells.entry((p.x, p.y)).or_default().push(p);
+    }
+    let mut out = HashMap::with_capacity(board.pieces.len());
+    for (_, mut list) in cells {
+        list.sort_by_key(|p| (!(p.word && p.active), !p.word, p.id));
+        let of = list.len();
+        for (front, p) in list.into_iter().enumerate() {
+            out.insert(p.id, Stacked { front, of });
+        }
+    }
+    out
+}
+
+/// How much smaller each fanned piece is drawn, and its offset from the cell's middle (in
+/// tiles, y up): the front piece low and right, the back one high and left.
+pub fn fan(place: Stacked) -> (f32, [f32; 2]) {
+    if place.of < 2 {
+        return (1.0, [0.0, 0.0]);
+    }
+    let shown = place.of.min(STACK_SHOWN);
+    let scale = if shown == 2 { 0.64 } else { 0.56 };
+    let spread = 1.0 - scale;
+    // 1 at the front, 0 at the back; a hidden piece sits behind the back one.
+    let depth = place.front.min(shown - 1) as f32;
+    let t = 1.0 - depth / (shown - 1) as f32;
+    let d = (t - 0.5) * spread;
+    (scale, [d, -d])
 }
 
 /// One piece's entity and its slide.
@@ -61,6 +111,8 @@ pub struct Run {
     slots: HashMap<u32, Slot>,
     board: Option<Entity>,
     bars: Vec<Entity>,
+    /// The count badges of deep stacks.
+    badges: Vec<Entity>,
     sparks: Vec<(Entity, [f32; 2], [f32; 2])>,
     /// Seconds since the last change (the slide's clock).
     clock: f32,
@@ -83,6 +135,7 @@ impl Run {
             slots: HashMap::new(),
             board: None,
             bars: Vec::new(),
+            badges: Vec::new(),
             sparks: Vec::new(),
             clock: f32::MAX,
             burst: None,
@@ -151,6 +204,19 @@ fn ease(t: f32) -> f32 {
 
 /// The components of a piece drawn with `look`.
 fn piece_text(look: &Look, z: f32, game: &MiauGame) -> (Text, Option<Sprite>, f32) {
+    let (text, sprite, alone) = piece_parts(look, z, game);
+    if look.hidden {
+        return (Text::default(), None, alone);
+    }
+    // Fanned pieces rise above the board in order, front highest, objects included.
+    let z = match look.lift {
+        Some(l) => z + 0.2 + 0.04 * f32::from(l),
+        None => alone,
+    };
+    (text, sprite, z)
+}
+
+fn piece_parts(look: &Look, z: f32, game: &MiauGame) -> (Text, Option<Sprite>, f32) {
     let tile = look.tile;
     if look.word {
         let base = colour_of(look.kind.as_deref());
@@ -201,7 +267,9 @@ fn piece_text(look: &Look, z: f32, game: &MiauGame) -> (Text, Option<Sprite>, f3
     }
 }
 
-fn look_of(piece: &PieceBag, tile: f32) -> Look {
+fn look_of(piece: &PieceBag, tile: f32, place: Stacked) -> Look {
+    let (scale, _) = fan(place);
+    let stacked = place.of > 1;
     Look {
         text: piece.text.clone(),
         word: piece.word,
@@ -209,7 +277,9 @@ fn look_of(piece: &PieceBag, tile: f32) -> Look {
         active: piece.active,
         flipped: piece.flipped,
         glyph: piece.glyph.clone(),
-        tile,
+        tile: tile * scale,
+        lift: stacked.then(|| (STACK_SHOWN.saturating_sub(place.front)) as u8),
+        hidden: place.front >= STACK_SHOWN,
     }
 }
 
@@ -258,9 +328,14 @@ fn relayout(world: &mut World, run: &mut Run, game: &MiauGame, board: &BoardBag,
         ]
     };
     let mut keep: HashMap<u32, Slot> = HashMap::with_capacity(board.pieces.len());
+    let places = stacks(board);
+    let alone = Stacked { front: 0, of: 1 };
     for piece in &board.pieces {
-        let to = cell_pos(origin, tile, size, f32::from(piece.x), f32::from(piece.y));
-        let look = look_of(piece, tile);
+        let place = places.get(&piece.id).copied().unwrap_or(alone);
+        let (_, offset) = fan(place);
+        let mid = cell_pos(origin, tile, size, f32::from(piece.x), f32::from(piece.y));
+        let to = [mid[0] + offset[0] * tile, mid[1] + offset[1] * tile];
+        let look = look_of(piece, tile, place);
         match run.slots.remove(&piece.id) {
             Some(mut slot) => {
                 slot.from = if slide { now(run, &slot) } else { to };
@@ -291,6 +366,38 @@ fn relayout(world: &mut World, run: &mut Run, game: &MiauGame, board: &BoardBag,
     }
     run.slots = keep;
     run.clock = if slide { 0.0 } else { f32::MAX };
+
+    // A badge on each cell of three or more pieces, saying how many there are.
+    despawn_all(world, &mut run.badges);
+    let mut counted: Vec<((u16, u16), usize)> = Vec::new();
+    for piece in &board.pieces {
+        let of = places.get(&piece.id).map_or(1, |p| p.of);
+        if of >= STACK_SHOWN && !counted.iter().any(|(c, _)| *c == (piece.x, piece.y)) {
+            counted.push(((piece.x, piece.y), of));
+        }
+    }
+    for ((x, y), of) in counted {
+        let mid = cell_pos(origin, tile, size, f32::from(x), f32::from(y));
+        let at = Transform2D {
+            pos: [mid[0] + tile * 0.34, mid[1] + tile * 0.34],
+            z: game.z + 0.45,
+            ..Transform2D::default()
+        };
+        let disc = Sprite {
+            texture: game.tile_texture.clone(),
+            size: [tile * 0.34, tile * 0.34],
+            tint: Color([0.98, 0.86, 0.35, 1.0]),
+            ..Sprite::default()
+        };
+        let count = Text {
+            text: format!("{of}"),
+            size: tile * if of >= 10 { 0.2 } else { 0.24 },
+            color: Color(INK),
+            align: Align::Center,
+            ..Text::default()
+        };
+        run.badges.push(world.spawn((BulkEntity, at, disc, count)));
+    }
 
     // The board itself.
     let area = [f32::from(size.0) * tile, f32::from(size.1) * tile];
@@ -476,5 +583,62 @@ pub fn system(world: &mut World, dt: f64) {
             animate(world, &mut run, dt as f32, &game);
         }
         let _ = world.entities.insert_one(e, run);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(id: u32, word: bool, active: bool, x: u16, y: u16) -> PieceBag {
+        PieceBag {
+            id,
+            word,
+            active,
+            x,
+            y,
+            text: "ROCK".into(),
+            ..PieceBag::default()
+        }
+    }
+
+    #[test]
+    fn a_stack_puts_the_read_word_in_front_and_objects_at_the_back() {
+        let board = BoardBag {
+            width: 3,
+            height: 3,
+            pieces: vec![
+                piece(1, false, false, 1, 1),
+                piece(2, true, false, 1, 1),
+                piece(3, true, true, 1, 1),
+                piece(4, true, false, 0, 0),
+            ],
+        };
+        let s = stacks(&board);
+        assert_eq!(s[&3], Stacked { front: 0, of: 3 });
+        assert_eq!(s[&2], Stacked { front: 1, of: 3 });
+        assert_eq!(s[&1], Stacked { front: 2, of: 3 });
+        assert_eq!(s[&4], Stacked { front: 0, of: 1 });
+    }
+
+    #[test]
+    fn fanned_pieces_stay_inside_their_cell_and_apart() {
+        assert_eq!(fan(Stacked { front: 0, of: 1 }), (1.0, [0.0, 0.0]));
+        for of in 2..=12 {
+            let mut seen: Vec<[f32; 2]> = Vec::new();
+            for front in 0..of {
+                let (scale, [dx, dy]) = fan(Stacked { front, of });
+                // The piece's square stays inside the cell.
+                assert!(dx.abs() + scale / 2.0 <= 0.5 + 1e-6, "{of} {front}");
+                assert!(dy.abs() + scale / 2.0 <= 0.5 + 1e-6, "{of} {front}");
+                if front < STACK_SHOWN {
+                    assert!(!seen.contains(&[dx, dy]), "{of} {front} overlaps exactly");
+                    seen.push([dx, dy]);
+                }
+            }
+            // The front piece is low and right, the back one high and left.
+            let (_, front) = fan(Stacked { front: 0, of });
+            assert!(front[0] > 0.0 && front[1] < 0.0);
+        }
     }
 }

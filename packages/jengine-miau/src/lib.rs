@@ -197,6 +197,23 @@ pub struct NoteBag {
     pub message: String,
     /// For an author.
     pub detail: String,
+    /// Where in the pack it points when not at a word tile (`palette.SKULL`), or `nil`.
+    pub path: Option<String>,
+    /// How many times the same note was said (stacked copies of one loose word are one note).
+    pub count: usize,
+}
+
+impl NoteBag {
+    /// The notes as the screens show them: identical ones merged, with their count.
+    pub fn merged(notes: &[validate::Note]) -> Vec<NoteBag> {
+        validate::merged(notes)
+            .into_iter()
+            .map(|(n, count)| NoteBag {
+                count,
+                ..NoteBag::from(n)
+            })
+            .collect()
+    }
 }
 
 impl From<&validate::Note> for NoteBag {
@@ -208,6 +225,8 @@ impl From<&validate::Note> for NoteBag {
             sentence: n.sentence.clone(),
             message: n.message.clone(),
             detail: n.detail.clone(),
+            path: n.path.clone(),
+            count: 1,
         }
     }
 }
@@ -255,7 +274,8 @@ pub struct PendingBag {
     pub version: String,
     /// Level titles, in order.
     pub levels: Vec<String>,
-    /// The palette's glyphs, noun by noun, sorted by noun.
+    /// The palette's glyphs, noun by noun, sorted by noun; a glyph the fonts cannot draw is
+    /// the noun in brackets (`[skull]`).
     pub glyphs: Vec<String>,
     /// Notes about loose words.
     pub notes: Vec<NoteBag>,
@@ -313,6 +333,8 @@ pub struct PlayingBag {
     pub number: usize,
     /// Levels in the pack.
     pub count: usize,
+    /// Levels of the pack solved so far, this one included once it is won.
+    pub solved: usize,
     /// The next level's id, if any.
     pub next: Option<String>,
     /// Columns.
@@ -345,6 +367,9 @@ pub struct MiauBag {
     pub playing: Option<PlayingBag>,
     /// The rules in force, each once, such as `CAT IS YOU`.
     pub rules: Vec<String>,
+    /// Those of `rules` read through a cell where several words are stacked (the ledger marks
+    /// them, as the board shows only the front tile of a stack whole).
+    pub stacked_rules: Vec<String>,
     /// Every sentence on the board.
     pub sentences: Vec<SentenceBag>,
     /// The level is won.
@@ -650,10 +675,13 @@ fn miau_bag(session: &Session) -> MiauBag {
                 .collect(),
             glyphs: pack
                 .palette
-                .values()
-                .map(|g| glyph_text(g).to_string())
+                .iter()
+                .map(|(noun, g)| match drawable_glyph(g) {
+                    Some(text) => text.to_string(),
+                    None => format!("[{}]", noun.to_lowercase()),
+                })
                 .collect(),
-            notes: p.preview.notes.iter().map(NoteBag::from).collect(),
+            notes: NoteBag::merged(&p.preview.notes),
             conflict: p.preview.conflict,
         }
     });
@@ -696,6 +724,26 @@ fn miau_bag(session: &Session) -> MiauBag {
         let mut seen = std::collections::HashSet::new();
         texts.retain(|t| seen.insert(t.clone()));
         bag.rules = texts;
+        let entities = board.entities();
+        let mut words_at: HashMap<(u16, u16), usize> = HashMap::new();
+        for e in entities.iter().filter(|e| e.alive && e.is_word) {
+            *words_at.entry((e.x, e.y)).or_default() += 1;
+        }
+        for r in &rules.rules {
+            let stacked = r.words.iter().any(|&w| {
+                entities
+                    .get(w as usize)
+                    .is_some_and(|e| words_at.get(&(e.x, e.y)).is_some_and(|&n| n > 1))
+            });
+            let text = format!(
+                "{} IS {}",
+                proof.lexicon.text(r.subject),
+                proof.lexicon.text(r.predicate)
+            );
+            if stacked && !bag.stacked_rules.contains(&text) {
+                bag.stacked_rules.push(text);
+            }
+        }
         bag.sentences = rules
             .sentences
             .iter()
@@ -710,7 +758,7 @@ fn miau_bag(session: &Session) -> MiauBag {
         bag.won = board.is_won();
         bag.moves = p.moves;
         bag.can_undo = p.game.history_len() > 0;
-        bag.notes = p.notes.iter().map(NoteBag::from).collect();
+        bag.notes = NoteBag::merged(&p.notes);
         bag.changes = p.changes;
         bag.last = match p.last {
             Change::Start => "start",
@@ -740,6 +788,11 @@ fn miau_bag(session: &Session) -> MiauBag {
             hint: p.level.hint.clone(),
             number: p.index + 1,
             count: p.count,
+            solved: bag
+                .catalog
+                .iter()
+                .find(|c| c.id == p.pack)
+                .map_or(0, |c| c.solved),
             next,
             width: proof.width,
             height: proof.height,
@@ -754,6 +807,12 @@ pub fn glyph_text(glyph: &Glyph) -> &str {
         Glyph::Plain(text) => text,
         Glyph::Directional { glyph, .. } => glyph,
     }
+}
+
+/// The text a palette entry draws, when the bundled fonts can draw all of it.
+fn drawable_glyph(glyph: &Glyph) -> Option<&str> {
+    let text = glyph_text(glyph);
+    jengine::glyphs::undrawable(text).is_empty().then_some(text)
 }
 
 /// The `MiauBoard` bag of the level being played.
@@ -776,9 +835,12 @@ fn board_bag(playing: &session::Playing) -> BoardBag {
         .filter(|(_, e)| e.alive)
         .map(|(id, e)| {
             let text = lex.text(e.token).to_string();
+            // A glyph the fonts cannot draw is left out: the noun's name card is drawn instead
+                // of a box (the pack's notes say which glyph and why).
             let glyph = (!e.is_word)
                 .then(|| playing.palette.get(&text))
-                .flatten();
+                .flatten()
+                .filter(|g| drawable_glyph(g).is_some());
             PieceBag {
                 id: id as u32,
                 word: e.is_word,

@@ -64,6 +64,9 @@ pub struct Note {
     pub message: String,
     /// What an author would want to know.
     pub detail: String,
+    /// Where in the pack the note points when it is not a word tile, such as
+    /// `palette.SKULL` for a glyph no bundled font draws.
+    pub path: Option<String>,
 }
 
 impl Note {
@@ -79,14 +82,40 @@ impl Note {
         }
         out.insert("message".into(), Value::from(self.message.clone()));
         out.insert("detail".into(), Value::from(self.detail.clone()));
+        if let Some(p) = &self.path {
+            out.insert("path".into(), Value::from(p.clone()));
+        }
         Value::Object(out)
     }
 }
 
 impl Display for Note {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {} {}", self.level_id, self.message, self.detail)
+        let place = match (&self.path, self.level_id.is_empty()) {
+            (Some(p), true) => p.as_str(),
+            _ => self.level_id.as_str(),
+        };
+        write!(f, "{place}: {} {}", self.message, self.detail)
     }
+}
+
+/// Notes that say the same thing (same word, sentence, message and detail) as one, with how
+/// many times each was said, in the order each first appears. Eleven stacked copies of one
+/// loose word are one note said eleven times.
+pub fn merged(notes: &[Note]) -> Vec<(&Note, usize)> {
+    let mut out: Vec<(&Note, usize)> = Vec::new();
+    for n in notes {
+        match out.iter_mut().find(|(m, _)| {
+            m.word == n.word
+                && m.sentence == n.sentence
+                && m.message == n.message
+                && m.detail == n.detail
+        }) {
+            Some((_, count)) => *count += 1,
+            None => out.push((n, 1)),
+        }
+    }
+    out
 }
 
 /// Why a pack could not be loaded.
@@ -920,10 +949,70 @@ fn notes(pack: &Pack, proofs: &[Proof]) -> Vec<Note> {
                 sentence,
                 message,
                 detail,
+                path: None,
             });
         }
     }
+    glyph_notes(pack, &mut out);
     out
+}
+
+/// A note for each palette glyph with a character no bundled font draws (it would show as a
+/// box), in every level that places the noun, or once for the pack when none does.
+fn glyph_notes(pack: &Pack, out: &mut Vec<Note>) {
+    for (noun, glyph) in &pack.palette {
+        // The message never quotes the glyph itself: it could not be drawn there either.
+        let (text, path) = match glyph {
+            Glyph::Plain(s) => (s, format!("palette.{noun}")),
+            Glyph::Directional { glyph, .. } => (glyph, format!("palette.{noun}.glyph")),
+        };
+        let missing = jengine::glyphs::undrawable(text);
+        if missing.is_empty() {
+            continue;
+        }
+        let codes: Vec<String> = missing
+            .iter()
+            .map(|c| format!("U+{:04X}", *c as u32))
+            .collect();
+        let message =
+            format!("{noun}'s glyph cannot be drawn: the board shows the name {noun} instead.");
+        let detail = format!(
+            "{path}: no font the game ships has {}; choose another glyph (the bundled emoji cover animals, nature, food, places, objects and symbols).",
+            codes.join(", ")
+        );
+        let mut places: Vec<&Level> = pack
+            .levels
+            .iter()
+            .filter(|l| {
+                l.objects
+                    .iter()
+                    .any(|p| p.kind == PlacementKind::Object && p.text == *noun)
+            })
+            .collect();
+        let pack_wide = places.is_empty();
+        if pack_wide {
+            places.push(&pack.levels[0]);
+        }
+        for level in places {
+            out.push(Note {
+                word: noun.clone(),
+                level_id: if pack_wide {
+                    String::new()
+                } else {
+                    level.id.clone()
+                },
+                level_title: if pack_wide {
+                    String::new()
+                } else {
+                    level.display_title().to_string()
+                },
+                sentence: None,
+                message: message.clone(),
+                detail: detail.clone(),
+                path: Some(path.clone()),
+            });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1057,6 +1146,53 @@ mod tests {
             p.iter().any(|s| s.starts_with("palette.CAT.glyph:")),
             "{p:?}"
         );
+    }
+
+    #[test]
+    fn a_glyph_no_bundled_font_draws_is_a_note_with_its_palette_key() {
+        let mut v = minimal();
+        v["palette"] =
+            json!({ "CAT": "🐈", "SKULL": "💀", "GHOST": { "glyph": "x💀", "faces": "left" } });
+        v["levels"][0]["objects"]
+            .as_array_mut()
+            .expect("array")
+            .push(json!({ "kind": "object", "noun": "SKULL", "x": 3, "y": 1 }));
+        let checked = validate(&v).expect("a note never blocks a pack");
+        let glyphs: Vec<&Note> = checked.notes.iter().filter(|n| n.path.is_some()).collect();
+        assert_eq!(glyphs.len(), 2, "{glyphs:?}");
+        // GHOST is in the palette but on no board: one note for the pack.
+        let ghost = glyphs.iter().find(|n| n.word == "GHOST").expect("GHOST");
+        assert_eq!(ghost.path.as_deref(), Some("palette.GHOST.glyph"));
+        assert_eq!(ghost.level_id, "");
+        assert!(
+            ghost.to_string().starts_with("palette.GHOST.glyph: "),
+            "{ghost}"
+        );
+        // SKULL stands on the first level: the note is that level's.
+        let skull = glyphs.iter().find(|n| n.word == "SKULL").expect("SKULL");
+        assert_eq!(skull.level_id, checked.pack.levels[0].id);
+        assert!(skull.detail.contains("U+1F480"), "{}", skull.detail);
+        assert_eq!(skull.to_json()["path"], json!("palette.SKULL"));
+        assert!(!checked.notes.iter().any(|n| n.word == "CAT"));
+    }
+
+    #[test]
+    fn identical_notes_merge_with_their_count() {
+        let mut v = minimal();
+        let objects = v["levels"][0]["objects"].as_array_mut().expect("array");
+        for _ in 0..11 {
+            objects.push(json!({ "kind": "word", "text": "ROCK", "x": 4, "y": 2 }));
+        }
+        objects.push(json!({ "kind": "word", "text": "SHUT", "x": 4, "y": 1 }));
+        let checked = validate(&v).expect("valid");
+        assert_eq!(
+            checked.notes.iter().filter(|n| n.word == "ROCK").count(),
+            11
+        );
+        let merged = merged(&checked.notes);
+        let counts: Vec<(&str, usize)> =
+            merged.iter().map(|(n, c)| (n.word.as_str(), *c)).collect();
+        assert_eq!(counts, vec![("ROCK", 11), ("SHUT", 1)]);
     }
 
     #[test]

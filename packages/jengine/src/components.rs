@@ -175,7 +175,26 @@ pub enum Align {
     Right,
 }
 
+/// What a text box (a [`Text`] with a `height`) does with the lines that do not fit in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Overflow {
+    /// The lines past the box are not drawn.
+    Clip,
+    /// The box's last line says how many are hidden: "… and 12 more".
+    #[default]
+    More,
+    /// The box shows the lines from `scroll` on; the wheel, a drag and the keys move it.
+    Scroll,
+    /// The box's last line ends in "…", cut to fit the wrap width.
+    Ellipsis,
+}
+
 /// A run of text. Scene key `text`.
+///
+/// With a `height` it is a text box: the box is `height` tall, centred vertically on the
+/// position (as a sprite of that height is), and holds the whole lines that fit in it, from its
+/// top down; `overflow` says what becomes of the rest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Text {
@@ -189,8 +208,18 @@ pub struct Text {
     pub color: Color,
     /// Alignment about the position.
     pub align: Align,
-    /// Wrap width in world units; no wrapping when absent.
+    /// Wrap width in world units; no wrapping when absent. A word longer than the width (a
+    /// share link) breaks between characters.
     pub wrap: Option<f32>,
+    /// Box height in world units; no box (every line drawn, centred on the position) when
+    /// absent.
+    pub height: Option<f32>,
+    /// What a box does with lines that do not fit; ignored without a `height`.
+    pub overflow: Overflow,
+    /// For `overflow = "scroll"`: how many lines are scrolled off the box's top (0 shows the
+    /// first line). The host keeps it between 0 and the last value that keeps the box full; a
+    /// fraction is kept, and whole lines are shown.
+    pub scroll: f32,
 }
 
 impl Default for Text {
@@ -202,8 +231,36 @@ impl Default for Text {
             color: Color::WHITE,
             align: Align::Center,
             wrap: None,
+            height: None,
+            overflow: Overflow::More,
+            scroll: 0.0,
         }
     }
+}
+
+/// What the host found when it last laid out a text box: written by the host after every
+/// frame on each entity whose [`Text`] has a `height`, and read by scripts as
+/// `Entity.get(e, "text_layout")`. Scripts cannot set it.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TextLayout {
+    /// Lines the whole text makes once wrapped.
+    pub lines: u32,
+    /// Whole lines the box holds.
+    pub rows: u32,
+    /// The first line shown (0 is the text's first line): the scroll, as kept in range.
+    pub first: u32,
+    /// Lines of the text drawn (a "… and N more" line is not one of them).
+    pub shown: u32,
+    /// Lines of the text not drawn: `lines - shown`.
+    pub hidden: u32,
+    /// The largest useful `scroll`: `lines - rows`, or 0 when everything fits.
+    pub max_scroll: u32,
+    /// The widest line, in world units.
+    pub width: f32,
+    /// Whether the arrow and page keys scroll this box now (a scroll box the pointer last
+    /// hovered or pressed).
+    pub focused: bool,
 }
 
 /// One corner of a [`Mesh2D`] triangle.

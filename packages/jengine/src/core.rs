@@ -12,7 +12,8 @@ use serde::de::DeserializeOwned;
 use crate::asset::check_asset_name;
 use crate::audio::{self, AudioQueue, AudioRequest, MusicOptions, SoundOptions, VolumeKind};
 use crate::components::{
-    BulkEntity, Camera2D, Mesh2D, Name, Script, Sprite, SpriteLibrary, Text, Transform2D,
+    BulkEntity, Camera2D, Mesh2D, Name, Script, Sprite, SpriteLibrary, Text, TextLayout,
+    Transform2D,
 };
 use crate::convert::parse_json;
 use crate::registry::{Package, Registry};
@@ -97,7 +98,7 @@ fn register(reg: &mut Registry) {
     core::<Name>(reg, "name", anything);
     core::<Transform2D>(reg, "transform", finite_transform);
     core::<Sprite>(reg, "sprite", |s| optional_name("texture", &s.texture));
-    core::<Text>(reg, "text", |t| optional_name("font", &t.font));
+    core::<Text>(reg, "text", text_box);
     core::<Mesh2D>(reg, "mesh", |m| optional_name("texture", &m.texture));
     core::<Camera2D>(reg, "camera", anything);
     core::<SpriteLibrary>(reg, "sprite_library", library_names);
@@ -112,6 +113,8 @@ fn register(reg: &mut Registry) {
             ))
         }
     });
+    // The host's facts about each text box's last layout, read-only to scripts.
+    reg.bag::<TextLayout>("text_layout");
     reg.bind::<BulkEntity>(
         "bulk",
         Box::new(|builder, raw| {
@@ -282,6 +285,22 @@ fn library_names(library: &SpriteLibrary) -> Result<(), String> {
     }
 }
 
+/// A text's font name, and its box: a height of zero or more and a finite scroll.
+fn text_box(t: &Text) -> Result<(), String> {
+    optional_name("font", &t.font)?;
+    if let Some(h) = t.height
+        && !(h.is_finite() && h >= 0.0)
+    {
+        return Err(format!(
+            "height: a text box's height is zero or more world units, got {h}"
+        ));
+    }
+    if !t.scroll.is_finite() {
+        return Err(format!("scroll: a number of lines, got {}", t.scroll));
+    }
+    Ok(())
+}
+
 fn finite_transform(t: &Transform2D) -> Result<(), String> {
     let all = t.pos.iter().chain(t.scale.iter()).chain([&t.rot, &t.z]);
     if all.into_iter().all(|v| v.is_finite()) {
@@ -361,6 +380,39 @@ mod tests {
             world.entities.get::<&Transform2D>(e).unwrap().pos,
             [3.0, 4.0]
         );
+    }
+
+    #[test]
+    fn a_text_box_is_checked_where_the_scene_says_it_and_old_texts_read_unchanged() {
+        let reg = Registry::new();
+        let binding = reg.binding("text").unwrap();
+        let spawn = |json: &str| {
+            let raw = serde_json::value::RawValue::from_string(json.into()).unwrap();
+            binding.spawn(&mut hecs::EntityBuilder::new(), &raw)
+        };
+        assert!(spawn(r#"{"height": 3, "overflow": "scroll", "scroll": 2.5}"#).is_ok());
+        assert!(spawn(r#"{"height": 0, "overflow": "ellipsis"}"#).is_ok());
+        let err = spawn(r#"{"height": -1}"#).unwrap_err();
+        assert_eq!(
+            err,
+            "height: a text box's height is zero or more world units, got -1"
+        );
+        let err = spawn(r#"{"overflow": "wrap"}"#).unwrap_err();
+        assert!(err.contains("clip") && err.contains("scroll"), "{err}");
+        // A text written before boxes: no box, and the fields a box would use at rest.
+        let old: Text = parse_json(r#"{"text": "hi", "wrap": 3, "align": "left"}"#).unwrap();
+        assert_eq!(
+            (old.height, old.overflow, old.scroll),
+            (None, crate::Overflow::More, 0.0)
+        );
+        // The host's facts are a bag scripts read, not a key a scene or script may set.
+        let bag = reg
+            .bags()
+            .iter()
+            .find(|b| b.key() == "text_layout")
+            .unwrap();
+        assert_eq!(bag.package(), crate::host::CORE);
+        assert!(reg.binding("text_layout").is_none());
     }
 
     #[test]

@@ -50,6 +50,7 @@ mod components;
 mod convert;
 mod core;
 mod doing;
+pub mod glyphs;
 mod meta;
 mod project;
 mod registry;
@@ -67,8 +68,8 @@ mod world;
 
 pub use crate::asset::{AssetNameError, check_asset_name};
 pub use crate::components::{
-    Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Script, Sprite, SpriteLibrary,
-    Text, Transform2D, Vertex,
+    Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Overflow, Script, Sprite,
+    SpriteLibrary, Text, TextLayout, Transform2D, Vertex,
 };
 pub use crate::registry::{Package, Registry};
 pub use crate::storage::PlayerData;
@@ -110,7 +111,7 @@ pub mod host {
         DiskStorage, MAX_SET_ASIDE, MAX_SLOT_NAME, MemoryStorage, SlotNameError, Storage,
         StorageError, StorageProblem, check_slot_name, is_set_aside_name, write_atomically,
     };
-    pub use crate::table::{TableError, describe_path_error, json_kind, table_name};
+    pub use crate::table::{TableError, closest, describe_path_error, json_kind, table_name};
     pub use crate::world::{MAX_LOG_LINE, MAX_MESSAGE, SpawnOrder, WARN_ONCE_MEMORY, cut};
     pub use crate::{
         project::{MAX_PATH, MAX_TITLE},

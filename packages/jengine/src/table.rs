@@ -522,10 +522,7 @@ impl<'de> Deserialize<'de> for LongString {
 
 /// The candidate closest to `word` by edit distance, when it is close enough to be a typo:
 /// at most one edit per three characters of the longer word (and at least one).
-pub(crate) fn closest<'c>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'c str>,
-) -> Option<&'c str> {
+pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let length = word.chars().count();
     candidates
         .into_iter()

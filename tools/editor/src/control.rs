@@ -31,6 +31,7 @@ pub(super) enum PageEvent {
     Pointer { phase: Phase, x: f32, y: f32 },
     Key { key: String, down: bool },
     Text { text: String },
+    Wheel { x: f32, y: f32, dy: f64 },
 }
 
 #[derive(Debug, Deserialize)]
@@ -128,6 +129,27 @@ impl Session {
                         phase,
                         x: wx as f64,
                         y: wy as f64,
+                    }
+                }
+                PageEvent::Wheel { x, y, dy } => {
+                    let most = super::edits::MAX_PIXEL;
+                    if !(x.is_finite() && y.is_finite() && x.abs() <= most && y.abs() <= most) {
+                        return Err(Response::error(
+                            400,
+                            format!("a wheel's x and y are frame pixels, within \u{b1}{most}"),
+                        ));
+                    }
+                    if !(dy.is_finite() && dy.abs() <= 1000.0) {
+                        return Err(Response::error(
+                            400,
+                            "a wheel's dy is notches, a number within \u{b1}1000",
+                        ));
+                    }
+                    let [wx, wy] = screen_to_world(&self.runtime.world, w, h, x, y);
+                    Event::Wheel {
+                        x: wx as f64,
+                        y: wy as f64,
+                        dy,
                     }
                 }
                 PageEvent::Key { key, down } => {
@@ -523,6 +545,39 @@ mod tests {
     fn arg_after(args: &[std::ffi::OsString], flag: &str) -> Option<std::path::PathBuf> {
         let at = args.iter().position(|a| a == flag)?;
         args.get(at + 1).map(std::path::PathBuf::from)
+    }
+
+    #[test]
+    fn the_inspector_shows_a_texts_box_fields_and_the_page_wheel_is_checked() {
+        let dir = fixture();
+        let mut session = session_on(&EditOptions::new(dir.path()));
+        let label = crate::doc::Json::parse(r#"{"text": "hi", "height": 2}"#).unwrap();
+        let full = session.full_value("text", &label).unwrap();
+        assert_eq!(full["height"], 2.0);
+        assert_eq!(full["overflow"], "more");
+        assert_eq!(full["scroll"], 0.0);
+        let events = |dy: serde_json::Value| -> Inputs {
+            serde_json::from_value(
+                json!({"events": [{"type": "wheel", "x": 10, "y": 20, "dy": dy}]}),
+            )
+            .unwrap()
+        };
+        assert!(session.input(events(json!(-1.5))).is_ok());
+        let refused = session.input(events(json!(1e9))).unwrap_err();
+        assert_eq!(refused.status, 400);
+        assert!(
+            String::from_utf8_lossy(&refused.body).contains("dy"),
+            "{}",
+            String::from_utf8_lossy(&refused.body)
+        );
+        let wheel = session
+            .events
+            .iter()
+            .find(|e| matches!(e, Event::Wheel { .. }));
+        assert!(
+            matches!(wheel, Some(Event::Wheel { dy, .. }) if *dy == -1.5),
+            "{wheel:?}"
+        );
     }
 
     #[test]

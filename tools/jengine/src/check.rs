@@ -157,6 +157,7 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
     lua_files.sort();
     match &mut scripts {
         Ok(host) => {
+            let api = host.api();
             for file in &lua_files {
                 report.counts.1 += 1;
                 if let Err(e) = host.check_syntax(file) {
@@ -166,6 +167,7 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
                     report
                         .problems
                         .extend(literal_names(&project, &registry, &scenes, file, &text));
+                    report.problems.extend(unknown_calls(&api, file, &text));
                 }
             }
         }
@@ -175,6 +177,174 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
         )),
     }
     report
+}
+
+/// Calls in a script of a name the API does not have: `Beacon.flsh(e)` where the `Beacon`
+/// namespace has no `flsh` (with the closest name it has), or `Beacn.flash(e)` where there is
+/// no `Beacn` but a namespace one typo away. Code in comments and strings is skipped; a
+/// capitalised name the script assigns itself (`local M = {}`) is its own and never checked.
+pub fn unknown_calls(
+    api: &BTreeMap<String, BTreeSet<String>>,
+    file: &str,
+    text: &str,
+) -> Vec<String> {
+    let code = strip_lua(text);
+    let mut problems = Vec::new();
+    let mut said = BTreeSet::new();
+    for (i, line) in code.lines().enumerate() {
+        let bytes = line.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let starts = bytes[at].is_ascii_uppercase()
+                && (at == 0
+                    || !(bytes[at - 1].is_ascii_alphanumeric()
+                        || matches!(bytes[at - 1], b'_' | b'.' | b':')));
+            if !starts {
+                at += 1;
+                continue;
+            }
+            let word = |from: usize| {
+                let mut end = from;
+                while end < bytes.len()
+                    && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_')
+                {
+                    end += 1;
+                }
+                end
+            };
+            let ns_end = word(at);
+            let namespace = &line[at..ns_end];
+            if ns_end + 1 >= bytes.len() || bytes[ns_end] != b'.' {
+                at = ns_end;
+                continue;
+            }
+            let name_end = word(ns_end + 1);
+            let name = &line[ns_end + 1..name_end];
+            let called = line[name_end..].trim_start().starts_with('(');
+            at = name_end;
+            if name.is_empty() || !called || own_name(&code, namespace) {
+                continue;
+            }
+            let place = format!("assets/scripts/{file}:{}", i + 1);
+            let problem = match api.get(namespace) {
+                Some(members) if !members.contains(name) => {
+                    let hint = jengine::host::closest(name, members.iter().map(|m| m.as_str()))
+                        .map(|c| format!("; did you mean {namespace}.{c}?"))
+                        .unwrap_or_else(|| {
+                            format!(
+                                "; it has {}",
+                                members.iter().cloned().collect::<Vec<_>>().join(", ")
+                            )
+                        });
+                    format!("{place}: {namespace}.{name} is not a command or function{hint}")
+                }
+                Some(_) => continue,
+                None => match jengine::host::closest(namespace, api.keys().map(|k| k.as_str())) {
+                    Some(c) => format!(
+                        "{place}: {namespace}.{name}: there is no {namespace}; did you mean {c}.{name}?"
+                    ),
+                    None => continue,
+                },
+            };
+            if said.insert(problem.clone()) {
+                problems.push(problem);
+            }
+        }
+    }
+    problems
+}
+
+/// Whether the script gives `name` a value itself (`local M`, `M =`, a parameter `M`).
+fn own_name(code: &str, name: &str) -> bool {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    code.match_indices(name).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + name.len()..].chars().next();
+        if before.is_some_and(is_word) || after.is_some_and(is_word) {
+            return false;
+        }
+        let head = code[..at].trim_end();
+        let tail = code[at + name.len()..].trim_start();
+        head.ends_with("local")
+            || head.ends_with("function")
+            || head.ends_with('(') && tail.starts_with([',', ')'])
+            || head.ends_with(',') && tail.starts_with([',', ')'])
+            || (tail.starts_with('=') && !tail.starts_with("=="))
+    })
+}
+
+/// Lua source with comments and string contents blanked (line breaks kept), so a scan for
+/// calls sees code only.
+fn strip_lua(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    // A long bracket `[[`, `[==[` opening at `i`: its level.
+    let long_open = |i: usize| -> Option<usize> {
+        if b.get(i) != Some(&b'[') {
+            return None;
+        }
+        let mut j = i + 1;
+        while b.get(j) == Some(&b'=') {
+            j += 1;
+        }
+        (b.get(j) == Some(&b'[')).then_some(j - i - 1)
+    };
+    let skip_long = |from: usize, level: usize, out: &mut String| -> usize {
+        let close = format!("]{}]", "=".repeat(level));
+        match text[from..].find(&close) {
+            Some(end) => {
+                out.extend(
+                    text[from..from + end]
+                        .chars()
+                        .map(|c| if c == '\n' { '\n' } else { ' ' }),
+                );
+                from + end + close.len()
+            }
+            None => {
+                out.extend(
+                    text[from..]
+                        .chars()
+                        .map(|c| if c == '\n' { '\n' } else { ' ' }),
+                );
+                text.len()
+            }
+        }
+    };
+    while i < b.len() {
+        if b[i] == b'-' && b.get(i + 1) == Some(&b'-') {
+            if let Some(level) = long_open(i + 2) {
+                i = skip_long(i + 4 + level, level, &mut out);
+            } else {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+        } else if let Some(level) = long_open(i) {
+            out.push('"');
+            i = skip_long(i + 2 + level, level, &mut out);
+            out.push('"');
+        } else if b[i] == b'"' || b[i] == b'\'' {
+            let q = b[i];
+            out.push('"');
+            i += 1;
+            while i < b.len() && b[i] != q && b[i] != b'\n' {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            out.push('"');
+            if b.get(i) == Some(&q) {
+                i += 1;
+            }
+        } else {
+            let ch = text[i..].chars().next().unwrap_or(' ');
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    out
 }
 
 /// Every `.lua` file under `dir`, relative to it.

@@ -200,6 +200,10 @@ struct RunArgs {
     /// Start in this scene instead of the project's start scene.
     #[arg(long)]
     scene: Option<String>,
+    /// A headless run exits with status 1 when a script error or any error-level line was
+    /// logged (so a CI can play a game as a test); this keeps the status 0.
+    #[arg(long)]
+    allow_errors: bool,
     /// Build the viewport (or with --web, the module) with the dev profile.
     #[arg(long)]
     dev: bool,
@@ -567,6 +571,17 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
     };
     let frames = args.frames.unwrap_or(600);
     let mut trace_error = None;
+    // Error-level lines logged, with the first, for the exit status.
+    let mut errors: (usize, Option<String>) = (0, None);
+    let mut show = |lines: Vec<jengine::LogLine>| {
+        for l in &lines {
+            if l.level == jengine::LogLevel::Error {
+                errors.0 += 1;
+                errors.1.get_or_insert_with(|| l.message.clone());
+            }
+        }
+        print_log(&lines);
+    };
     for _ in 0..frames {
         if runtime.quit_requested() {
             break;
@@ -578,10 +593,10 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
                 trace_error.get_or_insert(e.to_string());
             }
         });
-        print_log(&runtime.take_log());
+        show(runtime.take_log());
     }
     runtime.finish();
-    print_log(&runtime.take_log());
+    show(runtime.take_log());
     if let Some(t) = trace
         && let Err(e) = t.finish()
     {
@@ -620,6 +635,17 @@ fn run(args: RunArgs, packages: &[&dyn Package]) -> ExitCode {
                 "no display here, so it ran headless; the last frame is in {}",
                 path.display()
             );
+        }
+    }
+    if let (n @ 1.., Some(first)) = errors {
+        let lines = if n == 1 { "line" } else { "lines" };
+        if args.allow_errors {
+            eprintln!("note: {n} error {lines} logged (--allow-errors keeps the exit status 0)");
+        } else {
+            eprintln!(
+                "error: the run logged {n} error {lines}, the first: {first}\n  (exit status 1; --allow-errors keeps it 0)"
+            );
+            return ExitCode::FAILURE;
         }
     }
     ExitCode::SUCCESS

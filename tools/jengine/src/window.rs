@@ -13,7 +13,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, MouseButton, WindowEvent};
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, ModifiersState, NamedKey};
 use winit::window::{Window, WindowId};
@@ -109,6 +109,18 @@ pub fn play(runtime: Runtime, options: WindowOptions) -> Result<u64, String> {
         Some(e) => Err(e),
         None => Ok(session.runtime.frame()),
     }
+}
+
+/// Screen pixels a touchpad moves for one notch of a wheel.
+const PIXELS_PER_NOTCH: f64 = 40.0;
+
+/// A wheel turn in notches, above zero away from the player (up); `None` for no turn.
+pub fn wheel_notches(delta: MouseScrollDelta) -> Option<f64> {
+    let dy = match delta {
+        MouseScrollDelta::LineDelta(_, y) => y as f64,
+        MouseScrollDelta::PixelDelta(p) => p.y / PIXELS_PER_NOTCH,
+    };
+    (dy.is_finite() && dy != 0.0).then_some(dy)
 }
 
 /// The name scripts get for a key, or `None` for keys the host does not pass on.
@@ -354,6 +366,13 @@ impl ApplicationHandler for Session {
                     y: wy,
                 });
             }
+            WindowEvent::MouseWheel { delta, .. } => {
+                let Some((x, y)) = self.cursor else { return };
+                let (wx, wy) = self.world_point(x, y);
+                if let Some(dy) = wheel_notches(delta) {
+                    self.push(Event::Wheel { x: wx, y: wy, dy });
+                }
+            }
             WindowEvent::ModifiersChanged(modifiers) => self.modifiers = modifiers.state(),
             WindowEvent::KeyboardInput {
                 event,
@@ -420,5 +439,23 @@ mod tests {
             key_name(&Key::Named(NamedKey::Insert)).as_deref(),
             Some("insert")
         );
+    }
+
+    #[test]
+    fn a_wheel_turns_in_notches_up_above_zero() {
+        use winit::dpi::PhysicalPosition;
+        assert_eq!(
+            wheel_notches(MouseScrollDelta::LineDelta(0.0, 1.0)),
+            Some(1.0)
+        );
+        assert_eq!(
+            wheel_notches(MouseScrollDelta::LineDelta(3.0, -2.0)),
+            Some(-2.0)
+        );
+        let touchpad = MouseScrollDelta::PixelDelta(PhysicalPosition::new(0.0, -20.0));
+        assert_eq!(wheel_notches(touchpad), Some(-0.5));
+        assert_eq!(wheel_notches(MouseScrollDelta::LineDelta(1.0, 0.0)), None);
+        let broken = MouseScrollDelta::PixelDelta(PhysicalPosition::new(0.0, f64::NAN));
+        assert_eq!(wheel_notches(broken), None);
     }
 }

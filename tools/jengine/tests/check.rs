@@ -480,3 +480,52 @@ fn trailing_bytes_or_a_huge_title_in_the_project_file_fail_the_check() {
         )]
     );
 }
+
+/// A call of a name the API does not have is a problem with the closest name there is; a
+/// namespace one typo from a real one is named; the script's own tables and calls in comments
+/// and strings are left alone.
+#[test]
+fn calls_of_names_no_package_registers_are_problems_with_a_suggestion() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    common::write(
+        d,
+        "assets/scripts/typos.lua",
+        concat!(
+            "local M = {}\n",
+            "function M.fine(e) return e end\n",
+            "function start(e)\n",
+            "  Counter.ad(e, 1)\n",
+            "  Countr.add(e, 1)\n",
+            "  Text.sett(e, \"x\")\n",
+            "  -- Counter.nothing(e) in a comment\n",
+            "  Log.info(\"Counter.nothing(e) in a string\")\n",
+            "  M.fine(e)\n",
+            "  Counter.add(e, 1)\n",
+            "end\n",
+        ),
+    );
+    let report = check(d, &[&CounterPackage]);
+    let found: Vec<&String> = report
+        .problems
+        .iter()
+        .filter(|p| p.starts_with("assets/scripts/typos.lua"))
+        .collect();
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(
+        found[0].starts_with("assets/scripts/typos.lua:4: Counter.ad is not a command")
+            && found[0].ends_with("did you mean Counter.add?"),
+        "{}",
+        found[0]
+    );
+    assert!(
+        found[1].contains(":5: Countr.add: there is no Countr; did you mean Counter.add?"),
+        "{}",
+        found[1]
+    );
+    assert!(
+        found[2].contains(":6: Text.sett") && found[2].contains("Text.set?"),
+        "{}",
+        found[2]
+    );
+}

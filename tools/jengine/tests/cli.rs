@@ -28,3 +28,32 @@ fn arguments_after_the_double_dash_reach_the_script() {
         "{stdout}"
     );
 }
+
+/// A headless run is a test gate: a script error makes its exit status 1, naming the first
+/// error; `--allow-errors` keeps it 0. A clean run is 0.
+#[test]
+fn a_headless_run_that_logged_an_error_exits_non_zero() {
+    let dir = common::copy_fixture();
+    let script = dir.path().join("assets/scripts/counter.lua");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let broken = text.replacen(
+        "  frames = frames + 1\n",
+        "  frames = frames + 1\n  if frames == 2 then error(\"the lamp is out\") end\n",
+        1,
+    );
+    assert_ne!(text, broken, "the script's update was found");
+    let project = dir.path().to_str().unwrap().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["jengine", "run", &project, "--headless", "--frames", "4"];
+        args.extend_from_slice(extra);
+        jengine_tool::cli::viewport_run(args, &[&jengine_counter::CounterPackage])
+    };
+    assert_eq!(
+        run(&[]),
+        std::process::ExitCode::SUCCESS,
+        "the clean fixture"
+    );
+    std::fs::write(&script, broken).unwrap();
+    assert_eq!(run(&[]), std::process::ExitCode::FAILURE);
+    assert_eq!(run(&["--allow-errors"]), std::process::ExitCode::SUCCESS);
+}

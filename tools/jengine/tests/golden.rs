@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use jengine::{
-    Align, Camera2D, Color, Mesh2D, Name, Sprite, SpriteLibrary, Text, Transform2D, Vertex, World,
+    Align, Camera2D, Color, Mesh2D, Name, Overflow, Sprite, SpriteLibrary, Text, Transform2D,
+    Vertex, World,
 };
 use jengine_tool::render::{Frame, Renderer, screen_to_world};
 
@@ -381,6 +382,130 @@ fn text_world() -> World {
     world
 }
 
+/// Forty numbered lines of a workshop's error list, some long enough to wrap.
+fn forty_errors() -> String {
+    (1..=40)
+        .map(|i| match i % 5 {
+            0 => format!("{i}. tile {i} names a sprite that is not in the pack"),
+            2 => format!("{i}. 行{i}: 言葉が長すぎます"),
+            _ => format!("{i}. row {i}: unknown key"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A dark panel behind a text box of `size` centred at (x, y), so the box's edges show.
+fn box_panel(world: &mut World, x: f32, y: f32, size: [f32; 2]) {
+    world.spawn((
+        Transform2D {
+            z: -1.0,
+            ..at(x, y)
+        },
+        Sprite {
+            tint: Color::parse_hex("#2c3344").unwrap(),
+            ..sprite("", size)
+        },
+    ));
+}
+
+/// A left-aligned text box filling a panel of `size`, with a little margin at the sides.
+fn text_box(size: [f32; 2], text: &str, line: f32, overflow: Overflow) -> Text {
+    Text {
+        text: text.into(),
+        size: line,
+        color: Color::parse_hex("#e8ecf4").unwrap(),
+        align: Align::Left,
+        wrap: Some(size[0] - 0.2),
+        height: Some(size[1]),
+        overflow,
+        ..Text::default()
+    }
+}
+
+/// Forty lines in four boxes of ten rows: clipped, "… and N more", cut with "…", and scrolled
+/// to line 18. Each box sits on a panel of its own size, with its mode above it.
+fn text_boxes_world() -> World {
+    let mut world = World::new();
+    camera(&mut world, "#14161c");
+    let errors = forty_errors();
+    let size = [3.7, 4.0];
+    for (i, (overflow, name)) in [
+        (Overflow::Clip, "clip"),
+        (Overflow::More, "more"),
+        (Overflow::Ellipsis, "ellipsis"),
+        (Overflow::Scroll, "scroll 17"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let x = -6.0 + 4.0 * i as f32;
+        let y = -0.3;
+        box_panel(&mut world, x, y, size);
+        let mut text = text_box(size, &errors, 0.4, overflow);
+        text.scroll = 17.0;
+        world.spawn((at(x - size[0] / 2.0 + 0.1, y), text));
+        label(&mut world, x, y + 2.5, name, 0.5, Align::Center);
+    }
+    label(
+        &mut world,
+        0.0,
+        3.8,
+        "forty errors, some wrapped; ten rows a box",
+        0.4,
+        Align::Center,
+    );
+    world
+}
+
+/// A 300-character share link with no spaces: wrapped between characters inside a wide box,
+/// shown in full; in a box of one row cut with "…"; and a scroll box scrolled past its end,
+/// which shows its last lines.
+fn long_link_world() -> World {
+    let mut world = World::new();
+    camera(&mut world, "#14161c");
+    let body: String = (0..286u32)
+        .map(|i| {
+            let c = b"AbCdEfGh0123456789-_xYzQwRtUvKm"[(i * 7 % 31) as usize];
+            c as char
+        })
+        .collect();
+    let link = format!("miau://pack?d={body}");
+    assert_eq!(link.chars().count(), 300);
+    let wide = [9.4, 4.4];
+    box_panel(&mut world, -2.6, 1.3, wide);
+    world.spawn((
+        at(-2.6 - wide[0] / 2.0 + 0.1, 1.3),
+        text_box(wide, &format!("share: {link}"), 0.4, Overflow::More),
+    ));
+    let one = [9.4, 0.5];
+    box_panel(&mut world, -2.6, -1.6, one);
+    world.spawn((
+        at(-2.6 - one[0] / 2.0 + 0.1, -1.6),
+        text_box(one, &link, 0.4, Overflow::Ellipsis),
+    ));
+    let small = [4.6, 2.0];
+    box_panel(&mut world, 5.2, 1.3, small);
+    let mut end = text_box(small, &link, 0.4, Overflow::Scroll);
+    end.scroll = 1e9;
+    world.spawn((at(5.2 - small[0] / 2.0 + 0.1, 1.3), end));
+    // Japanese and emoji in a centred box of two rows: one of text, one of "more".
+    let cjk = [9.4, 1.1];
+    box_panel(&mut world, -2.6, -3.3, cjk);
+    world.spawn((
+        at(-2.6, -3.3),
+        Text {
+            align: Align::Center,
+            ..text_box(
+                cjk,
+                "🐈が箱の中に入ります。🌸🐝🔑🚪⭐🌳の行も同じです。日本語の文章は空白がなくても折り返します。まだ続きます。",
+                0.5,
+                Overflow::More,
+            )
+        },
+    ));
+    world
+}
+
 /// A corridor seen from inside: walls, floor and ceiling as trapezoids with `q = 1 / depth`.
 fn corridor_world() -> World {
     let mut world = World::new();
@@ -491,6 +616,90 @@ fn text_golden() {
     let (frame, warnings) = render(dir.path(), &text_world(), 640, 360);
     assert!(warnings.is_empty(), "{warnings:?}");
     check_golden("text", &frame);
+}
+
+#[test]
+fn text_boxes_golden() {
+    let dir = assets();
+    let (frame, warnings) = render(dir.path(), &text_boxes_world(), 640, 360);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    check_golden("text_boxes", &frame);
+}
+
+#[test]
+fn long_link_golden() {
+    let dir = assets();
+    let (frame, warnings) = render(dir.path(), &long_link_world(), 640, 360);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    check_golden("long_link", &frame);
+}
+
+/// A workshop's report as a scroll box in a project run by the runtime, at the two sizes a
+/// game's screens are drawn at: two wheel notches down over the box (six lines), then Page
+/// Down (nine more), and the frame drawn as the window would draw it.
+#[test]
+fn a_box_scrolled_by_the_wheel_and_page_down_golden() {
+    use jengine::host::{MemoryAssets, within};
+    use jengine_tool::input::Event;
+    use jengine_tool::runtime::{Options, Runtime};
+    let scene = serde_json::json!({
+        "version": 2,
+        "entities": [
+            { "camera": { "size": [16, 9], "clear": "#14161c" } },
+            { "transform": { "pos": [0, -0.3], "z": -1 },
+              "sprite": { "size": [8, 5], "tint": "#2c3344" } },
+            { "name": "report", "transform": { "pos": [-3.9, -0.3] },
+              "text": { "text": forty_errors(), "size": 0.45, "color": "#ff8080",
+                        "align": "left", "wrap": 7.8, "height": 4.8, "overflow": "scroll" } },
+            { "name": "where", "transform": { "pos": [0, 2.8] },
+              "text": { "text": "", "size": 0.4 } }
+        ]
+    });
+    let mut files = MemoryAssets::new();
+    let project = r#"{"name": "boxes", "version": "0.1.0", "start_scene": "main", "packages": []}"#;
+    files
+        .insert("project.jengine", project.as_bytes().to_vec())
+        .unwrap();
+    files
+        .insert("assets/scenes/main.scene", scene.to_string().into_bytes())
+        .unwrap();
+    let files: std::sync::Arc<dyn jengine::host::Assets> = std::sync::Arc::new(files);
+    let mut rt = Runtime::with_assets(files.clone(), &[], Options::default()).unwrap();
+    let wheel = Event::Wheel {
+        x: 0.0,
+        y: 0.0,
+        dy: -1.0,
+    };
+    rt.step(&[wheel.clone(), wheel]);
+    rt.step(&[Event::Key {
+        key: "pagedown".into(),
+        down: true,
+    }]);
+    let report = rt.find("report").unwrap();
+    let layout = *rt
+        .world
+        .entities
+        .get::<&jengine::TextLayout>(report)
+        .unwrap();
+    assert_eq!((layout.first, layout.rows, layout.focused), (15, 10, true));
+    // The line above the box says where it is, as a game's script would from `text_layout`.
+    let said = format!(
+        "lines {}–{} of {}",
+        layout.first + 1,
+        layout.first + layout.shown,
+        layout.lines
+    );
+    let heading = rt.find("where").unwrap();
+    rt.world.entities.get::<&mut Text>(heading).unwrap().text = said;
+    for (name, size) in [
+        ("scrolled_box", (640, 360)),
+        ("scrolled_box_large", (1280, 720)),
+    ] {
+        let mut renderer = Renderer::with_assets(within(&files, "assets"));
+        let frame = renderer.render(&rt.world, size.0, size.1);
+        assert!(renderer.take_warnings().is_empty());
+        check_golden(name, &frame);
+    }
 }
 
 #[test]
@@ -1003,15 +1212,28 @@ mod any_world {
             color(),
             prop::sample::select(vec![Align::Left, Align::Center, Align::Right]),
             prop::option::of(number()),
+            prop::option::of(number()),
+            prop::sample::select(vec![
+                Overflow::Clip,
+                Overflow::More,
+                Overflow::Scroll,
+                Overflow::Ellipsis,
+            ]),
+            number(),
         )
-            .prop_map(|(text, font, size, color, align, wrap)| Text {
-                text,
-                font: font.into(),
-                size,
-                color,
-                align,
-                wrap,
-            })
+            .prop_map(
+                |(text, font, size, color, align, wrap, height, overflow, scroll)| Text {
+                    text,
+                    font: font.into(),
+                    size,
+                    color,
+                    align,
+                    wrap,
+                    height,
+                    overflow,
+                    scroll,
+                },
+            )
     }
 
     fn mesh() -> impl Strategy<Value = Mesh2D> {

@@ -8,6 +8,8 @@
 mod camera;
 mod color_glyph;
 mod frame;
+#[cfg(test)]
+mod glyph_table;
 mod mesh;
 mod raster;
 mod sprite;
@@ -16,13 +18,14 @@ mod texture;
 
 pub use camera::screen_to_world;
 pub use frame::Frame;
+pub use text::boxed::{Plan, clamp_scroll, plan, rows};
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
 use jengine::host::{Assets, DiskAssets, within};
-use jengine::{Entity, Mesh2D, Name, Sprite, SpriteLibrary, Text, Transform2D, World};
+use jengine::{Entity, Mesh2D, Name, Sprite, SpriteLibrary, Text, TextLayout, Transform2D, World};
 
 use camera::{View, pick_camera};
 use raster::Canvas;
@@ -51,6 +54,68 @@ pub struct Renderer {
     textures: Textures,
     fonts: text::Fonts,
     warnings: Warnings,
+}
+
+/// Lays text boxes out as the renderer draws them, without drawing: what the runtime keeps a
+/// box's scroll in range with and tells scripts (`text_layout`). It reads the same fonts, so
+/// its line counts are the renderer's.
+pub struct TextMeasure {
+    fonts: text::Fonts,
+    warnings: Warnings,
+    /// Line count and widest line by the text, font, size and wrap they were found for.
+    counted: HashMap<u64, Option<(usize, f32)>>,
+}
+
+/// How many texts [`TextMeasure`] remembers before it forgets them all.
+const MAX_MEASURED: usize = 1024;
+
+impl TextMeasure {
+    /// Reads fonts from `assets`, the files of a project's `assets` folder, as
+    /// [`Renderer::with_assets`] does.
+    pub fn with_assets(assets: Arc<dyn Assets>) -> TextMeasure {
+        TextMeasure {
+            fonts: text::Fonts::with_assets(within(&assets, "fonts")),
+            warnings: Warnings::default(),
+            counted: HashMap::new(),
+        }
+    }
+
+    /// What a box shows of `text` now; `None` when it is not a box (no `height`, or one that is
+    /// not a number of zero or more, which the renderer draws without a box). `focused` is left
+    /// false. The renderer's problems with the text (a missing font) are the renderer's to say.
+    pub fn text_box(&mut self, text: &Text) -> Option<TextLayout> {
+        let height = text.height.filter(|h| h.is_finite() && *h >= 0.0)?;
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::hash::DefaultHasher::new();
+            (&text.text, &text.font, text.size.to_bits()).hash(&mut h);
+            text.wrap.map(f32::to_bits).hash(&mut h);
+            h.finish()
+        };
+        if self.counted.len() >= MAX_MEASURED && !self.counted.contains_key(&key) {
+            self.counted.clear();
+        }
+        let (fonts, warnings) = (&mut self.fonts, &mut self.warnings);
+        let counted = *self
+            .counted
+            .entry(key)
+            .or_insert_with(|| text::measure(fonts, text, warnings));
+        self.warnings.pending.clear();
+        let (lines, width) = counted.unwrap_or((0, 0.0));
+        let rows = rows(height, text.size);
+        let plan = plan(lines, rows, text.overflow, text.scroll);
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Some(TextLayout {
+            lines: count(lines),
+            rows: count(rows),
+            first: count(plan.first),
+            shown: count(plan.shown),
+            hidden: count(lines.saturating_sub(plan.shown)),
+            max_scroll: count(plan.max_scroll),
+            width,
+            focused: false,
+        })
+    }
 }
 
 /// What an entity draws; an entity with several draws them in this order.

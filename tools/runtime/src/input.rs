@@ -62,6 +62,17 @@ pub enum Event {
         /// Whether it went down.
         down: bool,
     },
+    /// The mouse wheel turned with the pointer at a point in world coordinates. It scrolls the
+    /// text box there (`overflow = "scroll"`); scripts get no callback for it.
+    Wheel {
+        /// World x of the pointer.
+        x: f64,
+        /// World y of the pointer.
+        y: f64,
+        /// Notches turned: above zero away from the player (up, toward a box's first line),
+        /// below zero toward them. A touchpad gives fractions.
+        dy: f64,
+    },
     /// Text the player typed or pasted: a character, or a whole paste as one event. At most
     /// [`jengine::MAX_TEXT_INPUT`] bytes.
     Text {
@@ -177,6 +188,12 @@ impl InputScript {
             match &e.event {
                 Event::Pointer { x, y, .. } if !(x.is_finite() && y.is_finite()) => {
                     return Err(format!("[{i}]: pointer position must be finite"));
+                }
+                Event::Wheel { x, y, .. } if !(x.is_finite() && y.is_finite()) => {
+                    return Err(format!("[{i}]: wheel position must be finite"));
+                }
+                Event::Wheel { dy, .. } if !dy.is_finite() => {
+                    return Err(format!("[{i}].dy: notches must be a finite number"));
                 }
                 Event::Text { text } => check_text(text).map_err(|e| format!("[{i}].text: {e}"))?,
                 _ => {}

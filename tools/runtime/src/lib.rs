@@ -13,10 +13,12 @@
 pub mod clipboard;
 pub mod input;
 mod runtime;
+mod scroll;
 pub mod trace;
 
 pub use clipboard::{OpenClipboard, SystemClipboard};
 pub use runtime::*;
+pub use scroll::WHEEL_LINES;
 
 /// What a host machine lends a runtime beyond its files: how to open a sound device and a
 /// system clipboard. Each is opened only when a run asks for it ([`Sound::Device`],

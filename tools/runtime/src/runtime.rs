@@ -1,9 +1,9 @@
 //! The runtime: a project, its listed packages, the world and the scripts, stepped at 60 Hz.
 //!
-//! One frame is always the same sequence: `start` for new scripts, input events, `update`, the
-//! command queue in call order (a copy to the clipboard taken from it), package systems in
-//! registration order, a requested scene change, bags published, the log drained, the save
-//! written. Nothing reads a clock, so the same seed and input give the same frames.
+//! One frame is always the same sequence: `start` for new scripts, input events (scroll boxes
+//! first, then scripts), `update`, the command queue in call order (a copy to the clipboard
+//! taken from it), package systems in registration order, a requested scene change, text boxes
+//! laid out, bags published, the log drained, the save written. Nothing reads a clock, so the same seed and input give the same frames.
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -19,6 +19,7 @@ use jengine::{Entity, LogLevel, LogLine, Package, PlayerData, Registry, Tables, 
 
 use crate::clipboard::Clipboard;
 use crate::input::{Event, InputScript, KeyUse, PasteKeys};
+use crate::scroll::Scrolling;
 use jengine_audio::Audio;
 
 /// The fixed step.
@@ -128,6 +129,10 @@ pub struct Runtime {
     spawned: Vec<Entity>,
     /// The latest sounds scripts asked for, oldest first (at most [`HEARD_KEPT`]).
     heard: std::collections::VecDeque<Heard>,
+    /// Lays text boxes out as the renderer will, for their scroll and `text_layout`.
+    measure: jengine_render::TextMeasure,
+    /// The scroll box with the keys and the drag under way.
+    scrolling: Scrolling,
 }
 
 /// How many of the latest sounds [`Runtime::heard`] keeps.
@@ -257,6 +262,7 @@ impl Runtime {
             .clone()
             .unwrap_or_else(|| project.file.start_scene.clone());
         let assets = within(&project.assets, "assets");
+        let measure = jengine_render::TextMeasure::with_assets(assets.clone());
         let audio = match options.sound {
             Sound::Silent => Audio::with_assets(assets, Box::new(jengine_audio::NullDevice::new())),
             Sound::Device => Audio::open_in(assets, options.platform.sound_device),
@@ -280,6 +286,8 @@ impl Runtime {
             delivered: Vec::new(),
             spawned: Vec::new(),
             heard: std::collections::VecDeque::new(),
+            measure,
+            scrolling: Scrolling::default(),
         };
         match runtime.load_scene(&scene) {
             Ok(()) => {}
@@ -291,6 +299,7 @@ impl Runtime {
             }
             Err(e) => return Err(vec![e]),
         }
+        runtime.lay_out_text();
         runtime.collect_log();
         Ok(runtime)
     }
@@ -348,6 +357,7 @@ impl Runtime {
             self.world.log().error(err.to_string());
         }
         self.spawned = spawned;
+        self.scrolling.forget();
         self.scene = name.to_string();
         self.scene_generation += 1;
         Ok(())
@@ -470,8 +480,10 @@ impl Runtime {
             .resources
             .get_or_default::<jengine::TextInput>()
             .frame(text_events);
-        // Scripts start first, so a scene's first frame already hands them its input.
+        // Scripts start first, so a scene's first frame already hands them its input; scroll
+        // boxes move before the scripts hear of it, so they read the new scroll.
         self.scripts.start(&mut self.world);
+        self.scrolling.input(&mut self.world, &events);
         for event in &events {
             match event {
                 Event::Pointer { phase, x, y } => {
@@ -480,6 +492,7 @@ impl Runtime {
                 }
                 Event::Key { key, down } => self.scripts.key(&mut self.world, key, *down),
                 Event::Text { text } => self.scripts.text(&mut self.world, text),
+                Event::Wheel { .. } => {}
             }
         }
         self.delivered = events;
@@ -504,6 +517,7 @@ impl Runtime {
                 .log()
                 .warn(format!("Scene.load({name:?}) failed, the scene stays: {e}"));
         }
+        self.lay_out_text();
         if let Err(e) = self.scripts.publish_bags(&self.registry, &self.world) {
             self.world.log().warn(format!(
                 "publishing bags failed: {}",
@@ -540,7 +554,7 @@ impl Runtime {
                     }
                 },
                 Event::Text { text } => text.clone(),
-                Event::Pointer { .. } => {
+                Event::Pointer { .. } | Event::Wheel { .. } => {
                     out.push(event.clone());
                     continue;
                 }
@@ -551,6 +565,11 @@ impl Runtime {
             }
         }
         out
+    }
+
+    /// Lays out every text box, keeps scroll boxes in range and writes their `text_layout`.
+    fn lay_out_text(&mut self) {
+        self.scrolling.lay_out(&mut self.world, &mut self.measure);
     }
 
     /// The events that reached the scripts on the last frame, as [`Runtime::step`] turned

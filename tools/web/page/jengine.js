@@ -290,6 +290,18 @@
   canvas.addEventListener("pointerup", release);
   canvas.addEventListener("pointercancel", release);
 
+  // The wheel scrolls the game's scroll boxes: sent in notches, above zero away from the
+  // player (a browser's deltaY is about 100 pixels, or 3 lines, a notch, and down).
+  canvas.addEventListener("wheel", (e) => {
+    if (api.state !== "running") return;
+    const per = e.deltaMode === 1 ? 3 : e.deltaMode === 2 ? 1 / 3 : 100;
+    const dy = -e.deltaY / per;
+    if (!dy) return;
+    e.preventDefault();
+    const p = framePoint(e);
+    push({ type: "wheel", x: p.x, y: p.y, dy });
+  }, { passive: false });
+
   function keyName(e) {
     if (Object.prototype.hasOwnProperty.call(NAMED, e.key)) return NAMED[e.key];
     return [...e.key].length === 1 ? e.key.toLowerCase() : null;

@@ -221,7 +221,8 @@ impl Host {
         self.replay.as_ref().and_then(InputScript::last_frame)
     }
 
-    /// Runs one fixed frame with `events`, pointer positions in pixels of the last frame drawn.
+    /// Runs one fixed frame with `events`, pointer and wheel positions in pixels of the last
+    /// frame drawn.
     pub fn step(&mut self, events: &[Event]) {
         let (w, h) = self.size;
         let frame = self.runtime.frame() + 1;
@@ -236,6 +237,14 @@ impl Host {
                     phase: *phase,
                     x: p[0] as f64,
                     y: p[1] as f64,
+                }
+            }
+            Event::Wheel { x, y, dy } => {
+                let p = screen_to_world(&self.runtime.world, w, h, *x as f32, *y as f32);
+                Event::Wheel {
+                    x: p[0] as f64,
+                    y: p[1] as f64,
+                    dy: *dy,
                 }
             }
             other => other.clone(),
@@ -435,6 +444,16 @@ mod tests {
         assert_eq!(recorded[0]["x"], 7.5);
         assert!(host.step_json("[{").is_err());
         assert_eq!(host.frame(), 2, "bad events run no frame");
+        // A wheel's turn is placed in the world the same way, and recorded there.
+        host.step_json(r#"[{"type":"wheel","x":620,"y":180,"dy":-1}]"#)
+            .unwrap();
+        let recorded: serde_json::Value = serde_json::from_str(&host.recording()).unwrap();
+        let wheel = recorded.as_array().unwrap().last().unwrap();
+        assert_eq!(
+            (wheel["type"].as_str(), wheel["x"].as_f64()),
+            (Some("wheel"), Some(7.5))
+        );
+        assert_eq!(wheel["dy"], -1.0);
     }
 
     #[test]

@@ -310,6 +310,7 @@ impl Picture {
                     color,
                     align: Align::Center,
                     wrap: None,
+                    ..Text::default()
                 },
             ));
         }

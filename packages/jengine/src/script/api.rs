@@ -143,12 +143,38 @@ pub(crate) fn install(
                 table.raw_set(entity_value(e), &value)?;
                 return Ok(value);
             }
-            match registry.as_deref().and_then(|r| r.binding(&key)) {
-                Some(binding) => binding
+            if let Some(binding) = registry.as_deref().and_then(|r| r.binding(&key)) {
+                return binding
                     .read_lua(&world, e, lua)
-                    .unwrap_or(Ok(mlua::Value::Nil)),
-                None => Ok(mlua::Value::Nil),
+                    .unwrap_or(Ok(mlua::Value::Nil));
             }
+            // A key that names no component and no bag at all is a typo, not a missing
+            // value: it still gives nil, and the log says so once, with the closest key.
+            let unknown = registry.as_deref().filter(|r| {
+                // A bag this entity has not (or not yet) published is known all the same.
+                !r.bags().iter().any(|b| b.key() == key.as_str())
+            });
+            let unknown = unknown.map(|r| {
+                let keys: Vec<&str> = r
+                    .components()
+                    .map(|c| c.key())
+                    .chain(r.bags().iter().map(|b| b.key()))
+                    .collect();
+                let hint = crate::table::closest(&key, keys.iter().copied())
+                    .map(|c| format!("; did you mean {c:?}?"))
+                    .unwrap_or_default();
+                format!(
+                    "{}Entity.get: no component or bag is called {}, so it gives nil{hint}",
+                    caller(lua),
+                    crate::table::quoted(&key)
+                )
+            });
+            drop(world);
+            drop(registry);
+            if let (Some(message), Some(mut world)) = (unknown, lua.app_data_mut::<World>()) {
+                world.log().warn_once(message);
+            }
+            Ok(mlua::Value::Nil)
         })?,
     )?;
     g.raw_set("Entity", entity)?;

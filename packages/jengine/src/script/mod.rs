@@ -329,6 +329,55 @@ impl ScriptHost {
         })
     }
 
+    /// The API scripts see, namespace by namespace (`Entity`, `Text`, a package's `Kotoba`),
+    /// each with the names in it, sorted: what `jengine check` holds a script's calls against.
+    /// Read through a script's own environment, as a script would see it with `pairs`.
+    pub fn api(&self) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+        const LIST: &str = r#"
+            local out = {}
+            for _, name in ipairs(...) do
+                local t = _ENV[name]
+                if type(t) == "table" then
+                    local members = {}
+                    for k in pairs(t) do
+                        if type(k) == "string" then members[#members + 1] = k end
+                    end
+                    out[name] = members
+                end
+            end
+            return out
+        "#;
+        let listed = || -> mlua::Result<Vec<(String, Vec<String>)>> {
+            // The namespaces are the state's capitalised globals; their members are read
+            // through the environment's read-only views, which list them with `pairs`.
+            let names: Vec<String> = self
+                .lua
+                .globals()
+                .pairs::<mlua::Value, mlua::Value>()
+                .flatten()
+                .filter_map(|(k, _)| match k {
+                    mlua::Value::String(s) => Some(s.to_string_lossy()),
+                    _ => None,
+                })
+                .filter(|n| n.starts_with(|c: char| c.is_ascii_uppercase()))
+                .collect();
+            let env: Table = self.new_env.call(())?;
+            let out: Table = self
+                .lua
+                .load(LIST)
+                .set_name("=api")
+                .set_mode(ChunkMode::Text)
+                .set_environment(env)
+                .call(names)?;
+            out.pairs::<String, Vec<String>>().collect()
+        };
+        listed()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (k, v.into_iter().collect()))
+            .collect()
+    }
+
     /// The limits every callback runs under.
     pub fn limits(&self) -> Limits {
         self.guard.limits()
@@ -668,13 +717,16 @@ impl ScriptHost {
             let cmd = &registry.commands()[q.command];
             crate::doing::command(cmd.namespace(), cmd.name(), &q.by.0, q.by.1);
             if let Err(message) = cmd.apply(world, q.args) {
-                // Named once: a handler that names its command already is left as it is.
+                // Named once: a handler that names its command already is left as it is. The
+                // script and callback that queued it come first, as a script error's place does.
                 let name = cmd.qualified();
-                if message.starts_with(&format!("{name}: ")) {
-                    world.log().warn(message);
-                } else {
-                    world.log().warn(format!("{name}: {message}"));
-                }
+                let (file, callback) = (&q.by.0, q.by.1);
+                let said = message
+                    .strip_prefix(&format!("{name}: "))
+                    .unwrap_or(&message);
+                world
+                    .log()
+                    .warn(format!("{file} (in {callback}): {name}: {said}"));
             }
         }
     }

@@ -790,7 +790,7 @@ fn audio_calls_are_checked_at_the_call_and_queued_in_order() {
     let bad: Vec<&String> = p
         .warnings
         .iter()
-        .filter(|w| w.starts_with("Audio."))
+        .filter(|w| w.starts_with("assets/scripts/bad.lua (in update): Audio."))
         .collect();
     assert_eq!(bad.len(), 3, "{:#?}", p.warnings);
     assert!(
@@ -906,6 +906,55 @@ fn clipboard_copies_are_capped_and_counted_like_any_command() {
     p.good_ran(2);
 }
 
+#[cfg_attr(test, test)]
+fn an_unknown_key_gives_nil_and_says_so_once_with_the_closest() {
+    let bad = "function update(e)\n\
+        local t = Entity.get(Entity.find('good'), 'taly')\n\
+        Log.info('typo gives ' .. tostring(t))\n\
+      end\n";
+    let good = "function update(e)\n\
+        Log.info('good sees ' .. Entity.get(e, 'tally').count)\n\
+        Log.info('bad has ' .. tostring(Entity.get(Entity.find('bad'), 'tally')))\n\
+      end\n";
+    // The bad entity has no tally: a known bag it lacks is nil without a word.
+    let mut p = Probe::with(bad, good, limits());
+    let good_entity = p.good;
+    p.world
+        .entities
+        .insert_one(
+            good_entity,
+            Tally {
+                count: 3,
+                cells: vec![],
+            },
+        )
+        .unwrap();
+    p.host.publish_bags(&p.registry, &p.world).unwrap();
+    p.run(3);
+    assert_eq!(
+        p.infos
+            .iter()
+            .filter(|i| i.ends_with("typo gives nil"))
+            .count(),
+        3,
+        "{:#?}",
+        p.infos
+    );
+    let said: Vec<&String> = p
+        .warnings
+        .iter()
+        .filter(|w| w.contains("no component or bag is called \"taly\""))
+        .collect();
+    assert_eq!(said.len(), 1, "once, not every frame: {:#?}", p.warnings);
+    assert_eq!(p.warnings.len(), 1, "{:#?}", p.warnings);
+    assert!(
+        p.infos.iter().any(|i| i.ends_with("bad has nil")),
+        "{:#?}",
+        p.infos
+    );
+    assert!(said[0].ends_with("did you mean \"tally\"?"), "{}", said[0]);
+}
+
 crate::selftest::list_cases![
     load_with_a_reader_function_cannot_swallow_the_stop,
     a_loop_inside_a_string_load_is_stopped,
@@ -940,4 +989,5 @@ crate::selftest::list_cases![
     game_args_are_a_fresh_copy_a_script_cannot_spoil_for_others,
     text_reaches_every_started_script_byte_for_byte,
     clipboard_copies_are_capped_and_counted_like_any_command,
+    an_unknown_key_gives_nil_and_says_so_once_with_the_closest,
 ];

@@ -1,7 +1,8 @@
 -- Gift: a pack that arrived (a link at launch or pasted, or a Workshop import) shown before
 -- anything changes: its name, glyphs, levels and notes. Keep and play installs it (replace or
 -- keep both when the id is taken) and starts it; Escape leaves with the catalog untouched.
--- Every choice is a key and a button.
+-- Every choice is a key and a button. Its notes are shown whole, the same ones merged with a
+-- count, in a box that scrolls (the wheel or a drag over it, Page Up/Down, Home, End).
 
 local screen = import("ui/screen.lua")
 local s = screen.new()
@@ -52,23 +53,21 @@ local function draw()
   s:text("glyphs", table.concat(p.glyphs, "  "))
   local levels = {}
   for i, title in ipairs(p.levels) do
-    if i > 10 then
-      levels[#levels + 1] = string.format("... and %d more", #p.levels - 10)
-      break
-    end
     levels[#levels + 1] = string.format("%2d. %s", i, title)
   end
-  s:block("levels", table.concat(levels, "\n"), 0.6)
-  local notes = {}
-  for i, n in ipairs(p.notes) do
-    if i > 10 then
-      notes[#notes + 1] = string.format("... and %d more notes", #p.notes - 10)
-      break
-    end
-    notes[#notes + 1] = string.format("%s (%s): %s", n.word, n.level_title, n.message)
+  s:text("levels", table.concat(levels, "\n"))
+  local notes, said = {}, 0
+  for _, n in ipairs(p.notes) do
+    notes[#notes + 1] = screen.note_text(n, true)
+    said = said + (n.count or 1)
   end
-  if #notes > 0 then table.insert(notes, 1, "Notes for the author:") end
-  s:block("notes", screen.wrap(table.concat(notes, "\n"), 52), 0.6)
+  if #notes > 0 then
+    s:text("notes_head", string.format("Notes for the author (%d)", said))
+  else
+    s:text("notes_head", "")
+  end
+  s:text("notes", table.concat(notes, "\n\n"))
+  s:scroll_label("notes", "notes_where")
   if p.conflict then
     s:text("choices", string.format("'%s' is already installed: replace it, or keep both?", p.id))
     s:text("btn_keep_label", "R  Replace")
@@ -113,6 +112,7 @@ end
 
 function key(e, name, down)
   if not down then return end
+  if s:page_key("notes", name) then return end
   if name == "enter" or name == "space" then keep(nil)
   elseif name == "r" then keep("replace")
   elseif name == "b" then keep("both")

@@ -1,7 +1,9 @@
 -- Play: the board (drawn by the package), the rules in force listed beside it, the moves,
 -- the author's hint on request, and notes about loose words for authors. Arrows or WASD
 -- move, Space waits, Z undoes, R restarts; a swipe of the pointer moves too, and Undo,
--- Restart, Hint and INDEX are buttons as well as keys. A move or undo that does nothing
+-- Restart, Hint and INDEX are buttons as well as keys. Notes are shown one at a time, whole
+-- (what it means, the sentence it stands in, the detail for the author), N for the next; the
+-- note's box scrolls when it is long. A move or undo that does nothing
 -- says why at once, in a line under the board that jolts and fades. A win offers the next
 -- level. Every turn is heard: a step or a push, a rule formed or broken, a win, a YOU lost,
 -- an undo, a refusal; the music loops quietly under it.
@@ -10,8 +12,9 @@ local screen = import("ui/screen.lua")
 local s = screen.new()
 
 local game
-local RULES_TOP, NOTES_TOP = 3.0, -1.0
 local show_hint = false
+-- The note shown whole (1 is the first), and the level it was chosen on.
+local note_i, note_level = 1, nil
 local bag
 local press_at
 local BUTTONS = { "btn_undo", "btn_restart", "btn_hint", "btn_back" }
@@ -106,16 +109,30 @@ local function draw()
   s:text("level_title", string.format("%s  ·  %d/%d  %s", p.pack_name, p.number, p.count, p.title))
   s:text("moves", string.format("Moves %d", bag.moves))
   if #bag.rules == 0 then
-    s:block("rules", "No rules: nothing is YOU.", RULES_TOP)
+    s:text("rules", "No rules: nothing is YOU.")
   else
-    s:block("rules", lines(bag.rules, function(r) return r end), RULES_TOP)
+    -- A rule read through a stack of words says so: the board shows only the front tile whole.
+    local stacked = rule_set(bag.stacked_rules or {})
+    s:text("rules", lines(bag.rules, function(r)
+      return stacked[r] and (r .. "  (stacked)") or r
+    end))
   end
-  if #bag.notes > 0 then
-    s:text("notes_head", "Notes for the author")
-    s:block("notes", screen.wrap(lines(bag.notes, function(n) return n.message end), 30), NOTES_TOP)
+  local notes = bag.notes
+  if note_level ~= p.pack .. "/" .. p.level then
+    note_level, note_i = p.pack .. "/" .. p.level, 1
+  end
+  if #notes > 0 then
+    note_i = math.max(1, math.min(note_i, #notes))
+    local more = #notes > 1 and string.format("  %d/%d  N: next", note_i, #notes) or ""
+    s:text("notes_head", "Notes for the author" .. more)
+    local before = s.texts["notes"]
+    s:text("notes", screen.note_text(notes[note_i]))
+    if s.texts["notes"] ~= before then s:scroll_to("notes", 0) end
+    s:scroll_label("notes", "notes_where")
   else
     s:text("notes_head", "")
-    s:block("notes", "", NOTES_TOP)
+    s:text("notes", "")
+    s:text("notes_where", "")
   end
   if refusal_age ~= nil then
     s:text("hint", "") -- the refusal line stands where the hint does
@@ -130,7 +147,15 @@ local function draw()
     if p.next ~= nil then
       s:text("won_help", string.format("%d moves   Enter: next level   Esc: INDEX", bag.moves))
     else
-      s:text("won_help", string.format("%d moves   The pack is done!   Enter: INDEX", bag.moves))
+      -- The last level of the pack: say how much of the pack is solved, not that it is done.
+      local solved, count = p.solved or 0, p.count
+      local said
+      if solved >= count then
+        said = string.format("All %d levels of the pack solved!", count)
+      else
+        said = string.format("%d of %d levels of the pack solved", solved, count)
+      end
+      s:text("won_help", string.format("%s\n%d moves   Enter: INDEX", said, bag.moves))
     end
   else
     s:tint("won_panel", screen.NONE)
@@ -212,6 +237,10 @@ function key(e, name, down)
     act("btn_restart")
   elseif name == "h" then
     act("btn_hint")
+  elseif name == "n" then
+    note_i = note_i % math.max(#bag.notes, 1) + 1
+  elseif s:page_key("notes", name) then
+    return
   elseif name == "escape" then
     act("btn_back")
   end

@@ -1,14 +1,14 @@
 -- The Workshop: bring a pack in (paste its text or a share link, or type the path of a
 -- .cjs, .lua or .json file, then Enter), and look after the packs there are: Play, Share
--- link (copied to the clipboard), Export .cjs, Remove, each a key and a button. A pack that
--- fails shows every problem at once, each with its path; a good one goes to the preview to
--- be kept or left.
+-- link (copied to the clipboard, shown, and copied again by C or its button), Export .cjs,
+-- Remove, each a key and a button. A pack that fails shows every problem at once, each with
+-- its path, in a box that scrolls (the wheel or a drag over it, Page Up/Down, Home, End); a
+-- good one goes to the preview to be kept or left.
 
 local screen = import("ui/screen.lua")
 local s = screen.new()
 
 local ROWS = 8
-local REPORT_LINES = 18
 local game
 local typing = true
 local field = ""
@@ -17,10 +17,12 @@ local catalog = {}
 local seen = nil
 local confirm_remove
 local report = {}
-local report_top = 0
+-- The share link on show, if the report is one.
+local link
 local message = ""
 local pressed
 local BUTTONS = { "btn_play", "btn_share", "btn_export", "btn_remove", "btn_back" }
+local WITH_COPY = { "btn_play", "btn_share", "btn_export", "btn_remove", "btn_back", "btn_copy" }
 local ACTS = { btn_play = "play", btn_share = "share", btn_export = "export", btn_remove = "remove" }
 
 function start(e)
@@ -53,6 +55,7 @@ local function submit(t)
   end
   message = "Reading the pack..."
   report = {}
+  link = nil
 end
 
 local function chosen()
@@ -80,9 +83,16 @@ local function act(what)
   end
 end
 
+local function copy_link()
+  if link == nil then return end
+  Clipboard.copy(link)
+  message = "The share link is copied to the clipboard."
+end
+
 local function take(outcome)
   report = {}
-  report_top = 0
+  link = nil
+  s:scroll_to("report", 0)
   message = outcome.message
   if outcome.ok then
     if outcome.op == "import" or outcome.op == "link" then
@@ -91,6 +101,7 @@ local function take(outcome)
     elseif outcome.op == "share" and outcome.link ~= nil then
       Clipboard.copy(outcome.link)
       message = outcome.message .. " Copied to the clipboard."
+      link = outcome.link
       report = { outcome.link }
     elseif outcome.op == "export" then
       message = "Written: " .. (outcome.path or "")
@@ -121,20 +132,25 @@ local function draw(bag)
     s:tint("wpack_row_" .. r, here and screen.FOCUS or screen.NONE)
     s:colour("wpack_" .. r, here and screen.GOLD or screen.WHITE)
   end
-  local broken = bag.broken or {}
   local shown = {}
-  for i = report_top + 1, math.min(#report, report_top + REPORT_LINES) do
-    shown[#shown + 1] = report[i]
-  end
-  if #report > report_top + REPORT_LINES then
-    shown[#shown + 1] = string.format("... %d more (Page Down)", #report - report_top - REPORT_LINES)
-  end
-  for _, b in ipairs(broken) do
+  for _, line in ipairs(report) do shown[#shown + 1] = line end
+  for _, b in ipairs(bag.broken or {}) do
     shown[#shown + 1] = "Not loaded: " .. b.path .. ": " .. b.message
   end
   for _, name in ipairs(BUTTONS) do s:button(name) end
-  s:block("message", screen.wrap(message, 60), 2.45)
-  s:block("report", screen.wrap(table.concat(shown, "\n"), 64), 1.85)
+  -- A share link reads in the panel's own colour, with its Copy button; problems in red.
+  if link ~= nil then
+    s:button("btn_copy")
+    s:text("btn_copy_label", "C  Copy link")
+    s:colour("report", screen.WHITE)
+  else
+    s:tint("btn_copy", screen.NONE)
+    s:text("btn_copy_label", "")
+    s:colour("report", screen.RED)
+  end
+  s:text("message", message)
+  s:text("report", table.concat(shown, "\n"))
+  s:scroll_label("report", "report_where")
 end
 
 function update(e, dt)
@@ -178,8 +194,7 @@ function key(e, name, down)
     if typing and field ~= "" then field = "" else back() end
     return
   end
-  if name == "pagedown" then report_top = math.min(report_top + REPORT_LINES, math.max(#report - 1, 0)) return end
-  if name == "pageup" then report_top = math.max(report_top - REPORT_LINES, 0) return end
+  if s:page_key("report", name) then return end
   if typing then
     if name == "backspace" then
       local cut = utf8.offset(field, -1)
@@ -200,15 +215,23 @@ function key(e, name, down)
   elseif name == "s" then act("share")
   elseif name == "e" then act("export")
   elseif name == "x" or name == "delete" then act("remove")
+  elseif name == "c" then copy_link()
   end
   if name ~= "x" and name ~= "delete" then confirm_remove = nil end
 end
 
 function pointer(e, phase, x, y)
-  local clicked = s:buttons(BUTTONS, phase, x, y)
+  local clicked = s:buttons(link ~= nil and WITH_COPY or BUTTONS, phase, x, y)
   if clicked ~= nil then
     if clicked ~= "btn_remove" then confirm_remove = nil end
-    if clicked == "btn_back" then back() else typing = false; act(ACTS[clicked]) end
+    if clicked == "btn_back" then
+      back()
+    elseif clicked == "btn_copy" then
+      copy_link()
+    else
+      typing = false
+      act(ACTS[clicked])
+    end
     return
   end
   if phase == "press" and s.down ~= nil then return end

@@ -14,7 +14,7 @@ use jengine::Package;
 use jengine_miau::solve::Outcome;
 use jengine_miau::worlds::{self, CheckOptions};
 use jengine_miau::{Action, MiauPackage, Pack};
-use jengine_testkit::{Game, Options};
+use jengine_testkit::{Event, Game, Options};
 
 /// The packages `project.jengine` lists, as linked into the tests.
 pub const PACKAGES: &[&dyn Package] = &[&MiauPackage];
@@ -68,4 +68,62 @@ pub fn route(pack_id: &str, level: usize) -> Vec<Action> {
 /// the package's systems.
 pub fn bag(game: &Game) -> serde_json::Value {
     game.any_bag("Miau")
+}
+
+/// The key that plays `action` (Space waits).
+pub fn key_of(action: Action) -> &'static str {
+    match action {
+        Action::Up => "up",
+        Action::Down => "down",
+        Action::Left => "left",
+        Action::Right => "right",
+        Action::Wait => "space",
+    }
+}
+
+/// The serial of the last pack outcome the `Miau` bag shows, 0 before any.
+pub fn outcome_serial(rt: &Game) -> u64 {
+    bag(rt)["outcome"]["serial"].as_u64().unwrap_or(0)
+}
+
+/// Pastes pack text and steps frames until its outcome is in the bag (a script runs on its
+/// own thread, and ends by its time cap at the latest), then lets the screens take it.
+/// Returns how many of the frames stepped meanwhile showed the import still running.
+pub fn paste(rt: &mut Game, text: &str) -> usize {
+    let before = outcome_serial(rt);
+    rt.step(&[Event::Text { text: text.into() }]);
+    read_back(rt, before)
+}
+
+/// Steps frames until a pack outcome newer than `before` is in the bag, then four more for the
+/// screens to take it; returns how many of the frames showed the import still running.
+pub fn read_back(rt: &mut Game, before: u64) -> usize {
+    let mut running = 0;
+    while outcome_serial(rt) == before {
+        if bag(rt)["importing"] == true {
+            running += 1;
+        }
+        rt.step(&[]);
+    }
+    rt.settle(4);
+    running
+}
+
+/// The ids of the packs INDEX lists, in its order.
+pub fn catalog_ids(rt: &Game) -> Vec<String> {
+    bag(rt)["catalog"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// From the title to the Workshop (the middle button).
+pub fn to_workshop(rt: &mut Game) {
+    rt.settle(3);
+    rt.key("right");
+    rt.key("enter");
+    rt.settle(3);
+    assert_eq!(rt.scene(), "workshop");
 }

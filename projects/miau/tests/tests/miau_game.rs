@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use jengine_miau::Action;
 use jengine_testkit::{Event, Game, InputScript, Options, Phase, inputs, key_presses_json};
-use miau_tests::{bag, project, route};
+use miau_tests::{
+    bag, catalog_ids, key_of, outcome_serial, paste, project, read_back, route, to_workshop,
+};
 
 /// The packs as INDEX lists them: core first, then the shipped files by name.
 const PACKS: [&str; 4] = ["core", "clockwork", "garden-basics", "word-lab"];
@@ -25,16 +27,6 @@ const PROOFS: [(&str, usize); 10] = [
     ("word-lab", 2),
     ("clockwork", 0),
 ];
-
-fn key_of(a: Action) -> &'static str {
-    match a {
-        Action::Up => "up",
-        Action::Down => "down",
-        Action::Left => "left",
-        Action::Right => "right",
-        Action::Wait => "space",
-    }
-}
 
 /// Frames between key presses: a command's result reaches the scripts a frame later, and a
 /// slide takes a few more; four keeps every press on a settled board.
@@ -178,52 +170,6 @@ module.exports = {
 const BROKEN: &str = r#"{ "manifest": { "id": "Bad Id", "name": "", "version": "one" },
   "levels": [{ "id": "a", "width": 3, "height": 3, "objects": [
     { "kind": "word", "text": "CAT", "x": 9, "y": 0 }, { "kind": "thing", "x": 0, "y": 0 } ] }] }"#;
-
-/// The serial of the last pack outcome the `Miau` bag shows, 0 before any.
-fn outcome_serial(rt: &Game) -> u64 {
-    bag(rt)["outcome"]["serial"].as_u64().unwrap_or(0)
-}
-
-/// Pastes pack text and steps frames until its outcome is in the bag (a script runs on its
-/// own thread, and ends by its time cap at the latest), then lets the screens take it.
-/// Returns how many of the frames stepped meanwhile showed the import still running.
-fn paste(rt: &mut Game, text: &str) -> usize {
-    let before = outcome_serial(rt);
-    rt.step(&[Event::Text { text: text.into() }]);
-    read_back(rt, before)
-}
-
-/// Steps frames until a pack outcome newer than `before` is in the bag, then four more for the
-/// screens to take it; returns how many of the frames showed the import still running.
-fn read_back(rt: &mut Game, before: u64) -> usize {
-    let mut running = 0;
-    while outcome_serial(rt) == before {
-        if bag(rt)["importing"] == true {
-            running += 1;
-        }
-        rt.step(&[]);
-    }
-    rt.settle(4);
-    running
-}
-
-fn catalog_ids(rt: &Game) -> Vec<String> {
-    bag(rt)["catalog"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["id"].as_str().unwrap().to_string())
-        .collect()
-}
-
-/// From the title to the Workshop (the middle button).
-fn to_workshop(rt: &mut Game) {
-    rt.settle(3);
-    rt.key("right");
-    rt.key("enter");
-    rt.settle(3);
-    assert_eq!(rt.scene(), "workshop");
-}
 
 fn with_data(dir: &Path) -> Options {
     Options {

@@ -1135,3 +1135,11 @@ fn a_refused_crawl_save_is_said_kept_byte_for_byte_and_a_new_descent_offered() {
         Some(live["crawl"].clone())
     );
 }
+
+/// `jengine check` finds nothing wrong in Seven Stairs, script calls included.
+#[test]
+fn seven_stairs_checks_clean() {
+    let report =
+        jengine_tool::check::check(&rpg_classics_tests::project(), rpg_classics_tests::PACKAGES);
+    assert!(report.ok(), "{:#?}", report.problems);
+}

@@ -71,6 +71,9 @@ pub(super) fn breaks_freely(ch: char) -> bool {
     ch as u32 >= 0x2E80
 }
 
+/// A line of placed glyphs and its width without trailing spaces, in font units.
+pub(super) type Line = (Vec<Placed>, f32);
+
 /// Lays out `text` into lines of placed glyphs, wrapping at `wrap` font units.
 pub(super) fn layout(
     fonts: &mut Fonts,
@@ -78,8 +81,24 @@ pub(super) fn layout(
     text: &str,
     wrap: Option<f32>,
     warnings: &mut Warnings,
-) -> Vec<(Vec<Placed>, f32)> {
+) -> Vec<Line> {
     let mut lines = Vec::new();
+    layout_each(fonts, font, text, wrap, warnings, |line| lines.push(line));
+    lines
+}
+
+/// Lays out `text` as [`layout`] does, handing each line to `each` as it is finished, so a
+/// caller that keeps a few lines of a long text holds only those.
+pub(super) fn layout_each(
+    fonts: &mut Fonts,
+    font: FontId,
+    text: &str,
+    wrap: Option<f32>,
+    warnings: &mut Warnings,
+    mut each: impl FnMut(Line),
+) {
+    // Whether a line has been handed on yet: a wrapped line does not start with a space.
+    let mut any = false;
     for paragraph in text.split('\n') {
         let mut line: Vec<Placed> = Vec::new();
         let mut prev: Option<char> = None;
@@ -119,7 +138,8 @@ pub(super) fn layout(
                     Some(at) if at > 0 => line.split_off(at),
                     _ => Vec::new(),
                 };
-                lines.push(finish_line(line));
+                each(finish_line(line));
+                any = true;
                 line = Vec::new();
                 x = 0.0;
                 for mut placed in rest.into_iter().skip_while(|p| p.space) {
@@ -129,7 +149,7 @@ pub(super) fn layout(
                 }
                 break_at = None;
             }
-            if space && line.is_empty() && !lines.is_empty() && wrap.is_some() {
+            if space && line.is_empty() && any && wrap.is_some() {
                 continue;
             }
             line.push(Placed {
@@ -141,9 +161,9 @@ pub(super) fn layout(
             });
             x += advance;
         }
-        lines.push(finish_line(line));
+        each(finish_line(line));
+        any = true;
     }
-    lines
 }
 
 /// A line and its width without trailing spaces.

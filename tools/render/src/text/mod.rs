@@ -14,6 +14,7 @@ use jengine::host::Assets;
 use jengine::{Align, Text, Transform2D};
 use tiny_skia::{FillRule, Mask, PathBuilder, PixmapMut, Transform};
 
+pub(crate) mod boxed;
 mod font;
 mod layout;
 
@@ -312,6 +313,35 @@ impl Fonts {
     }
 }
 
+/// The lines `text` makes once wrapped and its widest line in world units, as [`draw_text`]
+/// lays it out in a box; `None` for a size that draws nothing. An empty text makes no lines,
+/// and newlines at its end make none either.
+pub(crate) fn measure(
+    fonts: &mut Fonts,
+    text: &Text,
+    warnings: &mut Warnings,
+) -> Option<(usize, f32)> {
+    if !(text.size.is_finite() && text.size > 0.0) {
+        return None;
+    }
+    let said = boxed::without_trailing_newlines(&text.text);
+    if said.is_empty() {
+        return Some((0, 0.0));
+    }
+    let font = fonts.font_for(&text.font, warnings);
+    let unit = text.size / fonts.fonts[font].line;
+    let wrap = text
+        .wrap
+        .filter(|w| w.is_finite() && *w > 0.0)
+        .map(|w| w / unit);
+    let (mut lines, mut widest) = (0usize, 0f32);
+    layout::layout_each(fonts, font, said, wrap, warnings, |(_, width)| {
+        lines += 1;
+        widest = widest.max(width);
+    });
+    Some((lines, widest * unit))
+}
+
 /// Draws one text component. `label` names the entity in warnings.
 pub(crate) fn draw_text(
     canvas: &mut Canvas,
@@ -347,9 +377,39 @@ pub(crate) fn draw_text(
         }
         None => None,
     };
-    let lines = layout(fonts, font, &text.text, wrap, warnings);
+    let boxed = match text.height {
+        Some(h) if h.is_finite() && h >= 0.0 => Some(h),
+        Some(h) => {
+            warnings.say(format!(
+                "{label}: text height {h} must be zero or more and finite; drawn without a box"
+            ));
+            None
+        }
+        None => None,
+    };
+    let (lines, top) = match boxed {
+        None => {
+            let lines = layout(fonts, font, &text.text, wrap, warnings);
+            let top = lines.len() as f32 * line_units / 2.0;
+            (lines, top)
+        }
+        Some(height) => {
+            let rows = boxed::rows(height, text.size);
+            let laid = boxed::layout_box(
+                fonts,
+                font,
+                boxed::without_trailing_newlines(&text.text),
+                wrap,
+                rows,
+                text.overflow,
+                text.scroll,
+                warnings,
+            );
+            // The box is centred on the position; its lines hang from its top.
+            (laid.lines, height / unit / 2.0)
+        }
+    };
     let to_screen = view.local_to_screen(transform);
-    let top = lines.len() as f32 * line_units / 2.0;
 
     let [sx, sy] = transform.scale;
     let line_px = text.size * view.ppu * sy;
@@ -529,6 +589,7 @@ fn draw_color_turned(
 mod tests {
     use super::layout::emoji_by_default;
     use super::*;
+    use jengine::Overflow;
     use std::path::{Path, PathBuf};
 
     #[test]
@@ -857,6 +918,104 @@ mod tests {
         let (left, right) = (pixel(&mirrored, 22, 40), pixel(&mirrored, 68, 40));
         assert!(left[2] > 200 && right[0] > 200, "{left:?} {right:?}");
         assert!(w.pending.is_empty(), "{:?}", w.pending);
+    }
+
+    #[test]
+    fn hostile_boxes_draw_what_fits_and_never_panic() {
+        let mut fonts = Fonts::new(Path::new("/nonexistent"));
+        let mut w = Warnings::default();
+        let boxed = |s: &str, height: Option<f32>, overflow, scroll| Text {
+            align: Align::Left,
+            wrap: Some(40.0),
+            height,
+            overflow,
+            scroll,
+            ..text(s, 8.0)
+        };
+        let lit = |px: &[u8]| px.chunks(4).filter(|p| p[3] > 0).count();
+        let forty: String = (0..40).map(|i| format!("{i}\n")).collect();
+        let at_left = Transform2D::at(-40.0, 0.0);
+        // Ten rows of a 96-unit canvas: only the box's 80 units are drawn in.
+        let ten = draw(
+            &mut fonts,
+            &boxed(&forty, Some(80.0), Overflow::Clip, 0.0),
+            at_left,
+            96,
+            &mut w,
+        );
+        let rows_lit = |px: &[u8]| {
+            (0..96)
+                .filter(|y| (0..96).any(|x| px[(y * 96 + x) * 4 + 3] > 0))
+                .collect::<Vec<usize>>()
+        };
+        let rows = rows_lit(&ten);
+        assert!(rows[0] >= 8 && *rows.last().unwrap() < 88, "{rows:?}");
+        // No rows, and heights that are not numbers of zero or more.
+        let none = draw(
+            &mut fonts,
+            &boxed(&forty, Some(4.0), Overflow::More, 0.0),
+            at_left,
+            96,
+            &mut w,
+        );
+        assert_eq!(lit(&none), 0);
+        for bad in [-5.0, f32::NAN, f32::INFINITY] {
+            let unboxed = draw(
+                &mut fonts,
+                &boxed("ab", Some(bad), Overflow::More, 0.0),
+                at_left,
+                96,
+                &mut w,
+            );
+            assert!(lit(&unboxed) > 0, "{bad}: drawn without a box");
+        }
+        assert!(
+            w.pending
+                .iter()
+                .any(|m| m.contains("height -5") && m.contains("without a box")),
+            "{:?}",
+            w.pending
+        );
+        // A huge height puts the box's top far above: nothing lands, nothing breaks.
+        for height in [1e30, f32::MAX] {
+            draw(
+                &mut fonts,
+                &boxed(&forty, Some(height), Overflow::Scroll, 3.0),
+                at_left,
+                96,
+                &mut w,
+            );
+        }
+        // Scrolls that are not numbers, or far out of range, show the top or the last rows.
+        for scroll in [f32::NAN, f32::NEG_INFINITY, -1e30, 1e30, f32::INFINITY] {
+            let px = draw(
+                &mut fonts,
+                &boxed(&forty, Some(80.0), Overflow::Scroll, scroll),
+                at_left,
+                96,
+                &mut w,
+            );
+            assert!(lit(&px) > 0, "{scroll}");
+        }
+        // A megabyte with no break in a box of ten rows.
+        let huge = "x".repeat(1 << 20);
+        let px = draw(
+            &mut fonts,
+            &boxed(&huge, Some(80.0), Overflow::Scroll, 5e4),
+            at_left,
+            96,
+            &mut w,
+        );
+        assert_eq!(
+            rows_lit(&px),
+            rows_lit(&draw(
+                &mut fonts,
+                &boxed(&"x".repeat(400), Some(80.0), Overflow::Clip, 0.0),
+                at_left,
+                96,
+                &mut w
+            ))
+        );
     }
 
     #[test]

@@ -202,6 +202,63 @@ function M:button(name, focused, dx)
   m:draw_item(i, { focus = focused and true or false, dx = dx })
 end
 
+-- Text boxes (a text with a `height` in the scene): what the host found when it last laid
+-- box `name` out (lines, rows, first, shown, hidden, max_scroll, focused), nil before then.
+function M:layout(name)
+  return Entity.get(self:find(name), "text_layout")
+end
+
+-- Scrolls box `name` to line `to` (0 is the top), kept in range.
+function M:scroll_to(name, to)
+  local l = self:layout(name)
+  local most = l and l.max_scroll or 0
+  Entity.set(self:find(name), "text", { scroll = math.max(0, math.min(to, most)) })
+end
+
+-- Page Up, Page Down, Home and End for scroll box `name`, from the keyboard alone. When the
+-- pointer rests on the box the host scrolls it by these keys itself, so this leaves it be.
+-- Returns whether the key was one of them.
+function M:page_key(name, key)
+  local pages = { pageup = -1, pagedown = 1 }
+  if pages[key] == nil and key ~= "home" and key ~= "end" then return false end
+  local l = self:layout(name)
+  if l == nil or l.focused then return true end
+  if key == "home" then
+    self:scroll_to(name, 0)
+  elseif key == "end" then
+    self:scroll_to(name, l.max_scroll)
+  else
+    self:scroll_to(name, l.first + pages[key] * math.max(l.rows - 1, 1))
+  end
+  return true
+end
+
+-- Sets text `label` to where box `name` is scrolled ("Lines 4-21 of 40 ..."), or empty when
+-- all of it shows.
+function M:scroll_label(name, label)
+  local l = self:layout(name)
+  if l == nil or l.hidden == 0 then
+    self:text(label, "")
+  else
+    self:text(label, string.format("Lines %d-%d of %d   Page Up/Down or the wheel",
+      l.first + 1, l.first + l.shown, l.lines))
+  end
+end
+
+-- A note about a pack, whole: the word (with how many times it was said), what it means,
+-- the sentence it stands in and the detail for the author. `level` adds the level's title.
+function M.note_text(n, level)
+  local head = n.word
+  if n.count ~= nil and n.count > 1 then head = string.format("%s  ×%d", head, n.count) end
+  if level and n.level_title ~= nil and n.level_title ~= "" then
+    head = string.format("%s  (%s)", head, n.level_title)
+  end
+  local out = { head .. ": " .. n.message }
+  if n.sentence ~= nil then out[#out + 1] = string.format("In the sentence %s.", n.sentence) end
+  if n.detail ~= nil and n.detail ~= "" then out[#out + 1] = n.detail end
+  return table.concat(out, "\n")
+end
+
 -- Colours shared by the screens.
 M.WHITE = { 0.94, 0.94, 0.97, 1 }
 M.DIM = { 0.62, 0.64, 0.74, 1 }
