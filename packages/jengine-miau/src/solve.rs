@@ -1300,6 +1300,30 @@ mod tests {
         assert!(report.shortest);
     }
 
+    #[test]
+    fn a_sentence_jammed_into_a_corner_is_stuck_and_a_loose_word_is_not() {
+        // WALL IS STOP along the top from the corner; a lone word in the open; a word on the
+        // top edge with room on both sides.
+        let cells = [(0, 0), (1, 0), (2, 0), (3, 3), (5, 0)];
+        let stuck = stuck_words(8, 6, &cells);
+        let at = |x: usize, y: usize| stuck[y * 8 + x];
+        assert!(at(0, 0) && at(1, 0) && at(2, 0));
+        assert!(!at(3, 3) && !at(5, 0));
+    }
+
+    #[test]
+    fn walks_go_around_walls_and_stop_at_sealed_rooms() {
+        // A 5x3 board with a wall down the middle column, open at the bottom.
+        let mut walls = vec![false; 15];
+        walls[2] = true;
+        walls[7] = true;
+        let steps = walk_map(5, 3, &[(0, 0)], &walls);
+        assert_eq!(steps[4], 8, "down, across the bottom and up again");
+        walls[12] = true;
+        let sealed = walk_map(5, 3, &[(0, 0)], &walls);
+        assert_eq!(sealed[4], u32::MAX);
+    }
+
     /// Small random levels with words, rocks, cats and flags, some with a walker.
     fn arb_small() -> impl Strategy<Value = Level> {
         const WORDS: [&str; 10] = [
