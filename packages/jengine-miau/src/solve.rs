@@ -296,8 +296,10 @@ fn explore(
     start.encode(proof, &mut buf);
     canon.apply(&mut buf, &mut scratch);
     states.insert(&buf, u32::MAX, 0);
-    // Moves made per state, and (best-first) the open list by (priority, estimate, newest).
-    let mut depth: Vec<u32> = vec![0];
+    // Moves made per state (kept only when best-first may run: breadth-first alone needs no
+    // more than parent links), and the open list by (priority, estimate, newest).
+    let keep_depth = order != Order::Breadth;
+    let mut depth: Vec<u32> = if keep_depth { vec![0] } else { Vec::new() };
     let mut open: BinaryHeap<(Reverse<u32>, Reverse<u32>, u32)> = BinaryHeap::new();
     if informed {
         open.push((Reverse(BEST_WEIGHT * h0), Reverse(h0), 0));
@@ -386,10 +388,12 @@ fn explore(
                 }
                 let index = states.len() as u32;
                 states.insert(&buf, at as u32, a as u8);
-                let g = depth[at] + 1;
-                depth.push(g);
-                if informed {
-                    open.push((Reverse(g + BEST_WEIGHT * h), Reverse(h), index));
+                if keep_depth {
+                    let g = depth[at] + 1;
+                    depth.push(g);
+                    if informed {
+                        open.push((Reverse(g + BEST_WEIGHT * h), Reverse(h), index));
+                    }
                 }
             }
         }
