@@ -3,14 +3,18 @@
 //! A proof passes when it solves, when every `mustForm` rule is necessary (forbidding it leaves
 //! no route), and when a win without pushing words (BYPASS) is either absent or declared with
 //! `allowBypass`. A win with no word motion at all (HANDS-OFF) only warns. A search that hits
-//! its cap proves nothing, so any LIMIT fails.
+//! its cap proves nothing, so any LIMIT fails. A proof that declares `allowBypass` or
+//! `allowHandsOff` already says such a route is fine, so that search is not run at all.
+//!
+//! Every search order ([`Mode`]) is exhaustive when it ends under its cap, so a `mustForm`
+//! rule is proven necessary (no route without it) in any of them.
 
 use std::path::{Path, PathBuf};
 
 use crate::board::{Proof, ProofError};
 use crate::pack::{Level, Pack, RuleText};
 use crate::solve::{
-    Constraint, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_VISITED, Outcome, Report, Search, solve,
+    Constraint, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_VISITED, Mode, Outcome, Report, Search, solve,
 };
 use crate::source::{SourceKind, load, load_file};
 use crate::validate::{Checked, MAX_SOURCE_BYTES, PackError};
@@ -164,6 +168,8 @@ pub struct CheckOptions {
     pub max_visited: Option<usize>,
     /// Rules no counted route may use.
     pub forbid: Vec<RuleText>,
+    /// Which search order every search uses (default [`Mode::Auto`]).
+    pub mode: Mode,
 }
 
 /// Everything the gate learned about one proof.
@@ -175,10 +181,12 @@ pub struct ProofCheck {
     pub solve: Report,
     /// For each `mustForm` rule, the search that forbade it.
     pub must_form: Vec<(RuleText, Report)>,
-    /// The search for a route that never pushes a word.
-    pub bypass: Report,
-    /// The search for a route with no word motion at all.
-    pub hands_off: Report,
+    /// The search for a route that never pushes a word; `None` when the proof declares
+    /// `allowBypass`, so the search was skipped.
+    pub bypass: Option<Report>,
+    /// The search for a route with no word motion at all; `None` when the proof declares
+    /// `allowHandsOff`, so the search was skipped.
+    pub hands_off: Option<Report>,
     /// Labels that fail the gate, such as `LIMIT` or `SKIPPABLE(ROCK IS WIN)`.
     pub failures: Vec<String>,
     /// Labels that only warn, such as `HANDS-OFF`.
@@ -209,6 +217,7 @@ fn search_for(
         max_visited: options.max_visited.unwrap_or(DEFAULT_MAX_VISITED),
         forbid,
         constraint,
+        mode: options.mode,
     }
 }
 
@@ -226,12 +235,39 @@ pub fn check_level(level: &Level, options: &CheckOptions) -> Result<ProofCheck, 
     check_level_with(level, options, |_| {})
 }
 
+/// One search of the gate, handed over as soon as it ends (see [`check_level_steps`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Step<'a> {
+    /// The unconstrained search.
+    Main(&'a Report),
+    /// The search with one `mustForm` rule forbidden.
+    MustForm(&'a RuleText, &'a Report),
+    /// The BYPASS search; `None`: skipped, the proof declares `allowBypass`.
+    Bypass(Option<&'a Report>),
+    /// The HANDS-OFF search; `None`: skipped, the proof declares `allowHandsOff`.
+    HandsOff(Option<&'a Report>),
+}
+
 /// [`check_level`], handing the main search's report to `on_main` as soon as it ends, before
 /// the slower searches (each `mustForm` rule, bypass, hands-off) start.
 pub fn check_level_with(
     level: &Level,
     options: &CheckOptions,
     mut on_main: impl FnMut(&Report),
+) -> Result<ProofCheck, ProofError> {
+    check_level_steps(level, options, |step| {
+        if let Step::Main(report) = step {
+            on_main(report);
+        }
+    })
+}
+
+/// [`check_level`], handing every search to `on_step` the moment it ends: the main search
+/// first, then each `mustForm` rule, then BYPASS and HANDS-OFF (or that each was skipped).
+pub fn check_level_steps(
+    level: &Level,
+    options: &CheckOptions,
+    mut on_step: impl FnMut(Step<'_>),
 ) -> Result<ProofCheck, ProofError> {
     let proof = Proof::new(level)?;
     let search = |constraint: Constraint, extra: Option<&RuleText>| {
@@ -241,7 +277,7 @@ pub fn check_level_with(
     let mut warnings = Vec::new();
 
     let main = solve(&proof, &search(Constraint::Free, None));
-    on_main(&main);
+    on_step(Step::Main(&main));
     match main.outcome {
         Outcome::Solved(_) => {}
         Outcome::Unsolvable => failures.push("UNSOLVABLE".to_string()),
@@ -250,6 +286,7 @@ pub fn check_level_with(
     let mut must_form = Vec::new();
     for rule in &level.must_form {
         let r = solve(&proof, &search(Constraint::Free, Some(rule)));
+        on_step(Step::MustForm(rule, &r));
         match r.outcome {
             Outcome::Solved(_) => failures.push(format!("SKIPPABLE({rule})")),
             Outcome::Limit => failures.push(format!("LIMIT({rule})")),
@@ -257,16 +294,20 @@ pub fn check_level_with(
         }
         must_form.push((rule.clone(), r));
     }
-    let bypass = solve(&proof, &search(Constraint::Bypass, None));
-    match bypass.outcome {
-        Outcome::Solved(_) if !level.allow_bypass => failures.push("BYPASS".to_string()),
-        Outcome::Limit => failures.push("LIMIT(BYPASS)".to_string()),
+    // A declared allowance answers the question the search would ask, so it is not asked.
+    let bypass = (!level.allow_bypass).then(|| solve(&proof, &search(Constraint::Bypass, None)));
+    on_step(Step::Bypass(bypass.as_ref()));
+    match bypass.as_ref().map(|r| &r.outcome) {
+        Some(Outcome::Solved(_)) => failures.push("BYPASS".to_string()),
+        Some(Outcome::Limit) => failures.push("LIMIT(BYPASS)".to_string()),
         _ => {}
     }
-    let hands_off = solve(&proof, &search(Constraint::HandsOff, None));
-    match hands_off.outcome {
-        Outcome::Solved(_) if !level.allow_hands_off => warnings.push("HANDS-OFF".to_string()),
-        Outcome::Limit => warnings.push("LIMIT(HANDS-OFF)".to_string()),
+    let hands_off =
+        (!level.allow_hands_off).then(|| solve(&proof, &search(Constraint::HandsOff, None)));
+    on_step(Step::HandsOff(hands_off.as_ref()));
+    match hands_off.as_ref().map(|r| &r.outcome) {
+        Some(Outcome::Solved(_)) => warnings.push("HANDS-OFF".to_string()),
+        Some(Outcome::Limit) => warnings.push("LIMIT(HANDS-OFF)".to_string()),
         _ => {}
     }
     Ok(ProofCheck {
