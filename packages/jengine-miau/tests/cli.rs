@@ -61,11 +61,13 @@ fn notes_are_printed_before_the_searches() {
     std::fs::write(
         &file,
         r#"{ "manifest": { "id": "loose", "name": "Loose", "version": "1.0.0" },
+             "palette": { "SKULL": "💀" },
              "levels": [{ "id": "walk", "width": 6, "height": 3,
                "allowBypass": true, "allowHandsOff": true, "objects": [
                { "kind": "word", "text": "CAT", "x": 0, "y": 0 },
                { "kind": "word", "text": "IS", "x": 1, "y": 0 },
                { "kind": "word", "text": "YOU", "x": 2, "y": 0 },
+               { "kind": "word", "text": "SHUT", "x": 5, "y": 0 },
                { "kind": "word", "text": "SHUT", "x": 5, "y": 0 },
                { "kind": "word", "text": "FLAG", "x": 0, "y": 2 },
                { "kind": "word", "text": "IS", "x": 1, "y": 2 },
@@ -83,6 +85,14 @@ fn notes_are_printed_before_the_searches() {
         .find("loose / walk: SOLVED")
         .unwrap_or_else(|| panic!("{text}"));
     assert!(note < solved, "{text}");
+    // Two stacked SHUTs say the same thing: one line, counted. The glyph no font draws is a
+    // note of the pack, named by its palette key.
+    assert_eq!(text.matches("SHUT has no meaning").count(), 1, "{text}");
+    assert!(text.contains("SHUTs. (x2)"), "{text}");
+    assert!(
+        text.contains("loose / palette.SKULL: SKULL's glyph cannot be drawn"),
+        "{text}"
+    );
 }
 
 #[test]

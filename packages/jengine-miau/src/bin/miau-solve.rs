@@ -125,9 +125,15 @@ fn main() -> ExitCode {
     };
 
     // Notes never fail a check; they come first, before any search starts.
-    for note in &checked.notes {
+    // The same note said several times (stacked copies of one word) is printed once, counted.
+    for (note, count) in jengine_miau::validate::merged(&checked.notes) {
         if cli.level.as_ref().is_none_or(|id| *id == note.level_id) {
-            say!("{} / {note}", pack.manifest.id);
+            let times = if count > 1 {
+                format!(" (x{count})")
+            } else {
+                String::new()
+            };
+            say!("{} / {note}{times}", pack.manifest.id);
         }
     }
 
