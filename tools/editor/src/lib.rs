@@ -16,6 +16,7 @@ mod edits;
 mod frames;
 mod history;
 mod http;
+mod live;
 mod markdown;
 mod reload;
 mod session;

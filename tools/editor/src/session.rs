@@ -52,6 +52,9 @@ pub struct Session {
     pub(super) saved_text: String,
     pub(super) history: History,
     pub(super) playing: bool,
+    /// Edit mode: the scene as loaded from the editor's copy, not yet run (Play starts it
+    /// from the edited copy; Stop comes back here).
+    pub(super) editing: bool,
     pub(super) steps: u32,
     pub(super) events: Vec<Event>,
     pub(super) selected: Option<Selected>,
@@ -100,6 +103,9 @@ fn read_history(path: &Path, scene: &str) -> Result<(Vec<SceneDoc>, Vec<SceneDoc
         scene: String,
         undo: Vec<String>,
         redo: Vec<String>,
+        /// The log lines, read on their own by [`read_handed_log`].
+        #[serde(default, rename = "log")]
+        _log: serde_json::Value,
     }
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let history: History = serde_json::from_str(&text).map_err(|e| e.to_string())?;
@@ -120,6 +126,49 @@ fn read_history(path: &Path, scene: &str) -> Result<(Vec<SceneDoc>, Vec<SceneDoc
             .collect::<Result<Vec<_>, _>>()
     };
     Ok((parse(history.undo, "undo")?, parse(history.redo, "redo")?))
+}
+
+/// Log lines handed over a rebuild beside the undo history, so the log goes on in the new
+/// session: each `{"level", "source", "text"}`; a line whose level or source is not one the
+/// editor uses comes back as an info line from the editor. Lines that cannot be read are
+/// left out (the history says what is wrong with the file).
+fn read_handed_log(path: &Path) -> Vec<(&'static str, &'static str, String)> {
+    #[derive(serde::Deserialize)]
+    struct Handed {
+        #[serde(default)]
+        log: Vec<Line>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Line {
+        level: String,
+        source: String,
+        text: String,
+    }
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let Ok(handed) = serde_json::from_str::<Handed>(&text) else {
+        return Vec::new();
+    };
+    let kept = handed.log.len().saturating_sub(LOG_KEPT);
+    handed
+        .log
+        .into_iter()
+        .skip(kept)
+        .map(|l| {
+            let level = match l.level.as_str() {
+                "warning" => "warning",
+                "error" => "error",
+                _ => "info",
+            };
+            let source = match l.source.as_str() {
+                "game" => "game",
+                "build" => "build",
+                _ => "editor",
+            };
+            (level, source, l.text)
+        })
+        .collect()
 }
 
 pub(super) fn read_scene(project: &Path, name: &str) -> Result<(SceneDoc, String), String> {
@@ -215,8 +264,10 @@ impl Session {
             }
             let _ = std::fs::remove_file(path);
         }
+        let mut handed_log = Vec::new();
         let history = match &options.history {
             Some(path) => {
+                handed_log = read_handed_log(path);
                 let read = read_history(path, &scene);
                 let _ = std::fs::remove_file(path);
                 match read {
@@ -244,8 +295,11 @@ impl Session {
             doc_scene: scene,
             saved_text,
             history,
-            playing: true,
-            steps: 0,
+            // The scene opens paused in edit mode.
+            playing: false,
+            editing: true,
+            // Its first frame runs, so what scripts set up at start shows.
+            steps: 1,
             events: Vec::new(),
             selected: None,
             log: VecDeque::new(),
@@ -270,6 +324,9 @@ impl Session {
             sound: options.sound,
             tx,
         };
+        for (level, source, text) in handed_log {
+            session.push_log(level, source, text);
+        }
         session.collect_log();
         for (level, note) in notes {
             session.say(level, note);
@@ -498,8 +555,37 @@ impl Session {
     /// few times a second), not with every frame: it draws the entity once more on its own.
     pub(super) fn selection_box(&mut self) -> Option<[u32; 4]> {
         let e = self.selected_entity()?;
-        self.renderer
-            .bounds(&self.runtime.world, e, self.size.0, self.size.1)
+        // With what packages drew for it (a table's board).
+        let owned: std::collections::HashSet<Entity> = self
+            .runtime
+            .world
+            .entities
+            .iter()
+            .map(|r| r.entity())
+            .filter(|&x| x == e || self.owner_of(x) == e)
+            .collect();
+        self.renderer.bounds_of(
+            &self.runtime.world,
+            &|x| owned.contains(&x),
+            self.size.0,
+            self.size.1,
+        )
+    }
+
+    /// The entity `e` was spawned for, following [`jengine::SpawnedFor`] links (a tile to its
+    /// table), or `e` itself when it has none. Links to entities that are gone, or that go
+    /// round, stop at the last one still there.
+    pub(super) fn owner_of(&self, e: Entity) -> Entity {
+        let mut at = e;
+        for _ in 0..16 {
+            match self.runtime.world.entities.get::<&jengine::SpawnedFor>(at) {
+                Ok(link) if link.0 != at && self.runtime.world.entities.contains(link.0) => {
+                    at = link.0;
+                }
+                _ => break,
+            }
+        }
+        at
     }
 
     pub(super) fn state(&mut self, request: &Request) -> Response {
@@ -526,6 +612,7 @@ impl Session {
             "can_undo": self.history.can_undo(),
             "can_redo": self.history.can_redo(),
             "playing": self.playing,
+            "mode": if self.editing { "edit" } else { "play" },
             "frame": self.runtime.frame(),
             "fps": self.stepped_at.len(),
             "frame_ms": (self.frame_ms * 100.0).round() / 100.0,
