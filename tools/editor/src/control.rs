@@ -615,6 +615,33 @@ mod tests {
     }
 
     #[test]
+    fn colour_fields_are_known_from_the_component_not_the_values_shape() {
+        let dir = fixture();
+        let session = session_on(&EditOptions::new(dir.path()));
+        let fields = |key: &str, value: &str| {
+            let value = crate::doc::Json::parse(value).unwrap();
+            let full = session.full_value(key, &value).unwrap();
+            session.colour_fields(key, &full)
+        };
+        // A tint written as four numbers is a colour; a size of two, a string texture, the
+        // counter's numbers and its optional string are not.
+        assert_eq!(
+            fields("sprite", r#"{"size": [2, 2], "tint": [1, 1, 1, 1]}"#),
+            [vec!["tint".to_string()]]
+        );
+        assert_eq!(
+            fields("text", r##"{"text": "#102030", "color": "#ffffff"}"##),
+            [vec!["color".to_string()]]
+        );
+        assert_eq!(
+            fields("camera", r##"{"clear": "#203040"}"##),
+            [vec!["clear".to_string()]]
+        );
+        assert!(fields("counter", r#"{"count": 1}"#).is_empty());
+        assert!(fields("transform", r#"{"pos": [0, 1], "z": 2}"#).is_empty());
+    }
+
+    #[test]
     fn the_inspector_shows_a_texts_box_fields_and_the_page_wheel_is_checked() {
         let dir = fixture();
         let mut session = session_on(&EditOptions::new(dir.path()));
@@ -629,6 +656,8 @@ mod tests {
             )
             .unwrap()
         };
+        // Input reaches a game that plays (in edit mode the editor keeps it).
+        session.editing = false;
         assert!(session.input(events(json!(-1.5))).is_ok());
         let refused = session.input(events(json!(1e9))).unwrap_err();
         assert_eq!(refused.status, 400);

@@ -52,3 +52,42 @@ fn the_packages_panel_links_each_package_to_its_docs_page() {
         assert!(page.contains(&format!("<h1>{package}")), "{page:.300}");
     }
 }
+
+#[test]
+fn a_pick_on_the_board_selects_the_table_that_draws_it() {
+    let editor = Background::start(options(), packages).unwrap_or_else(|p| panic!("{p:#?}"));
+    let (status, answer) = editor.post(
+        "/api/control",
+        serde_json::json!({ "action": "load", "scene": "battle", "force": true }),
+    );
+    assert_eq!(status, 200, "{answer}");
+    // In edit mode the scene's first frame runs, and the table's package draws its board
+    // then: entities of its own, not in the file.
+    let start = std::time::Instant::now();
+    let tree = loop {
+        let (_, tree) = editor.get("/api/scene");
+        if tree["spawned_total"].as_u64().unwrap_or(0) > 0 {
+            break tree;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "the board was never drawn: {tree}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let table = tree["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|e| e["name"] == "table")
+        .unwrap();
+    // The middle of the board (board_centre [0, 0.2], 80 pixels a unit on 1280x720): a
+    // tile the package spawned, which selects the table.
+    let (status, picked) = editor.post("/api/pick", serde_json::json!({ "x": 640, "y": 344 }));
+    assert_eq!(status, 200, "{picked}");
+    assert_eq!(picked["selection"], serde_json::json!({ "index": table }));
+    // Its outline holds what the package drew for it.
+    let outline = picked["selection_box"].as_array().unwrap();
+    let b: Vec<u64> = outline.iter().map(|v| v.as_u64().unwrap()).collect();
+    assert!(b[0] < 640 && 640 < b[2] && b[1] < 344 && 344 < b[3], "{b:?}");
+}
