@@ -21,6 +21,10 @@ struct FrameSlot {
     version: u64,
     frame: Option<Arc<Frame>>,
     wanted: Option<Instant>,
+    /// The newest version a page has been sent.
+    served: u64,
+    /// How long the last frame took to encode, in milliseconds.
+    encode_ms: f64,
 }
 
 impl Frames {
@@ -30,19 +34,32 @@ impl Frames {
                 version: 0,
                 frame: None,
                 wanted: None,
+                served: 0,
+                encode_ms: 0.0,
             }),
             ready: Condvar::new(),
         }
     }
 
-    pub(super) fn wanted_recently(&self) -> bool {
+    /// Whether a new frame would be looked at: a page asked lately and has been sent the
+    /// newest one (a frame drawn while the page still works on the last would be thrown
+    /// away, and drawing is the game thread's dearest work). A frame not fetched for half a
+    /// second counts as taken, so a page that went away and came back gets a fresh one.
+    pub(super) fn wants_next(&self) -> bool {
         self.slot
             .lock()
             .map(|s| {
                 s.wanted
                     .is_some_and(|t| t.elapsed() < Duration::from_secs(2))
+                    && (s.served >= s.version
+                        || s.wanted.is_some_and(|t| t.elapsed() > Duration::from_millis(500)))
             })
             .unwrap_or(false)
+    }
+
+    /// How long the last frame took to encode as PNG, in milliseconds.
+    pub(super) fn encode_ms(&self) -> f64 {
+        self.slot.lock().map(|s| s.encode_ms).unwrap_or(0.0)
     }
 
     pub(super) fn publish(&self, frame: Frame) {
@@ -53,8 +70,10 @@ impl Frames {
         self.ready.notify_all();
     }
 
-    /// Waits (a little) for a frame newer than `after` and encodes it.
-    fn newer(&self, after: u64) -> Response {
+    /// Waits (a little) for a frame newer than `after` and encodes it: as PNG, or with `raw`
+    /// as its pixels as they are (straight RGBA, a row after another, its size in the
+    /// `X-Frame-Width` and `X-Frame-Height` headers), which the page draws without decoding.
+    fn newer(&self, after: u64, raw: bool) -> Response {
         let Ok(mut slot) = self.slot.lock() else {
             return Response::error(500, "the frame slot is broken");
         };
@@ -71,14 +90,31 @@ impl Frames {
             };
         }
         let (version, frame) = (slot.version, slot.frame.clone());
+        slot.served = slot.served.max(version);
         drop(slot);
         let Some(frame) = frame else {
             return Response::error(503, "no frame yet");
         };
+        if raw {
+            return Response {
+                status: 200,
+                content_type: "application/octet-stream",
+                body: frame.rgba.clone(),
+                headers: vec![
+                    ("X-Frame-Version", version.to_string()),
+                    ("X-Frame-Width", frame.width.to_string()),
+                    ("X-Frame-Height", frame.height.to_string()),
+                ],
+            };
+        }
+        let started = Instant::now();
         let png = match frame.png_fast() {
             Ok(png) => png,
             Err(e) => return Response::error(500, format!("cannot encode the frame: {e}")),
         };
+        if let Ok(mut slot) = self.slot.lock() {
+            slot.encode_ms = started.elapsed().as_secs_f64() * 1000.0;
+        }
         Response {
             status: 200,
             content_type: "image/png",
@@ -105,7 +141,7 @@ pub fn serve_outside(request: &Request, frames: &Frames) -> Option<Response> {
                 .param("after")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
-            Some(frames.newer(after))
+            Some(frames.newer(after, request.param("format") == Some("rgba")))
         }
         _ => None,
     }

@@ -75,6 +75,8 @@ pub struct Session {
     pub(super) frames: Arc<Frames>,
     pub(super) stepped_at: VecDeque<Instant>,
     pub(super) frame_ms: f64,
+    /// How long the last frame took to draw, in milliseconds.
+    pub(super) render_ms: f64,
     pub(super) session_id: String,
     pub(super) project_dir: PathBuf,
     pub(super) port: u16,
@@ -315,6 +317,7 @@ impl Session {
             frames: Arc::new(Frames::new()),
             stepped_at: VecDeque::new(),
             frame_ms: 0.0,
+            render_ms: 0.0,
             session_id: super::fresh_token()[..12].to_string(),
             project_dir,
             port,
@@ -377,6 +380,13 @@ impl Session {
     /// One tick of the clock: a frame of the game when playing (or asked to step), and a
     /// rendered frame when the page is watching and something changed.
     pub fn tick(&mut self) {
+        self.tick_paced(true);
+    }
+
+    /// [`Session::tick`], drawing a frame only when `may_draw`: the clock says no while the
+    /// game is more than a step behind, so the game's own frames catch up before another
+    /// drawing (the dearest work on this thread) and the game keeps its pace.
+    pub fn tick_paced(&mut self, may_draw: bool) {
         if self.playing || self.steps > 0 {
             self.steps = self.steps.saturating_sub(1);
             let started = Instant::now();
@@ -406,12 +416,13 @@ impl Session {
         {
             self.stepped_at.pop_front();
         }
-        if self.frame_dirty && self.frames.wanted_recently() {
+        if may_draw && self.frame_dirty && self.frames.wants_next() {
             self.render();
         }
     }
 
     pub(super) fn render(&mut self) {
+        let started = Instant::now();
         self.frame_dirty = false;
         if self.preloaded != self.runtime.scene_generation() {
             self.renderer.preload(&self.runtime.world);
@@ -424,6 +435,7 @@ impl Session {
             self.push_log("warning", "game", w);
         }
         self.frames.publish(frame);
+        self.render_ms = started.elapsed().as_secs_f64() * 1000.0;
     }
 
     pub(super) fn selected_entity(&self) -> Option<Entity> {
@@ -616,6 +628,8 @@ impl Session {
             "frame": self.runtime.frame(),
             "fps": self.stepped_at.len(),
             "frame_ms": (self.frame_ms * 100.0).round() / 100.0,
+            "render_ms": (self.render_ms * 100.0).round() / 100.0,
+            "encode_ms": (self.frames.encode_ms() * 100.0).round() / 100.0,
             "size": [self.size.0, self.size.1],
             "selection": selection,
             "selection_box": selection_box,
