@@ -52,7 +52,8 @@ impl Frames {
                 s.wanted
                     .is_some_and(|t| t.elapsed() < Duration::from_secs(2))
                     && (s.served >= s.version
-                        || s.wanted.is_some_and(|t| t.elapsed() > Duration::from_millis(500)))
+                        || s.wanted
+                            .is_some_and(|t| t.elapsed() > Duration::from_millis(500)))
             })
             .unwrap_or(false)
     }
@@ -144,5 +145,45 @@ pub fn serve_outside(request: &Request, frames: &Frames) -> Option<Response> {
             Some(frames.newer(after, request.param("format") == Some("rgba")))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(shade: u8) -> Frame {
+        Frame {
+            width: 3,
+            height: 2,
+            rgba: vec![shade; 3 * 2 * 4],
+        }
+    }
+
+    #[test]
+    fn a_frame_goes_as_pixels_or_as_png_and_the_next_is_drawn_once_this_one_is_taken() {
+        let frames = Frames::new();
+        assert!(!frames.wants_next(), "no page has asked");
+        frames.publish(frame(7));
+        let raw = frames.newer(0, true);
+        assert_eq!(raw.status, 200);
+        assert_eq!(raw.content_type, "application/octet-stream");
+        assert_eq!(raw.body, vec![7; 24]);
+        let header = |name: &str| {
+            raw.headers
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(header("X-Frame-Version").as_deref(), Some("1"));
+        assert_eq!(header("X-Frame-Width").as_deref(), Some("3"));
+        assert_eq!(header("X-Frame-Height").as_deref(), Some("2"));
+        // The page has the newest frame, so the next one is worth drawing.
+        assert!(frames.wants_next());
+        frames.publish(frame(9));
+        let png = frames.newer(1, false);
+        assert_eq!(png.content_type, "image/png");
+        assert!(png.body.starts_with(b"\x89PNG"));
+        assert!(frames.wants_next());
     }
 }

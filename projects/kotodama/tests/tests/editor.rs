@@ -113,7 +113,10 @@ fn kotodamas_title_frame_rate_in_the_page() {
     browser.goto(&url).unwrap();
     let patience = std::time::Duration::from_secs(120);
     browser
-        .wait_until("document.getElementById('mode').textContent === 'edit mode'", patience)
+        .wait_until(
+            "document.getElementById('mode').textContent === 'edit mode'",
+            patience,
+        )
         .unwrap();
     browser.click("#play", patience).unwrap();
     browser.wait_until("S.view.fps > 0", patience).unwrap();
@@ -136,19 +139,32 @@ fn kotodamas_title_frame_rate_in_the_page() {
             number(&view["decode_ms"]),
             number(&view["draw_ms"]),
             number(&view["kb"]),
-            load.split(' ').next().and_then(|l| l.parse().ok()).unwrap_or(f64::NAN),
+            load.split(' ')
+                .next()
+                .and_then(|l| l.parse().ok())
+                .unwrap_or(f64::NAN),
         ]);
     }
     let names = [
-        "game fps", "view fps", "step ms", "draw ms", "png ms", "fetch ms", "decode ms",
-        "canvas ms", "png KB", "load",
+        "game fps",
+        "view fps",
+        "step ms",
+        "draw ms",
+        "png ms",
+        "fetch ms",
+        "decode ms",
+        "canvas ms",
+        "png KB",
+        "load",
     ];
     for (i, name) in names.iter().enumerate() {
         let values: Vec<f64> = rows.iter().map(|r| r[i]).collect();
         let mean = values.iter().sum::<f64>() / values.len() as f64;
         let (lo, hi) = values
             .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(*v), hi.max(*v))
+            });
         println!("{name:>10}: mean {mean:8.2}  min {lo:8.2}  max {hi:8.2}");
     }
 }
