@@ -391,6 +391,8 @@ impl Session {
             self.steps = self.steps.saturating_sub(1);
             let started = Instant::now();
             let events = std::mem::take(&mut self.events);
+            // In edit mode the scene stays, whatever its first frame asks for.
+            self.runtime.hold_scene_changes(self.editing);
             self.runtime.step(&events);
             self.frame_ms = started.elapsed().as_secs_f64() * 1000.0;
             self.stepped_at.push_back(Instant::now());

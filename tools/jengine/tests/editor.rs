@@ -350,6 +350,29 @@ fn edit_mode_keeps_what_scripts_set_and_play_starts_from_the_file() {
 }
 
 #[test]
+fn a_scene_that_moves_on_at_once_stays_put_in_edit_mode() {
+    let ed = start_editing(Limits::default(), common::copy_fixture());
+    ed.wait("the first frame", |s| s["frame"] == 1);
+    // From 100 the script loads another scene in its first update.
+    let edit = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "counter", "path": ["count"], "value": 100 }),
+    );
+    assert_eq!(edit.status, 200, "{}", edit.text());
+    let restart = ed
+        .post("/api/control", json!({ "action": "restart" }))
+        .json();
+    assert_eq!(restart["mode"], "edit");
+    ed.wait("the held scene change", |_| {
+        ed.log_has("Scene.load(\"legacy\") is held")
+    });
+    assert_eq!(ed.state()["scene"], "main");
+    // Playing, it goes.
+    ed.post("/api/control", json!({ "action": "play" }));
+    ed.wait("the scene the script loads", |s| s["scene"] == "legacy");
+}
+
+#[test]
 fn names_that_leave_their_folders_are_refused() {
     let ed = start();
     for scene in [
