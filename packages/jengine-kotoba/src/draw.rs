@@ -4,7 +4,9 @@
 //! texts, which are written into a pool of entities the table owns, reused frame after frame so
 //! a steady board spawns nothing. The same layout answers where a pointer touched.
 
-use jengine::{Align, BulkEntity, Color, Entity, Sprite, Text, Time, Transform2D, World};
+use jengine::{
+    Align, BulkEntity, Color, Entity, SpawnedFor, Sprite, Text, Time, Transform2D, World,
+};
 
 use crate::Table;
 use crate::board::{Cell, Pos};
@@ -549,16 +551,17 @@ pub fn system(world: &mut World, _dt: f64) {
         let Ok(mut drawn) = world.entities.remove_one::<Drawn>(e) else {
             continue;
         };
-        write_pool(world, &mut drawn.sprites, picture.sprites);
-        write_pool(world, &mut drawn.texts, picture.texts);
+        write_pool(world, e, &mut drawn.sprites, picture.sprites);
+        write_pool(world, e, &mut drawn.texts, picture.texts);
         let _ = world.entities.insert_one(e, drawn);
     }
 }
 
 /// Writes `items` into the pool's entities (spawning more when there are not enough, and
-/// despawning the rest).
+/// despawning the rest), each linked to `owner`, the table entity they draw.
 fn write_pool<C: jengine::hecs::Component>(
     world: &mut World,
+    owner: Entity,
     pool: &mut Vec<Entity>,
     items: Vec<(Transform2D, C)>,
 ) {
@@ -569,7 +572,7 @@ fn write_pool<C: jengine::hecs::Component>(
                 let _ = world.entities.insert(e, (transform, item));
             }
             _ => {
-                let e = world.spawn((BulkEntity, transform, item));
+                let e = world.spawn((BulkEntity, SpawnedFor(owner), transform, item));
                 if i < pool.len() {
                     pool[i] = e;
                 } else {

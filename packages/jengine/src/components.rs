@@ -347,6 +347,13 @@ pub struct Script(pub String);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct BulkEntity;
 
+/// Links an entity a package spawned to the scene entity it was spawned for: a board's tiles
+/// and texts to the table entity that has the board. Tools that select what is drawn (the
+/// editor's pick) select the owner, so a click on a tile selects the table. Not a scene key;
+/// packages add it when they spawn (`world.spawn((BulkEntity, SpawnedFor(owner), ...))`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpawnedFor(pub hecs::Entity);
+
 /// A scene key kept as inert data on an entity (a v1 scene's package keys).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(transparent)]

@@ -68,8 +68,8 @@ mod world;
 
 pub use crate::asset::{AssetNameError, check_asset_name};
 pub use crate::components::{
-    Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Overflow, Script, Sprite,
-    SpriteLibrary, Text, TextLayout, Transform2D, Vertex,
+    Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Overflow, Script, SpawnedFor,
+    Sprite, SpriteLibrary, Text, TextLayout, Transform2D, Vertex,
 };
 pub use crate::registry::{Package, Registry};
 pub use crate::storage::PlayerData;

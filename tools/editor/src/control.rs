@@ -59,14 +59,36 @@ pub(super) struct Select {
 impl Session {
     pub(super) fn control(&mut self, control: Control) -> Result<Response, Response> {
         match control.action.as_str() {
-            "play" => self.playing = true,
+            "play" => {
+                if self.editing {
+                    // Play starts the scene from the edited copy, as a player would see it.
+                    self.editing = false;
+                    self.steps = 0;
+                    self.restart_scene().map_err(|e| Response::error(422, e))?;
+                }
+                self.playing = true;
+            }
             "pause" => self.playing = false,
             "step" => {
+                if self.editing {
+                    self.editing = false;
+                    self.steps = 0;
+                    self.restart_scene().map_err(|e| Response::error(422, e))?;
+                }
                 self.playing = false;
                 self.steps += 1;
             }
+            "stop" => {
+                // Back to edit mode: the scene as the edited copy has it, paused.
+                self.editing = true;
+                self.playing = false;
+                self.steps = 0;
+                self.events.clear();
+                self.restart_scene().map_err(|e| Response::error(422, e))?;
+            }
             "restart" => {
-                self.playing = true;
+                // In edit mode the scene loads again and stays paused.
+                self.playing = !self.editing;
                 self.restart_scene().map_err(|e| Response::error(422, e))?;
             }
             "load" => {
@@ -87,6 +109,7 @@ impl Session {
                     return Err(Response::error(422, e));
                 }
                 self.collect_log();
+                self.settle();
                 self.doc = doc;
                 self.saved_text = text;
                 self.stand_in = None;
@@ -101,11 +124,13 @@ impl Session {
             other => {
                 return Err(Response::error(
                     400,
-                    format!("{other:?}: the actions are play, pause, step, restart and load"),
+                    format!("{other:?}: the actions are play, pause, step, stop, restart and load"),
                 ));
             }
         }
-        Ok(ok(json!({ "ok": true, "playing": self.playing })))
+        Ok(ok(
+            json!({ "ok": true, "playing": self.playing, "mode": if self.editing { "edit" } else { "play" } }),
+        ))
     }
 
     pub(super) fn input(&mut self, inputs: Inputs) -> Result<Response, Response> {
@@ -165,6 +190,11 @@ impl Session {
                 }
             });
         }
+        // In edit mode the game is not running: what the pointer and keys do there is for the
+        // editor, not the game.
+        if self.editing {
+            return Ok(ok(json!({ "ok": true, "ignored": "edit mode" })));
+        }
         // A page that floods while paused cannot grow the queue without end.
         if self.events.len() + events.len() > 10_000 {
             return Err(Response::error(
@@ -210,34 +240,63 @@ impl Session {
         ))
     }
 
-    /// Selects the scene's entity drawn on top at frame pixel (x, y), if any.
+    /// Selects the entity drawn on top at frame pixel (x, y): the scene's entity that owns
+    /// what is there (a package's tile is its table's, through [`jengine::SpawnedFor`]), or, for
+    /// something the game spawned on its own, that live entity. Nothing there clears the
+    /// selection.
     pub(super) fn pick(&mut self, pick: Pick) -> Response {
         let (w, h) = self.size;
         let inside = pick.x.is_finite()
             && pick.y.is_finite()
             && (0.0..w as f32).contains(&pick.x)
             && (0.0..h as f32).contains(&pick.y);
-        let found = if inside && self.runtime.scene() == self.doc_scene {
-            let candidates = self.runtime.scene_entities().to_vec();
-            self.renderer
-                .pick(
-                    &self.runtime.world,
-                    &candidates,
-                    w,
-                    h,
-                    pick.x as u32,
-                    pick.y as u32,
-                )
-                .and_then(|e| candidates.iter().position(|c| *c == e))
+        let drawn = if inside {
+            let candidates: Vec<jengine::Entity> = self
+                .runtime
+                .world
+                .entities
+                .iter()
+                .map(|r| r.entity())
+                .collect();
+            self.renderer.pick(
+                &self.runtime.world,
+                &candidates,
+                w,
+                h,
+                pick.x as u32,
+                pick.y as u32,
+            )
         } else {
             None
         };
+        let select = match drawn.map(|e| self.owner_of(e)) {
+            Some(owner) => {
+                let in_file = (self.runtime.scene() == self.doc_scene)
+                    .then(|| {
+                        self.runtime
+                            .scene_entities()
+                            .iter()
+                            .position(|c| *c == owner)
+                    })
+                    .flatten();
+                match in_file {
+                    Some(index) => Select {
+                        index: Some(index),
+                        live: None,
+                    },
+                    None => Select {
+                        index: None,
+                        live: Some(owner.id()),
+                    },
+                }
+            }
+            None => Select {
+                index: None,
+                live: None,
+            },
+        };
         // What was found is there, so the selection cannot be refused.
-        self.select(Select {
-            index: found,
-            live: None,
-        })
-        .unwrap_or_else(|refusal| refusal)
+        self.select(select).unwrap_or_else(|refusal| refusal)
     }
 
     pub(super) fn rebuild(&mut self) -> Result<Response, Response> {
@@ -351,10 +410,17 @@ impl Session {
                 ),
             }
         }
-        if self.history.can_undo() || self.history.can_redo() {
+        // The undo history and the log go on in the next session.
+        if self.history.can_undo() || self.history.can_redo() || !self.log.is_empty() {
             let path = self.handover_path("history");
             let (undo, redo) = self.history.texts(&self.doc);
-            let history = json!({ "scene": self.doc_scene, "undo": undo, "redo": redo });
+            let log: Vec<serde_json::Value> = self
+                .log
+                .iter()
+                .map(|l| json!({ "level": l.level, "source": l.source, "text": l.text }))
+                .collect();
+            let history =
+                json!({ "scene": self.doc_scene, "undo": undo, "redo": redo, "log": log });
             match std::fs::write(&path, history.to_string()) {
                 Ok(()) => {
                     args.push("--history".into());
@@ -409,6 +475,7 @@ impl Session {
         let scene = self.runtime.scene().to_string();
         let loaded = self.runtime.load_scene(&scene);
         self.collect_log();
+        self.settle();
         self.frame_dirty = true;
         if let Err(e) = &loaded {
             self.say("error", e.clone());
@@ -548,6 +615,33 @@ mod tests {
     }
 
     #[test]
+    fn colour_fields_are_known_from_the_component_not_the_values_shape() {
+        let dir = fixture();
+        let session = session_on(&EditOptions::new(dir.path()));
+        let fields = |key: &str, value: &str| {
+            let value = crate::doc::Json::parse(value).unwrap();
+            let full = session.full_value(key, &value).unwrap();
+            session.colour_fields(key, &full)
+        };
+        // A tint written as four numbers is a colour; a size of two, a string texture, the
+        // counter's numbers and its optional string are not.
+        assert_eq!(
+            fields("sprite", r#"{"size": [2, 2], "tint": [1, 1, 1, 1]}"#),
+            [vec!["tint".to_string()]]
+        );
+        assert_eq!(
+            fields("text", r##"{"text": "#102030", "color": "#ffffff"}"##),
+            [vec!["color".to_string()]]
+        );
+        assert_eq!(
+            fields("camera", r##"{"clear": "#203040"}"##),
+            [vec!["clear".to_string()]]
+        );
+        assert!(fields("counter", r#"{"count": 1}"#).is_empty());
+        assert!(fields("transform", r#"{"pos": [0, 1], "z": 2}"#).is_empty());
+    }
+
+    #[test]
     fn the_inspector_shows_a_texts_box_fields_and_the_page_wheel_is_checked() {
         let dir = fixture();
         let mut session = session_on(&EditOptions::new(dir.path()));
@@ -562,6 +656,8 @@ mod tests {
             )
             .unwrap()
         };
+        // Input reaches a game that plays (in edit mode the editor keeps it).
+        session.editing = false;
         assert!(session.input(events(json!(-1.5))).is_ok());
         let refused = session.input(events(json!(1e9))).unwrap_err();
         assert_eq!(refused.status, 400);

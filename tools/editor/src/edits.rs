@@ -211,7 +211,6 @@ impl Session {
             )
         };
         let mut focus = None;
-        let mut in_place = None;
         match &edit {
             Edit::Set {
                 entity,
@@ -223,16 +222,10 @@ impl Session {
                     .set(*entity, key, path, value.clone())
                     .map_err(refuse)?;
                 focus = Some(*entity);
-                if !STRUCTURAL.contains(&key.as_str()) {
-                    in_place = Some((*entity, key.clone()));
-                }
             }
             Edit::Remove { entity, key, path } => {
                 candidate.remove(*entity, key, path).map_err(refuse)?;
                 focus = Some(*entity);
-                if !path.is_empty() && !STRUCTURAL.contains(&key.as_str()) {
-                    in_place = Some((*entity, key.clone()));
-                }
             }
             Edit::AddEntity { at, value } => {
                 let value = match value {
@@ -298,7 +291,7 @@ impl Session {
         }
         let before = std::mem::replace(&mut self.doc, candidate);
         self.record(&before);
-        self.show_doc(in_place);
+        self.show_doc(Some(&before));
         if matches!(edit, Edit::Delete { .. }) {
             self.selected = None;
         } else if let Some(i) = focus {
@@ -307,34 +300,6 @@ impl Session {
         Ok(ok(
             json!({ "ok": true, "dirty": self.dirty(), "focus": focus }),
         ))
-    }
-
-    /// Puts the edited scene into the game: one component changed in place when that is all
-    /// that changed and the game shows this scene, else the scene loaded again from the edit.
-    pub(super) fn show_doc(&mut self, in_place: Option<(usize, String)>) {
-        self.frame_dirty = true;
-        self.revision += 1;
-        if self.runtime.scene() != self.doc_scene {
-            return;
-        }
-        if let Some((index, key)) = in_place {
-            let value = self.doc.entity(index).and_then(|e| e.get(&key));
-            let raw =
-                value.and_then(|v| serde_json::value::RawValue::from_string(v.compact()).ok());
-            if let Some(raw) = raw {
-                match self.runtime.set_component(index, &key, &raw) {
-                    Ok(true) => return,
-                    Ok(false) => {}
-                    Err(e) => self.say("warning", format!("changing {key} in place: {e}")),
-                }
-            }
-        }
-        let text = self.doc.text();
-        let scene = self.doc_scene.clone();
-        if let Err(e) = self.runtime.load_scene_text(&scene, &text) {
-            self.say("error", e);
-        }
-        self.collect_log();
     }
 
     /// Moves an entity by a drag in the view: its `transform.pos` follows the pointer in world
@@ -405,8 +370,8 @@ impl Session {
             self.dragging = None;
             return Err(refusal);
         }
-        self.doc = candidate;
-        self.show_doc(Some((drag.entity, "transform".into())));
+        let before = std::mem::replace(&mut self.doc, candidate);
+        self.show_doc(Some(&before));
         self.selected = Some(Selected::Scene(drag.entity));
         if drag.done {
             self.end_drag();
@@ -441,6 +406,7 @@ impl Session {
     }
 
     pub(super) fn undo_redo(&mut self, undo: bool) -> Response {
+        let before = self.doc.clone();
         let stepped = if undo {
             self.history.undo(&mut self.doc)
         } else {
@@ -461,7 +427,7 @@ impl Session {
         {
             self.selected = None;
         }
-        self.show_doc(None);
+        self.show_doc(Some(&before));
         ok(json!({ "ok": true, "dirty": self.dirty() }))
     }
 

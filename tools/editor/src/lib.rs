@@ -16,6 +16,7 @@ mod edits;
 mod frames;
 mod history;
 mod http;
+mod live;
 mod markdown;
 mod reload;
 mod session;
@@ -266,7 +267,8 @@ pub fn run_with(
             // from now rather than running frames to catch up.
             next = Instant::now() + step;
         }
-        session.tick();
+        // More than a step behind (the last drawing took long): the game's frames first.
+        session.tick_paced(Instant::now() <= next);
     }
     session.finish();
     Ok(())

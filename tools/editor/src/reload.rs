@@ -135,6 +135,7 @@ impl Session {
                 }
             }
             self.collect_log();
+            self.settle();
             self.frame_dirty = true;
         }
     }

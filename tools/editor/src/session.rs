@@ -52,6 +52,9 @@ pub struct Session {
     pub(super) saved_text: String,
     pub(super) history: History,
     pub(super) playing: bool,
+    /// Edit mode: the scene as loaded from the editor's copy, not yet run (Play starts it
+    /// from the edited copy; Stop comes back here).
+    pub(super) editing: bool,
     pub(super) steps: u32,
     pub(super) events: Vec<Event>,
     pub(super) selected: Option<Selected>,
@@ -72,6 +75,8 @@ pub struct Session {
     pub(super) frames: Arc<Frames>,
     pub(super) stepped_at: VecDeque<Instant>,
     pub(super) frame_ms: f64,
+    /// How long the last frame took to draw, in milliseconds.
+    pub(super) render_ms: f64,
     pub(super) session_id: String,
     pub(super) project_dir: PathBuf,
     pub(super) port: u16,
@@ -100,6 +105,9 @@ fn read_history(path: &Path, scene: &str) -> Result<(Vec<SceneDoc>, Vec<SceneDoc
         scene: String,
         undo: Vec<String>,
         redo: Vec<String>,
+        /// The log lines, read on their own by [`read_handed_log`].
+        #[serde(default, rename = "log")]
+        _log: serde_json::Value,
     }
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let history: History = serde_json::from_str(&text).map_err(|e| e.to_string())?;
@@ -120,6 +128,49 @@ fn read_history(path: &Path, scene: &str) -> Result<(Vec<SceneDoc>, Vec<SceneDoc
             .collect::<Result<Vec<_>, _>>()
     };
     Ok((parse(history.undo, "undo")?, parse(history.redo, "redo")?))
+}
+
+/// Log lines handed over a rebuild beside the undo history, so the log goes on in the new
+/// session: each `{"level", "source", "text"}`; a line whose level or source is not one the
+/// editor uses comes back as an info line from the editor. Lines that cannot be read are
+/// left out (the history says what is wrong with the file).
+fn read_handed_log(path: &Path) -> Vec<(&'static str, &'static str, String)> {
+    #[derive(serde::Deserialize)]
+    struct Handed {
+        #[serde(default)]
+        log: Vec<Line>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Line {
+        level: String,
+        source: String,
+        text: String,
+    }
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let Ok(handed) = serde_json::from_str::<Handed>(&text) else {
+        return Vec::new();
+    };
+    let kept = handed.log.len().saturating_sub(LOG_KEPT);
+    handed
+        .log
+        .into_iter()
+        .skip(kept)
+        .map(|l| {
+            let level = match l.level.as_str() {
+                "warning" => "warning",
+                "error" => "error",
+                _ => "info",
+            };
+            let source = match l.source.as_str() {
+                "game" => "game",
+                "build" => "build",
+                _ => "editor",
+            };
+            (level, source, l.text)
+        })
+        .collect()
 }
 
 pub(super) fn read_scene(project: &Path, name: &str) -> Result<(SceneDoc, String), String> {
@@ -215,8 +266,10 @@ impl Session {
             }
             let _ = std::fs::remove_file(path);
         }
+        let mut handed_log = Vec::new();
         let history = match &options.history {
             Some(path) => {
+                handed_log = read_handed_log(path);
                 let read = read_history(path, &scene);
                 let _ = std::fs::remove_file(path);
                 match read {
@@ -244,8 +297,11 @@ impl Session {
             doc_scene: scene,
             saved_text,
             history,
-            playing: true,
-            steps: 0,
+            // The scene opens paused in edit mode.
+            playing: false,
+            editing: true,
+            // Its first frame runs, so what scripts set up at start shows.
+            steps: 1,
             events: Vec::new(),
             selected: None,
             log: VecDeque::new(),
@@ -261,6 +317,7 @@ impl Session {
             frames: Arc::new(Frames::new()),
             stepped_at: VecDeque::new(),
             frame_ms: 0.0,
+            render_ms: 0.0,
             session_id: super::fresh_token()[..12].to_string(),
             project_dir,
             port,
@@ -270,6 +327,9 @@ impl Session {
             sound: options.sound,
             tx,
         };
+        for (level, source, text) in handed_log {
+            session.push_log(level, source, text);
+        }
         session.collect_log();
         for (level, note) in notes {
             session.say(level, note);
@@ -320,10 +380,19 @@ impl Session {
     /// One tick of the clock: a frame of the game when playing (or asked to step), and a
     /// rendered frame when the page is watching and something changed.
     pub fn tick(&mut self) {
+        self.tick_paced(true);
+    }
+
+    /// [`Session::tick`], drawing a frame only when `may_draw`: the clock says no while the
+    /// game is more than a step behind, so the game's own frames catch up before another
+    /// drawing (the dearest work on this thread) and the game keeps its pace.
+    pub fn tick_paced(&mut self, may_draw: bool) {
         if self.playing || self.steps > 0 {
             self.steps = self.steps.saturating_sub(1);
             let started = Instant::now();
             let events = std::mem::take(&mut self.events);
+            // In edit mode the scene stays, whatever its first frame asks for.
+            self.runtime.hold_scene_changes(self.editing);
             self.runtime.step(&events);
             self.frame_ms = started.elapsed().as_secs_f64() * 1000.0;
             self.stepped_at.push_back(Instant::now());
@@ -349,12 +418,13 @@ impl Session {
         {
             self.stepped_at.pop_front();
         }
-        if self.frame_dirty && self.frames.wanted_recently() {
+        if may_draw && self.frame_dirty && self.frames.wants_next() {
             self.render();
         }
     }
 
     pub(super) fn render(&mut self) {
+        let started = Instant::now();
         self.frame_dirty = false;
         if self.preloaded != self.runtime.scene_generation() {
             self.renderer.preload(&self.runtime.world);
@@ -367,6 +437,7 @@ impl Session {
             self.push_log("warning", "game", w);
         }
         self.frames.publish(frame);
+        self.render_ms = started.elapsed().as_secs_f64() * 1000.0;
     }
 
     pub(super) fn selected_entity(&self) -> Option<Entity> {
@@ -498,8 +569,37 @@ impl Session {
     /// few times a second), not with every frame: it draws the entity once more on its own.
     pub(super) fn selection_box(&mut self) -> Option<[u32; 4]> {
         let e = self.selected_entity()?;
-        self.renderer
-            .bounds(&self.runtime.world, e, self.size.0, self.size.1)
+        // With what packages drew for it (a table's board).
+        let owned: std::collections::HashSet<Entity> = self
+            .runtime
+            .world
+            .entities
+            .iter()
+            .map(|r| r.entity())
+            .filter(|&x| x == e || self.owner_of(x) == e)
+            .collect();
+        self.renderer.bounds_of(
+            &self.runtime.world,
+            &|x| owned.contains(&x),
+            self.size.0,
+            self.size.1,
+        )
+    }
+
+    /// The entity `e` was spawned for, following [`jengine::SpawnedFor`] links (a tile to its
+    /// table), or `e` itself when it has none. Links to entities that are gone, or that go
+    /// round, stop at the last one still there.
+    pub(super) fn owner_of(&self, e: Entity) -> Entity {
+        let mut at = e;
+        for _ in 0..16 {
+            match self.runtime.world.entities.get::<&jengine::SpawnedFor>(at) {
+                Ok(link) if link.0 != at && self.runtime.world.entities.contains(link.0) => {
+                    at = link.0;
+                }
+                _ => break,
+            }
+        }
+        at
     }
 
     pub(super) fn state(&mut self, request: &Request) -> Response {
@@ -526,9 +626,12 @@ impl Session {
             "can_undo": self.history.can_undo(),
             "can_redo": self.history.can_redo(),
             "playing": self.playing,
+            "mode": if self.editing { "edit" } else { "play" },
             "frame": self.runtime.frame(),
             "fps": self.stepped_at.len(),
             "frame_ms": (self.frame_ms * 100.0).round() / 100.0,
+            "render_ms": (self.render_ms * 100.0).round() / 100.0,
+            "encode_ms": (self.frames.encode_ms() * 100.0).round() / 100.0,
             "size": [self.size.0, self.size.1],
             "selection": selection,
             "selection_box": selection_box,

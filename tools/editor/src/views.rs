@@ -91,6 +91,21 @@ impl Session {
         binding.read(&scratch, e)
     }
 
+    /// The fields of component `key` (whose full value is `full`) that hold a colour, each as
+    /// its path of field names. Known from the component's own type, not from the value's
+    /// shape: a field is a colour when the component takes `"#102030"` there and reads it back
+    /// as that colour's four channels (so `[1, 1, 1, 1]` in a `tint` is one, and a size of four
+    /// numbers is not).
+    pub(super) fn colour_fields(&self, key: &str, full: &serde_json::Value) -> Vec<Vec<String>> {
+        let Some(binding) = self.runtime.registry.binding(key) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        let mut path = Vec::new();
+        colour_walk(binding, full, full, &mut path, &mut found);
+        found
+    }
+
     pub(super) fn entity(&self, request: &Request) -> Result<Response, Response> {
         if let Some(id) = request.param("live") {
             let id: u32 = id
@@ -146,12 +161,18 @@ impl Session {
         let mut components = Vec::new();
         for (key, v) in fields {
             let binding = self.runtime.registry.binding(key);
+            let full = self.full_value(key, v);
+            let colours = full
+                .as_ref()
+                .map(|f| self.colour_fields(key, f))
+                .unwrap_or_default();
             components.push(json!({
                 "key": key,
                 "package": binding.map(|b| b.package()),
                 "type": binding.map(|b| b.type_name()),
                 "value": v,
-                "full": self.full_value(key, v),
+                "full": full,
+                "colours": colours,
                 "live": live.and_then(|e| binding.and_then(|b| b.read(&self.runtime.world, e))),
             }));
         }
@@ -265,5 +286,82 @@ impl Session {
             body: bytes,
             headers: Vec::new(),
         })
+    }
+}
+
+/// The colour a probe writes: `#102030`, read back as these channels.
+const PROBE: (&str, [f64; 4]) = ("#102030", [16.0 / 255.0, 32.0 / 255.0, 48.0 / 255.0, 1.0]);
+
+/// Looks through the fields of `here` (at `path` in the component's `full` value) for the ones
+/// that take [`PROBE`] and read it back as its channels; nested objects are looked through too.
+fn colour_walk(
+    binding: &jengine::host::ComponentBinding,
+    full: &serde_json::Value,
+    here: &serde_json::Value,
+    path: &mut Vec<String>,
+    found: &mut Vec<Vec<String>>,
+) {
+    let serde_json::Value::Object(fields) = here else {
+        return;
+    };
+    for (name, value) in fields {
+        path.push(name.clone());
+        let shaped = match value {
+            serde_json::Value::Array(items) => {
+                (3..=4).contains(&items.len()) && items.iter().all(|i| i.is_number())
+            }
+            serde_json::Value::String(_) | serde_json::Value::Null => true,
+            _ => false,
+        };
+        if value.is_object() {
+            colour_walk(binding, full, value, path, found);
+        } else if shaped && takes_colour(binding, full, path) {
+            found.push(path.clone());
+        }
+        path.pop();
+    }
+}
+
+/// Whether the component takes [`PROBE`] at `path` of its `full` value and reads it back as
+/// that colour.
+fn takes_colour(
+    binding: &jengine::host::ComponentBinding,
+    full: &serde_json::Value,
+    path: &[String],
+) -> bool {
+    let mut probe = full.clone();
+    let mut at = &mut probe;
+    for step in path {
+        match at.get_mut(step) {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    *at = serde_json::Value::String(PROBE.0.into());
+    let Ok(raw) = serde_json::value::RawValue::from_string(probe.to_string()) else {
+        return false;
+    };
+    let mut builder = jengine::hecs::EntityBuilder::new();
+    if binding.spawn(&mut builder, &raw).is_err() {
+        return false;
+    }
+    let mut scratch = jengine::World::new();
+    let e = scratch.spawn_built(&mut builder);
+    let Some(back) = binding.read(&scratch, e) else {
+        return false;
+    };
+    let mut at = &back;
+    for step in path {
+        match at.get(step) {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    match at.as_array() {
+        Some(items) if items.len() == 4 => items
+            .iter()
+            .zip(PROBE.1)
+            .all(|(v, want)| v.as_f64().is_some_and(|v| (v - want).abs() < 1e-4)),
+        _ => false,
     }
 }

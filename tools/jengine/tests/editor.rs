@@ -37,6 +37,19 @@ fn start_with(prepare: impl FnOnce(&Path)) -> Editor {
 fn start_limited(limits: Limits, prepare: impl FnOnce(&Path)) -> Editor {
     let dir = common::copy_fixture();
     prepare(dir.path());
+    let editor = start_editing(limits, dir);
+    // These tests drive a running game: Play, as the page's button does.
+    assert_eq!(
+        editor
+            .post("/api/control", json!({ "action": "play" }))
+            .status,
+        200
+    );
+    editor
+}
+
+/// The editor as it opens: in edit mode, paused, on the project in `dir`.
+fn start_editing(limits: Limits, dir: tempfile::TempDir) -> Editor {
     let session = Background::start_with(EditOptions::new(dir.path()), limits, packages)
         .unwrap_or_else(|p| panic!("the editor starts: {p:#?}"));
     Editor {
@@ -234,6 +247,129 @@ fn only_this_page_with_the_token_is_answered() {
     );
     assert_eq!(same.status, 200);
     assert_eq!(ed.state()["playing"], false);
+}
+
+/// Component `key` of scene entity `index`, as the game has it now.
+fn live(ed: &Editor, index: usize, key: &str) -> Value {
+    let entity = ed.get(&format!("/api/entity?index={index}")).json();
+    entity["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["key"] == key)
+        .unwrap_or_else(|| panic!("entity {index} has no {key}: {entity:#}"))["live"]
+        .clone()
+}
+
+#[test]
+fn edit_mode_keeps_what_scripts_set_and_play_starts_from_the_file() {
+    let ed = start_editing(Limits::default(), common::copy_fixture());
+    // The scene opens paused in edit mode, its first frame run: the script's start counted
+    // 1 + 2 and its update wrote the label (before the counts were applied).
+    let state = ed.wait("the first frame", |s| s["frame"] == 1);
+    assert_eq!(state["mode"], "edit");
+    assert_eq!(state["playing"], false);
+    assert_eq!(live(&ed, 1, "counter")["count"], 3);
+    assert_eq!(live(&ed, 2, "text")["text"], "count 0 after 1");
+
+    // An edit changes only the field it edits: the count the script made and the text it
+    // wrote stay (replacing the components would give the file's 0 and "").
+    let step = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "counter", "path": ["step"], "value": 5 }),
+    );
+    assert_eq!(step.status, 200, "{}", step.text());
+    let counter = live(&ed, 1, "counter");
+    assert_eq!(
+        (counter["count"].clone(), counter["step"].clone()),
+        (json!(3), json!(5))
+    );
+    let colour = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 2, "key": "text", "path": ["color"], "value": [1, 0, 0, 1] }),
+    );
+    assert_eq!(colour.status, 200, "{}", colour.text());
+    let text = live(&ed, 2, "text");
+    assert_eq!(text["text"], "count 0 after 1");
+    assert_eq!(text["color"], json!([1.0, 0.0, 0.0, 1.0]));
+    // The whole component given as JSON: what it changes is written, the rest kept.
+    let whole = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 2, "key": "text", "path": [], "value": { "text": "", "size": 1.5, "color": [1, 0, 0, 1] } }),
+    );
+    assert_eq!(whole.status, 200, "{}", whole.text());
+    let text = live(&ed, 2, "text");
+    assert_eq!(
+        (text["text"].clone(), text["size"].clone()),
+        (json!("count 0 after 1"), json!(1.5))
+    );
+    // Undo too changes only what the step changed.
+    assert_eq!(ed.post("/api/undo", json!({})).status, 200);
+    let text = live(&ed, 2, "text");
+    assert_eq!(text["text"], "count 0 after 1");
+    assert!(
+        (text["size"].as_f64().unwrap() - 0.8).abs() < 1e-6,
+        "{text}"
+    );
+    // Input does not reach a game in edit mode.
+    let press = ed.post(
+        "/api/input",
+        json!({ "events": [{ "type": "key", "key": "r", "down": true }] }),
+    );
+    assert_eq!(press.status, 200);
+    assert_eq!(ed.state()["frame"], 1, "edit mode holds still");
+
+    // Play starts the scene from the edited copy: the script starts again and counts with
+    // the edited step.
+    let play = ed.post("/api/control", json!({ "action": "play" })).json();
+    assert_eq!(
+        (play["mode"].clone(), play["playing"].clone()),
+        (json!("play"), json!(true))
+    );
+    ed.wait("frames played", |s| s["frame"].as_u64().unwrap() >= 3);
+    let counter = live(&ed, 1, "counter");
+    assert_eq!(counter["step"], 5);
+    assert!(counter["count"].as_i64().unwrap() >= 3 + 5 * 2, "{counter}");
+    // Paused while playing, an edit still keeps what the game did.
+    ed.post("/api/control", json!({ "action": "pause" }));
+    let count = live(&ed, 1, "counter")["count"].clone();
+    ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "counter", "path": ["step"], "value": 1 }),
+    );
+    assert_eq!(live(&ed, 1, "counter")["count"], count);
+    // Stop: back to edit mode, the scene from the edited copy with its first frame run.
+    let stop = ed.post("/api/control", json!({ "action": "stop" })).json();
+    assert_eq!(stop["mode"], "edit");
+    // Its first frame: started again (3) and ticked once with the edited step (1).
+    ed.wait("the first frame again", |s| {
+        s["mode"] == "edit" && live(&ed, 1, "counter")["count"] == 3 + 1
+    });
+    assert_eq!(live(&ed, 1, "counter")["ticks"], 1);
+    assert_eq!(ed.state()["dirty"], true, "nothing was saved");
+}
+
+#[test]
+fn a_scene_that_moves_on_at_once_stays_put_in_edit_mode() {
+    let ed = start_editing(Limits::default(), common::copy_fixture());
+    ed.wait("the first frame", |s| s["frame"] == 1);
+    // From 100 the script loads another scene in its first update.
+    let edit = ed.post(
+        "/api/edit",
+        json!({ "op": "set", "entity": 1, "key": "counter", "path": ["count"], "value": 100 }),
+    );
+    assert_eq!(edit.status, 200, "{}", edit.text());
+    let restart = ed
+        .post("/api/control", json!({ "action": "restart" }))
+        .json();
+    assert_eq!(restart["mode"], "edit");
+    ed.wait("the held scene change", |_| {
+        ed.log_has("Scene.load(\"legacy\") is held")
+    });
+    assert_eq!(ed.state()["scene"], "main");
+    // Playing, it goes.
+    ed.post("/api/control", json!({ "action": "play" }));
+    ed.wait("the scene the script loads", |s| s["scene"] == "legacy");
 }
 
 #[test]

@@ -302,6 +302,79 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
             .unwrap()
     };
     assert!(count(&browser) > 0, "the script counted on start");
+
+    // The scene opened paused in edit mode, its first frame run: the script wrote the label.
+    browser
+        .wait_until(
+            "document.getElementById('mode').textContent === 'edit mode'",
+            PATIENCE,
+        )
+        .unwrap();
+    let label_text = |browser: &Browser| {
+        browser
+            .execute_async(
+                "const done = arguments[arguments.length - 1];                  api('/api/entity?index=2').then(r => done(r.data.components.find(c => c.key === 'text').live));",
+                vec![],
+            )
+            .unwrap()
+    };
+    let written = label_text(&browser)["text"].clone();
+    assert!(written.as_str().unwrap().starts_with("count "), "{written}");
+    // Its colour (a colour by its type: a picker with alpha beside the value) changed in the
+    // inspector: only the colour changes, the text the script wrote stays.
+    browser
+        .click("#tree li.entity[data-name=\"label\"]", PATIENCE)
+        .unwrap();
+    browser
+        .wait_for(
+            ".component[data-key=\"text\"] [data-field=\"color\"] input[type=\"color\"]",
+            PATIENCE,
+        )
+        .unwrap();
+    browser
+        .wait_for(
+            ".component[data-key=\"text\"] [data-field=\"color\"] input[type=\"range\"]",
+            PATIENCE,
+        )
+        .unwrap();
+    type_field(&browser, "text", "color", "[1, 0, 0, 1]");
+    let start = Instant::now();
+    loop {
+        let live = label_text(&browser);
+        let colour: Vec<f64> = live["color"]
+            .as_array()
+            .map(|c| c.iter().filter_map(Value::as_f64).collect())
+            .unwrap_or_default();
+        if colour == [1.0, 0.0, 0.0, 1.0] {
+            assert_eq!(live["text"], written, "the text the script wrote stays");
+            break;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the colour never changed: {live}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // No field's name is cut in the inspector.
+    let cut = browser
+        .execute(
+            "return [...document.querySelectorAll('.fields label')].filter(l => l.scrollWidth > l.clientWidth + 1).map(l => l.textContent);",
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(cut, serde_json::json!([]), "labels cut");
+    shot(&browser, &root, "editor-edit-mode.png");
+    browser.execute("api('/api/undo', {});", vec![]).unwrap();
+    wait_unsaved(&browser, false);
+    // Play starts the scene from the file.
+    browser.click("#play", PATIENCE).unwrap();
+    browser
+        .wait_until(
+            "document.getElementById('mode').textContent === 'playing'",
+            PATIENCE,
+        )
+        .unwrap();
+
     let view = browser.find("#viewport").unwrap();
     view.click().unwrap();
     view.send_keys("r").unwrap();
@@ -518,6 +591,14 @@ fn a_developer_edits_saves_and_rebuilds_in_the_browser() {
             PATIENCE,
         )
         .unwrap();
+    // The log went on over the rebuild: the two failed rebuilds are still in it, each once.
+    let failed = browser
+        .execute(
+            "return [...document.querySelectorAll('.log-line')].filter(l => l.textContent.includes('the rebuild failed; this session goes on')).length;",
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(failed, 2, "each failed rebuild said once, and kept");
     let scene_shown = browser
         .execute(
             "return document.getElementById('scene-select').value;",

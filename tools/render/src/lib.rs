@@ -174,7 +174,19 @@ impl Renderer {
         width: u32,
         height: u32,
     ) -> Option<[u32; 4]> {
-        let frame = self.render_filtered(world, width, height, Some(e));
+        self.bounds_of(world, &|x| x == e, width, height)
+    }
+
+    /// Where the entities `only` accepts show together in a `width` x `height` frame, as
+    /// [`Renderer::bounds`] gives it for one.
+    pub fn bounds_of(
+        &mut self,
+        world: &World,
+        only: &dyn Fn(Entity) -> bool,
+        width: u32,
+        height: u32,
+    ) -> Option<[u32; 4]> {
+        let frame = self.render_filtered(world, width, height, Some(only));
         let (w, h) = (frame.width, frame.height);
         let mut bounds: Option<[u32; 4]> = None;
         for y in 0..h {
@@ -193,6 +205,10 @@ impl Renderer {
 
     /// Which of `candidates` draws the pixel (x, y) of a `width` x `height` frame on top: the
     /// one drawn last there (highest z, then latest spawned). `None` when none draws it.
+    ///
+    /// The candidates are taken top first and the pixel is looked at with the first k of them
+    /// drawn: more of them only ever cover more, so the top one there is found by halving, in
+    /// about log2(n) drawings rather than one a candidate (a board of 300 tiles: 10).
     pub fn pick(
         &mut self,
         world: &World,
@@ -215,11 +231,28 @@ impl Renderer {
             })
             .collect();
         order.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
-        order.into_iter().map(|(_, _, e)| e).find(|e| {
-            self.render_filtered(world, width, height, Some(*e))
+        order.dedup_by_key(|c| c.2);
+        let top: Vec<Entity> = order.into_iter().map(|(_, _, e)| e).collect();
+        let mut covers = |k: usize| {
+            let first: std::collections::HashSet<Entity> = top[..k].iter().copied().collect();
+            self.render_filtered(world, width, height, Some(&|e| first.contains(&e)))
                 .pixel(x, y)
                 .is_some_and(|p| p[3] > 0)
-        })
+        };
+        if top.is_empty() || !covers(top.len()) {
+            return None;
+        }
+        // The least k whose first k cover the pixel: the k-th is on top there.
+        let (mut lo, mut hi) = (1, top.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if covers(mid) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Some(top[lo - 1])
     }
 
     fn render_filtered(
@@ -227,7 +260,7 @@ impl Renderer {
         world: &World,
         width: u32,
         height: u32,
-        only: Option<Entity>,
+        only: Option<&dyn Fn(Entity) -> bool>,
     ) -> Frame {
         let (camera, warning) = pick_camera(world);
         if let Some(w) = warning {
@@ -261,8 +294,7 @@ impl Renderer {
             Option<&Text>,
         )>();
         for (e, transform, sprite, mesh, text) in query.iter() {
-            if sprite.is_none() && mesh.is_none() && text.is_none() || only.is_some_and(|o| o != e)
-            {
+            if sprite.is_none() && mesh.is_none() && text.is_none() || only.is_some_and(|o| !o(e)) {
                 continue;
             }
             let t = transform.copied().unwrap_or_default();

@@ -133,6 +133,9 @@ pub struct Runtime {
     measure: jengine_render::TextMeasure,
     /// The scroll box with the keys and the drag under way.
     scrolling: Scrolling,
+    /// Whether a scene's `Scene.load` waits instead of loading (an editor holding a scene
+    /// still to edit it).
+    hold_scene_changes: bool,
 }
 
 /// How many of the latest sounds [`Runtime::heard`] keeps.
@@ -288,6 +291,7 @@ impl Runtime {
             heard: std::collections::VecDeque::new(),
             measure,
             scrolling: Scrolling::default(),
+            hold_scene_changes: false,
         };
         match runtime.load_scene(&scene) {
             Ok(()) => {}
@@ -361,6 +365,12 @@ impl Runtime {
         self.scene = name.to_string();
         self.scene_generation += 1;
         Ok(())
+    }
+
+    /// Holds a scene's `Scene.load` (logged, not loaded) while `held`: an editor running a
+    /// scene's first frame to edit it keeps that scene, though its script moves on at once.
+    pub fn hold_scene_changes(&mut self, held: bool) {
+        self.hold_scene_changes = held;
     }
 
     /// The entities the running scene's file spawned, in file order (an entity the game has
@@ -510,12 +520,16 @@ impl Runtime {
             system.run(&mut self.world, STEP);
         }
         jengine::host::clear_doing();
-        if let Some(SceneRequest(Some(name))) = self.world.resources.remove::<SceneRequest>()
-            && let Err(e) = self.load_scene(&name)
-        {
-            self.world
-                .log()
-                .warn(format!("Scene.load({name:?}) failed, the scene stays: {e}"));
+        if let Some(SceneRequest(Some(name))) = self.world.resources.remove::<SceneRequest>() {
+            if self.hold_scene_changes {
+                self.world.log().info(format!(
+                    "Scene.load({name:?}) is held: the scene stays while it is edited"
+                ));
+            } else if let Err(e) = self.load_scene(&name) {
+                self.world
+                    .log()
+                    .warn(format!("Scene.load({name:?}) failed, the scene stays: {e}"));
+            }
         }
         self.lay_out_text();
         if let Err(e) = self.scripts.publish_bags(&self.registry, &self.world) {

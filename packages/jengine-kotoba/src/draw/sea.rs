@@ -6,8 +6,8 @@
 //! transform and tint onto a pool of sprites reused frame after frame.
 
 use jengine::{
-    BulkEntity, Color, Entity, MusicClock, Name, Pointer, PointerPhase, Sprite, Time, Transform2D,
-    World, check_asset_name, hecs,
+    BulkEntity, Color, Entity, MusicClock, Name, Pointer, PointerPhase, SpawnedFor, Sprite, Time,
+    Transform2D, World, check_asset_name, hecs,
 };
 use serde::{Deserialize, Serialize};
 
@@ -388,6 +388,7 @@ fn prepare(world: &mut World, pools: &mut Pools, owner: Entity) -> Result<(), Wa
     for look in &looks {
         scales.push(world.spawn((
             BulkEntity,
+            SpawnedFor(owner),
             Transform2D {
                 pos: fan_centre(look, size[0]),
                 rot: 0.0,
