@@ -573,8 +573,7 @@ impl jengine::Package for BoardedCounter {
 }
 
 #[test]
-fn a_texture_a_package_field_names_that_nobody_provides_is_named_with_its_scene_entity_and_field()
-{
+fn a_texture_a_package_field_names_that_nobody_provides_is_named_with_its_scene_entity_and_field() {
     let dir = common::copy_fixture();
     let d = dir.path();
     common::write(
