@@ -74,6 +74,7 @@ pub use crate::components::{
 };
 pub use crate::defaults::{AssetField, AssetSource};
 pub use crate::registry::{Package, Registry};
+pub use crate::scene::AssetKind;
 pub use crate::storage::PlayerData;
 pub use crate::table::{RawTable, Row, RowError, Tables};
 pub use crate::value::{Args, Value};

@@ -614,7 +614,7 @@ impl Registry {
     /// anything is drawn:
     ///
     /// ```
-    /// # use jengine::{AssetField, Registry, host::AssetKind};
+    /// # use jengine::{AssetField, AssetKind, Registry};
     /// # #[derive(serde::Serialize, serde::Deserialize)]
     /// # struct Board { tile: String }
     /// # let mut reg = Registry::new();
