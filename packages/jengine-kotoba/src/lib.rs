@@ -329,11 +329,17 @@ mod package {
         // One line a component, command, system, bag or table, as the package's surface reads.
         #[rustfmt::skip]
         fn register(&self, reg: &mut Registry) {
+            // What the ids commands take name, for docs.
+            const TABLE_E: &str = "an entity with a kotoba_table";
+            const STAGE_ID: &str =
+                "a stage id: \"builtin\" (the one built in) or an id of data/kotoba_stages";
+            const RIVAL_ID: &str =
+                "a rival id: \"builtin\" (the one built in) or an id of data/kotoba_rivals";
             reg.component::<Table>("kotoba_table");
             reg.component_checked::<Waves>("kotoba_waves", check_waves);
 
-            reg.command("Kotoba", "puzzle", (entity("e"), string("stage")), start_puzzle);
-            reg.command("Kotoba", "battle", (entity("e"), string("rival")), start_battle);
+            reg.command("Kotoba", "puzzle", (entity("e").about(TABLE_E), string("stage").about(STAGE_ID)), start_puzzle);
+            reg.command("Kotoba", "battle", (entity("e").about(TABLE_E), string("rival").about(RIVAL_ID)), start_battle);
             reg.command("Kotoba", "demo", (entity("e"),), start_demo);
             reg.command("Kotoba", "stop", (entity("e"),), stop);
             reg.command("Kotoba", "pause", (entity("e"), boolean("paused")), pause);

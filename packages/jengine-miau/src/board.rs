@@ -214,6 +214,12 @@ impl Proof {
         &self.initial
     }
 
+    /// Whether the proof binds any automata property (objects that move on their own; their
+    /// order and facing then matter to a turn).
+    pub fn has_automata(&self) -> bool {
+        !self.behaviours.is_empty()
+    }
+
     /// The token for a word, if this proof uses it.
     pub fn token(&self, text: &str) -> Option<Tok> {
         self.lexicon.get(text)
@@ -228,7 +234,7 @@ impl Proof {
             .sum()
     }
 
-    fn pos_bytes(&self) -> usize {
+    pub(crate) fn pos_bytes(&self) -> usize {
         if (self.width as usize) * (self.height as usize) < 255 {
             1
         } else {
@@ -236,7 +242,7 @@ impl Proof {
         }
     }
 
-    fn tok_bytes(&self) -> usize {
+    pub(crate) fn tok_bytes(&self) -> usize {
         if self.lexicon.len() < 128 { 1 } else { 2 }
     }
 }

@@ -1,10 +1,10 @@
 //! Property tests: loaders never panic, the engine never panics or leaves the board, undo is
-//! exact, and solver routes are real.
+//! exact, solver routes are real, and breadth-first and best-first search agree.
 
 use jengine_miau::Game;
 use jengine_miau::board::{Action, Proof};
 use jengine_miau::pack::{Behaviour, Facing, Level, Placement, RuleText};
-use jengine_miau::solve::{Outcome, Search, replay, solve};
+use jengine_miau::solve::{Constraint, Mode, Outcome, Search, replay, solve};
 use jengine_miau::source::{SourceKind, load};
 use jengine_miau::validate::{PackError, validate};
 use proptest::prelude::*;
@@ -221,11 +221,12 @@ proptest! {
     }
 
     #[test]
-    fn a_forbidden_rule_never_appears_along_a_route(level in arb_playable_level(), s in 0usize..3, p in 0usize..7) {
+    fn a_forbidden_rule_never_appears_along_a_route(level in arb_playable_level(), s in 0usize..3, p in 0usize..7, m in 0usize..3) {
         let predicates = ["YOU", "WIN", "PUSH", "STOP", "CAT", "ROCK", "FLAG"];
         let rule = RuleText { subject: NOUNS[s].into(), predicate: predicates[p].into() };
+        let mode = [Mode::Bfs, Mode::Best, Mode::Auto][m];
         if let Ok(proof) = Proof::new(&level) {
-            let search = Search { max_attempts: 20_000, forbid: vec![rule.clone()], ..Search::default() };
+            let search = Search { max_attempts: 20_000, forbid: vec![rule.clone()], mode, ..Search::default() };
             if let Outcome::Solved(route) = solve(&proof, &search).outcome {
                 let (subject, predicate) = (proof.token(&rule.subject), proof.token(&rule.predicate));
                 let uses = |r: &jengine_miau::Rules| match (subject, predicate) {
@@ -240,6 +241,47 @@ proptest! {
                 }
                 prop_assert!(!seen);
                 prop_assert!(board.is_won());
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn a_best_first_route_replays_to_a_win(level in arb_playable_level()) {
+        if let Ok(proof) = Proof::new(&level) {
+            let search = Search { max_attempts: 20_000, mode: Mode::Best, ..Search::default() };
+            if let Outcome::Solved(route) = &solve(&proof, &search).outcome {
+                prop_assert!(replay(&proof, route).1);
+            }
+        }
+    }
+
+    #[test]
+    fn breadth_first_and_best_first_agree_whenever_both_finish(level in arb_level(), c in 0usize..3) {
+        let constraint = [Constraint::Free, Constraint::Bypass, Constraint::HandsOff][c];
+        if let Ok(proof) = Proof::new(&level) {
+            let run = |mode| solve(&proof, &Search { max_attempts: 20_000, mode, constraint, ..Search::default() });
+            let (bfs, best) = (run(Mode::Bfs), run(Mode::Best));
+            if bfs.outcome != Outcome::Limit && best.outcome != Outcome::Limit {
+                prop_assert_eq!(bfs.route().is_some(), best.route().is_some());
+                if let (Some(short), Some(any)) = (bfs.route(), best.route()) {
+                    prop_assert!(short.len() <= any.len());
+                    prop_assert!(replay(&proof, any).1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_playable_levels_agree_too(level in arb_playable_level()) {
+        if let Ok(proof) = Proof::new(&level) {
+            let run = |mode| solve(&proof, &Search { max_attempts: 20_000, mode, ..Search::default() });
+            let (bfs, best) = (run(Mode::Bfs), run(Mode::Best));
+            if bfs.outcome != Outcome::Limit && best.outcome != Outcome::Limit {
+                prop_assert_eq!(bfs.route().is_some(), best.route().is_some());
             }
         }
     }

@@ -254,6 +254,20 @@ impl Command {
         format!("{}.{}({})", self.namespace, self.name, names.join(", "))
     }
 
+    /// `Kotoba.puzzle(e: entity, stage: string)`: the call with each parameter's type, an
+    /// optional one marked `?` (`name?: string`), as docs and the editor show it.
+    pub fn typed_signature(&self) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| {
+                let mark = if p.optional { "?" } else { "" };
+                format!("{}{mark}: {}", p.name, p.kind.type_name())
+            })
+            .collect();
+        format!("{}.{}({})", self.namespace, self.name, params.join(", "))
+    }
+
     /// `Kotoba.press`: how error messages name it.
     pub fn qualified(&self) -> String {
         format!("{}.{}", self.namespace, self.name)
@@ -943,6 +957,7 @@ mod tests {
         let reg = Registry::with(&[&CounterPackage]);
         let cmd = reg.find_command("counter_add").unwrap();
         assert_eq!(cmd.signature(), "Counter.add(e, n)");
+        assert_eq!(cmd.typed_signature(), "Counter.add(e: entity, n: integer)");
         assert_eq!(cmd.package(), "jengine-counter");
         assert!(reg.find_command("Counter.add").is_some());
         assert!(reg.problems().is_empty(), "{:?}", reg.problems());

@@ -85,6 +85,21 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Its name in a typed signature: `entity`, `number`, `integer`, `string`, `asset`,
+    /// `boolean`, `table`, `any`.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Kind::Entity => "entity",
+            Kind::Number => "number",
+            Kind::Integer => "integer",
+            Kind::String => "string",
+            Kind::AssetName => "asset",
+            Kind::Boolean => "boolean",
+            Kind::Table => "table",
+            Kind::Any => "any",
+        }
+    }
+
     fn noun(self) -> &'static str {
         match self {
             Kind::Entity => "an entity",
@@ -167,6 +182,9 @@ pub struct Param {
     pub at_most: Option<Bound>,
     /// The only strings it takes (empty: any string).
     pub one_of: &'static [&'static str],
+    /// What the value means or names, for docs (`a stage id: "builtin" or a row of
+    /// data/kotoba_stages`), if the package says.
+    pub about: Option<&'static str>,
 }
 
 impl Param {
@@ -328,9 +346,17 @@ impl<T> Arg<T> {
                 at_least: None,
                 at_most: None,
                 one_of: &[],
+                about: None,
             },
             read: PhantomData,
         }
+    }
+
+    /// The same parameter with a word for docs on what it means or what an id it takes
+    /// names (`"a stage id: \"builtin\" or a row of data/kotoba_stages"`). It changes no check.
+    pub const fn about(mut self, words: &'static str) -> Arg<T> {
+        self.param.about = Some(words);
+        self
     }
 
     /// The untyped description.

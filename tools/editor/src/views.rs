@@ -191,7 +191,7 @@ impl Session {
                     .commands()
                     .iter()
                     .filter(|c| c.package() == name)
-                    .map(|c| json!({ "name": c.qualified(), "signature": c.signature() }))
+                    .map(|c| json!({ "name": c.qualified(), "signature": c.typed_signature() }))
                     .collect();
                 let bags: Vec<&str> = registry
                     .bags()

@@ -175,14 +175,14 @@ pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
             for alias in c.aliases() {
                 flat.push_str(&format!(", `{alias}`"));
             }
-            let _ = writeln!(s, "| `{}` | {flat} |", c.signature());
+            let _ = writeln!(s, "| `{}` | {flat} |", c.typed_signature());
         }
         s.push('\n');
         let ranged: Vec<String> = cmds.iter().filter_map(|c| takes(c)).collect();
         if !ranged.is_empty() {
             let _ = writeln!(
                 s,
-                "Arguments outside these are refused at the call, like a wrong kind:\n"
+                "What the arguments mean; one outside its range is refused at the call, like a wrong kind:\n"
             );
             for line in ranged {
                 let _ = writeln!(s, "{line}");
@@ -265,12 +265,18 @@ pub fn write_all(root: &Path, linked: &[&dyn Package], out: &Path) -> Result<Vec
     Ok(written)
 }
 
-/// A command's declared ranges and rule as one list item, or `None` when it declares none.
+/// A command's declared ranges, the meaning of its parameters and its rule as one list item,
+/// or `None` when it declares none of them.
 fn takes(c: &jengine::host::Command) -> Option<String> {
     let mut parts: Vec<String> = c
         .params()
         .iter()
-        .filter_map(|p| Some(format!("`{}` {}", p.name, p.range()?)))
+        .filter_map(|p| match (p.about, p.range()) {
+            (None, None) => None,
+            (Some(about), None) => Some(format!("`{}` is {about}", p.name)),
+            (None, Some(range)) => Some(format!("`{}` {range}", p.name)),
+            (Some(about), Some(range)) => Some(format!("`{}` is {about}, {range}", p.name)),
+        })
         .collect();
     if let Some(rule) = c.rule() {
         parts.push(rule.to_string());
@@ -293,7 +299,7 @@ mod tests {
             "Walker",
             "step",
             (
-                entity("e"),
+                entity("e").about("an entity with a walker"),
                 integer("dx").range(-1, 1),
                 string("how").one_of(&["walk", "run"]),
             )
@@ -304,7 +310,9 @@ mod tests {
         let step = reg.find_command("walker_step").unwrap();
         assert_eq!(
             takes(step).as_deref(),
-            Some("- `Walker.step`: `dx` -1 to 1; `how` \"walk\" or \"run\"; dx is not 0")
+            Some(
+                "- `Walker.step`: `e` is an entity with a walker; `dx` -1 to 1; `how` \"walk\" or \"run\"; dx is not 0"
+            )
         );
         assert_eq!(takes(reg.find_command("walker_stop").unwrap()), None);
     }

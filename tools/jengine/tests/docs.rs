@@ -16,8 +16,8 @@ fn a_package_page_lists_its_surface() {
         "| Script namespace | `Counter` |",
         "| Depends on | nothing |",
         "| `counter` | `Counter` | package only: needs a v2 scene |",
-        "| `Counter.add(e, n)` | `counter_add` |",
-        "| `Counter.reset(e)` | `counter_reset` |",
+        "| `Counter.add(e: entity, n: integer)` | `counter_add` |",
+        "| `Counter.reset(e: entity)` | `counter_reset` |",
         "| `data/counter_goals` | `Goal` |",
         "if Counter == nil then return end",
     ] {

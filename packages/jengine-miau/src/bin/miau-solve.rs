@@ -7,18 +7,22 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
 use jengine_miau::board::{Action, Proof};
 use jengine_miau::pack::{Pack, RuleText};
-use jengine_miau::solve::{Outcome, Report};
+use jengine_miau::solve::{Mode, Outcome, Report};
 use jengine_miau::source::load_file;
-use jengine_miau::worlds::{self, CheckOptions, PackCheck, ProofCheck};
+use jengine_miau::worlds::{self, CheckOptions, PackCheck, ProofCheck, Step};
 
-/// Prints a line, ignoring a closed pipe (as when the output goes to `head`).
+/// Prints a line and flushes it, ignoring a closed pipe (as when the output goes to `head`), so
+/// a reader sees each result the moment it is known.
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, $($arg)*);
+        let _ = out.flush();
     }};
 }
 
@@ -52,6 +56,10 @@ struct Cli {
     /// A rule no route may use, such as "ROCK IS WIN" (repeatable).
     #[arg(long)]
     forbid: Vec<String>,
+    /// Search order: `bfs` (shortest routes), `best` (informed by the rules), or `auto`
+    /// (breadth-first on half the cap, then best-first on the rest).
+    #[arg(long, default_value = "auto")]
+    search: Mode,
     /// Run only the main search (is there a route, and which), not the gate's other searches.
     #[arg(long = "main-only")]
     main_only: bool,
@@ -76,6 +84,7 @@ fn main() -> ExitCode {
         max_attempts: cli.max,
         max_visited: cli.max_visited,
         forbid,
+        mode: cli.search,
     };
     if cli.target == "check-worlds" {
         // Each pack is printed as soon as it is checked.
@@ -116,9 +125,15 @@ fn main() -> ExitCode {
     };
 
     // Notes never fail a check; they come first, before any search starts.
-    for note in &checked.notes {
+    // The same note said several times (stacked copies of one word) is printed once, counted.
+    for (note, count) in jengine_miau::validate::merged(&checked.notes) {
         if cli.level.as_ref().is_none_or(|id| *id == note.level_id) {
-            say!("{} / {note}", pack.manifest.id);
+            let times = if count > 1 {
+                format!(" (x{count})")
+            } else {
+                String::new()
+            };
+            say!("{} / {note}{times}", pack.manifest.id);
         }
     }
 
@@ -145,20 +160,32 @@ fn main() -> ExitCode {
 
     let mut ok = true;
     for level in &levels {
-        // The main result is printed the moment its search ends; the rest (unless --main-only)
-        // follows.
-        let main_line = |main: &Report| {
-            say!("{} / {}: {}", pack.manifest.id, level.id, describe(main));
-        };
+        // Each search's line is printed the moment it ends: the main result first, then (unless
+        // --main-only) each mustForm, BYPASS and HANDS-OFF search, then the verdicts.
+        let started = Instant::now();
         let route = if cli.main_only {
             worlds::solve_level(level, &options).map(|report| {
-                main_line(&report);
+                let took = Some(started.elapsed());
+                say!(
+                    "{} / {}: {}",
+                    pack.manifest.id,
+                    level.id,
+                    describe(&report, took)
+                );
                 ok &= matches!(report.outcome, Outcome::Solved(_));
                 report.route().map(<[Action]>::to_vec)
             })
         } else {
-            worlds::check_level_with(level, &options, main_line).map(|check| {
-                print_findings(&check);
+            let mut last = started;
+            worlds::check_level_steps(level, &options, |step| {
+                // Each step ends the moment its search does, so the time since the last one is
+                // that search's time.
+                let now = Instant::now();
+                print_step(&pack.manifest.id, &level.id, step, Some(now - last));
+                last = now;
+            })
+            .map(|check| {
+                print_verdicts(&check);
                 ok &= check.passed();
                 check.solve.route().map(<[Action]>::to_vec)
             })
@@ -206,45 +233,93 @@ fn replay(level: &jengine_miau::Level, actions: &[Action]) -> bool {
     false
 }
 
-fn describe(report: &Report) -> String {
-    let cost = format!("attempts {}, visited {}", report.attempts, report.visited);
+/// What a search cost: attempts, retained states and (when timed) how long it took.
+fn cost(report: &Report, took: Option<Duration>) -> String {
+    let mut text = format!("attempts {}, visited {}", report.attempts, report.visited);
+    if let Some(t) = took {
+        text.push_str(&format!(", {:.1} ms", t.as_secs_f64() * 1000.0));
+    }
+    text
+}
+
+fn describe(report: &Report, took: Option<Duration>) -> String {
+    let cost = cost(report, took);
+    let by = report.method.as_str();
     match &report.outcome {
         Outcome::Solved(route) => format!(
-            "SOLVED in {} ({}) [{cost}]",
+            "SOLVED in {} ({}) by {by}, {} [{cost}]",
             route.len(),
-            Action::sequence_text(route)
+            Action::sequence_text(route),
+            if report.shortest {
+                "shortest"
+            } else {
+                "not known shortest"
+            }
         ),
-        Outcome::Unsolvable => format!("UNSOLVABLE [{cost}]"),
-        Outcome::Limit => format!("LIMIT [{cost}]"),
+        Outcome::Unsolvable => format!("UNSOLVABLE by {by} [{cost}]"),
+        Outcome::Limit => format!("LIMIT by {by} [{cost}]"),
+    }
+}
+
+/// The line for a constrained search: its route, that none exists, that it hit a cap, or that
+/// it was skipped because the proof allows such a route.
+fn constrained(label: &str, flag: &str, report: Option<&Report>, took: Option<Duration>) -> String {
+    let Some(r) = report else {
+        return format!("  {label} skipped: the proof allows it ({flag})");
+    };
+    let cost = format!("by {}, {}", r.method.as_str(), cost(r, took));
+    match &r.outcome {
+        Outcome::Solved(route) => {
+            format!("  {label} via {} [{cost}]", Action::sequence_text(route))
+        }
+        Outcome::Unsolvable => format!("  {label} none [{cost}]"),
+        Outcome::Limit => format!("  {label} LIMIT [{cost}]"),
+    }
+}
+
+/// One search's line, printed as soon as that search ends.
+fn print_step(pack: &str, level: &str, step: Step<'_>, took: Option<Duration>) {
+    match step {
+        Step::Main(main) => say!("{pack} / {level}: {}", describe(main, took)),
+        Step::MustForm(rule, r) => {
+            let verdict = match r.outcome {
+                Outcome::Solved(_) => format!("SKIPPABLE({rule})"),
+                Outcome::Limit => format!("LIMIT({rule})"),
+                Outcome::Unsolvable => format!("NECESSARY({rule})"),
+            };
+            say!(
+                "  mustForm {verdict} [by {}, {}]",
+                r.method.as_str(),
+                cost(r, took)
+            );
+        }
+        Step::Bypass(r) => say!("{}", constrained("BYPASS", "allowBypass", r, took)),
+        Step::HandsOff(r) => say!("{}", constrained("HANDS-OFF", "allowHandsOff", r, took)),
     }
 }
 
 fn print_proof(pack: &str, check: &ProofCheck) {
-    say!("{pack} / {}: {}", check.level_id, describe(&check.solve));
-    print_findings(check);
+    print_step(pack, &check.level_id, Step::Main(&check.solve), None);
+    for (rule, r) in &check.must_form {
+        print_step(pack, &check.level_id, Step::MustForm(rule, r), None);
+    }
+    print_step(
+        pack,
+        &check.level_id,
+        Step::Bypass(check.bypass.as_ref()),
+        None,
+    );
+    print_step(
+        pack,
+        &check.level_id,
+        Step::HandsOff(check.hands_off.as_ref()),
+        None,
+    );
+    print_verdicts(check);
 }
 
-/// Everything after the main result: each `mustForm` search, routes that skip the puzzle, and
-/// the gate's failures and warnings.
-fn print_findings(check: &ProofCheck) {
-    for (rule, r) in &check.must_form {
-        let verdict = match r.outcome {
-            Outcome::Solved(_) => format!("SKIPPABLE({rule})"),
-            Outcome::Limit => format!("LIMIT({rule})"),
-            Outcome::Unsolvable => format!("NECESSARY({rule})"),
-        };
-        say!(
-            "  mustForm {verdict} [attempts {}, visited {}]",
-            r.attempts,
-            r.visited
-        );
-    }
-    if let Outcome::Solved(route) = &check.bypass.outcome {
-        say!("  BYPASS via {}", Action::sequence_text(route));
-    }
-    if let Outcome::Solved(route) = &check.hands_off.outcome {
-        say!("  HANDS-OFF via {}", Action::sequence_text(route));
-    }
+/// The gate's failures and warnings for one proof, after all its searches.
+fn print_verdicts(check: &ProofCheck) {
     for f in &check.failures {
         say!("  FAIL {f}");
     }

@@ -150,7 +150,11 @@ pub(crate) fn install(
             }
             // A key that names no component and no bag at all is a typo, not a missing
             // value: it still gives nil, and the log says so once, with the closest key.
-            let unknown = registry.as_deref().map(|r| {
+            let unknown = registry.as_deref().filter(|r| {
+                // A bag this entity has not (or not yet) published is known all the same.
+                !r.bags().iter().any(|b| b.key() == key.as_str())
+            });
+            let unknown = unknown.map(|r| {
                 let keys: Vec<&str> = r
                     .components()
                     .map(|c| c.key())

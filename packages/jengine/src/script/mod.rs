@@ -717,13 +717,16 @@ impl ScriptHost {
             let cmd = &registry.commands()[q.command];
             crate::doing::command(cmd.namespace(), cmd.name(), &q.by.0, q.by.1);
             if let Err(message) = cmd.apply(world, q.args) {
-                // Named once: a handler that names its command already is left as it is.
+                // Named once: a handler that names its command already is left as it is. The
+                // script and callback that queued it come first, as a script error's place does.
                 let name = cmd.qualified();
-                if message.starts_with(&format!("{name}: ")) {
-                    world.log().warn(message);
-                } else {
-                    world.log().warn(format!("{name}: {message}"));
-                }
+                let (file, callback) = (&q.by.0, q.by.1);
+                let said = message
+                    .strip_prefix(&format!("{name}: "))
+                    .unwrap_or(&message);
+                world
+                    .log()
+                    .warn(format!("{file} (in {callback}): {name}: {said}"));
             }
         }
     }

@@ -790,7 +790,7 @@ fn audio_calls_are_checked_at_the_call_and_queued_in_order() {
     let bad: Vec<&String> = p
         .warnings
         .iter()
-        .filter(|w| w.starts_with("Audio."))
+        .filter(|w| w.starts_with("assets/scripts/bad.lua (in update): Audio."))
         .collect();
     assert_eq!(bad.len(), 3, "{:#?}", p.warnings);
     assert!(
@@ -914,7 +914,9 @@ fn an_unknown_key_gives_nil_and_says_so_once_with_the_closest() {
       end\n";
     let good = "function update(e)\n\
         Log.info('good sees ' .. Entity.get(e, 'tally').count)\n\
+        Log.info('bad has ' .. tostring(Entity.get(Entity.find('bad'), 'tally')))\n\
       end\n";
+    // The bad entity has no tally: a known bag it lacks is nil without a word.
     let mut p = Probe::with(bad, good, limits());
     let good_entity = p.good;
     p.world
@@ -944,6 +946,12 @@ fn an_unknown_key_gives_nil_and_says_so_once_with_the_closest() {
         .filter(|w| w.contains("no component or bag is called \"taly\""))
         .collect();
     assert_eq!(said.len(), 1, "once, not every frame: {:#?}", p.warnings);
+    assert_eq!(p.warnings.len(), 1, "{:#?}", p.warnings);
+    assert!(
+        p.infos.iter().any(|i| i.ends_with("bad has nil")),
+        "{:#?}",
+        p.infos
+    );
     assert!(said[0].ends_with("did you mean \"tally\"?"), "{}", said[0]);
 }
 

@@ -1,7 +1,7 @@
-//! Miau (`projects/miau`) played through its scenes headless: each shipped teaching proof and
-//! a Clockwork level from the title to the win, by the input files in `tests/inputs/` (made
-//! from the solver's routes, and checked to be them); goldens of the title, INDEX and a level
-//! mid-play are taken on the way.
+//! Miau (`projects/miau`) played through its scenes headless: each shipped teaching proof, a
+//! Clockwork level and a Crossword level from the title to the win, by the input files in
+//! `tests/inputs/` (made from the solver's routes, and checked to be them); goldens of the
+//! title, INDEX and a level mid-play are taken on the way.
 
 use std::path::{Path, PathBuf};
 
@@ -12,10 +12,17 @@ use miau_tests::{
 };
 
 /// The packs as INDEX lists them: core first, then the shipped files by name.
-const PACKS: [&str; 4] = ["core", "clockwork", "garden-basics", "word-lab"];
+const PACKS: [&str; 5] = [
+    "core",
+    "clockwork",
+    "garden-basics",
+    "word-lab",
+    "crossword",
+];
 
-/// The proofs played to the win: (pack, level index).
-const PROOFS: [(&str, usize); 10] = [
+/// The proofs played to the win: (pack, level index). Crossword's is Pass it on, from a pack
+/// in a subfolder of `mods/`.
+const PROOFS: [(&str, usize); 11] = [
     ("core", 0),
     ("core", 1),
     ("core", 2),
@@ -26,6 +33,7 @@ const PROOFS: [(&str, usize); 10] = [
     ("word-lab", 1),
     ("word-lab", 2),
     ("clockwork", 0),
+    ("crossword", 4),
 ];
 
 /// Frames between key presses: a command's result reaches the scripts a frame later, and a
@@ -150,6 +158,58 @@ fn a_level_mid_play_and_its_win_look_right() {
     rt.golden("miau_won");
 }
 
+/// Crossword's Pass it on one move before the win: the flag's WIN read twice, across in
+/// `FLAG IS WIN` and down in `ROCK IS WIN`, with a bar under the one and beside the other.
+#[test]
+fn a_shared_word_reads_across_and_down_in_play() {
+    let level = 4;
+    let actions = route("crossword", level);
+    let mut rt = runtime(Options::default());
+    rt.settle(3);
+    rt.key("enter");
+    let at = PACKS
+        .iter()
+        .position(|p| *p == "crossword")
+        .expect("listed");
+    for _ in 0..at {
+        rt.key("down");
+    }
+    rt.key("right");
+    for _ in 0..level {
+        rt.key("down");
+    }
+    rt.key("enter");
+    rt.settle(3);
+    assert_eq!(bag(&rt)["playing"]["level"], "pass-it-on");
+    let (last, before) = actions.split_last().expect("a route");
+    for &a in before {
+        rt.key(key_of(a));
+    }
+    let b = bag(&rt);
+    let rules: Vec<&str> = b["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r.as_str())
+        .collect();
+    assert!(
+        rules.contains(&"FLAG IS WIN") && rules.contains(&"ROCK IS WIN"),
+        "{rules:?}"
+    );
+    let spans: Vec<(&str, &str)> = b["sentences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["axis"].as_str().unwrap(), s["text"].as_str().unwrap()))
+        .collect();
+    assert!(spans.contains(&("h", "FLAG IS WIN")), "{spans:?}");
+    assert!(spans.contains(&("v", "ROCK IS WIN")), "{spans:?}");
+    rt.settle(20);
+    rt.golden("miau_crossword");
+    rt.key(key_of(*last));
+    assert_eq!(bag(&rt)["won"], true);
+}
+
 const HELLO: &str = r#"// A small pack, as a player would paste it.
 module.exports = {
   manifest: { id: 'hello-miau', name: 'Hello Miau', version: '1.0.0' },
@@ -202,7 +262,7 @@ fn a_bad_pack_pasted_in_the_workshop_shows_every_error_with_its_path() {
         );
     }
     assert!(rt.text("message").contains("problems; nothing was changed"));
-    assert_eq!(catalog_ids(&rt).len(), 4);
+    assert_eq!(catalog_ids(&rt).len(), 5);
     rt.golden("miau_workshop_errors");
 }
 
@@ -229,7 +289,7 @@ fn a_runaway_pasted_pack_does_not_stop_the_game() {
         rt.text("message")
     );
     assert_eq!(bag(&rt)["importing"], false);
-    assert_eq!(catalog_ids(&rt).len(), 4);
+    assert_eq!(catalog_ids(&rt).len(), 5);
 }
 
 #[test]
@@ -243,7 +303,7 @@ fn a_pack_is_imported_kept_played_exported_shared_and_removed() {
     assert_eq!(rt.text("name"), "Hello Miau");
     assert!(rt.text("glyphs").contains('🐈'));
     assert!(rt.text("notes").contains("SHUT"), "{}", rt.text("notes"));
-    assert_eq!(catalog_ids(&rt).len(), 4, "the preview installed nothing");
+    assert_eq!(catalog_ids(&rt).len(), 5, "the preview installed nothing");
     rt.golden("miau_gift");
     rt.key("enter");
     rt.settle(3);
@@ -265,7 +325,12 @@ fn a_pack_is_imported_kept_played_exported_shared_and_removed() {
     rt.key("w");
     assert_eq!(rt.scene(), "workshop");
     rt.key("tab");
-    for _ in 0..4 {
+    // The list is the catalog's order: down from the first pack to the one just kept.
+    let at = catalog_ids(&rt)
+        .iter()
+        .position(|id| id == "hello-miau")
+        .expect("kept");
+    for _ in 0..at {
         rt.key("down");
     }
     rt.key("e");
@@ -345,7 +410,7 @@ fn a_gift_left_changes_nothing() {
     rt.key("escape");
     rt.settle(3);
     assert_eq!(rt.scene(), "title");
-    assert_eq!(catalog_ids(&rt).len(), 4);
+    assert_eq!(catalog_ids(&rt).len(), 5);
     assert!(bag(&rt)["pending"].is_null());
 }
 
@@ -565,7 +630,7 @@ fn a_gift_is_left_by_mouse() {
     click(&mut rt, "btn_leave");
     rt.settle(2);
     assert_eq!(rt.scene(), "title");
-    assert_eq!(catalog_ids(&rt).len(), 4);
+    assert_eq!(catalog_ids(&rt).len(), 5);
 }
 
 /// The Workshop's Share, Export, Remove and back are buttons as well as keys.

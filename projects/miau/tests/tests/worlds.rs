@@ -1,10 +1,16 @@
 //! The worlds the game ships in `mods/`: every proof replays a concrete winning route, and the
 //! gate passes over them with the core pack the package builds in.
 
+use std::sync::Arc;
+
+use jengine::host::{MemoryAssets, MemoryStorage};
 use jengine_miau::Game;
 use jengine_miau::board::{Action, Proof};
+use jengine_miau::pack::RuleText;
+use jengine_miau::session::Session;
+use jengine_miau::solve::Outcome;
 use jengine_miau::worlds;
-use miau_tests::{mods, pack};
+use miau_tests::{mods, pack, project};
 
 fn assert_wins(id: &str, level: &str, route: &str) {
     let pack = pack(id);
@@ -46,6 +52,72 @@ fn clockwork_routes_win() {
     assert_wins("clockwork", "rockslide", "RRRRDDDRR");
 }
 
+/// Crossword ships in a subfolder, `mods/worlds/`, and is found there like any other pack.
+#[test]
+fn crossword_routes_win() {
+    assert!(mods().join("worlds/crossword.cjs").is_file());
+    assert_wins("crossword", "crossing", "LLDDLLL");
+    assert_wins("crossword", "two-birds", "DLRRR");
+    assert_wins("crossword", "along-the-grain", "RUDDRRR");
+    assert_wins("crossword", "slide-rule", "UUULLULLDRRDRDDDRR");
+    assert_wins("crossword", "pass-it-on", "DRRDRRRRULDLLULURURDDLDL");
+    assert_wins("crossword", "inside-out", "RURRRDRRURDLLLUURDLDRRULLL");
+}
+
+/// Pass it on is won only by reading the flag's WIN a second time, down from ROCK IS: with
+/// `ROCK IS WIN` forbidden, the whole reachable board holds no win.
+#[test]
+fn pass_it_on_needs_rock_is_win() {
+    let pack = pack("crossword");
+    let level = pack.level("pass-it-on").expect("pass-it-on");
+    let free = worlds::solve_level(level, &worlds::CheckOptions::default()).expect("compiles");
+    assert!(matches!(free.outcome, Outcome::Solved(_)), "{free:?}");
+    let options = worlds::CheckOptions {
+        forbid: vec![RuleText::parse("ROCK IS WIN").expect("a rule")],
+        ..worlds::CheckOptions::default()
+    };
+    let forbidden = worlds::solve_level(level, &options).expect("compiles");
+    assert_eq!(forbidden.outcome, Outcome::Unsolvable);
+}
+
+/// A web build bundles the project's files and the game lists its packs from them in memory:
+/// the pack in `mods/worlds/` is carried, and INDEX lists it after the top folder's packs.
+#[cfg(feature = "automata")]
+#[test]
+fn a_web_build_carries_and_lists_the_pack_in_a_subfolder() {
+    let files = jengine_web::project_files(&project()).expect("the project bundles");
+    assert!(
+        files.contains_key("mods/worlds/crossword.cjs"),
+        "{:?}",
+        files
+            .keys()
+            .filter(|k| k.starts_with("mods/"))
+            .collect::<Vec<_>>()
+    );
+    let mut bundle = MemoryAssets::named("bundle");
+    for (name, bytes) in files {
+        bundle.insert(&name, bytes).expect("a bundled name");
+    }
+    let storage = Arc::new(MemoryStorage::new());
+    let mut session = Session::open_shipped(storage, Some((&bundle, "mods"))).expect("opens");
+    assert_eq!(session.take_startup_problems(), Vec::<String>::new());
+    let ids: Vec<&str> = session
+        .catalog()
+        .iter()
+        .map(|c| c.summary.id.as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "core",
+            "clockwork",
+            "garden-basics",
+            "word-lab",
+            "crossword"
+        ]
+    );
+}
+
 #[test]
 fn basic_proofs_display_name_and_stable_ids() {
     let p = pack("garden-basics");
@@ -76,7 +148,11 @@ fn the_core_pack_is_the_packages_alone() {
 #[test]
 fn the_worlds_gate_passes() {
     let results = worlds::check_worlds(&mods(), &worlds::CheckOptions::default());
-    assert_eq!(results.len(), 4, "core plus three pack files");
+    assert_eq!(
+        results.len(),
+        5,
+        "core plus four pack files, one in a subfolder"
+    );
     for r in &results {
         assert!(
             r.passed(),
@@ -90,7 +166,7 @@ fn the_worlds_gate_passes() {
         );
     }
     let total: usize = results.iter().map(|r| r.proofs.len()).sum();
-    assert_eq!(total, 12);
+    assert_eq!(total, 18);
 }
 
 #[cfg(not(feature = "automata"))]
