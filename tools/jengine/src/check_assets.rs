@@ -148,17 +148,23 @@ fn missing(assets: &dyn Assets, path: &str) -> bool {
         .is_err_and(|e| e.problem == AssetProblem::Missing)
 }
 
-/// Every file package components name in a scene's text, in file order. Entities that are
-/// not objects, and keys with no declared asset fields, name nothing.
+/// Every file package components name in a version 2 scene's text, entity by entity.
+/// Entities that are not objects, and keys with no declared asset fields, name nothing.
 fn uses_in(text: &str, registry: &Registry) -> Vec<Use> {
     #[derive(serde::Deserialize)]
     struct RawScene<'a> {
+        #[serde(default)]
+        version: Option<serde_json::Value>,
         #[serde(borrow, default)]
         entities: Vec<&'a RawValue>,
     }
     let Ok(scene) = serde_json::from_str::<RawScene>(text) else {
         return Vec::new();
     };
+    // Package keys in a version 1 scene are kept inert: they draw nothing, so they want nothing.
+    if scene.version != Some(serde_json::json!(2)) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for (index, raw) in scene.entities.iter().enumerate() {
         let Ok(fields) = serde_json::from_str::<BTreeMap<String, &RawValue>>(raw.get()) else {
@@ -168,7 +174,7 @@ fn uses_in(text: &str, registry: &Registry) -> Vec<Use> {
             .get("name")
             .and_then(|n| serde_json::from_str::<String>(n.get()).ok())
             .filter(|n| check_name(n).is_ok());
-        // In file order of keys would need the scene's own reader; keys sorted are stable.
+        // An entity's keys are taken sorted, so the order never depends on how it was written.
         for (key, value) in &fields {
             let Some(binding) = registry.binding(key) else {
                 continue;

@@ -645,4 +645,13 @@ fn a_texture_a_package_field_names_that_nobody_provides_is_named_with_its_scene_
     std::fs::remove_file(d.join("assets/textures/board/tile.png")).unwrap();
     let report = check(d, &[&BoardedCounter]);
     assert!(report.ok(), "{:#?}", report.problems);
+
+    // A version 1 scene keeps package keys inert: they draw nothing and want nothing.
+    common::write(
+        d,
+        "assets/scenes/old.scene",
+        r#"{"version": 1, "entities": [{"name": "old", "board": {"back": "gone.png"}}]}"#,
+    );
+    let report = check(d, &[&BoardedCounter]);
+    assert!(report.ok(), "{:#?}", report.problems);
 }
