@@ -957,7 +957,7 @@ mod tests {
         let reg = Registry::with(&[&CounterPackage]);
         let cmd = reg.find_command("counter_add").unwrap();
         assert_eq!(cmd.signature(), "Counter.add(e, n)");
-        assert_eq!(cmd.typed_signature(), "Counter.add(e: entity, n: integer)");
+        assert_eq!(cmd.typed_signature(), "Counter.add(e: entity, n: number)");
         assert_eq!(cmd.package(), "jengine-counter");
         assert!(reg.find_command("Counter.add").is_some());
         assert!(reg.problems().is_empty(), "{:?}", reg.problems());
