@@ -60,7 +60,7 @@ fn step(registry: &Registry, world: &mut World) {
 
 /// A 1024x1024 sheet of sixteen shaded, striped regions and a 1024x256 monster strip.
 fn sheet(dir: &Path) {
-    let textures = dir.join("textures");
+    let textures = dir.join("textures/crawler");
     std::fs::create_dir_all(&textures).unwrap();
     let paint = |w: u32, h: u32, path: &Path| {
         let mut p = tiny_skia::Pixmap::new(w, h).unwrap();

@@ -93,20 +93,20 @@ impl Default for Sheet {
             .enumerate()
             .map(|(i, name)| {
                 let art = Art {
-                    texture: "monsters.png".into(),
+                    texture: "crawler/monsters.png".into(),
                     region: [i as f32 * 256.0, 0.0, 256.0, 256.0],
                 };
                 (name.to_string(), art)
             })
             .collect();
         let sizes = [
-            ("crawler.png".to_string(), SHEET_SIZE),
-            ("monsters.png".to_string(), [1024.0, 256.0]),
+            ("crawler/crawler.png".to_string(), SHEET_SIZE),
+            ("crawler/monsters.png".to_string(), [1024.0, 256.0]),
         ]
         .into_iter()
         .collect();
         Sheet {
-            texture: "crawler.png".into(),
+            texture: "crawler/crawler.png".into(),
             faces,
             art,
             sizes,
@@ -603,12 +603,12 @@ mod tests {
         q.look = Look::Monster;
         q.art = Some("m_ghoul".into());
         let (t, uv) = r.lookup(&q, None);
-        assert_eq!(t, "monsters.png");
+        assert_eq!(t, "crawler/monsters.png");
         assert_eq!(uv[0], 512.5 / 1024.0);
         q.art = Some("m_nobody".into());
-        assert_eq!(r.lookup(&q, None), ("crawler.png", r.faces[14]));
+        assert_eq!(r.lookup(&q, None), ("crawler/crawler.png", r.faces[14]));
         q.look = Look::Encounter;
-        assert_eq!(r.lookup(&q, None), ("crawler.png", r.faces[15]));
+        assert_eq!(r.lookup(&q, None), ("crawler/crawler.png", r.faces[15]));
     }
 
     #[test]
@@ -628,10 +628,16 @@ mod tests {
         q.look = Look::Wall;
         let (t, uv) = r.lookup(&q, Some("roots"));
         assert_eq!((t, uv[0]), ("walls.png", 256.5 / 512.0));
-        assert_eq!(r.lookup(&q, None), ("crawler.png", r.faces[0]));
+        assert_eq!(r.lookup(&q, None), ("crawler/crawler.png", r.faces[0]));
         q.look = Look::Floor;
-        assert_eq!(r.lookup(&q, Some("roots")), ("crawler.png", r.faces[1]));
-        assert_eq!(r.lookup(&q, Some("nowhere")), ("crawler.png", r.faces[1]));
+        assert_eq!(
+            r.lookup(&q, Some("roots")),
+            ("crawler/crawler.png", r.faces[1])
+        );
+        assert_eq!(
+            r.lookup(&q, Some("nowhere")),
+            ("crawler/crawler.png", r.faces[1])
+        );
 
         assert_eq!(
             sheet.check_sets([("Top", None), ("Roots", Some("roots"))]),

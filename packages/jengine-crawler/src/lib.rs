@@ -41,7 +41,7 @@ pub use view::{Face, Frame, Quad};
 pub mod draw;
 
 use jengine::value::{Params, Value, any, boolean, entity, integer};
-use jengine::{Entity, Package, RawTable, Registry, RowError, World};
+use jengine::{AssetField, Entity, Package, RawTable, Registry, RowError, World};
 use serde::{Deserialize, Serialize};
 
 use crawl::{Fight, Member};
@@ -777,6 +777,28 @@ fn check_table(raw: &RawTable, which: usize) -> Vec<RowError> {
 /// The package entry point.
 pub struct CrawlerPackage;
 
+/// The fields of `crawl_game` that name textures: the sheet's faces, its named art and its
+/// wall sets' art.
+const CRAWL_ASSETS: &[AssetField] = &[
+    AssetField::texture("sheet.texture"),
+    AssetField::texture("sheet.art.*.texture"),
+    AssetField::texture("sheet.sets.*.*.texture"),
+];
+
+/// The textures the package ships, by name under `assets/textures/`: the default sheet's faces
+/// and its four creatures, so a crawl whose scene names no art of its own still draws. They are
+/// Umber Warren's (`projects/arcade-classics/tools/art`, painted with `tools/crawler-art`).
+pub const DEFAULT_TEXTURES: &[(&str, &[u8])] = &[
+    (
+        "crawler/crawler.png",
+        include_bytes!("../assets/textures/crawler/crawler.png"),
+    ),
+    (
+        "crawler/monsters.png",
+        include_bytes!("../assets/textures/crawler/monsters.png"),
+    ),
+];
+
 impl Package for CrawlerPackage {
     fn name(&self) -> &'static str {
         "jengine-crawler"
@@ -788,6 +810,10 @@ impl Package for CrawlerPackage {
         reg.component_tables::<CrawlGame>("crawl_game", |game, data| {
             load_tables(Some(data), game).err().into_iter().collect()
         });
+        reg.component_assets::<CrawlGame>("crawl_game", CRAWL_ASSETS);
+        for (name, bytes) in DEFAULT_TEXTURES {
+            reg.asset(&format!("textures/{name}"), bytes);
+        }
 
         reg.command(
             "Crawler",

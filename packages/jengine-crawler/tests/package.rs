@@ -537,7 +537,7 @@ fn the_draw_pool_holds_one_mesh_per_quad() {
     {
         assert_eq!(mesh.vertices.len(), 4);
         assert_eq!(mesh.indices, [0, 1, 2, 0, 2, 3]);
-        assert_eq!(mesh.texture, "crawler.png");
+        assert_eq!(mesh.texture, "crawler/crawler.png");
         assert_eq!(t.pos, [-2.0, 0.5]);
         z.push(t.z);
     }
@@ -796,7 +796,7 @@ fn a_floor_whose_wall_set_the_sheet_lacks_stops_its_scene_and_one_it_has_is_draw
 
     let sheet = serde_json::json!({
         "sets": { "roots": { "wall": { "texture": "walls.png", "region": [0, 0, 256, 256] } } },
-        "sizes": { "crawler.png": [1024, 1536], "monsters.png": [1024, 256],
+        "sizes": { "crawler/crawler.png": [1024, 1536], "crawler/monsters.png": [1024, 256],
                    "walls.png": [768, 256] }
     });
     let dir = tempfile::tempdir().unwrap();

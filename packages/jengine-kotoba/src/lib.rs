@@ -73,7 +73,7 @@ pub use session::{Session, SessionError};
 #[cfg(feature = "engine")]
 pub use draw::sea::Waves;
 #[cfg(feature = "engine")]
-pub use package::{Content, KotobaPackage, OnlineTable, Table, packages};
+pub use package::{Content, DEFAULT_TEXTURES, KotobaPackage, OnlineTable, Table, packages};
 
 /// The package on the engine (the `engine` feature, on by default): the two components,
 /// `register`, and the handler functions it names, in its order.
@@ -83,7 +83,9 @@ mod package {
     use crate::sea::Rgba;
 
     use jengine::value::{Arg, Params, Together, boolean, entity, integer, number, string};
-    use jengine::{Color, Entity, Package, RawTable, Registry, RowError, Tables, Time, World};
+    use jengine::{
+        AssetField, Color, Entity, Package, RawTable, Registry, RowError, Tables, Time, World,
+    };
     use serde::{Deserialize, Serialize};
 
     /// The `kotoba_table` scene component: where a table's board and hands are drawn, and with
@@ -170,17 +172,17 @@ mod package {
                 font: String::new(),
                 glyph_centre: [0.0, 0.03],
                 kana_size: 0.62,
-                tile: "tile.png".into(),
+                tile: "kotoba/tile.png".into(),
                 tile_border: [16.0, 16.0, 16.0, 16.0],
-                cell_tex: "cell.png".into(),
+                cell_tex: "kotoba/cell.png".into(),
                 cell_border: [16.0, 16.0, 16.0, 16.0],
-                frame: "frame.png".into(),
+                frame: "kotoba/frame.png".into(),
                 frame_border: [24.0, 24.0, 24.0, 24.0],
-                panel: "panel.png".into(),
+                panel: "kotoba/panel.png".into(),
                 panel_border: [16.0, 16.0, 16.0, 16.0],
-                white: "white.png".into(),
-                wall_tex: "wall.png".into(),
-                glow: "glow.png".into(),
+                white: "kotoba/white.png".into(),
+                wall_tex: "kotoba/wall.png".into(),
+                glow: "kotoba/glow.png".into(),
                 ink: Color([0.13, 0.12, 0.18, 1.0]),
                 chosen: Color([1.0, 0.78, 0.3, 0.9]),
                 light: Color([0.55, 0.9, 1.0, 0.8]),
@@ -266,6 +268,56 @@ mod package {
         }
     }
 
+    /// The fields of `kotoba_table` that name files.
+    const TABLE_ASSETS: &[AssetField] = &[
+        AssetField::font("font"),
+        AssetField::texture("tile"),
+        AssetField::texture("cell_tex"),
+        AssetField::texture("frame"),
+        AssetField::texture("panel"),
+        AssetField::texture("white"),
+        AssetField::texture("wall_tex"),
+        AssetField::texture("glow"),
+    ];
+
+    /// The textures the package ships, by name under `assets/textures/`: what `Table` and
+    /// `Waves` name by default, so a project that lists the package draws a board with no art
+    /// of its own. Kotodama's art tool (`projects/kotodama/tools/art`) draws them.
+    pub const DEFAULT_TEXTURES: &[(&str, &[u8])] = &[
+        (
+            "kotoba/tile.png",
+            include_bytes!("../assets/textures/kotoba/tile.png"),
+        ),
+        (
+            "kotoba/cell.png",
+            include_bytes!("../assets/textures/kotoba/cell.png"),
+        ),
+        (
+            "kotoba/frame.png",
+            include_bytes!("../assets/textures/kotoba/frame.png"),
+        ),
+        (
+            "kotoba/panel.png",
+            include_bytes!("../assets/textures/kotoba/panel.png"),
+        ),
+        (
+            "kotoba/white.png",
+            include_bytes!("../assets/textures/kotoba/white.png"),
+        ),
+        (
+            "kotoba/wall.png",
+            include_bytes!("../assets/textures/kotoba/wall.png"),
+        ),
+        (
+            "kotoba/glow.png",
+            include_bytes!("../assets/textures/kotoba/glow.png"),
+        ),
+        (
+            "kotoba/scale.png",
+            include_bytes!("../assets/textures/kotoba/scale.png"),
+        ),
+    ];
+
     /// The package entry point.
     pub struct KotobaPackage;
 
@@ -311,6 +363,12 @@ mod package {
             reg.bag::<KotobaBag>("kotoba");
             reg.optional_table("kotoba_stages", check_stages);
             reg.optional_table("kotoba_rivals", check_rivals);
+
+            reg.component_assets::<Table>("kotoba_table", TABLE_ASSETS);
+            reg.component_assets::<Waves>("kotoba_waves", &[AssetField::texture("texture")]);
+            for (name, bytes) in DEFAULT_TEXTURES {
+                reg.asset(&format!("textures/{name}"), bytes);
+            }
         }
     }
 

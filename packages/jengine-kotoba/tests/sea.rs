@@ -37,7 +37,7 @@ fn scale_texel(x: u32, y: u32) -> [u8; 4] {
 
 fn assets() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sea-assets");
-    let textures = dir.join("textures");
+    let textures = dir.join("textures/kotoba");
     std::fs::create_dir_all(&textures).unwrap();
     let rgba: Vec<u8> = (0..80)
         .flat_map(|y| (0..128).map(move |x| (x, y)))

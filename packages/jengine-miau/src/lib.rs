@@ -52,6 +52,7 @@ pub use rules::{Axis, Rule, Rules, Sentence};
 // The package on the engine: the `miau_game` component, the `Miau.*` commands, the bags
 // scripts read, and `draw`, which turns a board into entities. Everything above this line is
 // plain Rust.
+mod defaults;
 pub mod draw;
 
 use std::collections::HashMap;
@@ -946,6 +947,7 @@ impl Package for MiauPackage {
 
     fn register(&self, reg: &mut Registry) {
         reg.component_checked::<MiauGame>("miau_game", MiauGame::check);
+        defaults::register(reg);
 
         reg.command(
             "Miau",

@@ -49,6 +49,7 @@ mod clock;
 mod components;
 mod convert;
 mod core;
+mod defaults;
 mod doing;
 pub mod glyphs;
 mod meta;
@@ -71,7 +72,9 @@ pub use crate::components::{
     Align, BulkEntity, Camera2D, Color, CustomData, Mesh2D, Name, Overflow, Script, SpawnedFor,
     Sprite, SpriteLibrary, Text, TextLayout, Transform2D, Vertex,
 };
+pub use crate::defaults::{AssetField, AssetSource};
 pub use crate::registry::{Package, Registry};
+pub use crate::scene::AssetKind;
 pub use crate::storage::PlayerData;
 pub use crate::table::{RawTable, Row, RowError, Tables};
 pub use crate::value::{Args, Value};
@@ -93,6 +96,7 @@ pub mod host {
     pub use crate::clock::{Clock, current as clock, set_clock};
     pub use crate::convert::{describe_lua_error, parse_json, to_lua};
     pub use crate::core::{ClipboardCopy, QuitRequest, SceneRequest};
+    pub use crate::defaults::{DefaultAssets, kind_folder, with_defaults};
     pub use crate::doing::{clear as clear_doing, doing, system as doing_system};
     pub use crate::meta::{PackageMeta, coverage_problems, listed_packages, workspace_root};
     pub use crate::project::{FileError, PackageRef, Project, ProjectFile, Source, Window};

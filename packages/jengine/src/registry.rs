@@ -15,6 +15,8 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
 use crate::convert::{parse_json, to_lua};
+use crate::defaults::AssetField;
+use crate::scene::AssetKind;
 use crate::table::{RawTable, Row, RowError, Tables};
 use crate::value::{self, ArgError, Args, Param, Params, Value};
 use crate::world::{Entity, World};
@@ -85,6 +87,32 @@ pub enum RegistryProblem {
         /// The package that asked for it again.
         by: String,
     },
+    /// Two packages ship a default file of the same name.
+    AssetTaken {
+        /// The name inside a project's `assets/` folder.
+        name: String,
+        /// The package that has it.
+        owner: String,
+        /// The package that shipped it again.
+        by: String,
+    },
+    /// A default file whose name would leave the `assets/` folder.
+    BadAssetName {
+        /// The name as given.
+        name: String,
+        /// Why it was refused.
+        problem: String,
+        /// The package that shipped it.
+        by: String,
+    },
+    /// Asset fields declared for a scene key the package does not bind, or bound to another
+    /// type.
+    AssetsForOtherKey {
+        /// The key.
+        key: String,
+        /// The package that declared them.
+        by: String,
+    },
     /// A flat-name prefix that is no lower-case Lua name.
     BadAlias {
         /// The prefix.
@@ -126,6 +154,21 @@ impl fmt::Display for RegistryProblem {
                 f,
                 "namespace {namespace} belongs to {}, but {by} adds {namespace}.{name} to it",
                 whose(owner)
+            ),
+            RegistryProblem::AssetTaken { name, owner, by } => write!(
+                f,
+                "default file assets/{name} is shipped by both {} and {by}",
+                whose(owner)
+            ),
+            RegistryProblem::BadAssetName { name, problem, by } => {
+                write!(
+                    f,
+                    "{by} ships a default file {name:?} that is refused: {problem}"
+                )
+            }
+            RegistryProblem::AssetsForOtherKey { key, by } => write!(
+                f,
+                "{by} declares asset fields for scene key {key:?}, which it does not bind to that type"
             ),
             RegistryProblem::BadAlias { prefix, by } => write!(
                 f,
@@ -240,6 +283,7 @@ pub(crate) type Spawner = Box<dyn Fn(&mut hecs::EntityBuilder, &RawValue) -> Res
 type Reader = Box<dyn Fn(&World, Entity) -> Option<serde_json::Value>>;
 type LuaReader = Box<dyn Fn(&World, Entity, &mlua::Lua) -> Option<mlua::Result<mlua::Value>>>;
 type TablesCheck = Box<dyn Fn(&hecs::EntityBuilder, &Tables) -> Vec<String>>;
+type Filler = Box<dyn Fn(&RawValue) -> Option<serde_json::Value>>;
 
 /// A scene key bound to a component type.
 pub struct ComponentBinding {
@@ -251,6 +295,8 @@ pub struct ComponentBinding {
     read_lua: LuaReader,
     settable: bool,
     tables_check: Option<TablesCheck>,
+    asset_fields: Vec<AssetField>,
+    fill: Option<Filler>,
 }
 
 impl ComponentBinding {
@@ -277,6 +323,28 @@ impl ComponentBinding {
             Some(check) => check(builder, tables),
             None => Vec::new(),
         }
+    }
+    /// The fields of the component that name files, and the files its package's code names
+    /// ([`Registry::component_assets`]).
+    pub fn asset_fields(&self) -> &[AssetField] {
+        &self.asset_fields
+    }
+    /// Every file a scene value of this key names, with its kind and the field it came from
+    /// (`(code)` for a name the package's code uses): the value is read as the component, so
+    /// a field the scene leaves out names its default. A value that does not read names nothing
+    /// (loading the scene reports it).
+    pub fn asset_uses(&self, raw: &RawValue) -> Vec<(AssetKind, String, String)> {
+        let Some(value) = self.fill.as_ref().and_then(|fill| fill(raw)) else {
+            return Vec::new();
+        };
+        self.asset_fields
+            .iter()
+            .flat_map(|f| {
+                f.names_in(&value)
+                    .into_iter()
+                    .map(move |(field, name)| (f.kind, field, name))
+            })
+            .collect()
     }
     /// Deserializes a scene value and adds the component to an entity being built.
     pub fn spawn(&self, builder: &mut hecs::EntityBuilder, raw: &RawValue) -> Result<(), String> {
@@ -396,6 +464,7 @@ pub struct Registry {
     systems: Vec<System>,
     bags: Vec<Bag>,
     tables: Vec<TableBinding>,
+    defaults: BTreeMap<String, (String, &'static [u8])>,
     problems: Vec<RegistryProblem>,
 }
 
@@ -410,6 +479,7 @@ impl Registry {
             systems: Vec::new(),
             bags: Vec::new(),
             tables: Vec::new(),
+            defaults: BTreeMap::new(),
             problems: Vec::new(),
         }
     }
@@ -525,6 +595,8 @@ impl Registry {
                 }),
                 settable,
                 tables_check: None,
+                asset_fields: Vec::new(),
+                fill: None,
             },
         );
     }
@@ -548,6 +620,96 @@ impl Registry {
                     None => Vec::new(),
                 }));
         }
+    }
+
+    /// Declares which fields of the component bound to `key` name files (textures, fonts,
+    /// sounds), and which files the package's code names whenever the component is in a scene,
+    /// so `jengine check` can say which file a scene wants, naming the entity and field, before
+    /// anything is drawn:
+    ///
+    /// ```
+    /// # use jengine::{AssetField, AssetKind, Registry};
+    /// # #[derive(serde::Serialize, serde::Deserialize)]
+    /// # struct Board { tile: String }
+    /// # let mut reg = Registry::new();
+    /// reg.component::<Board>("board");
+    /// reg.component_assets::<Board>("board", &[
+    ///     AssetField::texture("tile"),
+    ///     AssetField::from_code(AssetKind::Texture, "board/glow.png"),
+    /// ]);
+    /// ```
+    ///
+    /// A field is read from the value as the component has it, defaults filled in. Declaring
+    /// fields for a key the package does not bind to `T` is a registry problem.
+    pub fn component_assets<T>(&mut self, key: &str, fields: &[AssetField])
+    where
+        T: hecs::Component + Serialize + DeserializeOwned,
+    {
+        match self.components.get_mut(key) {
+            Some(binding)
+                if binding.package == self.current
+                    && binding.type_name == std::any::type_name::<T>() =>
+            {
+                binding.asset_fields.extend_from_slice(fields);
+                binding.fill = Some(Box::new(|raw| {
+                    let value: T = serde_json::from_str(raw.get()).ok()?;
+                    serde_json::to_value(&value).ok()
+                }));
+            }
+            _ => self.problems.push(RegistryProblem::AssetsForOtherKey {
+                key: key.to_string(),
+                by: self.current.clone(),
+            }),
+        }
+    }
+
+    /// Ships a default file with the package: `name` is its path inside a project's
+    /// `assets/` folder (`textures/kotoba/tile.png`), and the bytes are usually an
+    /// `include_bytes!` of a file in the package's crate. A project that has a file of that
+    /// name uses its own; one that has none gets this one, on the desktop and on the web
+    /// alike. Name defaults under a folder named for the package, so two packages never ship
+    /// the same name (that is a registry problem, as is a name leaving the folder).
+    pub fn asset(&mut self, name: &str, bytes: &'static [u8]) {
+        if let Err(e) = crate::asset::check_asset_name(name) {
+            self.problems.push(RegistryProblem::BadAssetName {
+                name: name.to_string(),
+                problem: e.to_string(),
+                by: self.current.clone(),
+            });
+            return;
+        }
+        let name = name
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect::<Vec<_>>()
+            .join("/");
+        if let Some((owner, _)) = self.defaults.get(&name) {
+            self.problems.push(RegistryProblem::AssetTaken {
+                name,
+                owner: owner.clone(),
+                by: self.current.clone(),
+            });
+            return;
+        }
+        self.defaults.insert(name, (self.current.clone(), bytes));
+    }
+
+    /// The package that ships the default file `name` (inside `assets/`), if one does.
+    pub fn default_asset(&self, name: &str) -> Option<(&str, &'static [u8])> {
+        self.defaults
+            .get(name)
+            .map(|(package, bytes)| (package.as_str(), *bytes))
+    }
+
+    /// Every default file the packages ship, named from a project's top
+    /// (`assets/textures/kotoba/tile.png`): what [`crate::host::with_defaults`] puts under a
+    /// project's own files.
+    pub fn default_assets(&self) -> std::sync::Arc<dyn crate::host::Assets> {
+        std::sync::Arc::new(crate::defaults::memory_of(
+            self.defaults
+                .iter()
+                .map(|(name, (_, bytes))| (name.as_str(), *bytes)),
+        ))
     }
 
     /// Adds a command, callable as `Namespace.name(...)` and `namespace_name(...)`.
@@ -988,6 +1150,97 @@ mod tests {
         );
         tables.insert_json("levels", "[]").unwrap();
         assert!(scene.check_tables(&reg, &tables).is_empty());
+    }
+
+    #[test]
+    fn default_files_and_asset_fields_are_registered_with_their_package() {
+        #[derive(Debug, serde::Serialize, serde::Deserialize)]
+        #[serde(default)]
+        struct Board {
+            tile: String,
+            size: f32,
+        }
+        impl Default for Board {
+            fn default() -> Board {
+                Board {
+                    tile: "board/tile.png".into(),
+                    size: 1.0,
+                }
+            }
+        }
+        struct Boards;
+        impl Package for Boards {
+            fn name(&self) -> &'static str {
+                "boards"
+            }
+            fn register(&self, reg: &mut Registry) {
+                reg.component::<Board>("board");
+                reg.component_assets::<Board>(
+                    "board",
+                    &[
+                        AssetField::texture("tile"),
+                        AssetField::from_code(AssetKind::Texture, "board/glow.png"),
+                    ],
+                );
+                reg.component_assets::<Counter>("board", &[AssetField::texture("start")]);
+                reg.asset("textures/board/tile.png", b"png");
+                reg.asset("./textures//board/glow.png", b"glow");
+                reg.asset("../up.png", b"x");
+            }
+        }
+        struct Copycat;
+        impl Package for Copycat {
+            fn name(&self) -> &'static str {
+                "copycat"
+            }
+            fn register(&self, reg: &mut Registry) {
+                reg.asset("textures/board/tile.png", b"other");
+                reg.component_assets::<Counter>("counter", &[AssetField::texture("start")]);
+            }
+        }
+        let reg = Registry::with(&[&CounterPackage, &Boards, &Copycat]);
+        let problems: Vec<String> = reg.problems().iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            problems,
+            [
+                "boards declares asset fields for scene key \"board\", which it does not bind to that type",
+                "boards ships a default file \"../up.png\" that is refused: \"../up.png\" leaves its folder: asset names are relative paths inside it",
+                "default file assets/textures/board/tile.png is shipped by both boards and copycat",
+                "copycat declares asset fields for scene key \"counter\", which it does not bind to that type",
+            ]
+        );
+        assert_eq!(
+            reg.default_asset("textures/board/glow.png"),
+            Some(("boards", &b"glow"[..]))
+        );
+        let files = reg.default_assets();
+        assert_eq!(
+            files.read("assets/textures/board/tile.png").unwrap(),
+            b"png"
+        );
+        let board = reg.binding("board").unwrap();
+        assert_eq!(board.asset_fields().len(), 2);
+        let raw = |t: &str| RawValue::from_string(t.to_string()).unwrap();
+        let uses = |t: &str| board.asset_uses(&raw(t));
+        let texture = AssetKind::Texture;
+        assert_eq!(
+            uses("{}"),
+            [
+                (texture, "tile".to_string(), "board/tile.png".to_string()),
+                (texture, "(code)".to_string(), "board/glow.png".to_string()),
+            ]
+        );
+        assert_eq!(
+            uses(r#"{"tile": "mine.png"}"#)[0],
+            (texture, "tile".to_string(), "mine.png".to_string())
+        );
+        assert!(uses(r#"{"tile": 5}"#).is_empty());
+        assert!(
+            reg.binding("counter")
+                .unwrap()
+                .asset_uses(&raw("{}"))
+                .is_empty()
+        );
     }
 
     #[test]

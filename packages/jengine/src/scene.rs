@@ -186,6 +186,8 @@ pub enum AssetKind {
     Texture,
     /// A TTF/OTF font under `assets/fonts/`.
     Font,
+    /// A sound under `assets/audio/` (named by package components, never by a core key).
+    Sound,
 }
 
 /// One file a scene names for drawing, with the entity and key that name it.

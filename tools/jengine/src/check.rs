@@ -80,7 +80,7 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
         0,
     );
     let mut named_scripts = BTreeSet::new();
-    let assets = project.dir.join("assets");
+    let assets = crate::check_assets::project_assets(&project, &registry);
     let mut decoded: BTreeMap<(AssetKind, String), Result<(), String>> = BTreeMap::new();
     // A broken table several scenes use is one problem, not one a scene.
     let mut table_problems: Vec<SceneError> = Vec::new();
@@ -125,10 +125,7 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
             }
             let result = decoded
                 .entry((used.kind, used.name.clone()))
-                .or_insert_with(|| match used.kind {
-                    AssetKind::Texture => crate::render::check_texture(&assets, &used.name),
-                    AssetKind::Font => crate::render::check_font(&assets, &used.name),
-                });
+                .or_insert_with(|| crate::check_assets::decode(&assets, used.kind, &used.name));
             if let Err(problem) = result {
                 said.insert((used.kind, &used.name));
                 let more = outline.assets[i + 1..]
@@ -153,6 +150,11 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
     report
         .problems
         .extend(jengine::host::each_problem_once(&table_problems));
+    report
+        .problems
+        .extend(crate::check_assets::component_asset_problems(
+            &project, &registry, &scenes,
+        ));
     let mut lua_files: Vec<String> = walk_lua(&project.dir.join("assets/scripts"));
     lua_files.sort();
     match &mut scripts {

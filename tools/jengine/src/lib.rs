@@ -17,6 +17,7 @@
 
 pub mod alsa;
 pub mod check;
+pub mod check_assets;
 pub mod cli;
 pub mod data_dir;
 pub mod desktop;

@@ -529,3 +529,129 @@ fn calls_of_names_no_package_registers_are_problems_with_a_suggestion() {
         found[2]
     );
 }
+
+/// The counter package under its own name, with one more component whose fields name
+/// textures: `board.tile` (a default the package ships) and `board.back` (one it does not),
+/// and a texture its code draws.
+struct BoardedCounter;
+
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct Board {
+    tile: String,
+    back: String,
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board {
+            tile: "board/tile.png".into(),
+            back: String::new(),
+        }
+    }
+}
+
+impl jengine::Package for BoardedCounter {
+    fn name(&self) -> &'static str {
+        "jengine-counter"
+    }
+    fn register(&self, reg: &mut jengine::Registry) {
+        use jengine::AssetField;
+        CounterPackage.register(reg);
+        reg.component::<Board>("board");
+        reg.component_assets::<Board>(
+            "board",
+            &[
+                AssetField::texture("tile"),
+                AssetField::texture("back"),
+                AssetField::from_code(jengine::host::AssetKind::Texture, "board/glow.png"),
+            ],
+        );
+        let tile: &'static [u8] = Box::leak(png(4, 4).into_boxed_slice());
+        reg.asset("textures/board/tile.png", tile);
+    }
+}
+
+#[test]
+fn a_texture_a_package_field_names_that_nobody_provides_is_named_with_its_scene_entity_and_field() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    common::write(
+        d,
+        "assets/scenes/boards.scene",
+        r#"{"version": 2, "entities": [
+            {"name": "plain", "board": {}},
+            {"name": "backed", "board": {"back": "felt.png"}},
+            {"board": {"back": "felt.png", "tile": "mine.png"}},
+            {"name": "sprite", "sprite": {"texture": "board/tile.png"}}
+        ]}"#,
+    );
+    let report = check(d, &[&BoardedCounter]);
+    let prefix = format!("{}/", d.display());
+    let found: Vec<String> = report
+        .problems
+        .iter()
+        .map(|p| p.replace(&prefix, ""))
+        .collect();
+    let nobody = |path: &str| {
+        format!(
+            "the project has no file {path} and no listed package ships one (listed: \
+             jengine-counter); add it there"
+        )
+    };
+    // The tile is the package's default and is fine; the glow its code draws, the felt and
+    // the project's own tile are nobody's. A core sprite finds the package's default too.
+    assert_eq!(
+        found,
+        [
+            format!(
+                "assets/scenes/boards.scene: entity 0 (\"plain\"), key \"board\": the package \
+                 draws the texture \"board/glow.png\" itself: {} (and 2 more uses in this scene)",
+                nobody("assets/textures/board/glow.png")
+            ),
+            format!(
+                "assets/scenes/boards.scene: entity 1 (\"backed\"), key \"board\": field \"back\" \
+                 names the texture \"felt.png\": {} (and 1 more use in this scene)",
+                nobody("assets/textures/felt.png")
+            ),
+            format!(
+                "assets/scenes/boards.scene: entity 2, key \"board\": field \"tile\" names the \
+                 texture \"mine.png\": {}",
+                nobody("assets/textures/mine.png")
+            ),
+        ]
+    );
+
+    // The project's files by those names, and a broken one in place of the package's tile.
+    write_bytes(d, "assets/textures/board/glow.png", &png(2, 2));
+    write_bytes(d, "assets/textures/felt.png", &png(2, 2));
+    write_bytes(d, "assets/textures/mine.png", &png(2, 2));
+    write_bytes(d, "assets/textures/board/tile.png", b"not a png");
+    let report = check(d, &[&BoardedCounter]);
+    let found: Vec<String> = report
+        .problems
+        .iter()
+        .map(|p| p.replace(&prefix, ""))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].starts_with("assets/scenes/boards.scene: entity 3 (\"sprite\"), key \"sprite\": texture \"board/tile.png\" is not a usable PNG"),
+        "{found:#?}"
+    );
+    assert!(
+        found[1].starts_with("assets/scenes/boards.scene: entity 0 (\"plain\"), key \"board\": field \"tile\" names the texture \"board/tile.png\": texture \"board/tile.png\" is not a usable PNG"),
+        "{found:#?}"
+    );
+    std::fs::remove_file(d.join("assets/textures/board/tile.png")).unwrap();
+    let report = check(d, &[&BoardedCounter]);
+    assert!(report.ok(), "{:#?}", report.problems);
+
+    // A version 1 scene keeps package keys inert: they draw nothing and want nothing.
+    common::write(
+        d,
+        "assets/scenes/old.scene",
+        r#"{"version": 1, "entities": [{"name": "old", "board": {"back": "gone.png"}}]}"#,
+    );
+    let report = check(d, &[&BoardedCounter]);
+    assert!(report.ok(), "{:#?}", report.problems);
+}

@@ -211,3 +211,141 @@ fn the_documented_package_builds_checks_and_runs_outside_the_workspace() {
         text(&first.stdout)
     );
 }
+
+/// A project with no art of its own that lists jengine-kotoba, as a new user would start one:
+/// only a project file, a scene and a script, in a folder outside the workspace.
+fn kotoba_project(dir: &Path, root: &Path) {
+    let package = |name: &str| {
+        let path = root.join("packages").join(name);
+        format!(
+            r#"{{ "name": "{name}", "source": {{ "type": "path", "path": {:?} }} }}"#,
+            path.to_str().unwrap()
+        )
+    };
+    let project = format!(
+        r#"{{
+  "name": "bare-board",
+  "version": "0.1.0",
+  "start_scene": "main",
+  "window": {{ "width": 640, "height": 360, "title": "A bare board" }},
+  "packages": [{}, {}, {}]
+}}
+"#,
+        package("jengine-net"),
+        package("jengine-online"),
+        package("jengine-kotoba")
+    );
+    common::write(dir, "project.jengine", &project);
+    common::write(
+        dir,
+        "assets/scenes/main.scene",
+        r##"{
+  "version": 2,
+  "entities": [
+    { "name": "camera", "camera": { "center": [0, 0], "size": [16, 9], "clear": "#1a2030" } },
+    { "name": "table", "kotoba_table": {}, "script": "table.lua" }
+  ]
+}
+"##,
+    );
+    common::write(
+        dir,
+        "assets/scripts/table.lua",
+        "function start(e)\n  Kotoba.puzzle(e, \"builtin\")\nend\n",
+    );
+}
+
+/// How many pixels are the renderer's missing-texture magenta.
+fn magenta(frame: &jengine_tool::render::Frame) -> usize {
+    frame
+        .rgba
+        .chunks_exact(4)
+        .filter(|p| p[0] > 240 && p[1] < 16 && p[2] > 240)
+        .count()
+}
+
+/// How many pixels differ between two frames of one size.
+fn changed(a: &jengine_tool::render::Frame, b: &jengine_tool::render::Frame) -> usize {
+    a.rgba
+        .chunks_exact(4)
+        .zip(b.rgba.chunks_exact(4))
+        .filter(|(x, y)| x != y)
+        .count()
+}
+
+#[test]
+fn a_listed_package_draws_with_its_own_art_and_a_projects_file_overrides_it() {
+    let root = common::workspace();
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in root.to_string_lossy().bytes() {
+        hash = (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193);
+    }
+    let home = std::env::temp_dir().join(format!("jengine-outside-kotoba-{hash:08x}"));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    let home = std::fs::canonicalize(&home).unwrap();
+    let home = home.as_path();
+    assert!(jengine::host::workspace_root(home).is_none());
+    kotoba_project(&home.join("board"), &root);
+    assert!(!home.join("board/assets/textures").exists());
+
+    let check = jengine(home, &["check", "--dev", "board"]);
+    assert_eq!(
+        text(&check.stdout),
+        "board: ok (1 scene, 1 script, 0 tables)\n"
+    );
+
+    let shot = |out: &str| {
+        let run = jengine(
+            home,
+            &[
+                "shot", "--dev", "board", "--frames", "3", "--size", "640x360", "--out", out,
+            ],
+        );
+        let stderr = text(&run.stderr);
+        assert!(!stderr.contains("checker"), "{stderr}");
+        jengine_testkit::golden::read_png(&home.join(out)).unwrap()
+    };
+    let bare = shot("bare.png");
+    assert_eq!(magenta(&bare), 0, "the board is drawn as missing textures");
+    // The board, its frame and the hand cover a good part of the picture, in more than the
+    // clear colour.
+    let clear = [0x1a, 0x20, 0x30, 0xff];
+    let drawn = bare.rgba.chunks_exact(4).filter(|p| *p != clear).count();
+    assert!(drawn > 640 * 360 / 5, "only {drawn} pixels drawn");
+    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    jengine_testkit::golden::check(&goldens, &out, "kotoba_default_art", &bare)
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    // The project's own tile, by the same name, wins over the package's.
+    let own = jengine_tool::render::Frame {
+        width: 64,
+        height: 64,
+        rgba: [40, 200, 90, 255].repeat(64 * 64),
+    };
+    let textures = home.join("board/assets/textures/kotoba");
+    std::fs::create_dir_all(&textures).unwrap();
+    own.save_png(&textures.join("tile.png")).unwrap();
+    let check = jengine(home, &["check", "--dev", "board"]);
+    assert!(
+        text(&check.stdout).contains("ok"),
+        "{}",
+        text(&check.stdout)
+    );
+    let mine = shot("mine.png");
+    assert_eq!(magenta(&mine), 0);
+    let green = |f: &jengine_tool::render::Frame| {
+        f.rgba
+            .chunks_exact(4)
+            .filter(|p| p[1] > 150 && p[0] < 90 && p[2] < 130)
+            .count()
+    };
+    assert!(
+        green(&mine) > 2000 && green(&bare) < 100,
+        "own tiles: {} green pixels, defaults: {}",
+        green(&mine),
+        green(&bare)
+    );
+    assert!(changed(&bare, &mine) > 2000);
+}

@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use jengine::host::{Assets, DiskAssets, within};
+use jengine::host::{Assets, DefaultAssets, DiskAssets, with_defaults, within};
 use jengine::{Entity, Mesh2D, Name, Sprite, SpriteLibrary, Text, TextLayout, Transform2D, World};
 
 use camera::{View, pick_camera};
@@ -54,6 +54,10 @@ pub struct Renderer {
     textures: Textures,
     fonts: text::Fonts,
     warnings: Warnings,
+    /// The project's `assets` folder, as handed in.
+    assets: Arc<dyn Assets>,
+    /// The packages' default files last found in a world, now under the project's.
+    defaults: Option<Arc<dyn Assets>>,
 }
 
 /// Lays text boxes out as the renderer draws them, without drawing: what the runtime keeps a
@@ -135,16 +139,42 @@ impl Renderer {
 
     /// Draws with textures and fonts from `assets`, the files of a project's `assets` folder
     /// (`within(&project.assets, "assets")`): `textures/...` and `fonts/...`.
+    ///
+    /// A texture or font the project has no file of is read from the default files of the
+    /// world's packages ([`jengine::host::DefaultAssets`], put in by the runtime), so a package
+    /// that ships its art draws with it in any project that lists it.
     pub fn with_assets(assets: Arc<dyn Assets>) -> Renderer {
         Renderer {
             textures: Textures::with_assets(within(&assets, "textures")),
             fonts: text::Fonts::with_assets(within(&assets, "fonts")),
             warnings: Warnings::default(),
+            assets,
+            defaults: None,
         }
+    }
+
+    /// Puts the world's package defaults under the project's files, once per set of defaults:
+    /// textures and fonts are read again from the layered set.
+    fn adopt_defaults(&mut self, world: &World) {
+        let Some(found) = world.resources.get::<DefaultAssets>() else {
+            return;
+        };
+        if self
+            .defaults
+            .as_ref()
+            .is_some_and(|d| Arc::ptr_eq(d, &found.0))
+        {
+            return;
+        }
+        let both = with_defaults(self.assets.clone(), within(&found.0, "assets"));
+        self.textures = Textures::with_assets(within(&both, "textures"));
+        self.fonts = text::Fonts::with_assets(within(&both, "fonts"));
+        self.defaults = Some(found.0.clone());
     }
 
     /// Loads every texture named by `SpriteLibrary` components (call after a scene loads).
     pub fn preload(&mut self, world: &World) {
+        self.adopt_defaults(world);
         for library in world.entities.query::<&SpriteLibrary>().iter() {
             for name in &library.textures {
                 if let Some(warning) = self.textures.load(name) {
@@ -262,6 +292,7 @@ impl Renderer {
         height: u32,
         only: Option<&dyn Fn(Entity) -> bool>,
     ) -> Frame {
+        self.adopt_defaults(world);
         let (camera, warning) = pick_camera(world);
         if let Some(w) = warning {
             self.warnings.say(w);

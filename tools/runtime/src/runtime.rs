@@ -214,7 +214,7 @@ impl Runtime {
     }
 
     fn start(
-        project: Project,
+        mut project: Project,
         linked: &[&dyn Package],
         options: Options,
     ) -> Result<Runtime, Vec<String>> {
@@ -223,6 +223,10 @@ impl Runtime {
         if !registry.problems().is_empty() {
             return Err(registry.problems().iter().map(|p| p.to_string()).collect());
         }
+        // The packages' default files sit under the project's own: every loader (and the
+        // renderer, through the world's resource) reads a name the project lacks from them.
+        let defaults = registry.default_assets();
+        project.assets = jengine::host::with_defaults(project.assets, defaults.clone());
         let (tables, errors) = Tables::load(&*project.assets);
         let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         problems.extend(registry.check_tables(&tables));
@@ -238,6 +242,9 @@ impl Runtime {
         world
             .resources
             .insert(jengine::ProjectFiles(project.assets.clone()));
+        world
+            .resources
+            .insert(jengine::host::DefaultAssets(defaults));
         world.resources.insert(jengine::Launch {
             project_dir: project.dir.clone(),
             data_dir: options.save_dir.clone(),

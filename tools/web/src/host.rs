@@ -428,6 +428,66 @@ mod tests {
         assert!(host.take_log().contains("first goal"));
     }
 
+    /// The counter package under its own name, shipping one default texture: a solid
+    /// teal square, `textures/counter/dot.png`.
+    struct ShipsADot;
+
+    impl Package for ShipsADot {
+        fn name(&self) -> &'static str {
+            "jengine-counter"
+        }
+        fn register(&self, reg: &mut jengine::Registry) {
+            jengine_counter::CounterPackage.register(reg);
+            let dot = Frame {
+                width: 4,
+                height: 4,
+                rgba: [20, 180, 170, 255].repeat(16),
+            };
+            let png: &'static [u8] = Box::leak(dot.png_fast().unwrap().into_boxed_slice());
+            reg.asset("textures/counter/dot.png", png);
+        }
+    }
+
+    #[test]
+    fn a_package_default_texture_draws_from_a_bundle_that_lacks_it_and_the_bundle_wins() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/counter-project");
+        let mut files = crate::project_files(&dir).unwrap();
+        files.insert(
+            "assets/scenes/main.scene".into(),
+            br##"{"version": 2, "entities": [
+                {"name": "camera", "camera": {"center": [0, 0], "size": [16, 9], "clear": "#000000"}},
+                {"name": "dot", "sprite": {"texture": "counter/dot.png", "size": [16, 9]}}
+            ]}"##
+                .to_vec(),
+        );
+        assert!(!files.keys().any(|name| name.contains("dot.png")));
+        let mut host = Host::start(&bundle::pack(&files), &[&ShipsADot], 7)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        host.step(&[]);
+        let rgba = host.render(32, 18).unwrap().to_vec();
+        assert!(
+            rgba.chunks_exact(4).all(|p| p == [20, 180, 170, 255]),
+            "{:?}",
+            &rgba[..8]
+        );
+        assert!(!host.take_log().contains("checker"));
+
+        // A bundle with its own file by that name draws its own.
+        let own = Frame {
+            width: 2,
+            height: 2,
+            rgba: [200, 40, 60, 255].repeat(4),
+        };
+        files.insert(
+            "assets/textures/counter/dot.png".into(),
+            own.png_fast().unwrap(),
+        );
+        let mut host = Host::start(&bundle::pack(&files), &[&ShipsADot], 7).unwrap();
+        host.step(&[]);
+        let rgba = host.render(32, 18).unwrap();
+        assert!(rgba.chunks_exact(4).all(|p| p == [200, 40, 60, 255]));
+    }
+
     #[test]
     fn a_click_in_frame_pixels_reaches_the_script_as_a_world_point() {
         let mut host =

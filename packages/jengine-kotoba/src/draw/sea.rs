@@ -65,7 +65,7 @@ pub struct Waves {
 
 impl Default for Waves {
     fn default() -> Self {
-        Waves::with_settings("scale.png", &Settings::default())
+        Waves::with_settings("kotoba/scale.png", &Settings::default())
     }
 }
 
@@ -550,7 +550,7 @@ pub(crate) mod tests {
         let count = world.entities.get::<&Sea>(e).unwrap().len();
         let first = scales(&world);
         assert_eq!(first.len(), count);
-        assert!(first.iter().all(|(t, s)| s.texture == "scale.png"
+        assert!(first.iter().all(|(t, s)| s.texture == "kotoba/scale.png"
             && s.size == [1.35, 1.35 * FAN]
             && t.z >= -10.0
             && t.z < -9.0));

@@ -24,3 +24,22 @@ fn writing_where_a_file_stands_fails_naming_it_and_writes_nothing() {
     );
     assert_eq!(std::fs::read(&blocker).unwrap(), b"not a folder");
 }
+
+/// jengine-crawler ships Umber Warren's sheet and creatures as its defaults: each is what this
+/// tool draws, byte for byte, so the package's art never drifts from the game's.
+#[test]
+fn the_crawler_package_ships_exactly_the_sheet_this_tool_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    arcade_art::write_textures(dir.path()).unwrap();
+    let package = arcade_art::committed_dir()
+        .join("../../../../packages/jengine-crawler/assets/textures/crawler");
+    for name in ["crawler.png", "monsters.png"] {
+        let shipped = std::fs::read(package.join(name)).unwrap();
+        assert!(
+            shipped == std::fs::read(dir.path().join(name)).unwrap(),
+            "{} differs from what arcade-art draws; run `cargo run -p arcade-art` and copy the game's \
+             {name} there",
+            package.join(name).display()
+        );
+    }
+}

@@ -29,3 +29,31 @@ fn writing_where_a_file_stands_fails_naming_it_and_writes_nothing() {
     );
     assert_eq!(std::fs::read(&blocker).unwrap(), b"not a folder");
 }
+
+/// jengine-kotoba ships Kotodama's board textures as its defaults: each is what this tool
+/// draws, byte for byte, so the package's art never drifts from the game's.
+#[test]
+fn the_kotoba_package_ships_exactly_the_board_textures_this_tool_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    kotodama_art::write_textures(dir.path()).unwrap();
+    let package = kotodama_art::committed_dir()
+        .join("../../../../packages/jengine-kotoba/assets/textures/kotoba");
+    for name in [
+        "tile.png",
+        "cell.png",
+        "frame.png",
+        "panel.png",
+        "white.png",
+        "wall.png",
+        "glow.png",
+        "scale.png",
+    ] {
+        let shipped = std::fs::read(package.join(name)).unwrap();
+        assert!(
+            shipped == std::fs::read(dir.path().join(name)).unwrap(),
+            "{} differs from what kotodama-art draws; run `cargo run -p kotodama-art` and copy the game's \
+             {name} there",
+            package.join(name).display()
+        );
+    }
+}
