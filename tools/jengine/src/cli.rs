@@ -16,11 +16,20 @@ use crate::render::Renderer;
 use crate::runtime::{Options, Runtime, print_log};
 use crate::viewport::{self, Profile};
 
+/// `jengine --version`: the version, and the host sources this tool was built from (the
+/// checkout every viewport it builds links against).
+const HOST_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (host sources: the checkout holding ",
+    env!("CARGO_MANIFEST_DIR"),
+    ")"
+);
+
 /// The jengine tool.
 #[derive(Debug, Parser)]
 #[command(
     name = "jengine",
-    version,
+    version = HOST_VERSION,
     about = "Check, run and document jengine projects and packages."
 )]
 pub struct Cli {

@@ -109,7 +109,10 @@ fn the_documented_package_builds_checks_and_runs_outside_the_workspace() {
     let binary = built_binary(&stdout).to_string();
     let stderr = text(&built.stderr);
     assert!(
-        stderr.contains("building the viewport of greeter-demo (greeter, debug) into "),
+        stderr.contains(&format!(
+            "building the viewport of greeter-demo (greeter, debug) against the host in {} into ",
+            common::workspace().display()
+        )),
         "{stderr}"
     );
     let check = jengine(home, &["check", "--dev", "greeter-project"]);

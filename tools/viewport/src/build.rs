@@ -57,6 +57,7 @@ pub fn build_with(
     output: Output<'_>,
 ) -> Result<Viewport, ViewportError> {
     check_metas(metas)?;
+    crate::generate::check_one_host(metas, root)?;
     let id = crate_id(name, home, root);
     let crate_dir = root.join("target/viewport").join(&id);
     std::fs::create_dir_all(&crate_dir).map_err(|source| ViewportError::Write {
@@ -156,13 +157,14 @@ pub(crate) fn run_cargo(
         source,
     };
     let what = format!(
-        "building the {kind} of {name} ({}, {}) into {}: {reason}",
+        "building the {kind} of {name} ({}, {}) against the host in {} into {}: {reason}",
         metas
             .iter()
             .map(|m| m.name.as_str())
             .collect::<Vec<_>>()
             .join(", "),
         profile.dir(),
+        root.display(),
         target_dir.display()
     );
     match output {

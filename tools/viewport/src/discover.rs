@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use jengine::host::PackageMeta;
 
 /// Whether `root` is a checkout holding this host (and so can be built against).
-fn holds_host(root: &Path) -> bool {
+pub(crate) fn holds_host(root: &Path) -> bool {
     root.join("tools/jengine/Cargo.toml").is_file() && root.join("packages/jengine").is_dir()
 }
 

@@ -299,6 +299,69 @@ fn redirects(metas: &[PackageMeta], root: &Path) -> Vec<(PathBuf, String, String
     out
 }
 
+/// Refuses, before cargo runs, a listed package from outside the workspace whose path
+/// dependency on a host crate (`jengine`, any crate of a jengine checkout) leads into another
+/// checkout than `root`, the one this tool builds against: cargo would see two crates of one
+/// name and fail with a lockfile collision that names neither cause nor fix.
+pub(crate) fn check_one_host(metas: &[PackageMeta], root: &Path) -> Result<(), ViewportError> {
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    for meta in metas {
+        let dir = std::fs::canonicalize(&meta.dir).unwrap_or_else(|_| meta.dir.clone());
+        if dir.starts_with(&root) {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(meta.dir.join("Cargo.toml")) else {
+            continue;
+        };
+        let Ok(manifest) = toml::from_str::<toml::Table>(&text) else {
+            continue;
+        };
+        for (key, path) in path_dependencies(&manifest) {
+            let Ok(real) = std::fs::canonicalize(dir.join(&path)) else {
+                continue;
+            };
+            let Some(other) = real.ancestors().find(|a| crate::discover::holds_host(a)) else {
+                continue;
+            };
+            if other == root {
+                continue;
+            }
+            let rel = real.strip_prefix(other).unwrap_or(&real);
+            return Err(ViewportError::Package {
+                file: meta.dir.join("Cargo.toml"),
+                message: format!(
+                    "its dependency `{key}` points at {}, in the jengine checkout {}, but this jengine tool builds against the checkout {}; a viewport links one host. Point the path at {} (or use the tool of the other checkout: cargo install --locked --path {})",
+                    real.display(),
+                    other.display(),
+                    root.display(),
+                    root.join(rel).display(),
+                    other.join("tools/jengine").display()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Every `(name, path)` dependency of a manifest given by path, target tables included.
+fn path_dependencies(manifest: &toml::Table) -> Vec<(String, String)> {
+    let targets = manifest.get("target").and_then(|t| t.as_table());
+    std::iter::once(manifest.get("dependencies"))
+        .chain(
+            targets
+                .into_iter()
+                .flat_map(|t| t.values().map(|v| v.get("dependencies"))),
+        )
+        .flatten()
+        .filter_map(|deps| deps.as_table())
+        .flat_map(|deps| deps.iter())
+        .filter_map(|(key, dep)| {
+            let path = dep.get("path")?.as_str()?;
+            Some((key.clone(), path.to_string()))
+        })
+        .collect()
+}
+
 /// Writes `text` unless the file already holds it, so an unchanged file keeps its time.
 pub(crate) fn write_if_changed(path: &Path, text: &[u8]) -> Result<(), ViewportError> {
     if std::fs::read(path).ok().as_deref() == Some(text) {
@@ -319,6 +382,59 @@ pub(crate) fn write_if_changed(path: &Path, text: &[u8]) -> Result<(), ViewportE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder that looks like a jengine checkout (what `holds_host` asks for).
+    fn fake_checkout(dir: &Path) {
+        std::fs::create_dir_all(dir.join("tools/jengine")).unwrap();
+        std::fs::write(dir.join("tools/jengine/Cargo.toml"), "").unwrap();
+        std::fs::create_dir_all(dir.join("packages/jengine")).unwrap();
+    }
+
+    #[test]
+    fn a_package_whose_host_is_another_checkout_is_refused_naming_both() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (here, there) = (tmp.path().join("here"), tmp.path().join("there"));
+        fake_checkout(&here);
+        fake_checkout(&there);
+        let package = tmp.path().join("beacon");
+        std::fs::create_dir_all(&package).unwrap();
+        let manifest = |host: &Path| {
+            format!(
+                "[package]\nname = \"beacon\"\n[dependencies]\njengine = {{ path = {:?} }}\n",
+                host.join("packages/jengine").display().to_string()
+            )
+        };
+        let meta = PackageMeta {
+            name: "beacon".into(),
+            version: "0.1.0".into(),
+            description: String::new(),
+            entry: "BeaconPackage".into(),
+            namespace: None,
+            depends: vec![],
+            dir: package.clone(),
+        };
+        std::fs::write(package.join("Cargo.toml"), manifest(&there)).unwrap();
+        let err = check_one_host(std::slice::from_ref(&meta), &here)
+            .expect_err("another checkout's host is refused");
+        let text = err.to_string();
+        let real = |p: &Path| std::fs::canonicalize(p).unwrap().display().to_string();
+        assert!(
+            text.starts_with(&package.join("Cargo.toml").display().to_string()),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("checkout {}", real(&there))),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("against the checkout {}", real(&here))),
+            "{text}"
+        );
+        assert!(text.contains("Point the path at"), "{text}");
+        // The same package pointed at this checkout's host is fine.
+        std::fs::write(package.join("Cargo.toml"), manifest(&here)).unwrap();
+        assert!(check_one_host(&[meta], &here).is_ok());
+    }
     use crate::discover::tests::common_files;
     use crate::stale::newest;
     use crate::{Profile, build_for};

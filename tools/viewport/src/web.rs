@@ -68,6 +68,7 @@ fn build_web_for(
     quiet: bool,
 ) -> Result<Viewport, ViewportError> {
     check_metas(metas)?;
+    crate::generate::check_one_host(metas, root)?;
     let id = crate_id(name, home, root);
     let crate_dir = root.join("target/web").join(&id);
     std::fs::create_dir_all(&crate_dir).map_err(|source| ViewportError::Write {
