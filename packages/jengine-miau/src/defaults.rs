@@ -1,8 +1,8 @@
 //! The files the package ships and the fields of `miau_game` that name them.
 //!
-//! `miau_game` draws plain tiles, bars and sparks when its texture fields are empty; a project
-//! that names `miau/tile.png`, `miau/bar.png` or `miau/spark.png` there gets Miau's own art from
-//! the package, unless it has a file of that name itself.
+//! `miau_game`'s texture fields name `miau/tile.png`, `miau/bar.png` and `miau/spark.png` unless
+//! a scene says otherwise, so a project that merely lists the package draws Miau's own art from
+//! it, unless it has a file of that name itself; empty fields draw plain tiles, bars and sparks.
 
 use jengine::{AssetField, Registry};
 
@@ -42,7 +42,7 @@ pub(crate) fn register(reg: &mut Registry) {
 
 #[cfg(test)]
 mod tests {
-    use jengine::Registry;
+    use super::*;
 
     #[test]
     fn the_shipped_textures_and_fields_register_cleanly() {
@@ -59,6 +59,18 @@ mod tests {
         )
         .unwrap();
         let names: Vec<String> = game.asset_uses(&raw).into_iter().map(|u| u.2).collect();
-        assert_eq!(names, ["miau/tile.png", "mine.png"]);
+        // The field left out is read at its default, the package's own bar.
+        assert_eq!(names, ["miau/tile.png", "miau/bar.png", "mine.png"]);
+    }
+
+    #[test]
+    fn the_components_default_textures_are_the_ones_shipped() {
+        let game = MiauGame::default();
+        for name in [&game.tile_texture, &game.bar_texture, &game.spark_texture] {
+            assert!(
+                DEFAULT_TEXTURES.iter().any(|(shipped, _)| shipped == name),
+                "{name} is not shipped"
+            );
+        }
     }
 }

@@ -115,9 +115,11 @@ impl Default for MiauGame {
             origin: [0.0, 0.0],
             z: 0.0,
             step: 0.12,
-            tile_texture: String::new(),
-            bar_texture: String::new(),
-            spark_texture: String::new(),
+            // The package's own art (see `defaults`), so a game that merely lists the package
+            // draws Miau's tiles; a project's file of the same name wins.
+            tile_texture: "miau/tile.png".into(),
+            bar_texture: "miau/bar.png".into(),
+            spark_texture: "miau/spark.png".into(),
             draw: true,
         }
     }
