@@ -4,7 +4,7 @@
 //! cargo runs from the workspace's folder with the workspace's lock and target folder, so it
 //! compiles with the same toolchain, flags and versions as a workspace build.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::SystemTime;
 
@@ -171,10 +171,8 @@ pub(crate) fn run_cargo(
         Output::Quiet => {
             let output = cmd.arg("--quiet").output().map_err(spawn)?;
             if !output.status.success() {
-                return Err(ViewportError::Build {
-                    crate_dir,
-                    output: String::from_utf8_lossy(&output.stderr).into_owned(),
-                });
+                let output = String::from_utf8_lossy(&output.stderr).into_owned();
+                return Err(build_failed(crate_dir, output, metas));
             }
         }
         Output::Terminal => {
@@ -185,10 +183,8 @@ pub(crate) fn run_cargo(
                 .status()
                 .map_err(spawn)?;
             if !status.success() {
-                return Err(ViewportError::Build {
-                    crate_dir,
-                    output: "cargo's messages are above".into(),
-                });
+                let output = "cargo's messages are above".to_string();
+                return Err(build_failed(crate_dir, output, metas));
             }
         }
         Output::Lines(each) => {
@@ -213,14 +209,12 @@ pub(crate) fn run_cargo(
             }
             let status = child.wait().map_err(spawn)?;
             if !status.success() {
-                return Err(ViewportError::Build {
-                    crate_dir,
-                    output: if errors.is_empty() {
-                        format!("cargo failed ({status})")
-                    } else {
-                        errors
-                    },
-                });
+                let output = if errors.is_empty() {
+                    format!("cargo failed ({status})")
+                } else {
+                    errors
+                };
+                return Err(build_failed(crate_dir, output, metas));
             }
         }
     }
@@ -233,6 +227,52 @@ pub(crate) fn run_cargo(
         crate_dir,
         binary,
         reason: Some(reason),
+    })
+}
+
+/// A failed build, said against the package's `Cargo.toml` when the likely cause is there: an
+/// `entry` naming nothing in the package's sources makes the generated `main.rs` fail, and
+/// cargo would point at that file, which the author never wrote.
+fn build_failed(crate_dir: PathBuf, output: String, metas: &[PackageMeta]) -> ViewportError {
+    for meta in metas {
+        let item = meta.entry.rsplit("::").next().unwrap_or(&meta.entry);
+        let src = meta.dir.join("src");
+        if !src.is_dir() || mentions(&src, item, 0) {
+            continue;
+        }
+        return ViewportError::Package {
+            file: meta.dir.join("Cargo.toml"),
+            message: format!(
+                "[package.metadata.jengine] entry {:?} names nothing in the crate's sources ({}): no item called {item}, so the viewport cannot register the package; name the type that implements Package. cargo said:\n{output}",
+                meta.entry,
+                src.display()
+            ),
+        };
+    }
+    ViewportError::Build { crate_dir, output }
+}
+
+/// Whether a `.rs` file under `dir` (at most 8 folders deep) has `word` as a whole word.
+fn mentions(dir: &Path, word: &str, depth: usize) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    entries.flatten().any(|e| {
+        let path = e.path();
+        if path.is_dir() {
+            return depth < 8 && mentions(&path, word, depth + 1);
+        }
+        if path.extension().is_none_or(|x| x != "rs") {
+            return false;
+        }
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return false;
+        };
+        text.match_indices(word).any(|(at, _)| {
+            !text[..at].chars().next_back().is_some_and(is_word)
+                && !text[at + word.len()..].chars().next().is_some_and(is_word)
+        })
     })
 }
 
@@ -263,4 +303,59 @@ pub fn build_reporting(
         Output::Lines(each),
     )
     .map_err(|e| vec![e.to_string()])
+}
+
+#[cfg(test)]
+mod entry_tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_build_with_a_wrong_entry_is_said_against_the_packages_cargo_toml() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("greeter");
+        std::fs::create_dir_all(dir.join("src/inner")).unwrap();
+        std::fs::write(
+            dir.join("src/lib.rs"),
+            "mod inner;\npub use inner::GreeterPackage;\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("src/inner/mod.rs"), "pub struct GreeterPackage;\n").unwrap();
+        let meta = |entry: &str| PackageMeta {
+            name: "greeter".into(),
+            version: "0.1.0".into(),
+            description: String::new(),
+            entry: entry.into(),
+            namespace: None,
+            depends: vec![],
+            dir: dir.clone(),
+        };
+        let crate_dir = tmp.path().join("viewport");
+        // A misspelt entry: the crate has no such item.
+        let err = build_failed(
+            crate_dir.clone(),
+            "error[E0425]".into(),
+            &[meta("GreeterPackge")],
+        );
+        let text = err.to_string();
+        assert!(
+            text.starts_with(&dir.join("Cargo.toml").display().to_string()),
+            "{text}"
+        );
+        assert!(
+            text.contains("entry \"GreeterPackge\" names nothing"),
+            "{text}"
+        );
+        assert!(
+            text.contains("error[E0425]"),
+            "cargo's words are kept: {text}"
+        );
+        // An entry the crate has, as a path or by itself: the failure is cargo's own.
+        for entry in ["GreeterPackage", "greeter::inner::GreeterPackage"] {
+            let err = build_failed(crate_dir.clone(), "error".into(), &[meta(entry)]);
+            assert!(matches!(err, ViewportError::Build { .. }), "{err}");
+        }
+        // A prefix of a real name is not the name.
+        let err = build_failed(crate_dir, "error".into(), &[meta("Greeter")]);
+        assert!(matches!(err, ViewportError::Package { .. }), "{err}");
+    }
 }
