@@ -317,6 +317,16 @@ fn delegate(project: &Path, profile: Profile) -> ExitCode {
 fn exec(binary: &Path) -> ExitCode {
     // Everything after the subcommand goes on as given, the game's arguments after `--` too.
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    // On Unix the viewport takes this process's place, so a signal to `jengine run` or
+    // `jengine edit` (SIGTERM from a service manager, Ctrl+C) reaches it and nothing is left
+    // behind serving a page; its exit status is the command's.
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let error = std::process::Command::new(binary).args(&args).exec();
+        fail(&[format!("cannot start {}: {error}", binary.display())])
+    }
+    #[cfg(not(unix))]
     match std::process::Command::new(binary).args(&args).status() {
         Ok(status) if status.success() => ExitCode::SUCCESS,
         Ok(status) => ExitCode::from(status.code().unwrap_or(1).clamp(1, 255) as u8),

@@ -57,3 +57,47 @@ fn a_headless_run_that_logged_an_error_exits_non_zero() {
     assert_eq!(run(&[]), std::process::ExitCode::FAILURE);
     assert_eq!(run(&["--allow-errors"]), std::process::ExitCode::SUCCESS);
 }
+
+/// `jengine edit` stopped with SIGTERM leaves nothing behind: the viewport takes the tool's
+/// place, so the signal reaches the process serving the page and the port closes.
+#[cfg(unix)]
+#[test]
+fn sigterm_to_jengine_edit_stops_the_page_it_serves() {
+    use std::io::BufRead;
+    let fixture = common::fixture();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jengine"))
+        .args(["edit", "--dev"])
+        .arg(&fixture)
+        .args(["--no-open", "--mute"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let url = std::io::BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| l.strip_prefix("jengine edit: ").map(str::to_string))
+        .expect("jengine edit prints its address");
+    let port: u16 = url
+        .trim_start_matches("http://127.0.0.1:")
+        .split(['/', '?', '#'])
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {url}"));
+    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "ended by the signal: {status:?}");
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+        "nothing still serves {url}"
+    );
+}
