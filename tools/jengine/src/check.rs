@@ -170,6 +170,9 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
                         .problems
                         .extend(literal_names(&project, &registry, &scenes, file, &text));
                     report.problems.extend(unknown_calls(&api, file, &text));
+                    report
+                        .problems
+                        .extend(literal_types(&registry, file, &text));
                 }
             }
         }
@@ -254,6 +257,131 @@ pub fn unknown_calls(
         }
     }
     problems
+}
+
+/// Literal arguments of the wrong kind in calls of registered commands, where a script's text
+/// shows them: `Kotoba.select(e, "two")` for a whole number, `Beacon.flash(e, 2.5)` for a whole
+/// number, `Kotoba.puzzle(e, 3)` for a string. Only literals are judged (a number, a string, a
+/// boolean, `nil` for a parameter that is not optional); anything computed is left to the call.
+pub fn literal_types(registry: &Registry, file: &str, text: &str) -> Vec<String> {
+    use jengine::value::Kind;
+    let code = strip_lua(text);
+    let mut problems = Vec::new();
+    for command in registry.commands() {
+        let call = format!("{}(", command.qualified());
+        for (i, line) in code.lines().enumerate() {
+            let mut from = 0;
+            while let Some(at) = line[from..].find(&call) {
+                let start = from + at;
+                from = start + call.len();
+                let before = line[..start].chars().next_back();
+                if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.') {
+                    continue;
+                }
+                let Some(args) = call_arguments(&line[from..]) else {
+                    continue;
+                };
+                for (n, (arg, param)) in args.iter().zip(command.params()).enumerate() {
+                    let literal = Literal::of(arg);
+                    let wrong = match (literal, param.kind) {
+                        (None, _) | (_, Kind::Any) => false,
+                        (Some(Literal::Nil), _) => !param.optional,
+                        (Some(l), Kind::Integer) => !matches!(l, Literal::Integer),
+                        (Some(l), Kind::Number) => !matches!(l, Literal::Integer | Literal::Number),
+                        (Some(l), Kind::String | Kind::AssetName) => !matches!(l, Literal::String),
+                        (Some(l), Kind::Boolean) => !matches!(l, Literal::Boolean),
+                        (Some(_), Kind::Entity | Kind::Table) => true,
+                    };
+                    if wrong {
+                        // A string's text is blanked in `code`; its kind says enough.
+                        let got = match literal {
+                            Some(Literal::String) => "a string",
+                            _ => arg.trim(),
+                        };
+                        problems.push(format!(
+                            "assets/scripts/{file}:{}: {}: argument {} ({}) must be {}, got {}",
+                            i + 1,
+                            command.typed_signature(),
+                            n + 1,
+                            param.name,
+                            param.kind.type_name(),
+                            got
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// What a literal argument is, as far as its text says.
+#[derive(Clone, Copy)]
+enum Literal {
+    Nil,
+    Boolean,
+    Integer,
+    Number,
+    String,
+}
+
+impl Literal {
+    /// The literal `arg` is (strings blanked as `strip_lua` leaves them), or `None` when it is
+    /// not one.
+    fn of(arg: &str) -> Option<Literal> {
+        let arg = arg.trim();
+        match arg {
+            "nil" => return Some(Literal::Nil),
+            "true" | "false" => return Some(Literal::Boolean),
+            _ => {}
+        }
+        if arg.len() >= 2
+            && arg.starts_with('"')
+            && arg.ends_with('"')
+            && arg[1..arg.len() - 1].trim().is_empty()
+        {
+            return Some(Literal::String);
+        }
+        let digits = arg.strip_prefix('-').unwrap_or(arg);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Some(Literal::Integer);
+        }
+        let number = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && digits.bytes().filter(|&b| b == b'.').count() == 1
+            && digits.bytes().any(|b| b.is_ascii_digit());
+        number.then_some(Literal::Number)
+    }
+}
+
+/// The top-level arguments of a call whose text starts just after its `(`, split at commas
+/// outside brackets, or `None` when the call does not close on this line.
+fn call_arguments(rest: &str) -> Option<Vec<&str>> {
+    let mut depth = 0usize;
+    let mut args = Vec::new();
+    let mut start = 0;
+    let mut in_string = false;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '(' | '{' | '[' => depth += 1,
+            ')' | '}' | ']' if depth > 0 => depth -= 1,
+            ')' => {
+                let last = &rest[start..i];
+                if !(args.is_empty() && last.trim().is_empty()) {
+                    args.push(last);
+                }
+                return Some(args);
+            }
+            ',' if depth == 0 => {
+                args.push(&rest[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether the script gives `name` a value itself (`local M`, `M =`, a parameter `M`).

@@ -655,3 +655,54 @@ fn a_texture_a_package_field_names_that_nobody_provides_is_named_with_its_scene_
     let report = check(d, &[&BoardedCounter]);
     assert!(report.ok(), "{:#?}", report.problems);
 }
+
+/// A literal argument of the wrong kind in a command call is a problem with file, line, the
+/// typed call and the argument; computed arguments and right literals are left alone.
+#[test]
+fn literal_arguments_of_the_wrong_kind_are_problems() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    common::write(
+        d,
+        "assets/scripts/kinds.lua",
+        concat!(
+            "function start(e)\n",
+            "  Counter.add(e, \"two, three\")\n",
+            "  Counter.add(e, 2.5)\n",
+            "  Counter.add(7, 1)\n",
+            "  Counter.add(e, nil)\n",
+            "  Counter.add(e, 3)\n",
+            "  Counter.add(e, e.count or 1)\n",
+            "  Counter.add(Entity.find(\"box\"), -4)\n",
+            "  -- Counter.add(e, \"in a comment\")\n",
+            "end\n",
+        ),
+    );
+    let report = check(d, &[&CounterPackage]);
+    let found: Vec<&String> = report
+        .problems
+        .iter()
+        .filter(|p| p.starts_with("assets/scripts/kinds.lua"))
+        .collect();
+    assert_eq!(found.len(), 4, "{found:#?}");
+    assert_eq!(
+        found[0].as_str(),
+        "assets/scripts/kinds.lua:2: Counter.add(e: entity, n: integer): argument 2 (n) must be integer, got a string",
+        "{found:#?}"
+    );
+    assert!(
+        found[1].contains(":3: ") && found[1].ends_with("must be integer, got 2.5"),
+        "{}",
+        found[1]
+    );
+    assert!(
+        found[2].contains(":4: ") && found[2].contains("argument 1 (e) must be entity, got 7"),
+        "{}",
+        found[2]
+    );
+    assert!(
+        found[3].contains(":5: ") && found[3].ends_with("must be integer, got nil"),
+        "{}",
+        found[3]
+    );
+}
