@@ -628,6 +628,8 @@ impl Session {
             "playing": self.playing,
             "mode": if self.editing { "edit" } else { "play" },
             "frame": self.runtime.frame(),
+            // Frames asked for (a step, edit mode's first frame) and not run yet.
+            "steps_pending": self.steps,
             "fps": self.stepped_at.len(),
             "frame_ms": (self.frame_ms * 100.0).round() / 100.0,
             "render_ms": (self.render_ms * 100.0).round() / 100.0,
