@@ -127,3 +127,29 @@ pub fn to_workshop(rt: &mut Game) {
     rt.settle(3);
     assert_eq!(rt.scene(), "workshop");
 }
+
+/// From the title to level `level` (from 0) of pack `pack_id`, through INDEX by keys.
+pub fn to_level(rt: &mut Game, pack_id: &str, level: usize) {
+    rt.settle(3);
+    rt.key("enter");
+    rt.settle(3);
+    assert_eq!(rt.scene(), "index");
+    let catalog = bag(rt)["catalog"].as_array().cloned().unwrap_or_default();
+    let at = catalog
+        .iter()
+        .position(|p| p["id"] == pack_id)
+        .unwrap_or_else(|| panic!("no pack {pack_id} in INDEX"));
+    for _ in 0..at {
+        rt.key("down");
+    }
+    rt.key("right");
+    for _ in 0..level {
+        rt.key("down");
+    }
+    rt.key("enter");
+    rt.settle(4);
+    assert_eq!(rt.scene(), "play");
+    let b = bag(rt);
+    assert_eq!(b["playing"]["pack"], pack_id, "{b}");
+    assert_eq!(b["playing"]["number"], level + 1, "{b}");
+}

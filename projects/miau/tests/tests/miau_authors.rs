@@ -23,32 +23,6 @@ fn launched_with_gift(link: &str) -> Game {
     rt
 }
 
-/// From the title to level `level` (from 0) of pack `pack_id`, through INDEX by keys.
-fn to_level(rt: &mut Game, pack_id: &str, level: usize) {
-    rt.settle(3);
-    rt.key("enter");
-    rt.settle(3);
-    assert_eq!(rt.scene(), "index");
-    let catalog = bag(rt)["catalog"].as_array().cloned().unwrap_or_default();
-    let at = catalog
-        .iter()
-        .position(|p| p["id"] == pack_id)
-        .unwrap_or_else(|| panic!("no pack {pack_id} in INDEX"));
-    for _ in 0..at {
-        rt.key("down");
-    }
-    rt.key("right");
-    for _ in 0..level {
-        rt.key("down");
-    }
-    rt.key("enter");
-    rt.settle(4);
-    assert_eq!(rt.scene(), "play");
-    let b = bag(rt);
-    assert_eq!(b["playing"]["pack"], pack_id, "{b}");
-    assert_eq!(b["playing"]["number"], level + 1, "{b}");
-}
-
 #[test]
 fn a_bad_gift_link_at_launch_says_why_on_the_title() {
     let mut rt = launched_with_gift("BADLINK");
@@ -65,7 +39,7 @@ fn a_bad_gift_link_at_launch_says_why_on_the_title() {
 fn the_last_level_says_how_much_of_its_pack_is_solved() {
     let mut rt = runtime(Options::default());
     let count = miau_tests::pack("word-lab").levels.len();
-    to_level(&mut rt, "word-lab", count - 1);
+    miau_tests::to_level(&mut rt, "word-lab", count - 1);
     for a in miau_tests::route("word-lab", count - 1) {
         rt.key(key_of(a));
     }
@@ -84,7 +58,7 @@ fn the_last_level_says_how_much_of_its_pack_is_solved() {
 #[test]
 fn stacked_words_are_all_drawn_and_the_read_one_is_in_front() {
     let mut rt = runtime(Options::default());
-    to_level(&mut rt, "word-lab", 2);
+    miau_tests::to_level(&mut rt, "word-lab", 2);
     rt.settle(10);
     let b = bag(&rt);
     let rules: Vec<&str> = b["rules"]

@@ -165,21 +165,7 @@ fn a_shared_word_reads_across_and_down_in_play() {
     let level = 4;
     let actions = route("crossword", level);
     let mut rt = runtime(Options::default());
-    rt.settle(3);
-    rt.key("enter");
-    let at = PACKS
-        .iter()
-        .position(|p| *p == "crossword")
-        .expect("listed");
-    for _ in 0..at {
-        rt.key("down");
-    }
-    rt.key("right");
-    for _ in 0..level {
-        rt.key("down");
-    }
-    rt.key("enter");
-    rt.settle(3);
+    miau_tests::to_level(&mut rt, "crossword", level);
     assert_eq!(bag(&rt)["playing"]["level"], "pass-it-on");
     let (last, before) = actions.split_last().expect("a route");
     for &a in before {
