@@ -420,31 +420,20 @@ fn strip_lua(text: &str) -> String {
         }
         (b.get(j) == Some(&b'[')).then_some(j - i - 1)
     };
-    let skip_long = |from: usize, level: usize, out: &mut String| -> usize {
+    // Blanks a long bracket's inside from `from`; where it ends, and whether it was closed.
+    let skip_long = |from: usize, level: usize, out: &mut String| -> (usize, bool) {
         let close = format!("]{}]", "=".repeat(level));
-        match text[from..].find(&close) {
-            Some(end) => {
-                out.extend(
-                    text[from..from + end]
-                        .chars()
-                        .map(|c| if c == '\n' { '\n' } else { ' ' }),
-                );
-                from + end + close.len()
-            }
-            None => {
-                out.extend(
-                    text[from..]
-                        .chars()
-                        .map(|c| if c == '\n' { '\n' } else { ' ' }),
-                );
-                text.len()
-            }
-        }
+        let (inside, after, closed) = match text[from..].find(&close) {
+            Some(end) => (&text[from..from + end], from + end + close.len(), true),
+            None => (&text[from..], text.len(), false),
+        };
+        out.extend(inside.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        (after, closed)
     };
     while i < b.len() {
         if b[i] == b'-' && b.get(i + 1) == Some(&b'-') {
             if let Some(level) = long_open(i + 2) {
-                i = skip_long(i + 4 + level, level, &mut out);
+                i = skip_long(i + 4 + level, level, &mut out).0;
             } else {
                 while i < b.len() && b[i] != b'\n' {
                     i += 1;
@@ -452,8 +441,11 @@ fn strip_lua(text: &str) -> String {
             }
         } else if let Some(level) = long_open(i) {
             out.push('"');
-            i = skip_long(i + 2 + level, level, &mut out);
-            out.push('"');
+            let (after, closed) = skip_long(i + 2 + level, level, &mut out);
+            i = after;
+            if closed {
+                out.push('"');
+            }
         } else if b[i] == b'"' || b[i] == b'\'' {
             let q = b[i];
             out.push('"');
@@ -576,6 +568,26 @@ mod tests {
                 prop_assert!(!name.contains('\n'));
             }
             let _ = literal_calls(&text, "Data.table(");
+        }
+
+        /// A hostile script (unclosed strings and long brackets, escapes before multi-byte
+        /// characters, stray parentheses) is scanned for calls without a panic, and the code
+        /// the scan sees keeps the script's lines.
+        #[test]
+        fn hostile_script_text_is_scanned_for_calls_without_panicking(
+            text in proptest::string::string_regex(
+                "(Counter\\.add\\(|Countr\\.|M\\.|local M|[\"'\\\\(),{}\\[\\]= ]|--|\\[=*\\[|\\]=*\\]|\n|é|日|[a-z0-9.]){0,60}"
+            ).unwrap()
+        ) {
+            let breaks = |t: &str| t.matches('\n').count();
+            prop_assert_eq!(breaks(&strip_lua(&text)), breaks(&text));
+            let mut api = BTreeMap::new();
+            api.insert("Counter".to_string(), BTreeSet::from(["add".to_string()]));
+            for problem in unknown_calls(&api, "x.lua", &text) {
+                prop_assert!(problem.starts_with("assets/scripts/x.lua:"));
+            }
+            let reg = Registry::with(&[]);
+            prop_assert!(literal_types(&reg, "x.lua", &text).is_empty());
         }
     }
 
