@@ -46,6 +46,9 @@ enum Cmd {
         /// Build the viewport with the dev profile (faster to build, slower to run).
         #[arg(long)]
         dev: bool,
+        /// Fail on warnings too (a package component a version 1 scene keeps inert).
+        #[arg(long)]
+        strict: bool,
     },
     /// Run a project.
     Run(RunArgs),
@@ -266,7 +269,7 @@ pub fn tool_main() -> ExitCode {
                 Err(problems) => fail(&problems),
             }
         }
-        Cmd::Check { project, dev } => delegate(project, profile(*dev)),
+        Cmd::Check { project, dev, .. } => delegate(project, profile(*dev)),
         Cmd::Run(args) if args.web => run_web(args),
         Cmd::Run(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Shot(args) => delegate(&args.project, profile(args.dev)),
@@ -354,17 +357,27 @@ where
         }
     };
     match cli.command {
-        Cmd::Check { project, .. } => {
+        Cmd::Check {
+            project, strict, ..
+        } => {
             let report = crate::check::check(&project, packages);
             for note in &report.notes {
                 eprintln!("note: {note}");
             }
+            for warning in &report.warnings {
+                eprintln!("warning: {warning}");
+            }
             let (scenes, scripts, tables) = report.counts;
-            if report.ok() {
-                let count =
-                    |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+            let count =
+                |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+            let warned = report.warnings.len();
+            if report.ok() && (warned == 0 || !strict) {
+                let warnings = match warned {
+                    0 => String::new(),
+                    n => format!("; {}", count(n, "warning")),
+                };
                 println!(
-                    "{}: ok ({}, {}, {})",
+                    "{}: ok ({}, {}, {}{warnings})",
                     project.display(),
                     count(scenes, "scene"),
                     count(scripts, "script"),
@@ -375,11 +388,11 @@ where
                 for p in &report.problems {
                     eprintln!("error: {p}");
                 }
-                eprintln!(
-                    "{}: {} problem(s)",
-                    project.display(),
-                    report.problems.len()
-                );
+                let mut said = format!("{} problem(s)", report.problems.len());
+                if strict && warned > 0 {
+                    said.push_str(&format!(" and {} (--strict)", count(warned, "warning")));
+                }
+                eprintln!("{}: {said}", project.display());
                 ExitCode::FAILURE
             }
         }

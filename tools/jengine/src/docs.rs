@@ -265,17 +265,35 @@ pub fn write_all(root: &Path, linked: &[&dyn Package], out: &Path) -> Result<Vec
     Ok(written)
 }
 
+/// What a parameter naming a table's rows takes, for a package that said nothing else:
+/// `a row id of data/kotoba_stages.json, or "builtin"`.
+fn row_words(rows: jengine::value::RowOf) -> String {
+    let mut words = format!("a row id of `data/{}.json`", rows.table);
+    for (i, also) in rows.also.iter().enumerate() {
+        words.push_str(if i == 0 { ", or " } else { ", " });
+        words.push_str(&format!("{also:?}"));
+    }
+    words
+}
+
 /// A command's declared ranges, the meaning of its parameters and its rule as one list item,
 /// or `None` when it declares none of them.
 fn takes(c: &jengine::host::Command) -> Option<String> {
     let mut parts: Vec<String> = c
         .params()
         .iter()
-        .filter_map(|p| match (p.about, p.range()) {
-            (None, None) => None,
-            (Some(about), None) => Some(format!("`{}` is {about}", p.name)),
-            (None, Some(range)) => Some(format!("`{}` {range}", p.name)),
-            (Some(about), Some(range)) => Some(format!("`{}` is {about}, {range}", p.name)),
+        .filter_map(|p| {
+            match (
+                p.about
+                    .map(str::to_string)
+                    .or_else(|| p.row_of.map(row_words)),
+                p.range(),
+            ) {
+                (None, None) => None,
+                (Some(about), None) => Some(format!("`{}` is {about}", p.name)),
+                (None, Some(range)) => Some(format!("`{}` {range}", p.name)),
+                (Some(about), Some(range)) => Some(format!("`{}` is {about}, {range}", p.name)),
+            }
         })
         .collect();
     if let Some(rule) = c.rule() {
@@ -315,5 +333,18 @@ mod tests {
             )
         );
         assert_eq!(takes(reg.find_command("walker_stop").unwrap()), None);
+        reg.command(
+            "Walker",
+            "aim",
+            (
+                entity("e"),
+                string("goal").row_of("walker_goals", &["home"]),
+            ),
+            |_, _| Ok(()),
+        );
+        assert_eq!(
+            takes(reg.find_command("walker_aim").unwrap()).as_deref(),
+            Some("- `Walker.aim`: `goal` is a row id of `data/walker_goals.json`, or \"home\"")
+        );
     }
 }
