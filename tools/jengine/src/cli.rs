@@ -77,11 +77,14 @@ enum Cmd {
     /// Open the project in the editor: a page on this machine with the running game, the scene
     /// tree, an inspector, the log and the packages.
     Edit(EditArgs),
-    /// Write docs/packages/<name>.md for every package in the workspace.
+    /// Write docs/packages/<name>.md for every package in the workspace; given a project,
+    /// write <project>/docs/packages/<name>.md for every package it lists, outside ones too.
     Docs {
-        /// Where the pages go.
-        #[arg(long, default_value = "docs/packages")]
-        out: PathBuf,
+        /// A project whose listed packages get pages (none: the workspace's packages).
+        project: Option<PathBuf>,
+        /// Where the pages go (docs/packages, or the project's docs/packages).
+        #[arg(long)]
+        out: Option<PathBuf>,
         /// Build the docs viewport with the dev profile.
         #[arg(long)]
         dev: bool,
@@ -274,6 +277,11 @@ pub fn tool_main() -> ExitCode {
         Cmd::Run(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Shot(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Edit(args) => delegate(&args.project, profile(args.dev)),
+        Cmd::Docs {
+            project: Some(project),
+            dev,
+            ..
+        } => delegate(project, profile(*dev)),
         Cmd::Docs { dev, .. } => {
             let root = viewport::workspace(Path::new("."));
             let metas = viewport::workspace_packages(&root);
@@ -406,8 +414,25 @@ where
             "this is a viewport binary; run viewport-build and web-build with the jengine tool"
                 .into(),
         ]),
+        Cmd::Docs {
+            project: Some(project),
+            out,
+            ..
+        } => {
+            let out = out.unwrap_or_else(|| project.join("docs/packages"));
+            match crate::docs::write_project(&project, packages, &out) {
+                Ok(written) => {
+                    for path in written {
+                        println!("wrote {}", path.display());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(problems) => fail(&problems),
+            }
+        }
         Cmd::Docs { out, .. } => {
             let root = viewport::workspace(Path::new("."));
+            let out = out.unwrap_or_else(|| PathBuf::from("docs/packages"));
             match crate::docs::write_all(&root, packages, &out) {
                 Ok(written) => {
                     if written.is_empty() {
