@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use jengine::host::code_only;
 use jengine::host::{
     AssetKind, Limits, Outline, Project, Scene, SceneError, ScriptHost, check_asset_name,
 };
@@ -200,7 +201,7 @@ pub fn unknown_calls(
     file: &str,
     text: &str,
 ) -> Vec<String> {
-    let code = strip_lua(text);
+    let code = code_only(text);
     let mut problems = Vec::new();
     let mut said = BTreeSet::new();
     for (i, line) in code.lines().enumerate() {
@@ -272,7 +273,7 @@ pub fn unknown_calls(
 /// boolean, `nil` for a parameter that is not optional); anything computed is left to the call.
 pub fn literal_types(registry: &Registry, file: &str, text: &str) -> Vec<String> {
     use jengine::value::Kind;
-    let code = strip_lua(text);
+    let code = code_only(text);
     let mut problems = Vec::new();
     for command in registry.commands() {
         let call = format!("{}(", command.qualified());
@@ -398,7 +399,7 @@ pub fn literal_rows(registry: &Registry, tables: &Tables, file: &str, text: &str
 /// Calls of `call` (`"Kotoba.puzzle("`) on one line, with each argument's text when it is a
 /// plain string literal (`None` when it is anything else), and their line numbers.
 fn literal_string_args(text: &str, call: &str) -> Vec<(usize, Vec<Option<String>>)> {
-    let code = strip_lua(text);
+    let code = code_only(text);
     let mut out = Vec::new();
     for ((i, line), original) in code.lines().enumerate().zip(text.lines()) {
         let mut from = 0;
@@ -474,7 +475,7 @@ enum Literal {
 }
 
 impl Literal {
-    /// The literal `arg` is (strings blanked as `strip_lua` leaves them), or `None` when it is
+    /// The literal `arg` is (strings blanked as `code_only` leaves them), or `None` when it is
     /// not one.
     fn of(arg: &str) -> Option<Literal> {
         let arg = arg.trim();
@@ -549,72 +550,6 @@ fn own_name(code: &str, name: &str) -> bool {
             || head.ends_with(',') && tail.starts_with([',', ')'])
             || (tail.starts_with('=') && !tail.starts_with("=="))
     })
-}
-
-/// Lua source with comments and string contents blanked (line breaks kept), so a scan for
-/// calls sees code only.
-fn strip_lua(text: &str) -> String {
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    // A long bracket `[[`, `[==[` opening at `i`: its level.
-    let long_open = |i: usize| -> Option<usize> {
-        if b.get(i) != Some(&b'[') {
-            return None;
-        }
-        let mut j = i + 1;
-        while b.get(j) == Some(&b'=') {
-            j += 1;
-        }
-        (b.get(j) == Some(&b'[')).then_some(j - i - 1)
-    };
-    // Blanks a long bracket's inside from `from`; where it ends, and whether it was closed.
-    let skip_long = |from: usize, level: usize, out: &mut String| -> (usize, bool) {
-        let close = format!("]{}]", "=".repeat(level));
-        let (inside, after, closed) = match text[from..].find(&close) {
-            Some(end) => (&text[from..from + end], from + end + close.len(), true),
-            None => (&text[from..], text.len(), false),
-        };
-        out.extend(inside.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
-        (after, closed)
-    };
-    while i < b.len() {
-        if b[i] == b'-' && b.get(i + 1) == Some(&b'-') {
-            if let Some(level) = long_open(i + 2) {
-                i = skip_long(i + 4 + level, level, &mut out).0;
-            } else {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-        } else if let Some(level) = long_open(i) {
-            out.push('"');
-            let (after, closed) = skip_long(i + 2 + level, level, &mut out);
-            i = after;
-            if closed {
-                out.push('"');
-            }
-        } else if b[i] == b'"' || b[i] == b'\'' {
-            let q = b[i];
-            out.push('"');
-            i += 1;
-            while i < b.len() && b[i] != q && b[i] != b'\n' {
-                if b[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            out.push('"');
-            if b.get(i) == Some(&q) {
-                i += 1;
-            }
-        } else {
-            let ch = text[i..].chars().next().unwrap_or(' ');
-            out.push(ch);
-            i += ch.len_utf8();
-        }
-    }
-    out
 }
 
 /// Every `.lua` file under `dir`, relative to it.
@@ -728,7 +663,7 @@ mod tests {
             ).unwrap()
         ) {
             let breaks = |t: &str| t.matches('\n').count();
-            prop_assert_eq!(breaks(&strip_lua(&text)), breaks(&text));
+            prop_assert_eq!(breaks(&code_only(&text)), breaks(&text));
             let mut api = BTreeMap::new();
             api.insert("Counter".to_string(), BTreeSet::from(["add".to_string()]));
             for problem in unknown_calls(&api, "x.lua", &text) {
