@@ -122,6 +122,9 @@ struct EditArgs {
     /// The undo and redo steps carried over a restart.
     #[arg(long, hide = true)]
     history: Option<PathBuf>,
+    /// Open the scene running, as Play does, instead of paused in edit mode.
+    #[arg(long)]
+    play: bool,
     /// Start the project as the editor would and stop, serving nothing: exits 0 when it
     /// starts, else prints why (a rebuild asks its new binary this before moving onto it).
     #[arg(long, hide = true)]
@@ -461,6 +464,7 @@ fn edit(args: EditArgs, packages: &[&dyn Package]) -> ExitCode {
         profile: profile(args.dev),
         unsaved: args.unsaved,
         history: args.history,
+        play: args.play,
         seed: args.seed,
         sound: !args.mute,
         platform: crate::desktop::platform(),
