@@ -47,7 +47,9 @@ fn main() {
         )
         .is_ok()
     {
-        browser.click("#banner-dismiss", patience).expect("the banner closes");
+        browser
+            .click("#banner-dismiss", patience)
+            .expect("the banner closes");
     }
     browser.click("#play", patience).expect("Play");
     // The session's frame count, asked of the session itself.
