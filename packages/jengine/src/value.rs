@@ -667,9 +667,43 @@ impl fmt::Display for ArgError {
 
 impl std::error::Error for ArgError {}
 
+/// Whether `value` passes `param` (its kind and range), turning a whole float for an integer
+/// parameter into an integer: the check every call makes, with no error built. [`check`]
+/// says why when it does not.
+#[inline]
+fn accepts(param: &Param, value: &mut Value) -> bool {
+    let ok = match (param.kind, &*value) {
+        (_, Value::Nil) => return param.optional,
+        (Kind::Any, _) => true,
+        (Kind::Entity, Value::Int(bits)) => Entity::from_bits(*bits as u64).is_some(),
+        (Kind::Number, Value::Int(_)) | (Kind::Integer, Value::Int(_)) => true,
+        (Kind::Number, Value::Num(n)) => n.is_finite(),
+        (Kind::Integer, Value::Num(n)) if n.fract() == 0.0 && n.abs() <= EXACT_FLOAT => {
+            *value = Value::Int(*n as i64);
+            true
+        }
+        (Kind::String, Value::Str(_)) => true,
+        (Kind::AssetName, Value::Str(s)) => crate::asset::check_asset_name(s).is_ok(),
+        (Kind::Boolean, Value::Bool(_)) => true,
+        (Kind::Table, Value::Table(_)) => true,
+        _ => false,
+    };
+    ok && match &*value {
+        Value::Int(_) | Value::Num(_) => {
+            !(param.at_least.is_some_and(|lo| lo.above(value))
+                || param.at_most.is_some_and(|hi| hi.below(value)))
+        }
+        Value::Str(s) => param.one_of.is_empty() || param.one_of.contains(&s.as_str()),
+        _ => true,
+    }
+}
+
 /// Checks one value against one parameter, turning a whole float for an integer parameter
 /// into an integer so the handler reads exactly what was checked.
 pub fn check(position: usize, param: &Param, value: &mut Value) -> Result<(), ArgError> {
+    if accepts(param, value) {
+        return Ok(());
+    }
     let ok = match (param.kind, &*value) {
         (_, Value::Nil) => param.optional,
         (Kind::Any, _) => true,
@@ -728,7 +762,12 @@ pub fn check_all(params: &[Param], values: &mut Vec<Value>) -> Result<(), ArgErr
 }
 
 /// [`check_all`] for the arguments a script's call holds inline.
+#[inline]
 pub(crate) fn check_inline(params: &[Param], values: &mut ArgValues) -> Result<(), ArgError> {
+    // The usual call passes exactly what is declared: nothing to fill in or cut off.
+    if values.len() == params.len() {
+        return check_filled(params, values);
+    }
     if values.len() < params.len() {
         values.resize(params.len(), Value::Nil);
     }
@@ -738,7 +777,17 @@ pub(crate) fn check_inline(params: &[Param], values: &mut ArgValues) -> Result<(
 }
 
 /// The checks of [`check_all`] on values at least as many as the parameters.
+#[inline]
 fn check_filled(params: &[Param], values: &mut [Value]) -> Result<(), ArgError> {
+    // The usual call passes: no error is built until one does not.
+    if params
+        .iter()
+        .zip(values.iter_mut())
+        .all(|(p, v)| accepts(p, v))
+        && values[params.len()..].iter().all(|v| *v == Value::Nil)
+    {
+        return Ok(());
+    }
     for (i, param) in params.iter().enumerate() {
         check(i + 1, param, &mut values[i])?;
     }

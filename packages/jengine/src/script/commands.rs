@@ -15,7 +15,7 @@ use super::api::take_value;
 use super::sandbox::Guard;
 use super::{caller, lua_err};
 use crate::registry::Registry;
-use crate::value::{self, ArgValues, Args, Param};
+use crate::value::{self, ArgValues, Args, Param, Value};
 
 pub use crate::value::MAX_STRING_ARG;
 
@@ -93,11 +93,11 @@ pub(crate) fn install(
 /// The arguments of a call past the ones a command declares: none, unless a script passes too
 /// many (which the check then refuses). Read off the stack only when there are any, so the
 /// usual call builds no list for them.
-struct Surplus(MultiValue);
+struct Surplus(Option<MultiValue>);
 
 impl mlua::FromLuaMulti for Surplus {
     fn from_lua_multi(values: MultiValue, _: &Lua) -> mlua::Result<Surplus> {
-        Ok(Surplus(values))
+        Ok(Surplus((!values.is_empty()).then_some(values)))
     }
 
     unsafe fn from_stack_multi(
@@ -105,11 +105,11 @@ impl mlua::FromLuaMulti for Surplus {
         lua: &mlua::state::RawLua,
     ) -> mlua::Result<Surplus> {
         if nvals <= 0 {
-            return Ok(Surplus(MultiValue::new()));
+            return Ok(Surplus(None));
         }
         // SAFETY: the caller's contract is this function's (the `nvals` values on top of the
         // stack are the ones to read), passed on unchanged to mlua's own reader of them.
-        unsafe { MultiValue::from_stack_multi(nvals, lua) }.map(Surplus)
+        unsafe { MultiValue::from_stack_multi(nvals, lua) }.map(|v| Surplus(Some(v)))
     }
 }
 
@@ -134,35 +134,56 @@ impl Call {
     ) -> mlua::Result<()> {
         self.guard.check()?;
         let mut values = ArgValues::new();
-        for (i, v) in declared.into_iter().chain(rest.0).enumerate() {
-            // Measured before it is copied: the copy is what the limit protects.
-            let most = self.params.get(i).map_or(MAX_STRING_ARG, |p| p.max_bytes);
-            if let mlua::Value::String(s) = &v
-                && s.as_bytes().len() > most
-            {
-                return Err(lua_err(format!(
-                    "{}{}: {} is a string of {} bytes; it may be at most {most}",
-                    caller(lua),
-                    self.name,
-                    describe_arg(&self.params, i),
-                    s.as_bytes().len()
-                )));
+        for (i, v) in declared.into_iter().enumerate() {
+            values.push(self.take(lua, i, v)?);
+        }
+        if let Some(rest) = rest.0 {
+            for v in rest {
+                let i = values.len();
+                values.push(self.take(lua, i, v)?);
             }
-            values.push(take_value(lua, &self.guard, v, || {
-                format!("{}: {}", self.name, describe_arg(&self.params, i))
-            })?);
         }
         value::check_inline(&self.params, &mut values)
             .and_then(|()| self.rule.as_ref().map_or(Ok(()), |rule| rule(&values)))
             .map_err(|e| lua_err(format!("{}{}: {e}", caller(lua), self.name)))?;
+        // The stop was checked at the start; copying the arguments out raises its own.
         self.guard
-            .queue_one(|| caller(lua).trim_end_matches(": ").to_string())?;
+            .count_queued(|| caller(lua).trim_end_matches(": ").to_string())?;
         self.queue.borrow_mut().push(Queued {
             command: self.index,
             args: Args::inline(values),
             by: self.guard.caller(),
         });
         Ok(())
+    }
+
+    /// Argument `i` copied out of Lua: a number, boolean or nil as it is; a string measured
+    /// before it is copied (the copy is what the limit protects); a table walked within the
+    /// callback's allowance.
+    #[inline(always)]
+    fn take(&self, lua: &Lua, i: usize, v: mlua::Value) -> mlua::Result<Value> {
+        match v {
+            mlua::Value::Integer(n) => return Ok(Value::Int(n)),
+            mlua::Value::Number(n) => return Ok(Value::Num(n)),
+            mlua::Value::Boolean(b) => return Ok(Value::Bool(b)),
+            mlua::Value::Nil => return Ok(Value::Nil),
+            _ => {}
+        }
+        let most = self.params.get(i).map_or(MAX_STRING_ARG, |p| p.max_bytes);
+        if let mlua::Value::String(s) = &v
+            && s.as_bytes().len() > most
+        {
+            return Err(lua_err(format!(
+                "{}{}: {} is a string of {} bytes; it may be at most {most}",
+                caller(lua),
+                self.name,
+                describe_arg(&self.params, i),
+                s.as_bytes().len()
+            )));
+        }
+        take_value(lua, &self.guard, v, || {
+            format!("{}: {}", self.name, describe_arg(&self.params, i))
+        })
     }
 }
 

@@ -236,18 +236,26 @@ pub(crate) fn lua_err(message: String) -> mlua::Error {
 
 /// `file:line: ` of the Lua code calling into Rust, or nothing when there is none.
 pub(crate) fn caller(lua: &Lua) -> String {
-    lua.inspect_stack(1, |d| {
-        let src = d
-            .source()
-            .short_src
-            .map(|s| s.into_owned())
-            .unwrap_or_default();
-        match d.current_line() {
-            Some(line) if !src.is_empty() => format!("{src}:{line}: "),
-            _ => String::new(),
-        }
-    })
-    .unwrap_or_default()
+    let at = |level| {
+        lua.inspect_stack(level, |d| {
+            let src = d
+                .source()
+                .short_src
+                .map(|s| s.into_owned())
+                .unwrap_or_default();
+            (src, d.current_line())
+        })
+    };
+    // A host function the host's own Lua calls for the script (`Entity.get`'s fast path)
+    // names the script's line, one level further out.
+    let found = match at(1) {
+        Some((src, _)) if src == "sandbox" => at(2),
+        other => other,
+    };
+    match found {
+        Some((src, Some(line))) if !src.is_empty() => format!("{src}:{line}: "),
+        _ => String::new(),
+    }
 }
 
 /// `file:line` of the innermost script code on the stack, skipping the host's own Lua (the
@@ -562,10 +570,7 @@ impl ScriptHost {
         });
         self.queue.borrow_mut().truncate(mark);
         self.instances.clear();
-        *self.bags.borrow_mut() = self
-            .lua
-            .create_table()
-            .unwrap_or_else(|_| self.bags.borrow().clone());
+        let _ = self.bags.borrow().clear();
     }
 
     /// Calls `start(e)` on every script not yet started. The runtime calls it at the top of
@@ -787,8 +792,7 @@ impl ScriptHost {
     /// the rest of that callback. Between this call and the next, bags change only in systems,
     /// which run after scripts, so every read in a frame sees the world as it was published.
     pub fn publish_bags(&mut self, _registry: &Registry, _world: &World) -> mlua::Result<()> {
-        *self.bags.borrow_mut() = self.lua.create_table()?;
-        Ok(())
+        self.bags.borrow().clear()
     }
 
     /// Moves the world into the Lua state for the duration of `f` (so API functions can read
@@ -797,10 +801,8 @@ impl ScriptHost {
         self.lua.set_app_data(std::mem::take(world));
         self.guard.reset();
         // Each callback reads bags into copies of its own, so a script that scribbles on a
-        // bag spoils only what it sees itself.
-        if let Ok(fresh) = self.lua.create_table() {
-            *self.bags.borrow_mut() = fresh;
-        }
+        // bag spoils only what it sees itself: the last callback's copies are let go.
+        let _ = self.bags.borrow().clear();
         let result = f();
         *world = self
             .lua

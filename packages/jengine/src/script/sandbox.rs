@@ -167,9 +167,11 @@ impl Guard {
         self.host_left.get()
     }
 
-    /// Counts one queued command.
-    pub(crate) fn queue_one(&self, place: impl FnOnce() -> String) -> mlua::Result<()> {
-        self.check()?;
+    /// Counts one queued command for a caller that has raised any stop itself since the
+    /// callback last ran script code (a command call checks at its start, and nothing between
+    /// runs a script).
+    #[inline]
+    pub(crate) fn count_queued(&self, place: impl FnOnce() -> String) -> mlua::Result<()> {
         let n = self.queued.get() + 1;
         if n > self.limits.commands {
             return Err(self.trip(StopKind::Commands, place()));
