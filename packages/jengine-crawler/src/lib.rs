@@ -32,7 +32,10 @@ pub mod crawl;
 pub mod map;
 pub mod view;
 
-pub use crawl::{Crawl, CrawlState, Event, InPlay, Save, SaveError};
+pub use crawl::{
+    Area, CellInfo, Crawl, CrawlState, DoorState, Event, EventNow, InPlay, Save, SaveError,
+    Sighting, Spotted, Wanderer,
+};
 pub use map::{Cell, Dungeon, Facing, MapError, Tables};
 pub use view::{Face, Frame, Quad};
 
@@ -40,7 +43,7 @@ pub use view::{Face, Frame, Quad};
 // scripts read and the mesh pool (`draw`). Everything above this line is plain Rust.
 pub mod draw;
 
-use jengine::value::{Params, Value, any, boolean, entity, integer};
+use jengine::value::{Params, Value, any, boolean, entity, integer, string};
 use jengine::{AssetField, Entity, Package, RawTable, Registry, RowError, World};
 use serde::{Deserialize, Serialize};
 
@@ -278,8 +281,16 @@ pub struct StateBag {
     pub on_stairs: bool,
     /// Standing on stairs up.
     pub on_stairs_up: bool,
-    /// The fight waiting to be settled with `Crawler.resolve`.
+    /// The fight waiting to be settled with `Crawler.resolve` (a parley too: `parley` true).
     pub encounter: Option<Fight>,
+    /// The cell event waiting for `Crawler.choose`: `id`, `text`, `picture`, `choices` (each
+    /// `label`, `outcome`, `set`, `clear`, `go`) and `at`.
+    pub event: Option<EventNow>,
+    /// The group spotted, waiting for `Crawler.answer`: `group`, `text`, `art`, `distance`,
+    /// `at` and `who`.
+    pub spotted: Option<Spotted>,
+    /// The flags set, sorted.
+    pub flags: Vec<String>,
     /// Ticks spent.
     pub tick: u64,
     /// The party is dead.
@@ -296,6 +307,24 @@ pub struct StateBag {
     /// Which game is in play: `new` (after `new_game`, or as the crawl starts) or `loaded`
     /// (after a good `Crawler.load`). A refused load leaves it as it was.
     pub save_in_play: String,
+}
+
+/// The `CrawlQuery` bag: the cells around the point the last `Crawler.query` asked about, as
+/// they are now (see [`Crawl::around`]), remade after every command. Nothing is blanked: it is
+/// for the game's own rules, not for the player's eyes.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct QueryBag {
+    /// Whether a query has been asked (false: the rest is empty).
+    pub asked: bool,
+    /// The point asked about.
+    pub x: i32,
+    /// Its row.
+    pub y: i32,
+    /// How far around it.
+    pub radius: u32,
+    /// The cells, clipped to the map: `level`, `map`, `origin`, `width`, `height`, `cells`.
+    #[serde(flatten)]
+    pub area: Area,
 }
 
 /// The `CrawlMap` bag: the automap of the floor the party is on.
@@ -337,6 +366,8 @@ pub struct Run {
     quads: Vec<Quad>,
     /// The picture changed since the pool was last written.
     redraw: bool,
+    /// The point and radius of the last `Crawler.query`.
+    query: Option<(i32, i32, u32)>,
 }
 
 impl Run {
@@ -412,12 +443,17 @@ fn ensure(world: &mut World, e: Entity) -> Result<(), String> {
         dirty: true,
         quads: Vec::new(),
         redraw: true,
+        query: None,
     };
     let pool = draw::Pool::new(&game.sheet);
     let bags = (StateBag::default(), MapBag::default(), EventsBag::default());
     let gone = |_| format!("entity {} is gone", e.to_bits());
     world.entities.insert(e, (run, pool)).map_err(gone)?;
     world.entities.insert(e, bags).map_err(gone)?;
+    world
+        .entities
+        .insert_one(e, QueryBag::default())
+        .map_err(gone)?;
     if game.publish_view {
         world
             .entities
@@ -442,6 +478,46 @@ fn act(
     let crawl = run.crawl.as_mut().map_err(|p| p.clone())?;
     let events = f(crawl)?;
     run.pending.extend(events);
+    run.dirty = true;
+    Ok(())
+}
+
+/// Runs a command the game's rules decide (a door, a journey, a choice, an answer): when the
+/// crawl refuses it, the refusal is announced as a `refused` event naming the command and the
+/// reason (and logged), and nothing changes.
+fn act_or_refuse(
+    world: &mut World,
+    e: Entity,
+    command: &str,
+    f: impl FnOnce(&mut Crawl) -> Result<Vec<Event>, String>,
+) -> Result<(), String> {
+    let mut refused = None;
+    act(world, e, |c| match f(c) {
+        Ok(events) => Ok(events),
+        Err(reason) => {
+            refused = Some(reason.clone());
+            Ok(vec![Event::Refused {
+                command: command.to_string(),
+                reason,
+            }])
+        }
+    })?;
+    if let Some(reason) = refused {
+        world.log().warn(format!("Crawler.{command}: {reason}"));
+    }
+    Ok(())
+}
+
+/// `Crawler.query(e, x, y, radius)`: from now on `CrawlQuery` holds the cells within `radius`
+/// of (x, y) on the party's level, remade after every command.
+fn query(w: &mut World, (e, x, y, radius): (Entity, i64, i64, Option<i64>)) -> Result<(), String> {
+    ensure(w, e)?;
+    let mut run = w
+        .entities
+        .get::<&mut Run>(e)
+        .map_err(|_| format!("entity {} is gone", e.to_bits()))?;
+    // Declared within the map's reach, so the casts keep every value a script can give.
+    run.query = Some((x as i32, y as i32, radius.unwrap_or(0) as u32));
     run.dirty = true;
     Ok(())
 }
@@ -540,6 +616,12 @@ fn use_does(crawl: &Crawl, state: &crawl::CrawlState) -> Option<&'static str> {
     if state.underfoot.is_some() {
         return Some("take");
     }
+    let linked = crawl.tables().levels()[state.level]
+        .link_at(state.x, state.y)
+        .is_some();
+    if linked && matches!(floor.cell(state.x, state.y), Cell::Down | Cell::Up) {
+        return Some("travel");
+    }
     match floor.cell(state.x, state.y) {
         Cell::Down => Some("down"),
         Cell::Up if state.level == 0 => Some("exit"),
@@ -555,7 +637,8 @@ fn state_bag(crawl: &Crawl) -> StateBag {
     let floor = crawl.floor();
     let (ax, ay) = s.facing.ahead();
     let ahead_cell = floor.cell(s.x + ax, s.y + ay);
-    let halted = s.encounter.is_some() || s.dead || s.escaped;
+    let halted =
+        s.encounter.is_some() || s.dead || s.escaped || s.event.is_some() || s.spotted.is_some();
     StateBag {
         error: None,
         level: s.level,
@@ -591,6 +674,9 @@ fn state_bag(crawl: &Crawl) -> StateBag {
         on_stairs: s.on_stairs,
         on_stairs_up: s.on_stairs_up,
         encounter: s.encounter,
+        event: s.event,
+        spotted: s.spotted,
+        flags: s.flags,
         tick: s.tick,
         dead: s.dead,
         escaped: s.escaped,
@@ -613,13 +699,14 @@ fn play(world: &mut World, _dt: f64) {
     for e in games {
         let _ = ensure(world, e);
     }
-    for (game, run, state, map, events, view) in world.entities.query_mut::<(
+    for (game, run, state, map, events, view, asked) in world.entities.query_mut::<(
         &CrawlGame,
         &mut Run,
         &mut StateBag,
         &mut MapBag,
         &mut EventsBag,
         Option<&mut ViewBag>,
+        Option<&mut QueryBag>,
     )>() {
         events.events.clear();
         events.events.append(&mut run.pending);
@@ -635,6 +722,15 @@ fn play(world: &mut World, _dt: f64) {
             }
             Ok(crawl) => {
                 *state = state_bag(crawl);
+                if let (Some(bag), Some((x, y, radius))) = (asked, run.query) {
+                    *bag = QueryBag {
+                        asked: true,
+                        x,
+                        y,
+                        radius,
+                        area: crawl.around(x, y, radius),
+                    };
+                }
                 run.quads = crawl.view();
                 let rows = crawl.floor().automap();
                 let level = crawl.state().level;
@@ -777,6 +873,15 @@ fn check_table(raw: &RawTable, which: usize) -> Vec<RowError> {
 /// The package entry point.
 pub struct CrawlerPackage;
 
+/// The farthest cell or row a command may name, either side of 0 (a map is far smaller).
+const QUERY_REACH: i64 = 1 << 20;
+/// The largest radius `Crawler.query` takes.
+pub const MAX_QUERY_RADIUS: u32 = 64;
+/// The most ticks one `Crawler.rest` may take.
+pub const MAX_REST: u32 = 10_000;
+/// The ways to face, as `Crawler.travel` takes them.
+const FACINGS: [&str; 4] = ["north", "east", "south", "west"];
+
 /// The fields of `crawl_game` that name textures: the sheet's faces, its named art and its
 /// wall sets' art.
 const CRAWL_ASSETS: &[AssetField] = &[
@@ -879,9 +984,26 @@ impl Package for CrawlerPackage {
         reg.command("Crawler", "wait", (entity("e"),), |w, (e,)| {
             act(w, e, |c| Ok(c.wait().to_vec()))
         });
-        reg.command("Crawler", "rest", (entity("e"),), |w, (e,)| {
-            act(w, e, |c| Ok(c.rest().to_vec()))
-        });
+        reg.command(
+            "Crawler",
+            "rest",
+            // Left out, the old rest: four ticks nothing interrupts.
+            (
+                entity("e"),
+                integer("ticks")
+                    .range(1, MAX_REST as i64)
+                    .about("ticks to rest, each may draw a wandering group; left out: four, uninterrupted")
+                    .optional(),
+            ),
+            |w, (e, ticks)| {
+                act(w, e, |c| {
+                    Ok(match ticks {
+                        None => c.rest().to_vec(),
+                        Some(t) => c.rest_for(t as u32).to_vec(),
+                    })
+                })
+            },
+        );
         reg.command(
             "Crawler",
             "resolve",
@@ -894,6 +1016,97 @@ impl Package for CrawlerPackage {
             // 0 reveals the whole floor; the top is the largest radius the map's cells count to.
             (entity("e"), integer("radius").range(0, i32::MAX as i64)),
             |w, (e, radius)| act(w, e, |c| Ok(c.reveal(radius as u32).to_vec())),
+        );
+        reg.command(
+            "Crawler",
+            "query",
+            (
+                entity("e"),
+                integer("x").range(-QUERY_REACH, QUERY_REACH),
+                integer("y").range(-QUERY_REACH, QUERY_REACH),
+                integer("radius")
+                    .range(0, MAX_QUERY_RADIUS as i64)
+                    .about("cells either way around (x, y); left out: 0, the one cell")
+                    .optional(),
+            ),
+            query,
+        );
+        reg.command(
+            "Crawler",
+            "choose",
+            (
+                entity("e"),
+                integer("choice")
+                    .range(0, map::MAX_CHOICES as i64)
+                    .about("the event's choice, counted from 1; 0 dismisses it"),
+            ),
+            |w, (e, n)| {
+                act_or_refuse(w, e, "choose", |c| {
+                    c.choose(n as usize).map(<[Event]>::to_vec)
+                })
+            },
+        );
+        reg.command(
+            "Crawler",
+            "flag",
+            (
+                entity("e"),
+                string("name").up_to(256),
+                boolean("on")
+                    .about("true sets it, false clears it; left out: true")
+                    .optional(),
+            )
+                .such_that("name is not empty", |(_, name, _)| !name.trim().is_empty()),
+            |w, (e, name, on)| {
+                act(w, e, |c| {
+                    c.set_flag(&name, on.unwrap_or(true));
+                    Ok(Vec::new())
+                })
+            },
+        );
+        reg.command(
+            "Crawler",
+            "travel",
+            (
+                entity("e"),
+                string("map")
+                    .up_to(256)
+                    .about("a level's name in the levels table"),
+                integer("x").range(-QUERY_REACH, QUERY_REACH),
+                integer("y").range(-QUERY_REACH, QUERY_REACH),
+                string("facing").one_of(&FACINGS).optional(),
+            ),
+            |w, (e, map, x, y, facing)| {
+                let facing = facing.as_deref().and_then(crawl::facing_named);
+                act_or_refuse(w, e, "travel", |c| {
+                    c.travel(&map, x as i32, y as i32, facing)
+                        .map(<[Event]>::to_vec)
+                })
+            },
+        );
+        reg.command(
+            "Crawler",
+            "door",
+            (
+                entity("e"),
+                integer("x").range(-QUERY_REACH, QUERY_REACH),
+                integer("y").range(-QUERY_REACH, QUERY_REACH),
+                string("state").one_of(&DoorState::NAMES),
+            ),
+            |w, (e, x, y, state)| {
+                act_or_refuse(w, e, "door", |c| {
+                    let state = DoorState::named(&state).ok_or("not a door state")?;
+                    c.set_door(x as i32, y as i32, state).map(<[Event]>::to_vec)
+                })
+            },
+        );
+        reg.command(
+            "Crawler",
+            "answer",
+            (entity("e"), string("answer").one_of(&crawl::ANSWERS)),
+            |w, (e, answer)| {
+                act_or_refuse(w, e, "answer", |c| c.answer(&answer).map(<[Event]>::to_vec))
+            },
         );
         reg.command(
             "Crawler",
@@ -914,6 +1127,7 @@ impl Package for CrawlerPackage {
         reg.bag::<StateBag>("CrawlState");
         reg.bag::<MapBag>("CrawlMap");
         reg.bag::<EventsBag>("CrawlEvents");
+        reg.bag::<QueryBag>("CrawlQuery");
         for (which, name) in DEFAULT_TABLES.iter().enumerate() {
             reg.optional_table(name, move |raw| check_table(raw, which));
         }

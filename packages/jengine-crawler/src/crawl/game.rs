@@ -621,7 +621,12 @@ impl Crawl {
         let s = &mut self.state;
         let floor = &mut s.floors[s.level];
         match floor.cell_mut(x, y) {
-            Some(Cell::Floor) if level.encounter_rate > 0.0 && !level.groups.is_empty() => {
+            // One wandering group at a time: none is drawn while one stands on the floor.
+            Some(Cell::Floor)
+                if level.encounter_rate > 0.0
+                    && !level.groups.is_empty()
+                    && s.wanderer.is_none() =>
+            {
                 s.quiet += 1;
                 if s.quiet > level.encounter_grace && s.rng.random_bool(level.encounter_rate) {
                     let group = level.groups[s.rng.random_range(0..level.groups.len())].clone();

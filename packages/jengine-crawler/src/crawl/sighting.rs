@@ -110,6 +110,7 @@ impl Crawl {
         let sight = self.tables.levels[self.state.level].sight;
         if let Some(at) = self.far_end(sight) {
             self.state.wanderer = Some(Wanderer { group, at });
+            self.state.quiet = 0;
             return;
         }
         self.start_fight(Fight {
@@ -326,6 +327,7 @@ impl Crawl {
             let level = &self.tables.levels[self.state.level];
             if level.encounter_rate > 0.0
                 && !level.groups.is_empty()
+                && self.state.wanderer.is_none()
                 && self.state.rng.random_bool(level.encounter_rate)
             {
                 let n = self.state.rng.random_range(0..level.groups.len());
@@ -346,4 +348,273 @@ pub fn facing_named(name: &str) -> Option<Facing> {
     Facing::ALL
         .into_iter()
         .find(|f| format!("{f:?}").eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::crawl::{Crawl, Event, Sighting};
+    use crate::map::{Facing, Tables};
+    use serde_json::{Value, json};
+
+    /// A long corridor east, a fixed group six cells down it seen from four, stairs beyond.
+    fn corridor(extra: Value) -> Crawl {
+        let mut row = json!({
+            "name": "Hall",
+            "map": ["###########",
+                    "#<........#",
+                    "#.#######>#",
+                    "#.........#",
+                    "###########"],
+            "facing": "east",
+            "encounters": [{ "at": [7, 1], "group": "orcs", "text": "Orcs!", "art": "m_orc", "sight": 4 }]
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            row[k] = v.clone();
+        }
+        let tables = Tables::from_json(
+            &json!([row]).to_string(),
+            "[]",
+            r#"[{ "name": "Ana", "hp": 9 }]"#,
+        )
+        .unwrap();
+        Crawl::new(tables, 9)
+    }
+
+    fn names(events: &[Event]) -> Vec<String> {
+        events
+            .iter()
+            .map(|e| {
+                serde_json::to_value(e).unwrap()["event"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_group_in_sight_is_spotted_once_per_approach() {
+        let mut c = corridor(json!({}));
+        assert!(c.walk(0, 1).is_empty(), "five cells off: not yet");
+        let events = c.walk(0, 1).to_vec();
+        assert_eq!(
+            events,
+            [Event::Spotted {
+                group: "orcs".into(),
+                text: "Orcs!".into(),
+                art: Some("m_orc".into()),
+                distance: 4,
+                x: 7,
+                y: 1,
+            }]
+        );
+        assert_eq!(c.state().spotted.unwrap().who, Sighting::Fixed(0));
+        let tick = c.state().tick;
+        assert!(
+            c.walk(0, 1).is_empty() && c.state().tick == tick,
+            "nothing moves until answered"
+        );
+        assert_eq!(
+            c.answer("dance").unwrap_err(),
+            "\"dance\" is not an answer (fight, wait, flee, advance or parley)"
+        );
+        assert_eq!(names(c.answer("advance").unwrap()), ["answered"]);
+        assert!(
+            c.walk(0, 1).is_empty(),
+            "not announced again on this approach"
+        );
+        assert!(c.announced(Sighting::Fixed(0)));
+        // Turned away, it is out of sight; turned back, it is a new approach.
+        c.turn(2);
+        assert!(!c.announced(Sighting::Fixed(0)));
+        assert_eq!(names(c.turn(2)), ["spotted"]);
+        assert_eq!(
+            c.answer("wait")
+                .map(|e| e.to_vec())
+                .map(|e| names(&e))
+                .unwrap(),
+            ["answered", "spotted"]
+        );
+        assert_eq!(
+            c.state().spotted.unwrap().distance,
+            2,
+            "it came a cell closer"
+        );
+        assert_eq!(c.cell_at(6, 1).encounter.as_deref(), Some("orcs"));
+        assert_eq!(
+            names(c.answer("wait").unwrap()),
+            ["answered", "encounter"],
+            "next to the party it fights"
+        );
+        let fight = c.state().encounter.unwrap();
+        assert_eq!(fight.from, [4, 1]);
+        c.resolve(true);
+        assert!(c.cell_at(5, 1).encounter.is_none(), "won, it is gone");
+        assert!(
+            c.answer("fight")
+                .unwrap_err()
+                .contains("no group has been spotted")
+        );
+    }
+
+    #[test]
+    fn fight_flee_and_parley_answer_a_group_spotted() {
+        let mut c = corridor(json!({}));
+        c.walk(0, 1);
+        c.walk(0, 1);
+        assert_eq!(names(c.answer("fight").unwrap()), ["answered", "encounter"]);
+        assert_eq!(c.state().encounter.unwrap().fixed, Some(0));
+        c.resolve(false);
+        assert_eq!(
+            (c.state().x, c.state().y),
+            (3, 1),
+            "fled from where it stood: still there"
+        );
+
+        let mut d = corridor(json!({}));
+        d.walk(0, 1);
+        d.walk(0, 1);
+        let tick = d.state().tick;
+        assert_eq!(names(d.answer("flee").unwrap()), ["answered"]);
+        assert_eq!(
+            (d.state().x, d.state().tick, d.state().facing),
+            (2, tick + 1, Facing::East)
+        );
+
+        let mut p = corridor(json!({}));
+        p.walk(0, 1);
+        p.walk(0, 1);
+        let events = p.answer("parley").unwrap().to_vec();
+        assert!(matches!(&events[1], Event::Parley { group, x: 7, .. } if group == "orcs"));
+        assert!(p.state().encounter.unwrap().parley);
+        assert!(p.walk(0, 1).is_empty(), "a parley waits for resolve");
+        p.resolve(true);
+        assert!(p.floor().encounters[0].won, "settled, the group is gone");
+    }
+
+    #[test]
+    fn flight_with_nowhere_to_go_is_refused_and_the_group_still_waits() {
+        let mut c = corridor(json!({ "start": [1, 1], "facing": "east" }));
+        // Facing east at the corridor's west end with the group in sight: behind is rock, and
+        // directly away from the group is rock too.
+        c.travel("Hall", 3, 1, Some(Facing::East)).unwrap();
+        c.travel("Hall", 1, 1, Some(Facing::East)).unwrap();
+        assert!(c.state().spotted.is_none(), "seven cells: out of sight");
+        let mut d =
+            corridor(json!({ "encounters": [{ "at": [5, 1], "group": "orcs", "sight": 4 }] }));
+        assert_eq!(names(d.turn(0)), Vec::<String>::new());
+        d.wait();
+        assert!(d.state().spotted.is_some());
+        assert_eq!(
+            d.answer("flee").unwrap_err(),
+            "nowhere to flee: the cells away from the group and behind the party are shut"
+        );
+        assert!(d.state().spotted.is_some());
+    }
+
+    #[test]
+    fn a_wandering_group_stands_down_the_corridor_where_the_level_can_be_seen() {
+        let mut c = corridor(json!({
+            "encounters": [], "sight": 5, "encounter_rate": 1.0, "groups": ["wolves"]
+        }));
+        let events = c.walk(0, 1).to_vec();
+        assert!(
+            matches!(&events[..], [Event::Spotted { group, distance: 5, x: 7, y: 1, .. }] if group == "wolves"),
+            "{events:?}"
+        );
+        assert_eq!(c.wanderer().unwrap().at, [7, 1]);
+        assert_eq!(c.cell_at(7, 1).encounter.as_deref(), Some("wolves"));
+        c.answer("advance").unwrap();
+        for _ in 0..4 {
+            c.walk(0, 1);
+        }
+        assert_eq!(names(c.walk(0, 1)), ["encounter"], "walked into, it fights");
+        assert!(c.state().encounter.unwrap().wanderer);
+        c.resolve(true);
+        assert!(c.wanderer().is_none());
+    }
+
+    #[test]
+    fn a_long_rest_is_cut_short_by_a_wandering_group() {
+        let mut c =
+            corridor(json!({ "encounters": [], "encounter_rate": 0.3, "groups": ["rats"] }));
+        c.state.party[0].hp = 1;
+        let events = c.rest_for(50).to_vec();
+        let cut = events.iter().find_map(|e| match e {
+            Event::RestInterrupted { group, ticks } => Some((group.clone(), *ticks)),
+            _ => None,
+        });
+        let (group, ticks) = cut.expect("a 0.3 chance a tick comes within 50");
+        assert_eq!(group, "rats");
+        assert_eq!(
+            names(&events[events.len() - 2..]),
+            ["rest_interrupted", "encounter"]
+        );
+        assert_eq!(c.state().tick, u64::from(ticks));
+        assert_eq!(c.state().party[0].hp, (1 + ticks).min(9));
+        assert_eq!(
+            c.state().encounter.unwrap().from,
+            [1, 1],
+            "fought where it rested"
+        );
+        // The same seed rests the same.
+        let mut d =
+            corridor(json!({ "encounters": [], "encounter_rate": 0.3, "groups": ["rats"] }));
+        d.state.party[0].hp = 1;
+        assert_eq!(d.rest_for(50), &events[..]);
+    }
+
+    #[test]
+    fn a_rest_without_wanderers_runs_its_ticks_and_the_old_rest_draws_nothing() {
+        let mut c = corridor(json!({ "encounters": [] }));
+        assert_eq!(names(c.rest_for(7)), ["rested"]);
+        assert_eq!(c.state().tick, 7);
+        let mut d =
+            corridor(json!({ "encounters": [], "encounter_rate": 1.0, "groups": ["rats"] }));
+        let rng = d.state.rng.clone();
+        assert_eq!(names(d.rest()), ["rested"]);
+        assert_eq!(
+            (d.state().tick, &d.state.rng),
+            (4, &rng),
+            "four ticks, no draw"
+        );
+    }
+
+    #[test]
+    fn a_sighting_survives_a_save_and_a_forged_one_is_refused() {
+        let mut c = corridor(
+            json!({ "sight": 5, "encounter_rate": 1.0, "groups": ["wolves"], "encounters": [] }),
+        );
+        c.walk(0, 1);
+        let good: Value = serde_json::from_str(&c.save_json()).unwrap();
+        let mut d = corridor(
+            json!({ "sight": 5, "encounter_rate": 1.0, "groups": ["wolves"], "encounters": [] }),
+        );
+        d.load(&good.to_string()).unwrap();
+        assert!(d.same_as(&c));
+        let forged = |f: &dyn Fn(&mut Value)| {
+            let mut bad = good.clone();
+            f(&mut bad);
+            let mut e = corridor(
+                json!({ "sight": 5, "encounter_rate": 1.0, "groups": ["wolves"], "encounters": [] }),
+            );
+            e.load(&bad.to_string()).unwrap_err().to_string()
+        };
+        assert!(
+            forged(&|s| s["wanderer"]["group"] = json!("dragons"))
+                .contains("\"dragons\" is not one of level 0's groups")
+        );
+        assert!(
+            forged(&|s| s["wanderer"]["at"] = json!([0, 0]))
+                .contains("cell 0, row 0: the wandering group cannot stand here")
+        );
+        assert!(
+            forged(&|s| s["spotted"]["at"] = json!([6, 1])).contains("is not one standing there")
+        );
+        assert!(
+            forged(&|s| s["spotted"]["who"] = json!({ "fixed": 3 }))
+                .contains("is not one standing there")
+        );
+        assert!(forged(&|s| s["approach"] = json!([{ "fixed": 2 }])).contains("fight 2 was seen"));
+    }
 }
