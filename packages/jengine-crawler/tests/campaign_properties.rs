@@ -99,7 +99,10 @@ proptest! {
         play(&mut crawl, &after);
         play(&mut copy, &after);
         prop_assert!(copy.same_as(&crawl));
-        prop_assert_eq!(copy.events(), crawl.events());
+        // A load clears what the last action announced, so only actions after it compare.
+        if !after.is_empty() {
+            prop_assert_eq!(copy.events(), crawl.events());
+        }
     }
 
     #[test]

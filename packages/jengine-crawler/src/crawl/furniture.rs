@@ -175,6 +175,8 @@ impl Crawl {
     /// nothing, for a cell that is no door (an archway has none; a secret door must be found
     /// first), and for shutting a doorway someone stands in.
     pub fn set_door(&mut self, x: i32, y: i32, state: DoorState) -> Result<&[Event], String> {
+        // A refused call announces nothing: what the last action said is gone either way.
+        self.events.clear();
         let s = &self.state;
         let floor = self.floor();
         let cell = floor.cell(x, y);
@@ -196,7 +198,6 @@ impl Crawl {
                 state.as_str()
             ));
         }
-        self.events.clear();
         let level = s.level;
         if let Some(cell) = self.state.floors[level].cell_mut(x, y) {
             *cell = match state {

@@ -680,7 +680,10 @@ fn restore_waiting(
                 w.group, save.level
             ));
         }
-        if !cell.is_walkable() || [save.x, save.y] == w.at || floor.encounter_at(x, y).is_some() {
+        // The party stands on it only while fighting it (it walked into it).
+        let fought = save.encounter.as_ref().is_some_and(|f| f.wanderer);
+        let on_party = [save.x, save.y] == w.at && !fought;
+        if !cell.is_walkable() || on_party || floor.encounter_at(x, y).is_some() {
             return Err(SaveError::Floor {
                 level: save.level,
                 x,

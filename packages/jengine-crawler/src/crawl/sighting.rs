@@ -153,6 +153,8 @@ impl Crawl {
     /// approach); `parley` announces `parley` and waits for `resolve`. Refused in words when no
     /// group is spotted, for another word, or a flight with nowhere to go.
     pub fn answer(&mut self, answer: &str) -> Result<&[Event], String> {
+        // A refused call announces nothing: what the last action said is gone either way.
+        self.events.clear();
         let Some(spotted) = self.state.spotted.clone() else {
             return Err("no group has been spotted".into());
         };
@@ -169,7 +171,6 @@ impl Crawl {
         } else {
             None
         };
-        self.events.clear();
         self.events.push(Event::Answered {
             answer: answer.to_string(),
         });
@@ -243,12 +244,7 @@ impl Crawl {
         let Some((x, y)) = step else {
             return spotted.at;
         };
-        let taken = self
-            .floor()
-            .encounters
-            .iter()
-            .any(|e| e.spot.at == [x, y] && !e.won);
-        if taken {
+        if self.group_at([x, y]) {
             return spotted.at;
         }
         let s = &mut self.state;
@@ -281,8 +277,20 @@ impl Crawl {
             .map(|(mx, my)| (s.x + mx, s.y + my))
             .find(|&(x, y)| {
                 let cell = floor.cell(x, y);
-                cell.is_walkable() && floor.monster_at(x, y).is_none() && *cell != Cell::Pit
+                cell.is_walkable()
+                    && floor.monster_at(x, y).is_none()
+                    && *cell != Cell::Pit
+                    && !self.group_at([x, y])
             })
+    }
+
+    /// Whether a group waits at `at`: a fixed fight not yet won, or the wanderer.
+    fn group_at(&self, at: [i32; 2]) -> bool {
+        self.floor()
+            .encounters
+            .iter()
+            .any(|e| !e.won && e.spot.at == at)
+            || self.state.wanderer.as_ref().is_some_and(|w| w.at == at)
     }
 
     /// Rests for up to `ticks` ticks, each healing the living by 1 and giving the dungeon its
@@ -494,12 +502,11 @@ mod tests {
 
     #[test]
     fn flight_with_nowhere_to_go_is_refused_and_the_group_still_waits() {
-        let mut c = corridor(json!({ "start": [1, 1], "facing": "east" }));
-        // Facing east at the corridor's west end with the group in sight: behind is rock, and
-        // directly away from the group is rock too.
-        c.travel("Hall", 3, 1, Some(Facing::East)).unwrap();
-        c.travel("Hall", 1, 1, Some(Facing::East)).unwrap();
-        assert!(c.state().spotted.is_none(), "seven cells: out of sight");
+        // Put down by travel with the group four cells ahead, the party spots it at once.
+        let mut c = corridor(json!({}));
+        let events = c.travel("Hall", 3, 1, Some(Facing::East)).unwrap().to_vec();
+        assert_eq!(names(&events), ["travel", "spotted"]);
+        // At the corridor's west end, behind is rock, and directly away from the group too.
         let mut d =
             corridor(json!({ "encounters": [{ "at": [5, 1], "group": "orcs", "sight": 4 }] }));
         assert_eq!(names(d.turn(0)), Vec::<String>::new());

@@ -7,7 +7,7 @@
 //! (an event, a trap), but a link there is not taken again, so two links can face each other.
 
 use super::event::Event;
-use super::game::{Crawl, EventNow};
+use super::game::{Crawl, EventNow, Fight};
 use crate::map::{Facing, Target, arrival_problem, level_named};
 
 impl Crawl {
@@ -54,6 +54,8 @@ impl Crawl {
     /// anywhere); 0 dismisses it, and it comes again on the next step onto its cell (unless it
     /// has no choices: then dismissing is its answer). No time passes.
     pub fn choose(&mut self, n: usize) -> Result<&[Event], String> {
+        // A refused call announces nothing: what the last action said is gone either way.
+        self.events.clear();
         let Some(i) = self.state.event else {
             return Err("no event is waiting for a choice".into());
         };
@@ -66,7 +68,6 @@ impl Crawl {
                 e.choices.len()
             ));
         }
-        self.events.clear();
         let (id, once) = (e.id.clone(), e.once);
         self.state.event = None;
         let answered = n > 0 || e.choices.is_empty();
@@ -79,10 +80,10 @@ impl Crawl {
         }
         let choice = e.choices[n - 1].clone();
         for flag in &choice.set {
-            self.set_flag(flag, true);
+            self.flip_flag(flag, true);
         }
         for flag in &choice.clear {
-            self.set_flag(flag, false);
+            self.flip_flag(flag, false);
         }
         self.events.push(Event::Outcome {
             id,
@@ -98,8 +99,14 @@ impl Crawl {
         Ok(&self.events)
     }
 
-    /// Sets or clears a flag (events' `needs` and `unless` read them). It takes no time.
+    /// Sets or clears a flag (events' `needs` and `unless` read them). It takes no time and
+    /// announces nothing.
     pub fn set_flag(&mut self, name: &str, on: bool) {
+        self.events.clear();
+        self.flip_flag(name, on);
+    }
+
+    fn flip_flag(&mut self, name: &str, on: bool) {
         let flags = &mut self.state.flags;
         match (flags.binary_search_by(|f| f.as_str().cmp(name)), on) {
             (Err(at), true) => flags.insert(at, name.to_string()),
@@ -130,6 +137,8 @@ impl Crawl {
         y: i32,
         facing: Option<Facing>,
     ) -> Result<&[Event], String> {
+        // A refused call announces nothing: what the last action said is gone either way.
+        self.events.clear();
         if self.halted() {
             return Err(
                 "a fight, an event or a spotted group waits to be settled, or the game is over"
@@ -140,7 +149,6 @@ impl Crawl {
         if let Some(what) = arrival_problem(&self.tables.levels[level], [x, y]) {
             return Err(format!("row {y}, cell {x} of \"{map}\" is {what}"));
         }
-        self.events.clear();
         let target = Target {
             to: map.to_string(),
             cell: [x, y],
@@ -167,9 +175,24 @@ impl Crawl {
         });
         self.arrive_at(level, x, y, facing);
         self.clear_landing();
+        // Put down where the wandering group stands, the party is in its fight.
+        if let Some(w) = self.state.wanderer.as_ref().filter(|w| w.at == [x, y]) {
+            let fight = Fight {
+                group: w.group.clone(),
+                text: String::new(),
+                art: None,
+                fixed: None,
+                from: [x, y],
+                wanderer: true,
+                parley: false,
+            };
+            self.start_fight(fight);
+            return;
+        }
         if !self.start_event_here() {
             self.underfoot(1);
         }
+        self.spot();
     }
 
     /// What is left behind on leaving a floor: a wandering group, and what was in sight.
