@@ -5,6 +5,11 @@
 //! - [`map`] loads and checks levels drawn in ASCII, and holds the live floor ([`Dungeon`]);
 //! - [`crawl`] moves the party one tick at a time and says what happened as [`Event`]s.
 //!
+//! A campaign (a town, an overland map and dungeons, as the Gold Box games had) uses the same
+//! crawl: [`Crawl::cell_at`] and [`Crawl::around`] tell the game what the level is now, events
+//! on cells wait for its choice, links lead to any cell of any level by name, and groups seen
+//! down a corridor wait for its answer.
+//!
 //! On top of them, [`CrawlerPackage`] puts a crawl on the engine: the `crawl_game` component,
 //! the `Crawler.*` commands, the bags scripts read, and [`draw`], which turns the picture into
 //! meshes from a pool the crawl owns.

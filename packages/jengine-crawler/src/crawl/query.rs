@@ -352,5 +352,14 @@ mod tests {
         c.set_door(5, 1, DoorState::Shut).unwrap();
         d.load(&c.save_json()).unwrap();
         assert_eq!(d.cell_at(5, 1).door, Some("shut"), "a drawn lock unlocked");
+        // A lock taken off where none is drawn is refused in words, and changes nothing.
+        let mut forged: serde_json::Value = serde_json::from_str(&c.save_json()).unwrap();
+        forged["floors"][0]["unlocked"] = json!([[2, 1]]);
+        let before = d.save_json();
+        assert_eq!(
+            d.load(&forged.to_string()).unwrap_err().to_string(),
+            "the save's level 0, cell 2, row 1: saved as unlocked, but no lock is drawn there"
+        );
+        assert_eq!(d.save_json(), before);
     }
 }

@@ -449,6 +449,16 @@ mod tests {
             "it came a cell closer"
         );
         assert_eq!(c.cell_at(6, 1).encounter.as_deref(), Some("orcs"));
+        // Where it stands now is kept in the save; a forged place is refused in words.
+        let mut d = corridor(json!({}));
+        d.load(&c.save_json()).unwrap();
+        assert!(d.same_as(&c));
+        let mut forged: Value = serde_json::from_str(&c.save_json()).unwrap();
+        forged["floors"][0]["moved"] = json!([{ "fight": 0, "at": [5, 2] }]);
+        assert_eq!(
+            d.load(&forged.to_string()).unwrap_err().to_string(),
+            "the save's level 0, cell 5, row 2: fight 0 cannot stand here"
+        );
         assert_eq!(
             names(c.answer("wait").unwrap()),
             ["answered", "encounter"],
