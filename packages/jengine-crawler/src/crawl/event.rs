@@ -278,7 +278,7 @@ pub enum Event {
     },
     /// A command the game gave could not be carried out; nothing changed.
     Refused {
-        /// The command (`door`, `travel`, `choose`, `answer`, `rest`).
+        /// The command (`choose`, `travel`, `door` or `answer`).
         command: String,
         /// Why, in words.
         reason: String,

@@ -595,21 +595,11 @@ impl Crawl {
             self.start_fight(fight);
             return;
         }
-        if let Some(w) = s.wanderer.as_ref().filter(|w| w.at == [x, y]) {
-            let fight = Fight {
-                group: w.group.clone(),
-                text: String::new(),
-                art: None,
-                fixed: None,
-                from,
-                wanderer: true,
-                parley: false,
-            };
-            self.start_fight(fight);
+        if self.meet_wanderer(from) {
             return;
         }
         // A link on a stair is taken by `use`, as the stair would be.
-        let stair = matches!(s.floors[s.level].cell(x, y), Cell::Up | Cell::Down);
+        let stair = matches!(self.floor().cell(x, y), Cell::Up | Cell::Down);
         if let Some(link) = level.link_at(x, y).filter(|_| !stair) {
             let target = link.target();
             self.follow(&target, "link");
@@ -646,6 +636,11 @@ impl Crawl {
             return;
         }
         let (x, y) = (self.state.x, self.state.y);
+        // Put down here by a teleporter, a fall or a journey: a wandering group standing here
+        // fights, an event here starts, before the cell itself does anything.
+        if hops > 0 && (self.meet_wanderer([x, y]) || self.start_event_here()) {
+            return;
+        }
         if *self.floor().cell(x, y) == Cell::Teleporter {
             if self.teleport(x, y) {
                 self.underfoot(hops + 1);
@@ -687,6 +682,26 @@ impl Crawl {
     /// Whether the party stands in a dark cell.
     pub(super) fn in_dark(&self) -> bool {
         *self.floor().cell(self.state.x, self.state.y) == Cell::Dark
+    }
+
+    /// Starts the wandering group's fight if it stands on the party's cell; `from` is where
+    /// fleeing puts the party back.
+    pub(super) fn meet_wanderer(&mut self, from: [i32; 2]) -> bool {
+        let s = &self.state;
+        let Some(w) = s.wanderer.as_ref().filter(|w| w.at == [s.x, s.y]) else {
+            return false;
+        };
+        let fight = Fight {
+            group: w.group.clone(),
+            text: String::new(),
+            art: None,
+            fixed: None,
+            from,
+            wanderer: true,
+            parley: false,
+        };
+        self.start_fight(fight);
+        true
     }
 
     pub(super) fn start_fight(&mut self, fight: Fight) {

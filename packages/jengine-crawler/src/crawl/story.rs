@@ -7,7 +7,7 @@
 //! (an event, a trap), but a link there is not taken again, so two links can face each other.
 
 use super::event::Event;
-use super::game::{Crawl, EventNow, Fight};
+use super::game::{Crawl, EventNow};
 use crate::map::{Facing, Target, arrival_problem, level_named};
 
 impl Crawl {
@@ -175,23 +175,7 @@ impl Crawl {
         });
         self.arrive_at(level, x, y, facing);
         self.clear_landing();
-        // Put down where the wandering group stands, the party is in its fight.
-        if let Some(w) = self.state.wanderer.as_ref().filter(|w| w.at == [x, y]) {
-            let fight = Fight {
-                group: w.group.clone(),
-                text: String::new(),
-                art: None,
-                fixed: None,
-                from: [x, y],
-                wanderer: true,
-                parley: false,
-            };
-            self.start_fight(fight);
-            return;
-        }
-        if !self.start_event_here() {
-            self.underfoot(1);
-        }
+        self.underfoot(1);
         self.spot();
     }
 
@@ -413,6 +397,21 @@ mod tests {
             ["travel", "event"],
             "landing on an event starts it"
         );
+    }
+
+    #[test]
+    fn a_teleporter_onto_an_event_starts_it() {
+        let levels = json!([{
+            "name": "Maze",
+            "map": ["#######", "#<T..>#", "#.....#", "#######"],
+            "facing": "east",
+            "teleports": [{ "at": [2, 1], "to": [4, 2] }],
+            "events": [{ "at": [4, 2], "id": "voice", "text": "A voice." }]
+        }]);
+        let tables = Tables::from_json(&levels.to_string(), "[]", "[]").unwrap();
+        let mut c = Crawl::new(tables, 1);
+        assert_eq!(names(c.walk(0, 1)), ["teleport", "event"]);
+        assert_eq!(c.state().event.unwrap().id, "voice");
     }
 
     #[test]

@@ -203,6 +203,8 @@ fn event_cell_problem(level: &Level, [x, y]: [i32; 2]) -> Option<&'static str> {
         "on a teleporter, pit, spinner, plate or trap, which moves the party or goes off first"
     } else if level.encounters.iter().any(|f| f.at == [x, y]) {
         "on a fight's cell"
+    } else if level.links.iter().any(|l| l.at == [x, y]) {
+        "on a link's cell (a choice's \"go\" can lead on instead)"
     } else {
         return None;
     })
@@ -413,6 +415,10 @@ mod tests {
             (
                 json!({ "at": [3, 1], "id": "w", "colour": "red" }),
                 "unknown field `colour`",
+            ),
+            (
+                json!({ "at": [5, 3], "id": "w" }),
+                "row 3, cell 5: the event \"w\" stands on a link's cell",
             ),
         ];
         for (event, want) in cases {
