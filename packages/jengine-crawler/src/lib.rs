@@ -797,8 +797,12 @@ impl Package for CrawlerPackage {
             "query",
             (
                 entity("e"),
-                integer("x").range(-QUERY_REACH, QUERY_REACH),
-                integer("y").range(-QUERY_REACH, QUERY_REACH),
+                integer("x")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("a cell of the party's level"),
+                integer("y")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("a row of the party's level"),
                 integer("radius")
                     .range(0, MAX_QUERY_RADIUS as i64)
                     .about("cells either way around (x, y); left out: 0, the one cell")
@@ -847,9 +851,16 @@ impl Package for CrawlerPackage {
                 string("map")
                     .up_to(256)
                     .about("a level's name in the levels table"),
-                integer("x").range(-QUERY_REACH, QUERY_REACH),
-                integer("y").range(-QUERY_REACH, QUERY_REACH),
-                string("facing").one_of(&FACINGS).optional(),
+                integer("x")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("a cell of that level"),
+                integer("y")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("a row of that level"),
+                string("facing")
+                    .one_of(&FACINGS)
+                    .about("left out: as the party faces")
+                    .optional(),
             ),
             |w, (e, map, x, y, facing)| {
                 let facing = facing.as_deref().and_then(crawl::facing_named);
@@ -864,9 +875,15 @@ impl Package for CrawlerPackage {
             "door",
             (
                 entity("e"),
-                integer("x").range(-QUERY_REACH, QUERY_REACH),
-                integer("y").range(-QUERY_REACH, QUERY_REACH),
-                string("state").one_of(&DoorState::NAMES),
+                integer("x")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("the door's cell on the party's level"),
+                integer("y")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("the door's row"),
+                string("state")
+                    .one_of(&DoorState::NAMES)
+                    .about("what the game's rules make of the door"),
             ),
             |w, (e, x, y, state)| {
                 act_or_refuse(w, e, "door", |c| {
@@ -878,7 +895,12 @@ impl Package for CrawlerPackage {
         reg.command(
             "Crawler",
             "answer",
-            (entity("e"), string("answer").one_of(&crawl::ANSWERS)),
+            (
+                entity("e"),
+                string("answer")
+                    .one_of(&crawl::ANSWERS)
+                    .about("the game's answer to the group spotted"),
+            ),
             |w, (e, answer)| {
                 act_or_refuse(w, e, "answer", |c| c.answer(&answer).map(<[Event]>::to_vec))
             },
