@@ -329,3 +329,43 @@ fn an_event_in_progress_comes_back_with_a_save() {
     );
     assert!(warnings(&mut rt).is_empty());
 }
+
+#[test]
+fn a_broken_campaign_row_stops_the_game_at_startup_with_file_row_and_cell() {
+    let cases = [
+        (
+            "links",
+            json!([{ "at": [5, 3], "to": "Moon", "cell": [1, 1] }]),
+            "data/crawl_levels.json: row 1 (\"Town\"): map row 3, cell 5: the link or choice leads to \"Moon\": no level is called \"Moon\"",
+        ),
+        (
+            "links",
+            json!([{ "at": [5, 3], "to": "Crypt", "cell": [0, 0] }]),
+            "map row 3, cell 5: the link or choice leads to row 0, cell 0 of \"Crypt\", which is inside a wall",
+        ),
+        (
+            "events",
+            json!([{ "at": [3, 1], "id": "" }]),
+            "map row 1, cell 3: the event id \"\" is empty or used twice on this level",
+        ),
+        (
+            "events",
+            json!([{ "at": [3, 1], "id": "w", "choices": [{ "label": "Go", "outcome": "" }] }]),
+            "the event \"w\" has a bad choice list: choice 1 (\"Go\") has no outcome",
+        ),
+    ];
+    for (field, value, want) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let mut broken = levels();
+        broken[0][field] = value;
+        let camera = json!({ "center": [0, 0], "size": [16, 9] });
+        common::write_project(dir.path(), &broken, camera, json!({}), "return {}");
+        let problems = Runtime::new(dir.path(), &[&CrawlerPackage], Options::default())
+            .err()
+            .expect("a broken campaign row must not load");
+        assert!(
+            problems.iter().any(|p| p.contains(want)),
+            "{want}\n{problems:#?}"
+        );
+    }
+}
