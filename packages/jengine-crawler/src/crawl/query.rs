@@ -174,17 +174,24 @@ impl Crawl {
     /// level (radius 0: the one cell). A square wholly off the map is empty, with its origin
     /// where it would have started.
     pub fn around(&self, x: i32, y: i32, radius: u32) -> Area {
-        let floor = self.floor();
         let r = radius.min(i32::MAX as u32 / 4) as i32;
-        let (x0, y0) = (x.saturating_sub(r).max(0), y.saturating_sub(r).max(0));
-        let x1 = x.saturating_add(r).min(floor.width - 1);
-        let y1 = y.saturating_add(r).min(floor.height - 1);
-        let (width, height) = ((x1 - x0 + 1).max(0), (y1 - y0 + 1).max(0));
-        let (width, height) = if width == 0 || height == 0 {
-            (0, 0)
+        let side = r * 2 + 1;
+        self.rect(x.saturating_sub(r), y.saturating_sub(r), side, side)
+    }
+
+    /// The `width x height` cells from (x, y) (the top-left), clipped to the party's level: a
+    /// battlefield cut out of the map. An empty or wholly off-map rectangle has no cells.
+    pub fn rect(&self, x: i32, y: i32, width: i32, height: i32) -> Area {
+        let floor = self.floor();
+        let (x0, y0) = (x.max(0), y.max(0));
+        let x1 = x.saturating_add(width.max(0)).min(floor.width);
+        let y1 = y.saturating_add(height.max(0)).min(floor.height);
+        let (width, height) = if x1 > x0 && y1 > y0 {
+            (x1 - x0, y1 - y0)
         } else {
-            (width, height)
+            (0, 0)
         };
+        let (x0, y0) = if width == 0 { (x, y) } else { (x0, y0) };
         let mut cells = Vec::with_capacity((width * height) as usize);
         for cy in y0..y0 + height {
             for cx in x0..x0 + width {
@@ -302,6 +309,16 @@ mod tests {
         );
         let none = c.around(100, 100, 2);
         assert_eq!((none.width, none.height, none.cells.len()), (0, 0, 0));
+        let field = c.rect(2, 1, 4, 3);
+        assert_eq!((field.origin, field.width, field.height), ([2, 1], 4, 3));
+        assert_eq!(field.get(3, 1).unwrap().door, Some("shut"));
+        assert_eq!(field.get(5, 1).unwrap().door, Some("locked"));
+        let clipped = c.rect(-2, 5, 5, 9);
+        assert_eq!(
+            (clipped.origin, clipped.width, clipped.height),
+            ([0, 5], 3, 2)
+        );
+        assert!(c.rect(1, 1, 0, 4).cells.is_empty());
     }
 
     #[test]
