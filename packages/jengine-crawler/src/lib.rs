@@ -248,6 +248,18 @@ impl Run {
     pub fn crawl(&self) -> Option<&Crawl> {
         self.crawl.as_ref().ok()
     }
+
+    /// Runs `f` on the game as a command would, for a package built on this one (a tactical
+    /// fight settled by its own rules, say): what the crawl announces after `f` (its last
+    /// action's events) goes out in this frame's `CrawlEvents`, and the bags and the picture
+    /// are remade. `None` when the crawl's tables did not load.
+    pub fn act<R>(&mut self, f: impl FnOnce(&mut Crawl) -> R) -> Option<R> {
+        let crawl = self.crawl.as_mut().ok()?;
+        let out = f(crawl);
+        self.pending.extend(crawl.events().iter().cloned());
+        self.dirty = true;
+        Some(out)
+    }
 }
 
 /// Reads one named table from the project's data as a JSON array; an empty name is no rows.

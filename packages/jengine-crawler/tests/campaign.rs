@@ -369,3 +369,24 @@ fn a_broken_campaign_row_stops_the_game_at_startup_with_file_row_and_cell() {
         );
     }
 }
+
+#[test]
+fn a_package_built_on_the_crawl_acts_on_it_as_a_command_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rt = start(dir.path(), &["Crawler.walk(e, 0, 1)"]);
+    rt.step(&[]);
+    rt.step(&[]);
+    let mut acted = 0;
+    for run in rt.world.entities.query_mut::<&mut jengine_crawler::Run>() {
+        let x = run.act(|c| {
+            c.travel("Crypt", 2, 1, None).unwrap();
+            c.state().x
+        });
+        assert_eq!(x, Some(2));
+        acted += 1;
+    }
+    assert_eq!(acted, 1);
+    rt.step(&[]);
+    assert_eq!(names(&rt), ["travel", "level"]);
+    assert_eq!(bag(&rt, "CrawlState")["level_name"], "Crypt");
+}
