@@ -270,25 +270,30 @@ impl Character {
         {
             return Some(format!("{} holds no unspent {:?}", self.name, s.name));
         }
-        if s.school == School::Arcane {
-            let worn = self.armour(rules).and_then(|a| a.armour);
-            let allowed = self
-                .classes
-                .iter()
-                .filter_map(|c| rules.class(&c.class))
-                .filter(|k| k.casts == Some(School::Arcane))
-                .map(|k| k.armour)
-                .max();
-            if let (Some(worn), Some(allowed)) = (worn, allowed)
-                && worn > allowed
-            {
-                return Some(format!(
-                    "{} cannot cast arcane spells in that armour",
-                    self.name
-                ));
-            }
+        if s.school == School::Arcane && !self.arcane_armour_ok(rules) {
+            return Some(format!(
+                "{} cannot cast arcane spells in that armour",
+                self.name
+            ));
         }
         None
+    }
+
+    /// Whether the armour worn lets it cast arcane spells: no heavier than its arcane class
+    /// allows (a fighter/mage in mail fights well and casts nothing).
+    pub fn arcane_armour_ok(&self, rules: &Rules) -> bool {
+        let worn = self.armour(rules).and_then(|a| a.armour);
+        let allowed = self
+            .classes
+            .iter()
+            .filter_map(|c| rules.class(&c.class))
+            .filter(|k| k.casts == Some(School::Arcane))
+            .map(|k| k.armour)
+            .max();
+        match (worn, allowed) {
+            (Some(worn), Some(allowed)) => worn <= allowed,
+            _ => true,
+        }
     }
 
     /// Marks one held copy of `spell` spent.
