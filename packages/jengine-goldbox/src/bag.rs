@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::fight::{Event, Fight, Legal, Outcome, Side, Status, UnitId};
+use crate::fight::{Event, Fight, Legal, Outcome, Pos, Side, Status, UnitId};
 use crate::rules::Character;
 
 /// One unit, as a script sees it.
@@ -75,6 +75,10 @@ pub struct FightBag {
     pub party: Vec<Character>,
     /// The fight's seed, for a replay.
     pub seed: u64,
+    /// The cursor's square (`GoldBox.point`), or `nil`.
+    pub cursor: Option<Pos>,
+    /// The squares the spell being aimed would cover.
+    pub preview: Vec<Pos>,
 }
 
 /// The `GoldBoxEvents` bag.
@@ -129,6 +133,8 @@ impl FightBag {
             outcome: f.outcome().cloned(),
             party: f.party().members.clone(),
             seed: f.seed(),
+            cursor: None,
+            preview: Vec::new(),
         }
     }
 }

@@ -42,14 +42,18 @@ pub mod bag;
 pub mod fight;
 pub mod rules;
 
+// The package on the engine's drawing: the battlefield as sprites. Everything above is plain
+// Rust; this and `lib.rs` are all that touch the engine.
+pub mod draw;
+
 use std::sync::Arc;
 
 use jengine::value::{Params, Value, any, boolean, entity, integer, string};
-use jengine::{Entity, Package, RawTable, Registry, RowError, World};
+use jengine::{AssetField, Entity, Package, RawTable, Registry, RowError, World};
 use serde::{Deserialize, Serialize};
 
 use bag::{EventsBag, FightBag};
-use fight::{Command, Encounter, Event, Field, Fight, UnitId};
+use fight::{Command, Encounter, Event, Field, Fight, Pos, UnitId};
 use rules::{Party, RuleSources, Rules, Source, TableError};
 
 /// The data tables `goldbox_fight.tables` names when a scene leaves them out. A project that
@@ -126,6 +130,8 @@ pub struct GoldBoxFight {
     pub seed: u64,
     /// An encounter to start as the scene loads, by name.
     pub encounter: Option<String>,
+    /// How the battlefield is drawn.
+    pub view: draw::View,
 }
 
 impl Default for GoldBoxFight {
@@ -135,6 +141,7 @@ impl Default for GoldBoxFight {
             field: Vec::new(),
             seed: 1,
             encounter: None,
+            view: draw::View::default(),
         }
     }
 }
@@ -151,6 +158,7 @@ impl GoldBoxFight {
                 ));
             }
         }
+        self.view.check()?;
         self.battlefield()
             .map(|_| ())
             .map_err(|e| format!("field: {e}"))
@@ -231,6 +239,10 @@ pub struct Run {
     fight: Option<Fight>,
     pending: Vec<Event>,
     dirty: bool,
+    pointing: draw::Pointing,
+    floaters: Vec<draw::Floater>,
+    pool: Vec<Entity>,
+    redraw: bool,
 }
 
 impl Run {
@@ -260,6 +272,10 @@ fn ensure(world: &mut World, e: Entity) -> Result<(), String> {
         fight: None,
         pending: Vec::new(),
         dirty: true,
+        pointing: draw::Pointing::default(),
+        floaters: Vec::new(),
+        pool: Vec::new(),
+        redraw: true,
     };
     let mut problem = None;
     if let Some(name) = &game.encounter
@@ -347,6 +363,8 @@ fn begin(
         run.party = Some(fight.party().clone());
     }
     run.fight = Some(fight);
+    run.pointing = draw::Pointing::default();
+    run.floaters.clear();
     Ok(events)
 }
 
@@ -387,10 +405,23 @@ fn play(world: &mut World, _dt: f64) {
     {
         events.events.clear();
         events.events.append(&mut run.pending);
+        // Floating numbers age a frame at a time, so a replayed session draws the same.
+        for f in &mut run.floaters {
+            f.age += 1;
+        }
+        run.floaters.retain(|f| f.age < draw::FLOAT_FRAMES);
+        if let Some(fight) = &run.fight {
+            run.floaters
+                .extend(draw::Floater::from_events(fight, &events.events));
+        }
+        if !run.floaters.is_empty() {
+            run.redraw = true;
+        }
         if !run.dirty {
             continue;
         }
         run.dirty = false;
+        run.redraw = true;
         *state = match (&run.loaded, &run.fight) {
             (Err(p), _) => FightBag {
                 error: Some(p.clone()),
@@ -406,6 +437,43 @@ fn play(world: &mut World, _dt: f64) {
                 ..FightBag::default()
             },
         };
+        state.cursor = run.pointing.cursor;
+        state.preview.clone_from(&run.pointing.preview);
+    }
+}
+
+/// Writes every fight whose picture changed into its pool of sprites.
+fn draw_system(world: &mut World, _dt: f64) {
+    let changed: Vec<Entity> = world
+        .entities
+        .query::<(Entity, &Run)>()
+        .iter()
+        .filter(|(_, run)| run.redraw)
+        .map(|(e, _)| e)
+        .collect();
+    for e in changed {
+        let Ok(view) = world
+            .entities
+            .get::<&GoldBoxFight>(e)
+            .map(|g| g.view.clone())
+        else {
+            continue;
+        };
+        let (mut pool, pieces) = {
+            let Ok(mut run) = world.entities.get::<&mut Run>(e) else {
+                continue;
+            };
+            run.redraw = false;
+            let pieces = match (&run.fight, view.draw) {
+                (Some(f), true) => draw::pieces(f, &view, &run.pointing, &run.floaters),
+                _ => Vec::new(),
+            };
+            (std::mem::take(&mut run.pool), pieces)
+        };
+        draw::write(world, &mut pool, &view, &pieces);
+        if let Ok(mut run) = world.entities.get::<&mut Run>(e) {
+            run.pool = pool;
+        }
     }
 }
 
@@ -453,6 +521,44 @@ fn check_table(raw: &RawTable, which: usize) -> Vec<RowError> {
         .collect()
 }
 
+/// `GoldBox.point(e, x, y, spell)`: puts the cursor on a square and, with a spell, previews
+/// the ground it would cover cast there by the active unit. A cast the fight would refuse is
+/// refused here too, in the same words, and the cursor stays where it was.
+fn point(
+    w: &mut World,
+    (e, x, y, spell): (Entity, i64, i64, Option<String>),
+) -> Result<(), String> {
+    act(w, e, |run, _| {
+        let fight = run
+            .fight
+            .as_ref()
+            .ok_or("no fight is on: call GoldBox.start first")?;
+        let at = Pos::new(x as i32, y as i32);
+        if !fight.field().inside(at) {
+            return Err(format!("{at} is off the field"));
+        }
+        let preview = match &spell {
+            Some(spell) => fight.spell_area(spell, at.x, at.y).map_err(|r| r.0)?,
+            None => Vec::new(),
+        };
+        run.pointing = draw::Pointing {
+            cursor: Some(at),
+            preview,
+        };
+        Ok(Vec::new())
+    })
+}
+
+/// The fields of `goldbox_fight` that name textures.
+const FIGHT_ASSETS: &[AssetField] = &[AssetField::texture("view.sheet.texture")];
+
+/// The textures the package ships, by name under `assets/textures/`: the default sheet
+/// (painted by `cargo run -p jengine-goldbox --example sheet`).
+pub const DEFAULT_TEXTURES: &[(&str, &[u8])] = &[(
+    "goldbox/sheet.png",
+    include_bytes!("../assets/textures/goldbox/sheet.png"),
+)];
+
 /// The package entry point.
 pub struct GoldBoxPackage;
 
@@ -463,6 +569,10 @@ impl Package for GoldBoxPackage {
 
     fn register(&self, reg: &mut Registry) {
         reg.component_checked::<GoldBoxFight>("goldbox_fight", GoldBoxFight::check);
+        reg.component_assets::<GoldBoxFight>("goldbox_fight", FIGHT_ASSETS);
+        for (name, bytes) in DEFAULT_TEXTURES {
+            reg.asset(&format!("textures/{name}"), bytes);
+        }
         // Whatever tables a fight names are checked, together, when its scene loads.
         reg.component_tables::<GoldBoxFight>("goldbox_fight", |game, data| {
             load(Some(data), game).err().into_iter().collect()
@@ -604,7 +714,20 @@ impl Package for GoldBoxPackage {
             })
         });
 
+        reg.command(
+            "GoldBox",
+            "point",
+            (
+                entity("e"),
+                integer("x").range(0, 63),
+                integer("y").range(0, 63),
+                string("spell").up_to(64).optional(),
+            ),
+            point,
+        );
+
         reg.system("goldbox", play);
+        reg.system("draw", draw_system);
         reg.bag::<FightBag>("GoldBox");
         reg.bag::<EventsBag>("GoldBoxEvents");
     }

@@ -228,6 +228,7 @@ fn commands_the_fight_refuses_say_why_and_change_nothing() {
         "GoldBox.cast(e, 'fire burst', 3, 3)",
         "GoldBox.bandage(e, 1)",
         "GoldBox.flee(e)",
+        "GoldBox.point(e, 3, 3, 'fire burst')",
         "GoldBox.start(e, '{\"monsters\": [{\"kind\": \"dragon\", \"count\": 1}]}')",
         "GoldBox.rest(e)",
     ];
@@ -254,6 +255,7 @@ fn commands_the_fight_refuses_say_why_and_change_nothing() {
         format!("GoldBox.cast: {active} holds no unspent \"fire burst\""),
         "GoldBox.bandage: ".to_string(),
         format!("GoldBox.flee: {active} is not on the edge of the field"),
+        format!("GoldBox.point: {active} holds no unspent \"fire burst\""),
         "GoldBox.start: the encounter: row 1, monsters[0].kind: \"dragon\" is not in the monsters table".to_string(),
         "GoldBox.rest: there is no resting in the middle of a fight".to_string(),
     ];
@@ -408,5 +410,40 @@ fn a_named_table_the_project_lacks_is_refused() {
             "goldbox_fight.tables.party names data/heroes.json, which the project does not have"
         ),
         "{problems:#?}"
+    );
+}
+
+#[test]
+fn pointing_moves_the_cursor_and_previews_a_spell() {
+    let dir = tempfile::tempdir().unwrap();
+    let party = r#"[{ "name": "Corvin", "race": "human", "classes": ["mage"], "levels": [5],
+        "abilities": { "str": 8, "int": 17, "wis": 12, "dex": 14, "con": 12, "cha": 10 },
+        "spells": ["drowse", "fire burst"] }]"#;
+    let steps = [
+        "GoldBox.start(e, 'kobold pack', 3)",
+        "GoldBox.point(e, 4, 5)",
+        "local s = Entity.get(e, 'GoldBox') local me = s.units[s.active] \
+         GoldBox.point(e, me.x, me.y - 3, 'fire burst')",
+    ];
+    let mut rt = start_with(
+        dir.path(),
+        serde_json::json!({}),
+        &[("goldbox_party", party)],
+        &plan(&steps),
+    )
+    .unwrap_or_else(|p| panic!("{p:#?}"));
+    rt.step(&[]);
+    assert!(state(&rt)["cursor"].is_null());
+    rt.step(&[]);
+    assert_eq!(state(&rt)["cursor"], serde_json::json!({ "x": 4, "y": 5 }));
+    assert!(state(&rt)["preview"].as_array().unwrap().is_empty());
+    rt.step(&[]);
+    assert!(warnings(&mut rt).is_empty());
+    let s = state(&rt);
+    // A burst of radius 2 in open ground: 21 squares round the cursor.
+    assert_eq!(s["preview"].as_array().unwrap().len(), 21);
+    assert!(
+        s["units"][0]["spells"].as_array().unwrap().len() == 2,
+        "aiming spends nothing"
     );
 }
