@@ -56,7 +56,7 @@ fn pixel(name: &str, x: usize, y: usize) -> Rgba {
     match name {
         "floor" => {
             let flag = [96, 88, 74, 255];
-            let joint = x % 16 == 0 || y % 16 == 0;
+            let joint = x.is_multiple_of(16) || y.is_multiple_of(16);
             if joint {
                 [58, 52, 44, 255]
             } else {
@@ -66,8 +66,8 @@ fn pixel(name: &str, x: usize, y: usize) -> Rgba {
         "wall" => {
             // Bricks, every other row offset by half a brick.
             let row = y / 8;
-            let off = if row % 2 == 0 { 0 } else { 8 };
-            let mortar = y % 8 == 0 || (x + off) % 16 == 0;
+            let off = if row.is_multiple_of(2) { 0 } else { 8 };
+            let mortar = y.is_multiple_of(8) || (x + off).is_multiple_of(16);
             if mortar {
                 [40, 36, 40, 255]
             } else {
@@ -83,7 +83,7 @@ fn pixel(name: &str, x: usize, y: usize) -> Rgba {
             }
         }
         "door_shut" => {
-            let plank = x % 8 == 0;
+            let plank = x.is_multiple_of(8);
             let band = (6..9).contains(&y) || (23..26).contains(&y);
             if border {
                 [48, 30, 16, 255]

@@ -95,11 +95,15 @@ const PACK: &str = "GoldBox.start(e, { monsters = { { kind = 'kobold', count = 3
                     { kind = 'gnoll', count = 1 } }, monsters_at = { 10, 3 }, \
                     party_at = { 10, 10 } }, 5)";
 
+/// A golden's name, its field, its party table (the shipped one when `None`), the calls
+/// (one a frame) and how many frames to run before the picture is taken.
+type Case<'a> = (&'a str, &'a [&'a str], Option<&'a str>, Vec<&'a str>, usize);
+
 #[test]
 fn the_battlefield_is_drawn_as_its_goldens_show() {
     let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let out = std::env::temp_dir().join("jengine-golden/goldbox");
-    let cases: [(&str, &[&str], Option<&str>, Vec<&str>, usize); 3] = [
+    let cases: [Case; 3] = [
         // The shipped party against the orc band: walls, a shut and two open doors, six
         // members below, seven monsters above, the active member's reach in green.
         (
