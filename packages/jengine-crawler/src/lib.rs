@@ -700,6 +700,7 @@ fn draw_system(world: &mut World, _dt: f64) {
                 z_base,
                 crop,
                 set: set.as_deref(),
+                owner: e,
             };
             draw::write(world, &mut pool, &quads, at);
         } else {

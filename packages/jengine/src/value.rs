@@ -185,6 +185,20 @@ pub struct Param {
     /// What the value means or names, for docs (`a stage id: "builtin" or a row of
     /// data/kotoba_stages`), if the package says.
     pub about: Option<&'static str>,
+    /// The project table whose row ids a string parameter names, if it names one: what
+    /// `jengine check` holds a literal argument to.
+    pub row_of: Option<RowOf>,
+}
+
+/// The rows a string parameter names: an `id` of the project table `table`
+/// (`data/<table>.json`), or one of the names in `also` the package knows without a table
+/// (`"builtin"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowOf {
+    /// The table's name (`kotoba_stages`).
+    pub table: &'static str,
+    /// Names taken besides the table's ids.
+    pub also: &'static [&'static str],
 }
 
 impl Param {
@@ -347,6 +361,7 @@ impl<T> Arg<T> {
                 at_most: None,
                 one_of: &[],
                 about: None,
+                row_of: None,
             },
             read: PhantomData,
         }
@@ -423,6 +438,18 @@ impl Arg<String> {
     /// The same string parameter, taking only these strings (a direction, a mode).
     pub const fn one_of(mut self, names: &'static [&'static str]) -> Arg<String> {
         self.param.one_of = names;
+        self
+    }
+
+    /// The same string parameter, naming a row id of the project table `table` or one of
+    /// `also`. The call itself is not checked against the table (the package's handler knows
+    /// what a missing row means); `jengine check` holds literal arguments in scripts to it.
+    pub const fn row_of(
+        mut self,
+        table: &'static str,
+        also: &'static [&'static str],
+    ) -> Arg<String> {
+        self.param.row_of = Some(RowOf { table, also });
         self
     }
 }

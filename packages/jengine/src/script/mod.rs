@@ -8,6 +8,7 @@
 
 mod api;
 mod bounded;
+mod code;
 mod commands;
 mod library;
 mod log;
@@ -28,6 +29,7 @@ use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, Table};
 
 pub use bounded::{Budget, BudgetStop, Meter, harden};
+pub use code::{call_lines, code_only};
 pub use commands::{MAX_STRING_ARG, Queued};
 pub use suite::LuaTest;
 
@@ -217,6 +219,9 @@ pub struct ScriptHost {
     queue: commands::Queue,
     instances: Vec<Instance>,
     sources: HashMap<String, Rc<str>>,
+    /// The lines each script calls a command on, by script and command index: found when a
+    /// call of it is first refused.
+    call_sites: RefCell<HashMap<(String, usize), Vec<usize>>>,
     bags: Rc<RefCell<Table>>,
     save: Rc<RefCell<SaveStore>>,
 }
@@ -324,6 +329,7 @@ impl ScriptHost {
             queue,
             instances: Vec::new(),
             sources: HashMap::new(),
+            call_sites: RefCell::new(HashMap::new()),
             bags,
             save,
         })
@@ -436,6 +442,7 @@ impl ScriptHost {
     /// editor's hot reload).
     pub fn forget_sources(&mut self) {
         self.sources.clear();
+        self.call_sites.borrow_mut().clear();
     }
 
     /// Makes the registry reachable from `Entity.get` for package components.
@@ -724,9 +731,53 @@ impl ScriptHost {
                 let said = message
                     .strip_prefix(&format!("{name}: "))
                     .unwrap_or(&message);
-                world
-                    .log()
-                    .warn(format!("{file} (in {callback}): {name}: {said}"));
+                let place = self.call_place(file, callback, q.command, registry);
+                world.log().warn(format!("{place}: {name}: {said}"));
+            }
+        }
+    }
+
+    /// Where a refused call came from, for its warning: `file:line (in callback)` when the
+    /// script calls that command on one line, else the lines it is called on. Found only when
+    /// a call is refused, from the source the host already holds, so a call that succeeds
+    /// pays nothing for it; a file's lines are scanned once per command.
+    fn call_place(
+        &self,
+        file: &str,
+        callback: &str,
+        command: usize,
+        registry: &Registry,
+    ) -> String {
+        let key = (file.to_string(), command);
+        let mut sites = self.call_sites.borrow_mut();
+        let lines = sites.entry(key).or_insert_with(|| {
+            let Some(source) = self
+                .sources
+                .get(file.strip_prefix("assets/scripts/").unwrap_or(file))
+            else {
+                return Vec::new();
+            };
+            let cmd = &registry.commands()[command];
+            let qualified = cmd.qualified();
+            let mut names: Vec<&str> = vec![&qualified];
+            if cmd.package() != crate::registry::CORE {
+                names.push(cmd.flat());
+                names.extend(cmd.aliases().iter().map(|a| a.as_str()));
+            }
+            code::call_lines(source, &names)
+        });
+        match lines.as_slice() {
+            [] => format!("{file} (in {callback})"),
+            [line] => format!("{file}:{line} (in {callback})"),
+            many => {
+                let mut list: Vec<String> = many.iter().take(8).map(|l| l.to_string()).collect();
+                if many.len() > 8 {
+                    list.push(format!("{} more", many.len() - 8));
+                }
+                format!(
+                    "{file} (in {callback}; the call is on line {})",
+                    or_list(&list)
+                )
             }
         }
     }
@@ -783,3 +834,12 @@ pub(crate) const SUITE: &[(&str, crate::selftest::CaseList)] = &[
     ("library_tests", library_tests::CASES),
     ("proxy_tests", proxy_tests::CASES),
 ];
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
