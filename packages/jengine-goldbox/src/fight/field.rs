@@ -232,6 +232,29 @@ impl Field {
         Field::new(width, height, vec![Terrain::Floor; width * height])
     }
 
+    /// A field built square by square from `terrain(x, y)`: how a caller turns its own grid
+    /// (a crawler level's cells, say) into a battlefield without drawing it as rows.
+    pub fn from_fn(
+        width: usize,
+        height: usize,
+        terrain: impl Fn(i32, i32) -> Terrain,
+    ) -> Result<Field, FieldError> {
+        let cells = (0..height as i32)
+            .flat_map(|y| (0..width as i32).map(move |x| (x, y)))
+            .map(|(x, y)| terrain(x, y))
+            .collect();
+        Field::new(width, height, cells)
+    }
+
+    /// The `width` by `height` window of this field whose top-left square is `(x, y)`; what
+    /// lies outside the field is wall. A fight on a large level is fought on a window round
+    /// the party.
+    pub fn window(&self, x: i32, y: i32, width: usize, height: usize) -> Result<Field, FieldError> {
+        Field::from_fn(width, height, |dx, dy| {
+            self.terrain(Pos::new(x + dx, y + dy))
+        })
+    }
+
     /// Columns.
     pub fn width(&self) -> i32 {
         self.width
@@ -582,6 +605,26 @@ mod tests {
             FieldError::Empty
         );
         assert!(Field::open(65, 2).is_err());
+    }
+
+    #[test]
+    fn a_field_can_be_cut_from_a_larger_grid() {
+        let level = field(&["########", "#......#", "#..+...#", "#....../", "########"]);
+        let cut = level.window(2, 1, 5, 4).unwrap();
+        assert_eq!(cut.rows(), [".....", ".+...", ".....", "#####"]);
+        // Past the level's edge is rock.
+        let edge = level.window(6, 2, 4, 2).unwrap();
+        assert_eq!(edge.rows(), [".###", "./##"]);
+        let built = Field::from_fn(3, 2, |x, y| {
+            if (x + y) % 2 == 0 {
+                Terrain::Floor
+            } else {
+                Terrain::DoorShut
+            }
+        })
+        .unwrap();
+        assert_eq!(built.rows(), [".+.", "+.+"]);
+        assert_eq!(level.window(0, 0, 0, 3).unwrap_err(), FieldError::Empty);
     }
 
     #[test]
