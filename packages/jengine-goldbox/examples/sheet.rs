@@ -139,7 +139,8 @@ fn pixel(name: &str, x: usize, y: usize) -> Rgba {
     }
 }
 
-fn main() {
+/// The sheet's width, height and RGBA pixels.
+pub fn paint() -> (usize, usize, Vec<u8>) {
     let w = T * TILES.len();
     let mut canvas = Canvas {
         w,
@@ -152,14 +153,19 @@ fn main() {
             }
         }
     }
+    (w, T, canvas.px)
+}
+
+fn main() {
+    let (w, h, px) = paint();
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/textures/goldbox/sheet.png");
     let file = std::fs::File::create(&out).expect("the sheet's file");
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w as u32, T as u32);
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w as u32, h as u32);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().expect("a PNG header");
     writer
-        .write_image_data(&canvas.px)
+        .write_image_data(&px)
         .expect("the sheet's pixels");
     println!("wrote {}", out.display());
 }

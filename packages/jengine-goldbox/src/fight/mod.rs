@@ -627,7 +627,28 @@ impl Fight {
 
     /// What the active unit may do now; `None` once the fight is over.
     pub fn legal(&self) -> Option<Legal> {
-        let u = self.active()?;
+        self.legal_for(self.active()?.id)
+    }
+
+    /// What `unit` may do: now if it is the active unit, otherwise on its next turn with its
+    /// full moves from where it stands. `None` once the fight is over, or for a unit that
+    /// cannot act (asleep, held, down, gone).
+    pub fn legal_for(&self, unit: UnitId) -> Option<Legal> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let u = self.unit(unit).filter(|u| u.can_act())?;
+        let fresh;
+        let u = if self.active().is_some_and(|a| a.id == unit) {
+            u
+        } else {
+            fresh = Unit {
+                moves_left: u.rate as u16,
+                moved: false,
+                ..u.clone()
+            };
+            &fresh
+        };
         let walk = self.walk_for(u);
         let moves = walk
             .reached()
@@ -673,14 +694,13 @@ impl Fight {
             shots,
             spells,
             bandage,
-            can_delay: self.can_delay(u),
+            // The active unit needs someone still to act this round to wait for.
+            can_delay: !u.moved
+                && !u.delayed
+                && (self.active().is_none_or(|a| a.id != u.id) || self.turn + 1 < self.order.len()),
             can_guard: !u.melee.is_empty(),
             can_flee: self.field.on_edge(u.pos),
         })
-    }
-
-    fn can_delay(&self, u: &Unit) -> bool {
-        !u.moved && !u.delayed && self.turn + 1 < self.order.len()
     }
 
     /// The squares a spell would cover if the active unit cast it at `(x, y)` (the preview);

@@ -708,6 +708,13 @@ fn legal_moves_stay_within_the_points_and_off_other_units() {
     let away = legal.moves.iter().find(|s| (s.x, s.y) == (5, 7)).unwrap();
     assert_eq!(away.risk, 1);
     assert!(legal.can_guard && !legal.can_flee);
+    // Any unit's, on its next turn with full moves: the orc next to Ana can strike her.
+    let orc = f.legal_for(UnitId(4)).unwrap();
+    assert_eq!(orc.moves_left, 9);
+    assert!(orc.attacks.contains(&UnitId(1)));
+    assert!(orc.moves.iter().all(|s| s.cost <= 9));
+    f.units[4].status = Status::Asleep;
+    assert!(f.legal_for(UnitId(5)).is_none(), "a sleeper can do nothing");
 }
 
 #[test]
