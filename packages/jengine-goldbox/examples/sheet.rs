@@ -164,8 +164,6 @@ fn main() {
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().expect("a PNG header");
-    writer
-        .write_image_data(&px)
-        .expect("the sheet's pixels");
+    writer.write_image_data(&px).expect("the sheet's pixels");
     println!("wrote {}", out.display());
 }
