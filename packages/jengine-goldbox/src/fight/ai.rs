@@ -5,7 +5,7 @@
 //! attacks; failing that, it closes in.
 
 use super::field::Pos;
-use super::{Command, Fight, Side, Status, Unit};
+use super::{Command, Fight, Status, Unit};
 use crate::rules::{Effect, Shape};
 
 /// What the active unit does this turn, in order; empty when the fight is over.
@@ -304,15 +304,5 @@ fn close_in(f: &Fight, u: &Unit, enemies: &[&Unit]) -> Vec<Command> {
     match best {
         Some(p) if at(p) < at(u.pos) => then_end(p, u.pos, guard),
         _ => vec![guard],
-    }
-}
-
-impl Side {
-    /// The other side.
-    pub fn other(self) -> Side {
-        match self {
-            Side::Party => Side::Monsters,
-            Side::Monsters => Side::Party,
-        }
     }
 }
