@@ -777,3 +777,35 @@ fn a_fight_played_by_the_computer_ends_and_replays_identically() {
     assert_eq!(again.log(), f.log());
     assert_eq!(again.units(), f.units());
 }
+
+#[test]
+fn a_shaken_monster_falls_back_and_a_cornered_one_fights() {
+    let mut f = fight(&[("orc", 1)], 22);
+    hold_monsters(&mut f);
+    arrange(&mut f, &[(1, 5, 8), (2, 6, 9), (3, 4, 9), (4, 5, 6)], 4);
+    f.units[3].status = Status::Ok;
+    f.units[3].retreating = 2;
+    let plan = ai::plan(&f);
+    let Some(Command::Move { x, y }) = plan.first() else {
+        panic!("{plan:?}");
+    };
+    // As far from the party as nine half-squares take it, and then on guard.
+    assert!(Pos::new(*x, *y).distance(Pos::new(5, 8)) > 2, "{plan:?}");
+    assert_eq!(plan.last(), Some(&Command::Guard));
+    // Broken but walled in, with no edge to reach: it fights, the weakest first (Bo).
+    let rules = rules();
+    let p = party(&rules);
+    let field = Field::from_rows(&[
+        "#######", "#.....#", "#.....#", "#.....#", "#.....#", "#######",
+    ])
+    .unwrap();
+    let mut f = Fight::start(rules, field, p, &encounter(&[("orc", 1)]), 23).unwrap();
+    hold_monsters(&mut f);
+    arrange(&mut f, &[(1, 3, 3), (2, 1, 4), (3, 5, 4), (4, 3, 2)], 4);
+    f.units[3].status = Status::Ok;
+    f.units[3].fleeing = true;
+    assert_eq!(
+        ai::plan(&f).last(),
+        Some(&Command::Attack { target: UnitId(2) })
+    );
+}
