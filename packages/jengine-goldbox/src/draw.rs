@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use jengine::{BulkEntity, Color, Entity, Sprite, Text, Transform2D, World};
+use jengine::{BulkEntity, Color, Entity, SpawnedFor, Sprite, Text, Transform2D, World};
 use serde::{Deserialize, Serialize};
 
 use crate::fight::{Event, Fight, Pos, Side, Status, Terrain};
@@ -312,8 +312,15 @@ pub fn pieces(f: &Fight, view: &View, pointing: &Pointing, floaters: &[Floater])
     out
 }
 
-/// Replaces the pool's entities with one per piece.
-pub fn write(world: &mut World, pool: &mut Vec<Entity>, view: &View, pieces: &[Piece]) {
+/// Replaces the pool's entities with one per piece, each marked as spawned for `owner` (the
+/// `goldbox_fight` entity), so a tool picking what is drawn picks the fight.
+pub fn write(
+    world: &mut World,
+    owner: Entity,
+    pool: &mut Vec<Entity>,
+    view: &View,
+    pieces: &[Piece],
+) {
     clear(world, pool);
     for p in pieces {
         let transform = Transform2D {
@@ -324,6 +331,7 @@ pub fn write(world: &mut World, pool: &mut Vec<Entity>, view: &View, pieces: &[P
         let e = match &p.text {
             Some(words) => world.spawn((
                 BulkEntity,
+                SpawnedFor(owner),
                 transform,
                 Text {
                     text: words.clone(),
@@ -349,7 +357,7 @@ pub fn write(world: &mut World, pool: &mut Vec<Entity>, view: &View, pieces: &[P
                     tint: Color(p.tint),
                     nine_slice: None,
                 };
-                world.spawn((BulkEntity, transform, sprite))
+                world.spawn((BulkEntity, SpawnedFor(owner), transform, sprite))
             }
         };
         pool.push(e);

@@ -470,7 +470,7 @@ fn draw_system(world: &mut World, _dt: f64) {
             };
             (std::mem::take(&mut run.pool), pieces)
         };
-        draw::write(world, &mut pool, &view, &pieces);
+        draw::write(world, e, &mut pool, &view, &pieces);
         if let Ok(mut run) = world.entities.get::<&mut Run>(e) {
             run.pool = pool;
         }

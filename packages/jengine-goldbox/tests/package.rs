@@ -447,3 +447,30 @@ fn pointing_moves_the_cursor_and_previews_a_spell() {
         "aiming spends nothing"
     );
 }
+
+fn sprites(rt: &Runtime) -> usize {
+    rt.world
+        .entities
+        .query::<(&jengine::Sprite, &jengine::BulkEntity, &jengine::SpawnedFor)>()
+        .iter()
+        .count()
+}
+
+#[test]
+fn the_battlefield_is_drawn_unless_the_scene_says_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rt = start(
+        dir.path(),
+        serde_json::json!({ "encounter": "kobold pack" }),
+        "return {}",
+    );
+    rt.step(&[]);
+    // A square a tile, and more for the units, their bars and the reach.
+    assert!(sprites(&rt) > 20 * 14 + 12, "{}", sprites(&rt));
+    let dir = tempfile::tempdir().unwrap();
+    let game = serde_json::json!({ "encounter": "kobold pack", "view": { "draw": false } });
+    let mut rt = start(dir.path(), game, "return {}");
+    rt.step(&[]);
+    assert_eq!(sprites(&rt), 0);
+    assert_eq!(state(&rt)["fighting"], true);
+}
