@@ -79,6 +79,9 @@ pub struct FightBag {
     pub cursor: Option<Pos>,
     /// The squares the spell being aimed would cover.
     pub preview: Vec<Pos>,
+    /// The fight as JSON text to keep (`Save.set(key, state.save)`); `GoldBox.resume(e, text)`
+    /// plays it again to where it was. `nil` before a fight.
+    pub save: Option<String>,
 }
 
 /// The `GoldBoxEvents` bag.
@@ -135,6 +138,7 @@ impl FightBag {
             seed: f.seed(),
             cursor: None,
             preview: Vec::new(),
+            save: serde_json::to_string(&f.save()).ok(),
         }
     }
 }

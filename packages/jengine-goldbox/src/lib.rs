@@ -53,7 +53,7 @@ use jengine::{AssetField, Entity, Package, RawTable, Registry, RowError, World};
 use serde::{Deserialize, Serialize};
 
 use bag::{EventsBag, FightBag};
-use fight::{Command, Encounter, Event, Field, Fight, Pos, UnitId};
+use fight::{Command, Encounter, Event, Field, Fight, FightSave, Pos, UnitId};
 use rules::{Party, RuleSources, Rules, Source, TableError};
 
 /// The data tables `goldbox_fight.tables` names when a scene leaves them out. A project that
@@ -549,6 +549,30 @@ fn point(
     })
 }
 
+/// `GoldBox.resume(e, save)`: a kept fight played again to where it was. A save that does not
+/// fit is refused in words and the fight in progress goes on as it was.
+fn resume(w: &mut World, (e, save): (Entity, Value)) -> Result<(), String> {
+    act(w, e, |run, _| {
+        let loaded = run.loaded.as_ref().map_err(|p| p.clone())?;
+        let parsed: Result<FightSave, String> = match &save {
+            Value::Str(text) => serde_json::from_str(text).map_err(|e| e.to_string()),
+            Value::Table(t) => serde_json::from_value(t.clone()).map_err(|e| e.to_string()),
+            other => Err(format!("it is {other}")),
+        };
+        let save = parsed.map_err(|e| format!("the save does not fit: {e}"))?;
+        let fight = Fight::resume(loaded.rules.clone(), &save).map_err(|r| r.0)?;
+        run.party = Some(if fight.outcome().is_some() {
+            fight.party().clone()
+        } else {
+            save.party.clone()
+        });
+        run.fight = Some(fight);
+        run.pointing = draw::Pointing::default();
+        run.floaters.clear();
+        Ok(Vec::new())
+    })
+}
+
 /// The fields of `goldbox_fight` that name textures.
 const FIGHT_ASSETS: &[AssetField] = &[AssetField::texture("view.sheet.texture")];
 
@@ -714,6 +738,18 @@ impl Package for GoldBoxPackage {
             })
         });
 
+        reg.command(
+            "GoldBox",
+            "resume",
+            (
+                entity("e"),
+                any("save").about("a fight kept from the bag's `save`: its JSON text or a table"),
+            )
+                .such_that("save is JSON text or a table", |(_, save)| {
+                    matches!(save, Value::Str(_) | Value::Table(_))
+                }),
+            resume,
+        );
         reg.command(
             "GoldBox",
             "point",

@@ -474,3 +474,43 @@ fn the_battlefield_is_drawn_unless_the_scene_says_not() {
     assert_eq!(sprites(&rt), 0);
     assert_eq!(state(&rt)["fighting"], true);
 }
+
+#[test]
+fn a_kept_fight_resumes_where_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "GoldBox.start(e, 'orc band', 8)",
+        MOVE_FIRST,
+        "GoldBox.end_turn(e)",
+        "Save.set('fight', Entity.get(e, 'GoldBox').save)",
+        "GoldBox.start(e, 'crypt', 2)",
+        "GoldBox.resume(e, Save.get('fight'))",
+        "GoldBox.resume(e, '{\"field\": []}')",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    for _ in 0..4 {
+        rt.step(&[]);
+    }
+    let kept = state(&rt);
+    rt.step(&[]);
+    assert_ne!(state(&rt)["units"], kept["units"], "another fight");
+    rt.step(&[]);
+    let back = state(&rt);
+    for key in [
+        "units", "order", "active", "legal", "log", "round", "seed", "save",
+    ] {
+        assert_eq!(back[key], kept[key], "{key}");
+    }
+    rt.step(&[]);
+    assert_eq!(
+        state(&rt)["log"],
+        kept["log"],
+        "a refused save changes nothing"
+    );
+    let said = warnings(&mut rt);
+    assert_eq!(said.len(), 1, "{said:#?}");
+    assert!(
+        said[0].contains("GoldBox.resume: the save does not fit: missing field `party`"),
+        "{said:#?}"
+    );
+}

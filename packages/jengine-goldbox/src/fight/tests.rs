@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::{Source, builtin_text};
+use crate::rules::{SaveKind, Source, builtin_text};
 
 fn rules() -> Arc<Rules> {
     Arc::new(Rules::builtin())
@@ -807,5 +807,48 @@ fn a_shaken_monster_falls_back_and_a_cornered_one_fights() {
     assert_eq!(
         ai::plan(&f).last(),
         Some(&Command::Attack { target: UnitId(2) })
+    );
+}
+
+#[test]
+fn a_saved_fight_resumes_where_it_was() {
+    let mut f = fight(&[("orc", 2)], 24);
+    for _ in 0..4 {
+        if let Some(step) = f.legal().and_then(|l| l.moves.last().copied()) {
+            f.apply(Command::Move {
+                x: step.x,
+                y: step.y,
+            })
+            .unwrap();
+        }
+        let _ = f.apply(Command::EndTurn);
+    }
+    let save = f.save();
+    let text = serde_json::to_string(&save).unwrap();
+    let back: FightSave = serde_json::from_str(&text).unwrap();
+    let again = Fight::resume(rules(), &back).unwrap();
+    assert_eq!(again.log(), f.log());
+    assert_eq!(again.units(), f.units());
+    // A save that does not fit is refused in words.
+    let mut bad = save.clone();
+    bad.seed = "many".into();
+    assert_eq!(
+        Fight::resume(rules(), &bad).unwrap_err().0,
+        "the save's seed \"many\" is not a whole number 0 or more"
+    );
+    let mut bad = save.clone();
+    bad.commands
+        .insert(0, Command::Attack { target: UnitId(40) });
+    assert_eq!(
+        Fight::resume(rules(), &bad).unwrap_err().0,
+        "the save's command 1: there is no unit 40"
+    );
+    let mut bad = save;
+    bad.field = vec!["#x#".into()];
+    assert!(
+        Fight::resume(rules(), &bad)
+            .unwrap_err()
+            .0
+            .starts_with("the save's field: ")
     );
 }
