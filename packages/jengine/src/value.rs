@@ -722,6 +722,23 @@ pub fn check_all(params: &[Param], values: &mut Vec<Value>) -> Result<(), ArgErr
     if values.len() < params.len() {
         values.resize(params.len(), Value::Nil);
     }
+    check_filled(params, values)?;
+    values.truncate(params.len());
+    Ok(())
+}
+
+/// [`check_all`] for the arguments a script's call holds inline.
+pub(crate) fn check_inline(params: &[Param], values: &mut ArgValues) -> Result<(), ArgError> {
+    if values.len() < params.len() {
+        values.resize(params.len(), Value::Nil);
+    }
+    check_filled(params, values)?;
+    values.truncate(params.len());
+    Ok(())
+}
+
+/// The checks of [`check_all`] on values at least as many as the parameters.
+fn check_filled(params: &[Param], values: &mut [Value]) -> Result<(), ArgError> {
     for (i, param) in params.iter().enumerate() {
         check(i + 1, param, &mut values[i])?;
     }
@@ -743,19 +760,29 @@ pub fn check_all(params: &[Param], values: &mut Vec<Value>) -> Result<(), ArgErr
             range: None,
         });
     }
-    values.truncate(params.len());
     Ok(())
 }
+
+/// A call's values, the first three held inline: most commands take no more, so queuing one
+/// allocates nothing for its arguments.
+pub(crate) type ArgValues = smallvec::SmallVec<[Value; 3]>;
 
 /// The checked arguments of one queued call, in declaration order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Args {
-    values: Vec<Value>,
+    values: ArgValues,
 }
 
 impl Args {
     /// Wraps already-checked values.
     pub fn new(values: Vec<Value>) -> Args {
+        Args {
+            values: ArgValues::from_vec(values),
+        }
+    }
+
+    /// Wraps checked values held inline.
+    pub(crate) fn inline(values: ArgValues) -> Args {
         Args { values }
     }
 

@@ -443,8 +443,17 @@ string_meta.__metatable = "read-only"
 
 -- A script's environment: its own globals, reading through to the sealed ones.
 local LOADING = {}
+-- The sealed tables (the libraries and the API namespaces, all read-only proxies) are copied
+-- into each environment, so a script's `Bench.noop` finds `Bench` in one lookup rather than
+-- through the environment's fallback. A script may still shadow one in its own globals, as
+-- it could before; that changes only what it sees itself.
+local sealed = {}
+for k, v in next_, G do
+    if frozen[v] then sealed[k] = v end
+end
 local function make_env(shared)
     local env = {}
+    for k, v in next_, sealed do env[k] = v end
     env._G = env
     env.load = function(chunk, name, mode, ...)
         if type_(chunk) ~= "string" then
