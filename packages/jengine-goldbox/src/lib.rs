@@ -39,6 +39,7 @@
 #![warn(missing_docs)]
 
 pub mod bag;
+pub mod crawl;
 pub mod fight;
 pub mod rules;
 
@@ -54,7 +55,7 @@ use serde::{Deserialize, Serialize};
 
 use bag::{EventsBag, FightBag};
 use fight::{Command, Encounter, Event, Field, Fight, FightSave, Pos, UnitId};
-use rules::{Party, RuleSources, Rules, Source, TableError};
+use rules::{Party, Roller, RuleSources, Rules, Source, TableError};
 
 /// The data tables `goldbox_fight.tables` names when a scene leaves them out. A project that
 /// has none of them plays with the ones the crate ships; any it has are checked at startup.
@@ -132,6 +133,9 @@ pub struct GoldBoxFight {
     pub encounter: Option<String>,
     /// How the battlefield is drawn.
     pub view: draw::View,
+    /// Levels are trained: experience won in a fight is kept, but a level it reaches waits
+    /// for `GoldBox.train` (a training hall), as in the old games.
+    pub train: bool,
 }
 
 impl Default for GoldBoxFight {
@@ -142,6 +146,7 @@ impl Default for GoldBoxFight {
             seed: 1,
             encounter: None,
             view: draw::View::default(),
+            train: false,
         }
     }
 }
@@ -243,6 +248,10 @@ pub struct Run {
     floaters: Vec<draw::Floater>,
     pool: Vec<Entity>,
     redraw: bool,
+    /// The `crawl_game` entity whose encounter this fight is, until it is settled.
+    link: Option<Entity>,
+    /// The party has been written back from the fight's end.
+    written: bool,
 }
 
 impl Run {
@@ -276,6 +285,8 @@ fn ensure(world: &mut World, e: Entity) -> Result<(), String> {
         floaters: Vec::new(),
         pool: Vec::new(),
         redraw: true,
+        link: None,
+        written: false,
     };
     let mut problem = None;
     if let Some(name) = &game.encounter
@@ -317,7 +328,182 @@ fn act(
     let events = f(&mut run, &game)?;
     run.pending.extend(events);
     run.dirty = true;
+    if let Some(fight) = &run.fight
+        && fight.outcome().is_some()
+        && !run.written
+    {
+        let party = finished(fight, game.train);
+        run.party = Some(party);
+        run.written = true;
+    }
+    let settle = match (&run.fight, run.link) {
+        (Some(fight), Some(crawl_e)) => fight.outcome().map(|o| (crawl_e, crawl::won(o.ending))),
+        _ => None,
+    };
+    if settle.is_some() {
+        run.link = None;
+    }
+    drop(run);
+    if let Some((crawl_e, won)) = settle {
+        settle_crawl(world, crawl_e, won);
+    }
     Ok(())
+}
+
+/// The party a finished fight leaves: hit points, spent spells and experience as the fight
+/// wrote them back; with `train`, each class's level (and the hit points it rolled) as they
+/// were before the fight, the experience waiting for `GoldBox.train`.
+fn finished(fight: &Fight, train: bool) -> Party {
+    let mut after = fight.party().clone();
+    if !train {
+        return after;
+    }
+    let before = &fight.save().party;
+    for (now, was) in after.members.iter_mut().zip(&before.members) {
+        for (c, old) in now.classes.iter_mut().zip(&was.classes) {
+            c.level = old.level;
+        }
+        let gained = now.max_hp - was.max_hp;
+        if gained > 0 {
+            now.max_hp = was.max_hp;
+            if now.hp > 0 {
+                now.hp = (now.hp - gained).max(1);
+            }
+        }
+    }
+    after
+}
+
+/// Settles the encounter the crawl at `crawl_e` is waiting on: won, the group is gone; not,
+/// the party is back where it stepped from. The crawl's `resolved` goes out in its events.
+fn settle_crawl(world: &mut World, crawl_e: Entity, won: bool) {
+    let settled = world
+        .entities
+        .get::<&mut jengine_crawler::Run>(crawl_e)
+        .ok()
+        .and_then(|mut crawl| {
+            crawl.act(|c| {
+                if c.state().encounter.is_some() {
+                    c.resolve(won);
+                    true
+                } else {
+                    false
+                }
+            })
+        });
+    if settled != Some(true) {
+        world.log().warn(format!(
+            "GoldBox.from_crawl: the crawl on entity {} had no fight left to settle",
+            crawl_e.to_bits()
+        ));
+    }
+}
+
+/// `GoldBox.from_crawl(e, crawl, seed)`: the fight the crawl at `crawl_e` is waiting on,
+/// fought on its level round the party (see [`crawl`]).
+fn from_crawl(
+    world: &mut World,
+    (e, crawl_e, seed): (Entity, Entity, Option<i64>),
+) -> Result<(), String> {
+    let cut = {
+        let loaded = {
+            ensure(world, e)?;
+            let run = world
+                .entities
+                .get::<&Run>(e)
+                .map_err(|_| format!("entity {} is gone", e.to_bits()))?;
+            run.loaded
+                .as_ref()
+                .map_err(|p| p.clone())?
+                .encounters
+                .clone()
+        };
+        let crawl = world
+            .entities
+            .get::<&jengine_crawler::Run>(crawl_e)
+            .map_err(|_| {
+                format!(
+                    "entity {} has no crawl running (a crawl_game that has played a frame)",
+                    world.describe(crawl_e)
+                )
+            })?;
+        let game = crawl
+            .crawl()
+            .ok_or("the crawl's tables did not load, so there is no fight to take")?;
+        crawl::cut(game, &loaded)?
+    };
+    act(world, e, |run, game| {
+        let loaded = run.loaded.as_ref().map_err(|p| p.clone())?;
+        let seed = seed.map_or(game.seed, |s| s as u64);
+        let party = run.party.clone().unwrap_or_else(|| loaded.party.clone());
+        let fight = Fight::start(loaded.rules.clone(), cut.field, party, &cut.encounter, seed)
+            .map_err(|r| r.0)?;
+        let events = fight.log().to_vec();
+        run.fight = Some(fight);
+        run.written = false;
+        run.link = Some(crawl_e);
+        run.pointing = draw::Pointing::default();
+        run.floaters.clear();
+        Ok(events)
+    })
+}
+
+/// `GoldBox.party(e, rows)`: a new party, as rows of the party table (a game's character
+/// creation), checked as the table is. Refused in the middle of a fight.
+fn set_party(world: &mut World, (e, rows): (Entity, Value)) -> Result<(), String> {
+    act(world, e, |run, _| {
+        if run.fight.as_ref().is_some_and(|f| f.outcome().is_none()) {
+            return Err("the party cannot change in the middle of a fight".into());
+        }
+        let loaded = run.loaded.as_ref().map_err(|p| p.clone())?;
+        let text = match &rows {
+            Value::Str(text) => text.clone(),
+            Value::Table(t) => t.to_string(),
+            other => return Err(format!("the party is {other}, not rows")),
+        };
+        let party = Party::from_json(
+            &loaded.rules,
+            Source {
+                file: "the party",
+                text: &text,
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        if party.members.is_empty() {
+            return Err("a party needs at least one member".into());
+        }
+        run.party = Some(party);
+        Ok(Vec::new())
+    })
+}
+
+/// `GoldBox.train(e, member, seed)`: member `member` (from 1) rises as many levels as its
+/// experience reaches, rolling the new hit points from `seed`. Refused in words when it has
+/// no level waiting, and in the middle of a fight.
+fn train(world: &mut World, (e, member, seed): (Entity, i64, i64)) -> Result<(), String> {
+    act(world, e, |run, _| {
+        if run.fight.as_ref().is_some_and(|f| f.outcome().is_none()) {
+            return Err("there is no training in the middle of a fight".into());
+        }
+        let loaded = run.loaded.as_ref().map_err(|p| p.clone())?;
+        let rules = loaded.rules.clone();
+        let party = run
+            .party
+            .as_mut()
+            .ok_or("the party's tables did not load")?;
+        let count = party.members.len();
+        let who = party
+            .members
+            .get_mut(member as usize - 1)
+            .ok_or_else(|| format!("the party has {count} members, not {member}"))?;
+        let mut trained = who.clone();
+        let ups = trained.gain_xp(&rules, 0, &mut Roller::new(seed as u64));
+        if ups.is_empty() {
+            return Err(format!("{} has no level waiting to be trained", who.name));
+        }
+        *who = trained;
+        Ok(Vec::new())
+    })
 }
 
 /// Starts a fight from an encounter given by name, as JSON text or as a table.
@@ -363,6 +549,9 @@ fn begin(
         run.party = Some(fight.party().clone());
     }
     run.fight = Some(fight);
+    run.written = false;
+    // A fight started by name is nobody's crawl's: one taken from a crawl is abandoned.
+    run.link = None;
     run.pointing = draw::Pointing::default();
     run.floaters.clear();
     Ok(events)
@@ -566,7 +755,10 @@ fn resume(w: &mut World, (e, save): (Entity, Value)) -> Result<(), String> {
         } else {
             save.party.clone()
         });
+        // A kept fight that had ended wrote its party back when it was played.
+        run.written = fight.outcome().is_some();
         run.fight = Some(fight);
+        run.link = None;
         run.pointing = draw::Pointing::default();
         run.floaters.clear();
         Ok(Vec::new())
@@ -738,6 +930,38 @@ impl Package for GoldBoxPackage {
             })
         });
 
+        reg.command(
+            "GoldBox",
+            "from_crawl",
+            (
+                entity("e"),
+                entity("crawl").about("the crawl_game entity whose fight is waiting"),
+                integer("seed").at_least(0).optional(),
+            ),
+            from_crawl,
+        );
+        reg.command(
+            "GoldBox",
+            "party",
+            (
+                entity("e"),
+                any("rows").about("the party as rows of the party table: JSON text or a table"),
+            )
+                .such_that("rows is JSON text or a table", |(_, rows)| {
+                    matches!(rows, Value::Str(_) | Value::Table(_))
+                }),
+            set_party,
+        );
+        reg.command(
+            "GoldBox",
+            "train",
+            (
+                entity("e"),
+                integer("member").range(1, 6),
+                integer("seed").at_least(0),
+            ),
+            train,
+        );
         reg.command(
             "GoldBox",
             "resume",

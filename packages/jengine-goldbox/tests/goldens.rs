@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use jengine_crawler::CrawlerPackage;
 use jengine_goldbox::GoldBoxPackage;
 use jengine_testkit::{Game, Options, Runtime};
 
@@ -54,7 +55,10 @@ const MAGE: &str = r#"[{ "name": "Corvin", "race": "human", "classes": ["mage"],
 fn run(dir: &Path, field: &[&str], party: Option<&str>, calls: &[&str]) -> Runtime {
     let project = serde_json::json!({
         "name": "goldbox-golden", "version": "0.1.0", "start_scene": "fight",
-        "packages": [{ "name": "jengine-goldbox",
+        "packages": [{ "name": "jengine-crawler",
+                       "source": { "type": "path",
+                                   "path": concat!(env!("CARGO_MANIFEST_DIR"), "/../jengine-crawler") } },
+                     { "name": "jengine-goldbox",
                        "source": { "type": "path", "path": env!("CARGO_MANIFEST_DIR") } }]
     });
     let game = serde_json::json!({ "field": field, "seed": 5 });
@@ -87,7 +91,8 @@ fn run(dir: &Path, field: &[&str], party: Option<&str>, calls: &[&str]) -> Runti
          function update(e, dt)\n  i = i + 1\n  local f = plan[i]\n  if f then f(e) end\nend\n",
     );
     write("assets/scripts/plan.lua", &plan);
-    Runtime::new(dir, &[&GoldBoxPackage], Options::default()).unwrap_or_else(|p| panic!("{p:#?}"))
+    Runtime::new(dir, &[&CrawlerPackage, &GoldBoxPackage], Options::default())
+        .unwrap_or_else(|p| panic!("{p:#?}"))
 }
 
 /// Three kobolds and a gnoll packed together near the top of the hall.

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use jengine::LogLevel;
+use jengine_crawler::CrawlerPackage;
 use jengine_goldbox::GoldBoxPackage;
 use jengine_testkit::{Options, Runtime};
 
@@ -13,7 +14,10 @@ use jengine_testkit::{Options, Runtime};
 fn project(dir: &Path, game: serde_json::Value, tables: &[(&str, &str)], plan: &str) {
     let project = serde_json::json!({
         "name": "goldbox-test", "version": "0.1.0", "start_scene": "fight",
-        "packages": [{ "name": "jengine-goldbox",
+        "packages": [{ "name": "jengine-crawler",
+                       "source": { "type": "path",
+                                   "path": concat!(env!("CARGO_MANIFEST_DIR"), "/../jengine-crawler") } },
+                     { "name": "jengine-goldbox",
                        "source": { "type": "path", "path": env!("CARGO_MANIFEST_DIR") } }]
     });
     let scene = serde_json::json!({
@@ -61,7 +65,7 @@ fn start_with(
     plan: &str,
 ) -> Result<Runtime, Vec<String>> {
     project(dir, game, tables, plan);
-    Runtime::new(dir, &[&GoldBoxPackage], Options::default())
+    Runtime::new(dir, &[&CrawlerPackage, &GoldBoxPackage], Options::default())
 }
 
 fn state(rt: &Runtime) -> serde_json::Value {
