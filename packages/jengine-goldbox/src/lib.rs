@@ -477,6 +477,39 @@ fn set_party(world: &mut World, (e, rows): (Entity, Value)) -> Result<(), String
     })
 }
 
+/// `GoldBox.memorise(e, member, spells)`: member `member` (from 1) memorises `spells` (a
+/// table of names) in place of what it held, as its slots allow. Refused mid-fight.
+fn memorise(world: &mut World, (e, member, spells): (Entity, i64, Value)) -> Result<(), String> {
+    act(world, e, |run, _| {
+        if run.fight.as_ref().is_some_and(|f| f.outcome().is_none()) {
+            return Err("there is no memorising in the middle of a fight".into());
+        }
+        let names: Vec<String> = match &spells {
+            Value::Table(serde_json::Value::Array(a)) => a
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<Vec<String>>>()
+                .ok_or("the spells are not all names")?,
+            // An empty Lua table reaches the call as an empty object.
+            Value::Table(serde_json::Value::Object(o)) if o.is_empty() => Vec::new(),
+            other => return Err(format!("the spells are {other}, not a list of names")),
+        };
+        let loaded = run.loaded.as_ref().map_err(|p| p.clone())?;
+        let rules = loaded.rules.clone();
+        let party = run
+            .party
+            .as_mut()
+            .ok_or("the party's tables did not load")?;
+        let count = party.members.len();
+        let who = party
+            .members
+            .get_mut(member as usize - 1)
+            .ok_or_else(|| format!("the party has {count} members, not {member}"))?;
+        who.memorise(&rules, &names)?;
+        Ok(Vec::new())
+    })
+}
+
 /// `GoldBox.train(e, member, seed)`: member `member` (from 1) rises as many levels as its
 /// experience reaches, rolling the new hit points from `seed`. Refused in words when it has
 /// no level waiting, and in the middle of a fight.
@@ -951,6 +984,19 @@ impl Package for GoldBoxPackage {
                     matches!(rows, Value::Str(_) | Value::Table(_))
                 }),
             set_party,
+        );
+        reg.command(
+            "GoldBox",
+            "memorise",
+            (
+                entity("e"),
+                integer("member").range(1, 6),
+                any("spells").about("a list of spell names"),
+            )
+                .such_that("spells is a table", |(_, _, s)| {
+                    matches!(s, Value::Table(_))
+                }),
+            memorise,
         );
         reg.command(
             "GoldBox",

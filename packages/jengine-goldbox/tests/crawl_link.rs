@@ -205,7 +205,7 @@ fn a_party_is_set_from_rows_and_trained_levels_wait_for_the_hall() {
         halls("kobold pack"),
         &[
             &format!("GoldBox.party(e, '{row}')"),
-            "GoldBox.train(e, 1, 3)",
+            "GoldBox.train(e, 1, 3) GoldBox.memorise(e, 1, { 'spark darts' })",
             "GoldBox.party(e, '[{\"name\":\"Bo\",\"race\":\"elf\",\"classes\":[\"paladin\"],\"abilities\":{\"str\":9,\"int\":9,\"wis\":9,\"dex\":9,\"con\":9,\"cha\":9}}]')",
         ],
     );

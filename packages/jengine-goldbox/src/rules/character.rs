@@ -318,6 +318,50 @@ impl Character {
         }
     }
 
+    /// Memorises `spells` in place of what it held, all unspent, as its spell slots allow
+    /// (the same checks as the party table's `spells`). Refused in words, changing nothing,
+    /// for a spell the tables lack or one more than the slots of its level hold.
+    pub fn memorise(&mut self, rules: &Rules, spells: &[String]) -> Result<(), String> {
+        let mut held: Vec<(School, u8)> = Vec::new();
+        let mut memorised = Vec::new();
+        let n = &self.name;
+        for s in spells {
+            let spell = rules
+                .spell(s)
+                .ok_or_else(|| format!("{s:?} is not in the spells table"))?;
+            let have = self
+                .slots(rules, spell.school)
+                .get(spell.level as usize - 1)
+                .copied()
+                .unwrap_or(0);
+            let used = held
+                .iter()
+                .filter(|h| **h == (spell.school, spell.level))
+                .count() as u8;
+            if have == 0 {
+                return Err(format!(
+                    "{n} cannot hold {:?}: no {} slots of level {}",
+                    spell.name,
+                    spell.school.word(),
+                    spell.level
+                ));
+            }
+            if used >= have {
+                return Err(format!(
+                    "{n} holds only {have} spells of level {}; {:?} is one too many",
+                    spell.level, spell.name
+                ));
+            }
+            held.push((spell.school, spell.level));
+            memorised.push(Memorised {
+                spell: spell.name.clone(),
+                used: false,
+            });
+        }
+        self.memorised = memorised;
+        Ok(())
+    }
+
     /// Gives experience, split evenly over its classes, and raises each class as far as it
     /// reaches (no further than the class's table or the race's limit). New hit points are
     /// rolled from `roller`, shared by the classes.
