@@ -461,20 +461,89 @@ fn set_party(world: &mut World, (e, rows): (Entity, Value)) -> Result<(), String
             Value::Table(t) => t.to_string(),
             other => return Err(format!("the party is {other}, not rows")),
         };
-        let party = Party::from_json(
-            &loaded.rules,
-            Source {
-                file: "the party",
-                text: &text,
-            },
-        )
-        .map_err(|e| e.to_string())?;
+        let party = match kept_party(&loaded.rules, &text) {
+            Some(kept) => kept?,
+            None => Party::from_json(
+                &loaded.rules,
+                Source {
+                    file: "the party",
+                    text: &text,
+                },
+            )
+            .map_err(|e| e.to_string())?,
+        };
         if party.members.is_empty() {
             return Err("a party needs at least one member".into());
         }
         run.party = Some(party);
         Ok(Vec::new())
     })
+}
+
+/// A party as the bag's `party` gave it (characters with their classes' levels and
+/// experience, hit points and spells held), for a game loading its save; `None` when the text
+/// is rows of the party table instead. Every name is checked against the rules, and the
+/// numbers against what a character may be.
+fn kept_party(rules: &Rules, text: &str) -> Option<Result<Party, String>> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let kept = value.as_array()?.iter().all(|m| {
+        m["classes"]
+            .as_array()
+            .is_some_and(|c| c.iter().all(|c| c.is_object()))
+    });
+    if !kept {
+        return None;
+    }
+    Some((|| {
+        let members: Vec<rules::Character> = serde_path_to_error::deserialize(&value)
+            .map_err(|e| format!("the kept party, at {}: {}", e.path(), e.inner()))?;
+        if members.is_empty() || members.len() > Party::MAX {
+            return Err(format!(
+                "a party has 1 to {} members, this one {}",
+                Party::MAX,
+                members.len()
+            ));
+        }
+        for (i, m) in members.iter().enumerate() {
+            let at = format!("the kept party, member {} ({})", i + 1, m.name);
+            if rules.race(&m.race).is_none() {
+                return Err(format!("{at}: {:?} is not in the races table", m.race));
+            }
+            if m.classes.is_empty() {
+                return Err(format!("{at}: no class"));
+            }
+            for c in &m.classes {
+                let k = rules
+                    .class(&c.class)
+                    .ok_or_else(|| format!("{at}: {:?} is not in the classes table", c.class))?;
+                if c.level == 0 || c.level > k.cap() {
+                    return Err(format!("{at}: level {} is not 1 to {}", c.level, k.cap()));
+                }
+            }
+            if m.max_hp < 1 || m.hp > m.max_hp || m.hp < -10 {
+                return Err(format!(
+                    "{at}: hit points {} of {} cannot be",
+                    m.hp, m.max_hp
+                ));
+            }
+            for a in rules::tables::Ability::ALL {
+                if !(3..=19).contains(&m.abilities.get(a)) {
+                    return Err(format!(
+                        "{at}: {} {} is not 3 to 19",
+                        a.word(),
+                        m.abilities.get(a)
+                    ));
+                }
+            }
+            if let Some(item) = m.items.iter().find(|i| rules.item(i).is_none()) {
+                return Err(format!("{at}: {item:?} is not in the items table"));
+            }
+            if let Some(s) = m.memorised.iter().find(|s| rules.spell(&s.spell).is_none()) {
+                return Err(format!("{at}: {:?} is not in the spells table", s.spell));
+            }
+        }
+        Ok(Party { members })
+    })())
 }
 
 /// `GoldBox.memorise(e, member, spells)`: member `member` (from 1) memorises `spells` (a
@@ -506,6 +575,34 @@ fn memorise(world: &mut World, (e, member, spells): (Entity, i64, Value)) -> Res
             .get_mut(member as usize - 1)
             .ok_or_else(|| format!("the party has {count} members, not {member}"))?;
         who.memorise(&rules, &names)?;
+        Ok(Vec::new())
+    })
+}
+
+/// `GoldBox.heal(e, member, amount)`: member `member` (from 1) gains `amount` hit points, to
+/// its whole; one below 0 is brought to 0 first (a temple's care). The dead (at -10) are
+/// refused, as is a member already whole, and the middle of a fight.
+fn heal(world: &mut World, (e, member, amount): (Entity, i64, i64)) -> Result<(), String> {
+    act(world, e, |run, _| {
+        if run.fight.as_ref().is_some_and(|f| f.outcome().is_none()) {
+            return Err("healing is for between fights".into());
+        }
+        let party = run
+            .party
+            .as_mut()
+            .ok_or("the party's tables did not load")?;
+        let count = party.members.len();
+        let who = party
+            .members
+            .get_mut(member as usize - 1)
+            .ok_or_else(|| format!("the party has {count} members, not {member}"))?;
+        if who.hp <= -10 {
+            return Err(format!("{} is dead, past healing", who.name));
+        }
+        if who.hp >= who.max_hp {
+            return Err(format!("{} is already whole", who.name));
+        }
+        who.hp = (who.hp.max(0) + amount as i32).min(who.max_hp);
         Ok(Vec::new())
     })
 }
@@ -997,6 +1094,16 @@ impl Package for GoldBoxPackage {
                     matches!(s, Value::Table(_))
                 }),
             memorise,
+        );
+        reg.command(
+            "GoldBox",
+            "heal",
+            (
+                entity("e"),
+                integer("member").range(1, 6),
+                integer("amount").range(1, 999),
+            ),
+            heal,
         );
         reg.command(
             "GoldBox",

@@ -1,0 +1,315 @@
+//! Saltmarch (`projects/saltmarch`) played as a player would: a party of six made on the
+//! creation screen, the town, the Marsh Road, the kobold warren and the drowned abbey, fought
+//! in tactical fights handed to the computer, to the ending. What the player pressed is the
+//! committed input file, and the file alone plays the game to the ending.
+
+use std::path::PathBuf;
+
+use jengine_testkit::{Game, InputScript, Options};
+use saltmarch_tests::{PACKAGES, open, project};
+
+/// Frames per key press: down, up, and two more for the command's answer to reach the scripts.
+const EVERY: usize = 4;
+
+fn input_path() -> PathBuf {
+    project().join("tests/inputs/saltmarch_playthrough.json")
+}
+
+struct Player {
+    game: Game,
+    keys: Vec<(u64, &'static str)>,
+    fights: usize,
+    shots: bool,
+}
+
+impl Player {
+    fn new(options: Options, shots: bool) -> Player {
+        let game = open(options).settling(EVERY - 2);
+        Player {
+            game,
+            keys: Vec::new(),
+            fights: 0,
+            shots,
+        }
+    }
+
+    fn press(&mut self, key: &'static str) {
+        self.keys.push((self.game.rt.frame(), key));
+        self.game.key(key);
+    }
+
+    fn menu(&self) -> Vec<String> {
+        self.game
+            .text("m_menu")
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Moves the menu's focus to the first row starting with `label` and presses Enter.
+    fn pick(&mut self, label: &str) {
+        for _ in 0..20 {
+            let rows = self.menu();
+            let focus = rows.iter().position(|r| r.starts_with("> "));
+            let want = rows.iter().position(|r| r[2..].starts_with(label));
+            let (Some(focus), Some(want)) = (focus, want) else {
+                panic!("no row {label:?} in {rows:#?}");
+            };
+            if focus == want {
+                self.press("enter");
+                return;
+            }
+            self.press(if want > focus { "down" } else { "up" });
+        }
+        panic!("could not reach {label:?}");
+    }
+
+    fn row(&self, label: &str) -> String {
+        self.menu()
+            .into_iter()
+            .find(|r| r[2..].starts_with(label))
+            .unwrap_or_default()
+    }
+
+    fn crawl(&self) -> serde_json::Value {
+        self.game.bag("crawl", "CrawlState")
+    }
+
+    fn fight(&self) -> serde_json::Value {
+        self.game.bag("fight", "GoldBox")
+    }
+
+    fn make_member(&mut self, class: &str) {
+        for _ in 0..40 {
+            let shown = self.row("Class: ");
+            if shown.ends_with(class) {
+                self.pick("Accept");
+                return;
+            }
+            // Cycle the classes open; after a full round, roll again.
+            let before = shown.clone();
+            self.pick("Class: ");
+            let mut seen = vec![before];
+            loop {
+                let now = self.row("Class: ");
+                if now.ends_with(class) || seen.contains(&now) {
+                    break;
+                }
+                seen.push(now);
+                self.pick("Class: ");
+            }
+            if !self.row("Class: ").ends_with(class) {
+                self.pick("Roll the abilities again");
+            }
+        }
+        panic!("no {class} could be made");
+    }
+
+    /// Answers whatever the crawl is waiting on, and plays out a fight.
+    fn settle(&mut self) {
+        for _ in 0..50 {
+            let s = self.crawl();
+            let f = self.fight();
+            if f["fighting"] == true && (f["outcome"].is_null() || self.in_fight()) {
+                self.play_fight();
+                continue;
+            }
+            if let Some(id) = s["event"]["id"].as_str() {
+                let _ = id;
+                self.press("1");
+                continue;
+            }
+            if !s["spotted"].is_null() {
+                // Parley with the toll goblins (they take 20 gold); fight anything else.
+                let g = s["spotted"]["group"].as_str().unwrap_or("");
+                self.press(if g == "toll goblins" { "2" } else { "1" });
+                continue;
+            }
+            return;
+        }
+        panic!(
+            "the crawl kept waiting: fighting {} log {:?} outcome {}",
+            self.fight()["fighting"],
+            self.game.text("f_log"),
+            self.fight()["outcome"]
+        );
+    }
+
+    fn in_fight(&self) -> bool {
+        self.game.text("f_help").contains("Enter")
+            && self.game.text("f_log").contains("Enter to go on")
+    }
+
+    fn play_fight(&mut self) {
+        self.fights += 1;
+        if self.shots && self.fights == 1 {
+            self.game.golden("saltmarch_fight");
+        }
+        for _ in 0..2000 {
+            let f = self.fight();
+            if !f["outcome"].is_null() {
+                break;
+            }
+            let someone_to_hand_over = f["units"].as_array().is_some_and(|u| {
+                u.iter()
+                    .any(|u| u["side"] == "party" && u["quick"] == false)
+            });
+            if !f["legal"].is_null() && someone_to_hand_over {
+                self.press("q");
+            } else {
+                self.game.settle(1);
+            }
+        }
+        let o = self.fight()["outcome"].clone();
+        if o["ending"] != "won" {
+            let f = self.fight();
+            panic!(
+                "fight {}: {o:#}\nround {} active {} legal {}\nunits {}\nwarnings {:#?}\ncrawl {}",
+                self.fights,
+                f["round"],
+                f["active"],
+                f["legal"],
+                f["units"],
+                self.game.warnings(),
+                self.crawl()
+            );
+        }
+        self.game.settle(2);
+        self.press("enter");
+    }
+
+    fn walk(&mut self, keys: &[&'static str]) {
+        for k in keys {
+            self.press(k);
+            self.settle();
+        }
+    }
+}
+
+fn play_through(p: &mut Player) {
+    p.game.settle(3);
+    if p.shots {
+        p.game.golden("saltmarch_title");
+    }
+    p.pick("New party");
+    for (i, class) in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"]
+        .iter()
+        .enumerate()
+    {
+        if i == 2 && p.shots {
+            p.game.golden("saltmarch_creation");
+        }
+        p.make_member(class);
+    }
+    assert!(
+        p.game.text("m_head").contains("Saltmarch"),
+        "{}",
+        p.game.text("m_head")
+    );
+    let party = p.fight()["party"].clone();
+    assert_eq!(party.as_array().map(Vec::len), Some(6), "{party:#}");
+    memorise(p);
+    if p.shots {
+        p.game.golden("saltmarch_town");
+    }
+    p.pick("Leave for the Marsh Road");
+    p.game.settle(2);
+    // The warren: east along the road into its mouth.
+    p.walk(&["up"; 7]);
+    assert_eq!(p.crawl()["level_name"], "Warren Mouth");
+    if p.shots {
+        p.game.golden("saltmarch_crawl");
+    }
+    p.walk(&[
+        "right", "up", "up", "up", "left", "up", "up", "right", "up", "up", "right", "up", "up",
+        "space",
+    ]);
+    assert_eq!(p.crawl()["level_name"], "Warren Deep");
+    p.walk(&["up", "up", "space", "up", "up", "right", "up", "up", "up"]);
+    // Camp and drink the draughts before the orc chief: a party that walks on hurt loses.
+    p.walk(&["c", "q", "q", "left", "up", "up", "left", "up", "up", "up"]);
+    assert_eq!(p.crawl()["level_name"], "Marsh Road");
+    // Back to town to heal, train and memorise again.
+    p.walk(&["up", "up", "up", "up", "up", "up", "left", "up"]);
+    assert_eq!(p.game.text("m_head"), "Saltmarch");
+    p.pick("Temple");
+    p.pick("Training hall");
+    p.pick("Inn: rest");
+    memorise(p);
+    p.pick("Inn: save");
+    p.pick("Leave for the Marsh Road");
+    p.game.settle(2);
+    // The abbey: round by the north causeway, past the toll goblins.
+    p.walk(&["left", "left", "up", "right", "up", "up", "up", "right"]);
+    p.walk(&["up"; 8]);
+    assert_eq!(p.crawl()["level_name"], "Abbey Cloister");
+    p.walk(&[
+        "up", "up", "up", "up", "up", "up", "right", "up", "up", "up", "space",
+    ]);
+    assert_eq!(p.crawl()["level_name"], "Abbey Crypt");
+    p.walk(&[
+        "up", "up", "space", "up", "up", "up", "up", "right", "up", "up", "right", "up", "up",
+        "up", "up",
+    ]);
+}
+
+fn memorise(p: &mut Player) {
+    p.pick("Inn: memorise");
+    while p.game.text("m_head").starts_with("Memorise") {
+        let body = p.game.text("m_body");
+        let spell = if body.contains("cleric") {
+            "mend wounds"
+        } else {
+            "spark darts"
+        };
+        let slots: usize = body
+            .split("Slots: ")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1);
+        for _ in 0..slots {
+            p.pick(spell);
+        }
+        p.pick("Done");
+    }
+}
+
+/// The player makes a party, clears the warren, trains, and goes down through the abbey to
+/// the Bog King; what it pressed is the committed input file (`JENGINE_BLESS=1` rewrites it).
+#[test]
+fn a_party_is_made_and_plays_through_to_the_ending() {
+    let mut p = Player::new(Options::default(), true);
+    play_through(&mut p);
+    p.game.settle(4);
+    assert_eq!(
+        p.game.text("m_head"),
+        "The Bog King is Fallen",
+        "{}",
+        p.game.text("m_body")
+    );
+    assert!(p.fights >= 6, "fights: {}", p.fights);
+    let json = jengine_testkit::key_presses_json(&p.keys);
+    jengine_testkit::inputs::assert_kept(&input_path(), &json);
+}
+
+/// The committed input file plays the game from the title to the ending.
+#[test]
+fn the_input_file_plays_from_the_title_to_the_ending() {
+    let text = std::fs::read_to_string(input_path()).unwrap();
+    let mut input = InputScript::parse(&text).unwrap();
+    let mut game = open(Options::default());
+    let last = input.last_frame().unwrap_or(0) + 2000;
+    for _ in 0..last {
+        let events = input.due(game.rt.frame());
+        game.step(&events);
+    }
+    assert_eq!(game.text("m_head"), "The Bog King is Fallen");
+}
+
+/// `jengine check` finds nothing wrong in Saltmarch, script calls included.
+#[test]
+fn saltmarch_checks_clean() {
+    let report = jengine_tool::check::check(&project(), PACKAGES);
+    assert!(report.ok(), "{:#?}", report.problems);
+}
