@@ -583,6 +583,15 @@ fn memorise(world: &mut World, (e, member, spells): (Entity, i64, Value)) -> Res
 /// its whole; one below 0 is brought to 0 first (a temple's care). The dead (at -10) are
 /// refused, as is a member already whole, and the middle of a fight.
 fn heal(world: &mut World, (e, member, amount): (Entity, i64, i64)) -> Result<(), String> {
+    mend(world, e, member, amount, false)
+}
+
+/// `GoldBox.raise(e, member)`: a dead member (at -10) is brought back with 1 hit point.
+fn raise(world: &mut World, (e, member): (Entity, i64)) -> Result<(), String> {
+    mend(world, e, member, 1, true)
+}
+
+fn mend(world: &mut World, e: Entity, member: i64, amount: i64, raise: bool) -> Result<(), String> {
     act(world, e, |run, _| {
         if run.fight.as_ref().is_some_and(|f| f.outcome().is_none()) {
             return Err("healing is for between fights".into());
@@ -596,8 +605,11 @@ fn heal(world: &mut World, (e, member, amount): (Entity, i64, i64)) -> Result<()
             .members
             .get_mut(member as usize - 1)
             .ok_or_else(|| format!("the party has {count} members, not {member}"))?;
-        if who.hp <= -10 {
+        if who.hp <= -10 && !raise {
             return Err(format!("{} is dead, past healing", who.name));
+        }
+        if raise && who.hp > -10 {
+            return Err(format!("{} is not dead", who.name));
         }
         if who.hp >= who.max_hp {
             return Err(format!("{} is already whole", who.name));
@@ -1104,6 +1116,12 @@ impl Package for GoldBoxPackage {
                 integer("amount").range(1, 999),
             ),
             heal,
+        );
+        reg.command(
+            "GoldBox",
+            "raise",
+            (entity("e"), integer("member").range(1, 6)),
+            raise,
         );
         reg.command(
             "GoldBox",

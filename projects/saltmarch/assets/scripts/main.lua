@@ -252,6 +252,15 @@ function town(why)
       end
       note = healed > 0 and ("The priests tend " .. healed .. ".") or "Nobody needs the priests."
     end },
+    { label = "Temple: raise the dead (50 gold each)", on = function()
+      local raised = {}
+      for i, m in ipairs(ms) do
+        if m.hp <= -10 and G.gold >= 50 then
+          GoldBox.raise(FIGHT, i); G.gold = G.gold - 50; raised[#raised + 1] = m.name
+        end
+      end
+      note = #raised > 0 and (table.concat(raised, ", ") .. " breathe again.") or "Nobody is dead, or you cannot pay."
+    end },
     { label = "Training hall: train who is ready (40 gold each)", on = function()
       local trained = {}
       for i, m in ipairs(ms) do

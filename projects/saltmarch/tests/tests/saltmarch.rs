@@ -231,15 +231,20 @@ fn play_through(p: &mut Player) {
     assert_eq!(p.crawl()["level_name"], "Marsh Road");
     // Back to town to heal, train and memorise again.
     p.walk(&["up", "up", "up", "up", "up", "up", "left", "up"]);
-    assert_eq!(p.game.text("m_head"), "Saltmarch");
-    p.pick("Temple");
-    p.pick("Training hall");
-    p.pick("Inn: rest");
-    memorise(p);
-    p.pick("Inn: save");
-    p.pick("Leave for the Marsh Road");
-    p.game.settle(2);
+    in_town(p);
     // The abbey: round by the north causeway, past the toll goblins.
+    p.walk(&["left", "left", "up", "right", "up", "up", "up", "right"]);
+    p.walk(&["up"; 8]);
+    assert_eq!(p.crawl()["level_name"], "Abbey Cloister");
+    p.walk(&["c", "q", "up", "up", "up", "up"]);
+    // Hurt after the slingers: back up the stair and round to the town again.
+    p.walk(&["left", "left", "up", "up", "up", "up", "space"]);
+    assert_eq!(p.crawl()["level_name"], "Marsh Road");
+    p.walk(&[
+        "up", "up", "up", "up", "up", "up", "up", "left", "up", "up", "up", "left", "up", "right",
+        "up",
+    ]);
+    in_town(p);
     p.walk(&["left", "left", "up", "right", "up", "up", "up", "right"]);
     p.walk(&["up"; 8]);
     assert_eq!(p.crawl()["level_name"], "Abbey Cloister");
@@ -251,6 +256,22 @@ fn play_through(p: &mut Player) {
         "up", "up", "space", "up", "up", "up", "up", "right", "up", "up", "right", "up", "up",
         "up", "up",
     ]);
+}
+
+/// The town's round: the temple, the training hall, the shop, the inn.
+fn in_town(p: &mut Player) {
+    assert_eq!(p.game.text("m_head"), "Saltmarch");
+    p.pick("Temple: raise");
+    p.pick("Temple: heal");
+    p.pick("Temple: heal");
+    p.pick("Training hall");
+    p.pick("Shop");
+    p.pick("Shop");
+    p.pick("Inn: rest");
+    memorise(p);
+    p.pick("Inn: save");
+    p.pick("Leave for the Marsh Road");
+    p.game.settle(2);
 }
 
 fn memorise(p: &mut Player) {
@@ -312,4 +333,85 @@ fn the_input_file_plays_from_the_title_to_the_ending() {
 fn saltmarch_checks_clean() {
     let report = jengine_tool::check::check(&project(), PACKAGES);
     assert!(report.ok(), "{:#?}", report.problems);
+}
+
+/// A kept game whose crawl was tampered with (the party moved into rock): the crawl refuses it,
+/// the title says so in words, the stored save is left byte for byte as it was, and a new
+/// party can still be made.
+#[test]
+fn a_tampered_save_is_refused_in_words_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = || Options {
+        save_dir: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    // Play to the first save at the inn, then leave.
+    let mut p = Player::new(options(), false);
+    p.game.settle(3);
+    p.pick("New party");
+    for class in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"] {
+        p.make_member(class);
+    }
+    p.pick("Inn: save");
+    assert_eq!(p.game.text("m_note"), "Saved at the inn.");
+    p.game.rt.finish();
+    drop(p);
+    let file = dir.path().join("save.json");
+    let mut kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    kept["saltmarch"]["crawl"]["x"] = 0.into();
+    let tampered = kept.to_string();
+    std::fs::write(&file, &tampered).unwrap();
+
+    let mut q = Player::new(options(), false);
+    q.game.settle(3);
+    q.pick("Continue");
+    q.game.settle(6);
+    let said = q.game.text("m_note");
+    assert!(
+        said.starts_with("The saved game could not be loaded: ")
+            && said.ends_with("It is kept, untouched."),
+        "{said}"
+    );
+    assert_eq!(q.game.text("m_head"), "Saltmarch");
+    assert_eq!(q.game.saved("saltmarch").unwrap(), kept["saltmarch"]);
+    assert_eq!(
+        q.game.saved("saltmarch_refused").unwrap(),
+        kept["saltmarch"]
+    );
+    q.pick("New party");
+    assert_eq!(q.game.text("m_head"), "Make a Party of Six");
+}
+
+/// A save whose gold was made text: the title names what is wrong, and Continue is refused.
+#[test]
+fn a_save_that_cannot_be_played_is_said_on_the_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let slot = serde_json::json!({ "version": 1, "gold": "lots", "draughts": 0, "won": 0 });
+    std::fs::write(
+        dir.path().join("save.json"),
+        serde_json::json!({ "saltmarch": slot }).to_string(),
+    )
+    .unwrap();
+    let mut p = Player::new(
+        Options {
+            save_dir: Some(dir.path().to_path_buf()),
+            ..Options::default()
+        },
+        false,
+    );
+    p.game.settle(3);
+    let row = p.row("Continue");
+    assert!(
+        row.contains("its gold is not a whole number 0 or more"),
+        "{row}"
+    );
+    p.pick("Continue");
+    assert!(
+        p.game
+            .text("m_note")
+            .starts_with("There is no game to continue: the save cannot be played"),
+        "{}",
+        p.game.text("m_note")
+    );
 }
