@@ -20,6 +20,8 @@ struct Player {
     keys: Vec<(u64, &'static str)>,
     fights: usize,
     shots: bool,
+    /// A fight was lost (only a careless party may lose one).
+    lost: bool,
 }
 
 impl Player {
@@ -30,6 +32,7 @@ impl Player {
             keys: Vec::new(),
             fights: 0,
             shots,
+            lost: false,
         }
     }
 
@@ -108,6 +111,9 @@ impl Player {
     /// Answers whatever the crawl is waiting on, and plays out a fight.
     fn settle(&mut self) {
         for _ in 0..50 {
+            if self.lost {
+                return;
+            }
             let s = self.crawl();
             let f = self.fight();
             if f["fighting"] == true && (f["outcome"].is_null() || self.in_fight()) {
@@ -161,6 +167,12 @@ impl Player {
             }
         }
         let o = self.fight()["outcome"].clone();
+        if o["ending"] == "lost" && !self.shots {
+            self.lost = true;
+            self.game.settle(2);
+            self.press("enter");
+            return;
+        }
         if o["ending"] != "won" {
             let f = self.fight();
             panic!(
@@ -180,6 +192,9 @@ impl Player {
 
     fn walk(&mut self, keys: &[&'static str]) {
         for k in keys {
+            if self.lost {
+                return;
+            }
             self.press(k);
             self.settle();
         }
@@ -414,4 +429,41 @@ fn a_save_that_cannot_be_played_is_said_on_the_title() {
         "{}",
         p.game.text("m_note")
     );
+}
+
+/// A careless party (no spells memorised, no camping, no draughts drunk, nobody trained or
+/// healed) that goes down the warren and straight on through the abbey is lost, and the game
+/// says so.
+#[test]
+fn a_careless_party_is_lost() {
+    let mut p = Player::new(Options::default(), false);
+    p.game.settle(3);
+    p.pick("New party");
+    for class in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"] {
+        p.make_member(class);
+    }
+    p.pick("Leave for the Marsh Road");
+    p.game.settle(2);
+    p.walk(&["up"; 7]);
+    p.walk(&[
+        "right", "up", "up", "up", "left", "up", "up", "right", "up", "up", "right", "up", "up",
+        "space",
+    ]);
+    p.walk(&[
+        "up", "up", "space", "up", "up", "right", "up", "up", "up", "left", "up", "up", "left",
+        "up", "up", "up",
+    ]);
+    p.walk(&["up"; 7]);
+    p.walk(&["right", "up", "up", "up", "right"]);
+    p.walk(&["up"; 8]);
+    p.walk(&[
+        "up", "up", "up", "up", "up", "up", "right", "up", "up", "up", "space",
+    ]);
+    p.walk(&[
+        "up", "up", "space", "up", "up", "up", "up", "right", "up", "up", "right", "up", "up",
+        "up", "up",
+    ]);
+    assert!(p.lost, "the careless party won {} fights", p.fights);
+    p.game.settle(3);
+    assert_eq!(p.game.text("m_head"), "The Marsh Keeps Them");
 }

@@ -375,7 +375,7 @@ fn portrait(i: u32, u: f64, v: f64) -> Rgba {
     let head = circle(u, v, 64.0, 56.0, 26.0);
     let hair = circle(u, v, 64.0, 48.0, 29.0).max(v - 40.0 - (i % 3) as f64 * 4.0);
     let shoulders = circle(u, v, 64.0, 150.0, 56.0);
-    let beard = if i % 2 == 0 {
+    let beard = if i.is_multiple_of(2) {
         circle(u, v, 64.0, 74.0, 14.0).max(62.0 - v)
     } else {
         f64::MAX
