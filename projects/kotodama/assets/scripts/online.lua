@@ -30,10 +30,10 @@ local lobby, side, input
 -- rejoining
 local mode = "connecting"
 -- The lobby's address (from the settings) and the seat a redirect reserved on another server.
-local home
+local lobby_url
 local reservation = ""
 -- Whether the way back into a match went through the lobby: the room's server was gone.
-local via_home = false
+local via_lobby = false
 -- The match's ticket back into its seat, and the tries at getting back after a drop.
 local ticket = ""
 local REJOIN_TRIES = 8
@@ -72,7 +72,7 @@ local function say(text) status = text end
 local function connect()
   url = Save.get("server")
   if type(url) ~= "string" or url == "" then url = DEFAULT_SERVER end
-  home = url
+  lobby_url = url
   mode = "connecting"
   say("Connecting to the server...")
   Online.connect(net, url)
@@ -122,7 +122,7 @@ local function on_frame(f)
     url = to.address
     if mode == "rejoining" then
       -- The match is played on another server: take the seat back there.
-      via_home = false
+      via_lobby = false
       rejoin_wait = 0
     else
       -- The room is on another server of the fleet: go there and claim the seat.
@@ -147,11 +147,11 @@ local function on_frame(f)
     if type(why) == "table" and why.Version ~= nil then
       mode = "version"
       say(string.format("The server speaks version %s of the game and this one %d: update the game to play online.", tostring(why.Version.server), VERSION))
-    elseif why == "NoSuchMatch" and mode == "rejoining" and via_home then
+    elseif why == "NoSuchMatch" and mode == "rejoining" and via_lobby then
       -- The room's server is gone, and the match with it: as if the other player had left.
       mode = "left"
       ticket = ""
-      via_home = false
+      via_lobby = false
       Kotoba.online(table_e, -1)
       Kotoba.online(table_e, net)
       say("The other player left the room. Enter to find another match.")
@@ -279,9 +279,9 @@ function update(e, dt)
           rejoin_wait = rejoin_tries == 0 and 0.3 or 2
           -- The room's server (another than the lobby) did not answer again: ask the lobby,
           -- which knows whether that server is still in the fleet.
-          if rejoin_tries > 0 and url ~= home then
-            url = home
-            via_home = true
+          if rejoin_tries > 0 and url ~= lobby_url then
+            url = lobby_url
+            via_lobby = true
           end
           say("The connection was lost (" .. tostring(ev.why) .. "). Getting back into the match...")
         end

@@ -9,7 +9,7 @@
 //! cut short on the command line and the test polls for the outcome with a generous deadline.
 
 use std::io::{BufRead, BufReader};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -20,102 +20,14 @@ use jengine_net::{Codec, Value};
 use redis::Commands;
 use tungstenite::{Message, WebSocket};
 
-/// How long a test waits for any one thing before it fails.
-const PATIENCE: Duration = Duration::from_secs(20);
+#[path = "support/redis.rs"]
+mod support;
+use support::{PATIENCE, Redis, eventually, free_port};
+
 /// The processes' heartbeat in these tests: their entry lives three beats.
 const HEARTBEAT_MS: u64 = 150;
 /// How long a reserved seat waits in these tests.
 const RESERVATION_MS: u64 = 1500;
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// Polls `check` until it gives something, failing the test after [`PATIENCE`].
-fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + PATIENCE;
-    loop {
-        if let Some(t) = check() {
-            return t;
-        }
-        assert!(Instant::now() < deadline, "{what}: not within {PATIENCE:?}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// A `redis-server` of the test's own, stopped when dropped.
-struct Redis {
-    port: u16,
-    child: Option<Child>,
-}
-
-impl Redis {
-    /// Starts one, or says the test is skipped (and fails it where Redis is required).
-    fn start() -> Option<Redis> {
-        let port = free_port();
-        let mut redis = Redis { port, child: None };
-        if !redis.spawn() {
-            let required = std::env::var("JENGINE_REQUIRE_REDIS").is_ok_and(|v| v == "1");
-            assert!(
-                !required,
-                "redis-server could not be started, and JENGINE_REQUIRE_REDIS=1"
-            );
-            println!("skipped: redis-server is not installed (apt-get install redis-server)");
-            return None;
-        }
-        Some(redis)
-    }
-
-    /// Starts the server on this port; false if there is no `redis-server` to run.
-    fn spawn(&mut self) -> bool {
-        let child = Command::new("redis-server")
-            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let Ok(child) = child else {
-            return false;
-        };
-        self.child = Some(child);
-        eventually("redis-server answers", || {
-            self.connection()
-                .ok()
-                .and_then(|mut c| redis::cmd("PING").query::<String>(&mut c).ok())
-        });
-        true
-    }
-
-    /// Stops it (SIGKILL: as unreachable as it gets) and waits for it to be gone.
-    fn stop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
-    }
-
-    fn connection(&self) -> redis::RedisResult<redis::Connection> {
-        redis::Client::open(self.url())?.get_connection_with_timeout(Duration::from_secs(2))
-    }
-
-    fn exists(&self, key: &str) -> bool {
-        self.connection().unwrap().exists(key).unwrap()
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
 
 /// One `kotodama-server` process of the fleet, killed when dropped.
 struct Process {
@@ -213,10 +125,13 @@ impl Player {
             .and_then(|a| a.strip_suffix('/'))
             .expect("a ws:// address");
         let stream = TcpStream::connect(host).unwrap();
-        stream
+        // The handshake waits as long as it takes (hundreds of players connect at once);
+        // the frames after it are read with a short timeout, to poll with deadlines.
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        let (ws, _) = tungstenite::client(address, stream).unwrap();
+        ws.get_ref()
             .set_read_timeout(Some(Duration::from_millis(20)))
             .unwrap();
-        let (ws, _) = tungstenite::client(address, stream).unwrap();
         Player {
             ws,
             codec: Codec::new(1),
