@@ -123,6 +123,7 @@ struct Scripts {
     create: Script,
     forget: Script,
     heartbeat: Script,
+    requeue: Script,
 }
 
 /// This process's part in the fleet.
@@ -175,6 +176,7 @@ impl Fleet {
                 create: Script::new(CREATE),
                 forget: Script::new(FORGET),
                 heartbeat: Script::new(HEARTBEAT),
+                requeue: Script::new(REQUEUE),
             },
             waiters: Mutex::new(HashMap::new()),
             placed: Mutex::new(HashMap::new()),
@@ -188,11 +190,13 @@ impl Fleet {
         self.up.load(Ordering::SeqCst)
     }
 
+    /// A connection is given up on after a beat (at least a quarter second); an answer is
+    /// waited for longer, since a busy process may be slow to read it.
     fn timeouts(&self) -> AsyncConnectionConfig {
         let patience = self.config.heartbeat.max(Duration::from_millis(250));
         AsyncConnectionConfig::new()
             .set_connection_timeout(Some(patience))
-            .set_response_timeout(Some(patience))
+            .set_response_timeout(Some(patience.max(Duration::from_secs(5))))
     }
 
     /// The shared connection, made again after a failure.
@@ -210,7 +214,8 @@ impl Fleet {
         Ok(conn)
     }
 
-    /// Runs a script. Any failure counts the lobby as down until the next heartbeat finds it.
+    /// Runs a script. A connection that failed counts the lobby as down until the next
+    /// heartbeat finds it again; a slow answer fails only the request that waited for it.
     async fn run<T: redis::FromRedisValue>(
         &self,
         script: &Script,
@@ -228,8 +233,10 @@ impl Fleet {
             }
             Err(e) => {
                 eprintln!("event=lobby_error what={:?}", e.to_string());
-                self.up.store(false, Ordering::SeqCst);
-                *self.conn.lock().await = None;
+                if !e.is_timeout() {
+                    self.up.store(false, Ordering::SeqCst);
+                    *self.conn.lock().await = None;
+                }
                 Err(Down)
             }
         }
@@ -432,33 +439,58 @@ impl Fleet {
         }
     }
 
+    /// Puts the players of this process who wait in the line back in it, those the line no
+    /// longer holds: its entries are skipped (and lost) while the process's own entry has
+    /// lapsed, as when a beat came too late on a busy machine.
+    async fn requeue_waiters(&self) {
+        let entries: Vec<String> = lock(&self.waiters)
+            .keys()
+            .map(|conn| format!("{}|{conn}", self.id))
+            .collect();
+        if entries.is_empty() {
+            return;
+        }
+        let args: Vec<&str> = entries.iter().map(String::as_str).collect();
+        let back: Result<i64, Down> = self.run(&self.scripts.requeue, &args).await;
+        if let Ok(n) = back
+            && n > 0
+        {
+            eprintln!("event=requeued players={n}");
+        }
+    }
+
     /// One beat: the entry renewed with the load (players here), taken out of the placing
-    /// when draining, dead processes swept. Says whether the lobby answered.
-    async fn beat(&self, hall: &Hall) -> bool {
+    /// when draining, dead processes swept. Says whether the lobby answered and whether the
+    /// process's entry had lapsed before it (`None` if the lobby did not answer).
+    async fn beat(&self, hall: &Hall) -> Option<bool> {
         let ttl = (self.config.heartbeat * 3).as_millis().max(1).to_string();
         let load = hall.counters.players.load(Ordering::SeqCst).to_string();
         let taking = if hall.draining() { "0" } else { "1" };
-        let swept: Result<i64, Down> = self
+        let answer: Result<(i64, i64), Down> = self
             .run(
                 &self.scripts.heartbeat,
                 &[&self.id, &self.config.public_address, &ttl, &load, taking],
             )
             .await;
-        match swept {
-            Ok(n) => {
-                if n > 0 && hall.config.log_matches {
-                    eprintln!("event=swept processes={n}");
+        match answer {
+            Ok((swept, lapsed)) => {
+                if swept > 0 && hall.config.log_matches {
+                    eprintln!("event=swept processes={swept}");
                 }
-                true
+                Some(lapsed == 1)
             }
-            Err(Down) => false,
+            Err(Down) => {
+                self.up.store(false, Ordering::SeqCst);
+                None
+            }
         }
     }
 }
 
 /// Renews this process's entry every beat until the server stops. While the lobby is down
-/// it tries each beat; once it answers again, the codes of the named rooms waiting here
-/// (`codes`) are opened again, since a Redis that restarted has forgotten them.
+/// it tries each beat. Whenever the entry had lapsed (the lobby is back, perhaps a Redis that
+/// restarted and forgot everything, or a beat came late), the codes of the named rooms waiting
+/// here (`codes`) are opened again and the players waiting here put back in the line.
 pub(crate) async fn heartbeat(
     fleet: Arc<Fleet>,
     hall: Arc<Hall>,
@@ -472,14 +504,18 @@ pub(crate) async fn heartbeat(
             _ = beat.tick() => {}
             _ = hall.life.stopped() => return,
         }
-        let up = fleet.beat(&hall).await;
+        let lapsed = fleet.beat(&hall).await;
+        let up = lapsed.is_some();
         if up && !was_up {
+            eprintln!("event=lobby_back");
+        }
+        if lapsed == Some(true) {
             for code in codes() {
                 if fleet.create(&code).await.ok() == Some(false) {
                     eprintln!("event=code_lost code={code}");
                 }
             }
-            eprintln!("event=lobby_back");
+            fleet.requeue_waiters().await;
         }
         if !up && was_up {
             eprintln!("event=lobby_down");
@@ -496,7 +532,7 @@ pub(crate) async fn inbox(fleet: Arc<Fleet>, hall: Arc<Hall>) {
     let block = Duration::from_secs(1);
     let config = AsyncConnectionConfig::new()
         .set_connection_timeout(Some(fleet.config.heartbeat.max(Duration::from_millis(250))))
-        .set_response_timeout(Some(block * 3));
+        .set_response_timeout(Some(block + Duration::from_secs(10)));
     let mut conn: Option<MultiplexedConnection> = None;
     loop {
         if hall.life.is_stopped() {
@@ -525,7 +561,21 @@ pub(crate) async fn inbox(fleet: Arc<Fleet>, hall: Arc<Hall>) {
             _ = hall.life.stopped() => return,
         };
         match popped {
-            Ok(Some((_, entry))) => deliver(&fleet, &entry),
+            Ok(Some((_, entry))) => {
+                deliver(&fleet, &entry);
+                // Whatever else waits is taken in one go: one round trip an entry falls
+                // behind a busy fleet's matches.
+                let mut rest = redis::cmd("LPOP");
+                rest.arg(&key).arg(256);
+                match rest.query_async::<Option<Vec<String>>>(c).await {
+                    Ok(entries) => {
+                        for entry in entries.unwrap_or_default() {
+                            deliver(&fleet, &entry);
+                        }
+                    }
+                    Err(_) => conn = None,
+                }
+            }
             Ok(None) => {}
             Err(_) => conn = None,
         }
@@ -632,11 +682,14 @@ if kind == 'n' then redis.call('SET', P .. 'hold:' .. what, 'full') end
 return {kind, what, ms}
 "#;
 
-/// A code opened for a named room waiting on this process, unless another room has it.
+/// A code opened for a named room waiting on this process (again), unless another process
+/// has it.
 /// ARGV: the code, this process.
 const CREATE: &str = r#"
 local P = 'kotodama:'
-if not redis.call('SET', P .. 'code:' .. ARGV[1], ARGV[2], 'NX') then return 0 end
+if not redis.call('SET', P .. 'code:' .. ARGV[1], ARGV[2], 'NX') then
+  if redis.call('GET', P .. 'code:' .. ARGV[1]) ~= ARGV[2] then return 0 end
+end
 redis.call('SADD', P .. 'codes:' .. ARGV[2], ARGV[1])
 return 1
 "#;
@@ -652,10 +705,12 @@ return redis.call('SREM', P .. 'codes:' .. ARGV[2], ARGV[1])
 
 /// A beat: this process's entry (its address) renewed for the TTL, its load set (or the
 /// process taken out of the placing while it drains), and every process whose entry expired
-/// swept: its codes, its reservations, its inbox and its load. ARGV: this process, its
-/// address, TTL ms, load, '1' if it takes matches.
+/// swept: its codes, its reservations, its inbox and its load. Answers how many were swept
+/// and whether this process's own entry had lapsed. ARGV: this process, its address, TTL ms,
+/// load, '1' if it takes matches.
 const HEARTBEAT: &str = r#"
 local P = 'kotodama:'
+local lapsed = redis.call('EXISTS', P .. 'proc:' .. ARGV[1]) == 0 and 1 or 0
 redis.call('SET', P .. 'proc:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
 redis.call('SADD', P .. 'procs', ARGV[1])
 if ARGV[5] == '1' then
@@ -680,5 +735,19 @@ for _, id in ipairs(redis.call('SMEMBERS', P .. 'procs')) do
     swept = swept + 1
   end
 end
-return swept
+return {swept, lapsed}
+"#;
+
+/// This process's waiting players' entries, each put back at the end of the line unless the
+/// line holds it still. ARGV: the entries.
+const REQUEUE: &str = r#"
+local P = 'kotodama:'
+local back = 0
+for _, entry in ipairs(ARGV) do
+  if not redis.call('LPOS', P .. 'quick', entry) then
+    redis.call('RPUSH', P .. 'quick', entry)
+    back = back + 1
+  end
+end
+return back
 "#;

@@ -396,6 +396,9 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
         let mut ok = sink.send(frame(&hello)).await.is_ok() && sink.send(frame(&ask)).await.is_ok();
         let mut battle: Option<Seat> = None;
         let mut again_at: Option<Instant> = None;
+        // A player the lobby turned away (busy, the shared lobby down, a seat no longer held)
+        // looks again a moment later.
+        let mut requeue_at: Option<Instant> = None;
         let period = Duration::from_secs_f64(1.0 / args.rate);
         let mut beat = tokio::time::interval_at(
             tokio::time::Instant::now() + period.mul_f64(rng.random::<f64>()),
@@ -472,12 +475,21 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
                         Some("Refused") => {
                             let why = body(&value).and_then(|b| field(b, "why")).map_or("?".into(), |w| format!("{:?}", w.to_json()));
                             stats.error(format!("refused: {why}"));
+                            if battle.is_none() {
+                                queued_at.get_or_insert_with(Instant::now);
+                                requeue_at = Some(Instant::now() + Duration::from_millis(500));
+                            }
                         }
-                        Some("Waiting" | "Again") => {}
+                        Some("Waiting" | "Again" | "Away" | "Back") => {}
                         _ => stats.error("a frame that is no message of this game".into()),
                     }
                 }
                 _ = beat.tick() => {
+                    if let Some(at) = requeue_at && Instant::now() >= at {
+                        requeue_at = None;
+                        ok = sink.send(frame(&ToServer::Queue)).await.is_ok();
+                        continue;
+                    }
                     if let Some(at) = again_at && Instant::now() >= at {
                         again_at = None;
                         ok = sink.send(frame(&ToServer::Again)).await.is_ok();
