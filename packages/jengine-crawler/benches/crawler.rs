@@ -169,11 +169,45 @@ fn bench_crawl(c: &mut Criterion) {
     group.finish();
 }
 
+/// A 41 x 41 room with a bit of everything in the middle, for the live query.
+fn big_room() -> Crawl {
+    let mut rows = vec!["#".repeat(41)];
+    for y in 1..40 {
+        let mut row: Vec<char> = format!("#{}#", ".".repeat(39)).chars().collect();
+        if y % 4 == 0 {
+            for x in (2..39).step_by(5) {
+                row[x] = '#';
+            }
+        }
+        rows.push(row.into_iter().collect());
+    }
+    rows.push("#".repeat(41));
+    rows[1].replace_range(1..2, "<");
+    rows[39].replace_range(39..40, ">");
+    rows[20].replace_range(18..21, "+C^");
+    let levels = json!([{
+        "name": "Hall", "map": rows, "chests": ["gold:1"], "traps": ["dart"],
+        "items": [{ "at": [21, 20], "loot": "gold:2" }],
+        "encounters": [{ "at": [22, 21], "group": "orcs" }],
+        "events": [{ "at": [23, 19], "id": "statue" }]
+    }]);
+    let tables = Tables::from_json(&levels.to_string(), "[]", "[]").expect("the big room loads");
+    Crawl::new(tables, 1)
+}
+
+fn bench_query(c: &mut Criterion) {
+    let crawl = big_room();
+    c.bench_function("Crawl::around radius 10 (441 cells)", |b| {
+        b.iter(|| crawl.around(black_box(20), black_box(20), 10))
+    });
+}
+
 /// Runs every benchmark of this file.
 fn benches() {
     let mut c = Criterion::default().configure_from_args();
     bench_view(&mut c);
     bench_crawl(&mut c);
+    bench_query(&mut c);
 }
 
 criterion_main!(benches);

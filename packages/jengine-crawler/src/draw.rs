@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use jengine::{BulkEntity, Color, Entity, Mesh2D, Transform2D, Vertex, World};
+use jengine::{BulkEntity, Color, Entity, Mesh2D, SpawnedFor, Transform2D, Vertex, World};
 use serde::{Deserialize, Serialize};
 
 use crate::view::{Look, Quad};
@@ -478,6 +478,9 @@ pub struct Placing<'a> {
     pub crop: [f32; 2],
     /// The floor's wall set, if it has one.
     pub set: Option<&'a str>,
+    /// The scene entity the picture is drawn for (the one with `crawl_game`): each mesh is
+    /// marked [`SpawnedFor`] it, so the editor's pick on the picture selects the crawl.
+    pub owner: Entity,
 }
 
 /// Writes `quads` into the pool: mesh `i` at `origin`, depth `z_base + i`. Meshes already
@@ -489,6 +492,7 @@ pub fn write(world: &mut World, pool: &mut Pool, quads: &[Quad], at: Placing) {
         z_base,
         crop,
         set,
+        owner,
     } = at;
     for (i, quad) in quads.iter().enumerate() {
         let transform = Transform2D {
@@ -512,7 +516,7 @@ pub fn write(world: &mut World, pool: &mut Pool, quads: &[Quad], at: Placing) {
         if !reused {
             let mut mesh = Mesh2D::default();
             fill(&mut mesh, quad, &pool.sheet, set, crop);
-            let e = world.spawn((BulkEntity, transform, mesh));
+            let e = world.spawn((BulkEntity, SpawnedFor(owner), transform, mesh));
             if i < pool.meshes.len() {
                 pool.meshes[i] = e;
             } else {
@@ -746,11 +750,13 @@ mod tests {
         let mut world = World::new();
         let mut pool = Pool::new(&Sheet::default());
         let all = quads();
+        let owner = world.spawn((jengine::Name("crawl".into()),));
         let at = Placing {
             origin: [1.0, 2.0],
             z_base: 10.0,
             crop: [1e6, 1e6],
             set: None,
+            owner,
         };
         write(&mut world, &mut pool, &all, at);
         assert_eq!(pool.meshes().len(), all.len());
@@ -758,7 +764,7 @@ mod tests {
         write(&mut world, &mut pool, &all[..3], at);
         assert_eq!(pool.meshes().len(), 3);
         assert_eq!(pool.meshes()[0], first, "a mesh is reused, not respawned");
-        assert_eq!(world.entities.len(), 3);
+        assert_eq!(world.entities.len(), 4, "three meshes and their owner");
         let z: Vec<f32> = pool
             .meshes()
             .iter()
@@ -766,7 +772,11 @@ mod tests {
             .collect();
         assert_eq!(z, vec![10.0, 11.0, 12.0]);
         assert!(world.entities.get::<&BulkEntity>(first).is_ok());
+        // Every mesh names the crawl it is drawn for, so a pick on the picture reaches it.
+        for &mesh in pool.meshes() {
+            assert_eq!(world.entities.get::<&SpawnedFor>(mesh).unwrap().0, owner);
+        }
         clear_from(&mut world, &mut pool, 0);
-        assert_eq!(world.entities.len(), 0);
+        assert_eq!(world.entities.len(), 1, "only the owner is left");
     }
 }

@@ -5,6 +5,11 @@
 //! - [`map`] loads and checks levels drawn in ASCII, and holds the live floor ([`Dungeon`]);
 //! - [`crawl`] moves the party one tick at a time and says what happened as [`Event`]s.
 //!
+//! A campaign (a town, an overland map and dungeons, as the Gold Box games had) uses the same
+//! crawl: [`Crawl::cell_at`] and [`Crawl::around`] tell the game what the level is now, events
+//! on cells wait for its choice, links lead to any cell of any level by name, and groups seen
+//! down a corridor wait for its answer.
+//!
 //! On top of them, [`CrawlerPackage`] puts a crawl on the engine: the `crawl_game` component,
 //! the `Crawler.*` commands, the bags scripts read, and [`draw`], which turns the picture into
 //! meshes from a pool the crawl owns.
@@ -32,7 +37,10 @@ pub mod crawl;
 pub mod map;
 pub mod view;
 
-pub use crawl::{Crawl, CrawlState, Event, InPlay, Save, SaveError};
+pub use crawl::{
+    Area, CellInfo, Crawl, CrawlState, DoorState, Event, EventNow, InPlay, Save, SaveError,
+    Sighting, Spotted, Wanderer,
+};
 pub use map::{Cell, Dungeon, Facing, MapError, Tables};
 pub use view::{Face, Frame, Quad};
 
@@ -40,11 +48,13 @@ pub use view::{Face, Frame, Quad};
 // scripts read and the mesh pool (`draw`). Everything above this line is plain Rust.
 pub mod draw;
 
-use jengine::value::{Params, Value, any, boolean, entity, integer};
+mod bag;
+use bag::state_bag;
+pub use bag::{EventsBag, LegendEntry, MapBag, QueryBag, StateBag, ViewBag};
+
+use jengine::value::{Params, Value, any, boolean, entity, integer, string};
 use jengine::{AssetField, Entity, Package, RawTable, Registry, RowError, World};
 use serde::{Deserialize, Serialize};
-
-use crawl::{Fight, Member};
 
 /// The data tables `crawl_game.tables` names when a scene leaves them out. These three are
 /// also declared to the host, so `jengine check` and startup run the crawl's own table checks
@@ -218,114 +228,6 @@ impl CrawlGame {
     }
 }
 
-/// The `CrawlView` bag: the picture as quads, far to near, in the frame's units with y down
-/// and the middle of the corridor at (0, 0). In the world a corner `(x, y)` is at
-/// `origin + (x, -y)`, and the picture is meant to be seen through a window of `crop` either
-/// side of `origin` (plane -1).
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct ViewBag {
-    /// The quads.
-    pub quads: Vec<Quad>,
-    /// `crawl_game.view_origin`.
-    pub origin: [f32; 2],
-    /// Half the width and height of the picture at plane -1.
-    pub crop: [f32; 2],
-}
-
-/// The `CrawlState` bag: where the party is and what it can do, for a game's text and buttons.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct StateBag {
-    /// Why the crawl could not start (its tables), or `nil`.
-    pub error: Option<String>,
-    /// The floor, counting from 0.
-    pub level: usize,
-    /// Its name.
-    pub level_name: String,
-    /// How many floors.
-    pub levels: usize,
-    /// The party's cell.
-    pub x: i32,
-    /// The party's row.
-    pub y: i32,
-    /// `north`, `east`, `south` or `west`.
-    pub facing: String,
-    /// The party, slot by slot.
-    pub party: Vec<Member>,
-    /// Health left, all members together.
-    pub health: u32,
-    /// Health when whole, all members together.
-    pub max_health: u32,
-    /// Gold carried.
-    pub gold: u32,
-    /// Keys carried.
-    pub keys: u32,
-    /// Named keys carried, in the order found.
-    pub keyring: Vec<String>,
-    /// The party stands in a dark cell.
-    pub in_dark: bool,
-    /// The first item lying where the party stands (`kind:value`, what `use` takes), or `nil`.
-    pub underfoot: Option<String>,
-    /// The legend symbol in front (`M` for a monster).
-    pub ahead: String,
-    /// What `Crawler.use` would do now: `open`, `unlock`, `locked`, `pull`, `press`, `loot`,
-    /// `empty`, `take`, `down`, `up` or `exit`; `nil` when nothing.
-    pub use_does: Option<String>,
-    /// A monster stands in front.
-    pub can_attack: bool,
-    /// A step forward would move the party.
-    pub can_walk: bool,
-    /// Standing on stairs down.
-    pub on_stairs: bool,
-    /// Standing on stairs up.
-    pub on_stairs_up: bool,
-    /// The fight waiting to be settled with `Crawler.resolve`.
-    pub encounter: Option<Fight>,
-    /// Ticks spent.
-    pub tick: u64,
-    /// The party is dead.
-    pub dead: bool,
-    /// The party got out at the bottom.
-    pub escaped: bool,
-    /// Steps (across plus along) to the nearest awake monster on this floor; `nil` while none
-    /// is awake.
-    pub nearest_awake: Option<u32>,
-    /// The whole game as a table: `Save.set(key, state.save)` keeps it and
-    /// `Crawler.load(e, Save.get(key))` brings it back. Numbers too large for a script are
-    /// strings.
-    pub save: serde_json::Value,
-    /// Which game is in play: `new` (after `new_game`, or as the crawl starts) or `loaded`
-    /// (after a good `Crawler.load`). A refused load leaves it as it was.
-    pub save_in_play: String,
-}
-
-/// The `CrawlMap` bag: the automap of the floor the party is on.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct MapBag {
-    /// The floor, counting from 0.
-    pub level: usize,
-    /// One string per row: unseen cells blank, a fight not yet won `E`, a trap that has not
-    /// gone off `.`, an opened door `/`, an emptied chest `c` (see [`map::LEGEND`]).
-    pub rows: Vec<String>,
-    /// What each symbol on this map means, in the legend's order.
-    pub legend: Vec<LegendEntry>,
-}
-
-/// One line of the automap's legend.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LegendEntry {
-    /// The symbol, as the rows draw it.
-    pub symbol: String,
-    /// What it stands for.
-    pub meaning: String,
-}
-
-/// The `CrawlEvents` bag: what this frame's commands announced, in order.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct EventsBag {
-    /// The events (each a table with its `event` name).
-    pub events: Vec<Event>,
-}
-
 /// The crawl running on a `crawl_game` entity.
 pub struct Run {
     crawl: Result<Crawl, String>,
@@ -337,12 +239,26 @@ pub struct Run {
     quads: Vec<Quad>,
     /// The picture changed since the pool was last written.
     redraw: bool,
+    /// The point and radius of the last `Crawler.query`.
+    query: Option<(i32, i32, u32)>,
 }
 
 impl Run {
     /// The game, if its tables loaded.
     pub fn crawl(&self) -> Option<&Crawl> {
         self.crawl.as_ref().ok()
+    }
+
+    /// Runs `f` on the game as a command would, for a package built on this one (a tactical
+    /// fight settled by its own rules, say): what the crawl announces after `f` (its last
+    /// action's events) goes out in this frame's `CrawlEvents`, and the bags and the picture
+    /// are remade. `None` when the crawl's tables did not load.
+    pub fn act<R>(&mut self, f: impl FnOnce(&mut Crawl) -> R) -> Option<R> {
+        let crawl = self.crawl.as_mut().ok()?;
+        let out = f(crawl);
+        self.pending.extend(crawl.events().iter().cloned());
+        self.dirty = true;
+        Some(out)
     }
 }
 
@@ -412,12 +328,17 @@ fn ensure(world: &mut World, e: Entity) -> Result<(), String> {
         dirty: true,
         quads: Vec::new(),
         redraw: true,
+        query: None,
     };
     let pool = draw::Pool::new(&game.sheet);
     let bags = (StateBag::default(), MapBag::default(), EventsBag::default());
     let gone = |_| format!("entity {} is gone", e.to_bits());
     world.entities.insert(e, (run, pool)).map_err(gone)?;
     world.entities.insert(e, bags).map_err(gone)?;
+    world
+        .entities
+        .insert_one(e, QueryBag::default())
+        .map_err(gone)?;
     if game.publish_view {
         world
             .entities
@@ -442,6 +363,46 @@ fn act(
     let crawl = run.crawl.as_mut().map_err(|p| p.clone())?;
     let events = f(crawl)?;
     run.pending.extend(events);
+    run.dirty = true;
+    Ok(())
+}
+
+/// Runs a command the game's rules decide (a door, a journey, a choice, an answer): when the
+/// crawl refuses it, the refusal is announced as a `refused` event naming the command and the
+/// reason (and logged), and nothing changes.
+fn act_or_refuse(
+    world: &mut World,
+    e: Entity,
+    command: &str,
+    f: impl FnOnce(&mut Crawl) -> Result<Vec<Event>, String>,
+) -> Result<(), String> {
+    let mut refused = None;
+    act(world, e, |c| match f(c) {
+        Ok(events) => Ok(events),
+        Err(reason) => {
+            refused = Some(reason.clone());
+            Ok(vec![Event::Refused {
+                command: command.to_string(),
+                reason,
+            }])
+        }
+    })?;
+    if let Some(reason) = refused {
+        world.log().warn(format!("Crawler.{command}: {reason}"));
+    }
+    Ok(())
+}
+
+/// `Crawler.query(e, x, y, radius)`: from now on `CrawlQuery` holds the cells within `radius`
+/// of (x, y) on the party's level, remade after every command.
+fn query(w: &mut World, (e, x, y, radius): (Entity, i64, i64, Option<i64>)) -> Result<(), String> {
+    ensure(w, e)?;
+    let mut run = w
+        .entities
+        .get::<&mut Run>(e)
+        .map_err(|_| format!("entity {} is gone", e.to_bits()))?;
+    // Declared within the map's reach, so the casts keep every value a script can give.
+    run.query = Some((x as i32, y as i32, radius.unwrap_or(0) as u32));
     run.dirty = true;
     Ok(())
 }
@@ -512,94 +473,6 @@ pub fn save_from_value(mut value: serde_json::Value) -> Result<Save, SaveError> 
     serde_json::from_value(value).map_err(|e| SaveError::Json(e.to_string()))
 }
 
-/// What `Crawler.use` would do from here, for a button's label.
-fn use_does(crawl: &Crawl, state: &crawl::CrawlState) -> Option<&'static str> {
-    let floor = crawl.floor();
-    let (ax, ay) = state.facing.ahead();
-    let (fx, fy) = (state.x + ax, state.y + ay);
-    if floor.monster_at(fx, fy).is_none() {
-        let level = &crawl.tables().levels()[state.level];
-        match floor.cell(fx, fy) {
-            Cell::Door => return Some("open"),
-            Cell::Locked if level.is_gate(fx, fy) => return Some("locked"),
-            Cell::Locked => {
-                let key = level.door_at(fx, fy).and_then(|d| d.key.as_ref());
-                let opens = match key {
-                    Some(key) => state.keyring.contains(key),
-                    None => state.keys > 0,
-                };
-                return Some(if opens { "unlock" } else { "locked" });
-            }
-            Cell::Lever { pulled: false } => return Some("pull"),
-            Cell::Button { .. } => return Some("press"),
-            Cell::Chest { opened: false, .. } => return Some("loot"),
-            Cell::Chest { opened: true, .. } => return Some("empty"),
-            _ => {}
-        }
-    }
-    if state.underfoot.is_some() {
-        return Some("take");
-    }
-    match floor.cell(state.x, state.y) {
-        Cell::Down => Some("down"),
-        Cell::Up if state.level == 0 => Some("exit"),
-        Cell::Up => Some("up"),
-        Cell::Chest { opened: false, .. } => Some("loot"),
-        Cell::Chest { opened: true, .. } => Some("empty"),
-        _ => None,
-    }
-}
-
-fn state_bag(crawl: &Crawl) -> StateBag {
-    let s = crawl.state();
-    let floor = crawl.floor();
-    let (ax, ay) = s.facing.ahead();
-    let ahead_cell = floor.cell(s.x + ax, s.y + ay);
-    let halted = s.encounter.is_some() || s.dead || s.escaped;
-    StateBag {
-        error: None,
-        level: s.level,
-        level_name: crawl
-            .tables()
-            .levels()
-            .get(s.level)
-            .map(|l| l.name.clone())
-            .unwrap_or_default(),
-        levels: s.levels,
-        x: s.x,
-        y: s.y,
-        facing: serde_json::to_value(s.facing)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default(),
-        health: s.party.iter().map(|m| m.hp).sum(),
-        max_health: s.party.iter().map(|m| m.max_hp).sum(),
-        party: s.party.clone(),
-        gold: s.gold,
-        keys: s.keys,
-        keyring: s.keyring.clone(),
-        in_dark: s.in_dark,
-        underfoot: s.underfoot.clone(),
-        ahead: s.ahead.to_string(),
-        use_does: if halted {
-            None
-        } else {
-            use_does(crawl, &s).map(str::to_string)
-        },
-        can_attack: !halted && s.ahead == 'M',
-        can_walk: !halted && s.ahead != 'M' && ahead_cell.is_walkable(),
-        on_stairs: s.on_stairs,
-        on_stairs_up: s.on_stairs_up,
-        encounter: s.encounter,
-        tick: s.tick,
-        dead: s.dead,
-        escaped: s.escaped,
-        nearest_awake: s.nearest_awake,
-        save: save_to_value(&crawl.save()),
-        save_in_play: crawl.in_play().as_str().to_string(),
-    }
-}
-
 /// The frame's crawl: every `crawl_game` started, and the bags of every crawl something
 /// happened to remade. The picture is only rebuilt when a command ran: the dungeon does not
 /// move on its own.
@@ -613,13 +486,14 @@ fn play(world: &mut World, _dt: f64) {
     for e in games {
         let _ = ensure(world, e);
     }
-    for (game, run, state, map, events, view) in world.entities.query_mut::<(
+    for (game, run, state, map, events, view, asked) in world.entities.query_mut::<(
         &CrawlGame,
         &mut Run,
         &mut StateBag,
         &mut MapBag,
         &mut EventsBag,
         Option<&mut ViewBag>,
+        Option<&mut QueryBag>,
     )>() {
         events.events.clear();
         events.events.append(&mut run.pending);
@@ -635,6 +509,15 @@ fn play(world: &mut World, _dt: f64) {
             }
             Ok(crawl) => {
                 *state = state_bag(crawl);
+                if let (Some(bag), Some((x, y, radius))) = (asked, run.query) {
+                    *bag = QueryBag {
+                        asked: true,
+                        x,
+                        y,
+                        radius,
+                        area: crawl.around(x, y, radius),
+                    };
+                }
                 run.quads = crawl.view();
                 let rows = crawl.floor().automap();
                 let level = crawl.state().level;
@@ -700,6 +583,7 @@ fn draw_system(world: &mut World, _dt: f64) {
                 z_base,
                 crop,
                 set: set.as_deref(),
+                owner: e,
             };
             draw::write(world, &mut pool, &quads, at);
         } else {
@@ -776,6 +660,15 @@ fn check_table(raw: &RawTable, which: usize) -> Vec<RowError> {
 
 /// The package entry point.
 pub struct CrawlerPackage;
+
+/// The farthest cell or row a command may name, either side of 0 (a map is far smaller).
+const QUERY_REACH: i64 = 1 << 20;
+/// The largest radius `Crawler.query` takes.
+pub const MAX_QUERY_RADIUS: u32 = 64;
+/// The most ticks one `Crawler.rest` may take.
+pub const MAX_REST: u32 = 10_000;
+/// The ways to face, as `Crawler.travel` takes them.
+const FACINGS: [&str; 4] = ["north", "east", "south", "west"];
 
 /// The fields of `crawl_game` that name textures: the sheet's faces, its named art and its
 /// wall sets' art.
@@ -879,9 +772,26 @@ impl Package for CrawlerPackage {
         reg.command("Crawler", "wait", (entity("e"),), |w, (e,)| {
             act(w, e, |c| Ok(c.wait().to_vec()))
         });
-        reg.command("Crawler", "rest", (entity("e"),), |w, (e,)| {
-            act(w, e, |c| Ok(c.rest().to_vec()))
-        });
+        reg.command(
+            "Crawler",
+            "rest",
+            // Left out, the old rest: four ticks nothing interrupts.
+            (
+                entity("e"),
+                integer("ticks")
+                    .range(1, MAX_REST as i64)
+                    .about("ticks to rest, each may draw a wandering group; left out: four, uninterrupted")
+                    .optional(),
+            ),
+            |w, (e, ticks)| {
+                act(w, e, |c| {
+                    Ok(match ticks {
+                        None => c.rest().to_vec(),
+                        Some(t) => c.rest_for(t as u32).to_vec(),
+                    })
+                })
+            },
+        );
         reg.command(
             "Crawler",
             "resolve",
@@ -894,6 +804,119 @@ impl Package for CrawlerPackage {
             // 0 reveals the whole floor; the top is the largest radius the map's cells count to.
             (entity("e"), integer("radius").range(0, i32::MAX as i64)),
             |w, (e, radius)| act(w, e, |c| Ok(c.reveal(radius as u32).to_vec())),
+        );
+        reg.command(
+            "Crawler",
+            "query",
+            (
+                entity("e"),
+                integer("x")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("a cell of the party's level"),
+                integer("y")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("a row of the party's level"),
+                integer("radius")
+                    .range(0, MAX_QUERY_RADIUS as i64)
+                    .about("cells either way around (x, y); left out: 0, the one cell")
+                    .optional(),
+            ),
+            query,
+        );
+        reg.command(
+            "Crawler",
+            "choose",
+            (
+                entity("e"),
+                integer("choice")
+                    .range(0, map::MAX_CHOICES as i64)
+                    .about("the event's choice, counted from 1; 0 dismisses it"),
+            ),
+            |w, (e, n)| {
+                act_or_refuse(w, e, "choose", |c| {
+                    c.choose(n as usize).map(<[Event]>::to_vec)
+                })
+            },
+        );
+        reg.command(
+            "Crawler",
+            "flag",
+            (
+                entity("e"),
+                string("name").up_to(256),
+                boolean("on")
+                    .about("true sets it, false clears it; left out: true")
+                    .optional(),
+            )
+                .such_that("name is not empty", |(_, name, _)| !name.trim().is_empty()),
+            |w, (e, name, on)| {
+                act(w, e, |c| {
+                    c.set_flag(&name, on.unwrap_or(true));
+                    Ok(Vec::new())
+                })
+            },
+        );
+        reg.command(
+            "Crawler",
+            "travel",
+            (
+                entity("e"),
+                string("map")
+                    .up_to(256)
+                    .about("a level's name in the levels table"),
+                integer("x")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("a cell of that level"),
+                integer("y")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("a row of that level"),
+                string("facing")
+                    .one_of(&FACINGS)
+                    .about("left out: as the party faces")
+                    .optional(),
+            ),
+            |w, (e, map, x, y, facing)| {
+                let facing = facing.as_deref().and_then(crawl::facing_named);
+                act_or_refuse(w, e, "travel", |c| {
+                    c.travel(&map, x as i32, y as i32, facing)
+                        .map(<[Event]>::to_vec)
+                })
+            },
+        );
+        reg.command(
+            "Crawler",
+            "door",
+            (
+                entity("e"),
+                integer("x")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("the door's cell on the party's level"),
+                integer("y")
+                    .range(-QUERY_REACH, QUERY_REACH)
+                    .about("the door's row"),
+                string("state")
+                    .one_of(&DoorState::NAMES)
+                    .about("what the game's rules make of the door"),
+            ),
+            |w, (e, x, y, state)| {
+                act_or_refuse(w, e, "door", |c| {
+                    let state = DoorState::named(&state).ok_or("not a door state")?;
+                    c.set_door(x as i32, y as i32, state).map(<[Event]>::to_vec)
+                })
+            },
+        );
+        reg.command(
+            "Crawler",
+            "answer",
+            (
+                entity("e"),
+                string("answer")
+                    .one_of(&crawl::ANSWERS)
+                    .about("the game's answer to the group spotted"),
+            ),
+            |w, (e, answer)| {
+                act_or_refuse(w, e, "answer", |c| c.answer(&answer).map(<[Event]>::to_vec))
+            },
         );
         reg.command(
             "Crawler",
@@ -914,6 +937,7 @@ impl Package for CrawlerPackage {
         reg.bag::<StateBag>("CrawlState");
         reg.bag::<MapBag>("CrawlMap");
         reg.bag::<EventsBag>("CrawlEvents");
+        reg.bag::<QueryBag>("CrawlQuery");
         for (which, name) in DEFAULT_TABLES.iter().enumerate() {
             reg.optional_table(name, move |raw| check_table(raw, which));
         }

@@ -1202,6 +1202,7 @@ mod tests {
                 text: String::new(),
                 art: Some("m_chief".into()),
                 goal: false,
+                sight: None,
             },
             won: false,
         });

@@ -338,8 +338,8 @@ mod package {
             reg.component::<Table>("kotoba_table");
             reg.component_checked::<Waves>("kotoba_waves", check_waves);
 
-            reg.command("Kotoba", "puzzle", (entity("e").about(TABLE_E), string("stage").about(STAGE_ID)), start_puzzle);
-            reg.command("Kotoba", "battle", (entity("e").about(TABLE_E), string("rival").about(RIVAL_ID)), start_battle);
+            reg.command("Kotoba", "puzzle", (entity("e").about(TABLE_E), string("stage").about(STAGE_ID).row_of("kotoba_stages", &["builtin"])), start_puzzle);
+            reg.command("Kotoba", "battle", (entity("e").about(TABLE_E), string("rival").about(RIVAL_ID).row_of("kotoba_rivals", &["builtin"])), start_battle);
             reg.command("Kotoba", "demo", (entity("e"),), start_demo);
             reg.command("Kotoba", "stop", (entity("e"),), stop);
             reg.command("Kotoba", "pause", (entity("e"), boolean("paused")), pause);

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use jengine::{Align, BulkEntity, Color, Entity, Sprite, Text, Transform2D, World};
+use jengine::{Align, BulkEntity, Color, Entity, SpawnedFor, Sprite, Text, Transform2D, World};
 
 use crate::session::Change;
 use crate::{BoardBag, MiauBag, MiauGame, PieceBag};
@@ -547,6 +547,25 @@ fn animate(world: &mut World, run: &mut Run, dt: f32, game: &MiauGame) {
 }
 
 /// The frame's drawing: changed boards laid out again, slides and bursts advanced.
+/// Marks everything the run has spawned as drawn for the game's entity `owner` (those not
+/// marked yet), so the editor's pick on the board selects the game.
+fn own(world: &mut World, run: &Run, owner: Entity) {
+    let drawn = run
+        .slots
+        .values()
+        .map(|s| s.entity)
+        .chain(run.board)
+        .chain(run.bars.iter().copied())
+        .chain(run.badges.iter().copied())
+        .chain(run.sparks.iter().map(|(e, _, _)| *e));
+    let unmarked: Vec<Entity> = drawn
+        .filter(|&d| world.entities.contains(d) && world.entities.get::<&SpawnedFor>(d).is_err())
+        .collect();
+    for d in unmarked {
+        let _ = world.entities.insert_one(d, SpawnedFor(owner));
+    }
+}
+
 pub fn system(world: &mut World, dt: f64) {
     let games: Vec<Entity> = world
         .entities
@@ -578,6 +597,7 @@ pub fn system(world: &mut World, dt: f64) {
                     if bursting {
                         start_burst(world, &mut run, &game, &bag, &board);
                     }
+                    own(world, &run, e);
                 }
             }
             animate(world, &mut run, dt as f32, &game);

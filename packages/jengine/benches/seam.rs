@@ -107,8 +107,10 @@ fn bag_publish(c: &mut Criterion) {
         "total = 0\nfunction update(e, dt)\n  local b = Entity.get(e, 'big')\n  total = b.a0 + b.a9 + b.b7 + #b.row + b.row[30] + (b.over and 1 or 0) + #b.name\nend\n",
     )
     .unwrap();
-    let registry = Registry::with(&[&BenchPackage]);
+    let registry = std::rc::Rc::new(Registry::with(&[&BenchPackage]));
     let mut host = ScriptHost::new(&registry, dir.path(), Limits::default(), 1).unwrap();
+    // What lets `Entity.get` find a package's bag, as the runtime sets it.
+    host.set_registry(registry.clone());
     let mut world = World::new();
     let big = Big {
         name: "rival".into(),

@@ -109,7 +109,7 @@ pub mod host {
     pub use crate::scene::{AssetKind, AssetUse, Outline, Scene, SceneError, each_problem_once};
     pub use crate::script::{
         Budget, BudgetStop, Limits, LuaTest, MAX_STRING_ARG, Meter, Queued, ScriptError,
-        ScriptErrorKind, ScriptHost, StopKind, harden,
+        ScriptErrorKind, ScriptHost, StopKind, call_lines, code_only, harden,
     };
     pub use crate::storage::{
         DiskStorage, MAX_SET_ASIDE, MAX_SLOT_NAME, MemoryStorage, SlotNameError, Storage,

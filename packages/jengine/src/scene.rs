@@ -318,6 +318,9 @@ pub struct Scene {
     pub scripts: Vec<String>,
     /// Things said about the scene that are not errors (v1 custom data).
     pub notices: Vec<String>,
+    /// Things that load but will not work as written: a package's component in a version 1
+    /// scene, kept as inert data, so the package never sees it.
+    pub warnings: Vec<String>,
 }
 
 impl Scene {
@@ -331,6 +334,7 @@ impl Scene {
             builders: Vec::with_capacity(entities.len()),
             scripts: Vec::new(),
             notices: Vec::new(),
+            warnings: Vec::new(),
         };
         let mut errors = Vec::new();
         let mut noticed = BTreeSet::new();
@@ -412,10 +416,16 @@ impl Scene {
                                         .map(|c| c.key()),
                                 ),
                             };
-                            scene.notices.push(format!(
+                            let said = format!(
                                 "{file}: key {}{about} is kept as inert custom data: a version 1 scene has no package components; make it \"version\": 2 to use it{hint}",
                                 quoted(key)
-                            ));
+                            );
+                            // A package's key does nothing here, which is never what was
+                            // meant; any other key is the custom data v1 allows.
+                            match binding {
+                                Some(_) => scene.warnings.push(said),
+                                None => scene.notices.push(said),
+                            }
                         }
                         match serde_json::from_str(value.get()) {
                             Ok(v) => {
@@ -660,13 +670,15 @@ pub(crate) mod tests {
             {"name": "b", "counter": {"start": 4}}
         ]}"#;
         let scene = Scene::parse("assets/scenes/old.scene", text, &reg()).unwrap();
-        assert_eq!(scene.notices.len(), 1);
+        // A package's key is a warning: it will do nothing, which is never what was meant.
+        assert!(scene.notices.is_empty(), "{:?}", scene.notices);
+        assert_eq!(scene.warnings.len(), 1);
         assert!(
-            scene.notices[0].contains(
+            scene.warnings[0].contains(
                 "key \"counter\" (a component of jengine-counter) is kept as inert custom data"
             ),
             "{}",
-            scene.notices[0]
+            scene.warnings[0]
         );
         let mut world = World::new();
         let spawned = scene.spawn(&mut world);

@@ -185,6 +185,20 @@ pub struct Param {
     /// What the value means or names, for docs (`a stage id: "builtin" or a row of
     /// data/kotoba_stages`), if the package says.
     pub about: Option<&'static str>,
+    /// The project table whose row ids a string parameter names, if it names one: what
+    /// `jengine check` holds a literal argument to.
+    pub row_of: Option<RowOf>,
+}
+
+/// The rows a string parameter names: an `id` of the project table `table`
+/// (`data/<table>.json`), or one of the names in `also` the package knows without a table
+/// (`"builtin"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowOf {
+    /// The table's name (`kotoba_stages`).
+    pub table: &'static str,
+    /// Names taken besides the table's ids.
+    pub also: &'static [&'static str],
 }
 
 impl Param {
@@ -347,6 +361,7 @@ impl<T> Arg<T> {
                 at_most: None,
                 one_of: &[],
                 about: None,
+                row_of: None,
             },
             read: PhantomData,
         }
@@ -423,6 +438,18 @@ impl Arg<String> {
     /// The same string parameter, taking only these strings (a direction, a mode).
     pub const fn one_of(mut self, names: &'static [&'static str]) -> Arg<String> {
         self.param.one_of = names;
+        self
+    }
+
+    /// The same string parameter, naming a row id of the project table `table` or one of
+    /// `also`. The call itself is not checked against the table (the package's handler knows
+    /// what a missing row means); `jengine check` holds literal arguments in scripts to it.
+    pub const fn row_of(
+        mut self,
+        table: &'static str,
+        also: &'static [&'static str],
+    ) -> Arg<String> {
+        self.param.row_of = Some(RowOf { table, also });
         self
     }
 }
@@ -640,9 +667,43 @@ impl fmt::Display for ArgError {
 
 impl std::error::Error for ArgError {}
 
+/// Whether `value` passes `param` (its kind and range), turning a whole float for an integer
+/// parameter into an integer: the check every call makes, with no error built. [`check`]
+/// says why when it does not.
+#[inline]
+fn accepts(param: &Param, value: &mut Value) -> bool {
+    let ok = match (param.kind, &*value) {
+        (_, Value::Nil) => return param.optional,
+        (Kind::Any, _) => true,
+        (Kind::Entity, Value::Int(bits)) => Entity::from_bits(*bits as u64).is_some(),
+        (Kind::Number, Value::Int(_)) | (Kind::Integer, Value::Int(_)) => true,
+        (Kind::Number, Value::Num(n)) => n.is_finite(),
+        (Kind::Integer, Value::Num(n)) if n.fract() == 0.0 && n.abs() <= EXACT_FLOAT => {
+            *value = Value::Int(*n as i64);
+            true
+        }
+        (Kind::String, Value::Str(_)) => true,
+        (Kind::AssetName, Value::Str(s)) => crate::asset::check_asset_name(s).is_ok(),
+        (Kind::Boolean, Value::Bool(_)) => true,
+        (Kind::Table, Value::Table(_)) => true,
+        _ => false,
+    };
+    ok && match &*value {
+        Value::Int(_) | Value::Num(_) => {
+            !(param.at_least.is_some_and(|lo| lo.above(value))
+                || param.at_most.is_some_and(|hi| hi.below(value)))
+        }
+        Value::Str(s) => param.one_of.is_empty() || param.one_of.contains(&s.as_str()),
+        _ => true,
+    }
+}
+
 /// Checks one value against one parameter, turning a whole float for an integer parameter
 /// into an integer so the handler reads exactly what was checked.
 pub fn check(position: usize, param: &Param, value: &mut Value) -> Result<(), ArgError> {
+    if accepts(param, value) {
+        return Ok(());
+    }
     let ok = match (param.kind, &*value) {
         (_, Value::Nil) => param.optional,
         (Kind::Any, _) => true,
@@ -695,6 +756,38 @@ pub fn check_all(params: &[Param], values: &mut Vec<Value>) -> Result<(), ArgErr
     if values.len() < params.len() {
         values.resize(params.len(), Value::Nil);
     }
+    check_filled(params, values)?;
+    values.truncate(params.len());
+    Ok(())
+}
+
+/// [`check_all`] for the arguments a script's call holds inline.
+#[inline]
+pub(crate) fn check_inline(params: &[Param], values: &mut ArgValues) -> Result<(), ArgError> {
+    // The usual call passes exactly what is declared: nothing to fill in or cut off.
+    if values.len() == params.len() {
+        return check_filled(params, values);
+    }
+    if values.len() < params.len() {
+        values.resize(params.len(), Value::Nil);
+    }
+    check_filled(params, values)?;
+    values.truncate(params.len());
+    Ok(())
+}
+
+/// The checks of [`check_all`] on values at least as many as the parameters.
+#[inline]
+fn check_filled(params: &[Param], values: &mut [Value]) -> Result<(), ArgError> {
+    // The usual call passes: no error is built until one does not.
+    if params
+        .iter()
+        .zip(values.iter_mut())
+        .all(|(p, v)| accepts(p, v))
+        && values[params.len()..].iter().all(|v| *v == Value::Nil)
+    {
+        return Ok(());
+    }
     for (i, param) in params.iter().enumerate() {
         check(i + 1, param, &mut values[i])?;
     }
@@ -716,19 +809,29 @@ pub fn check_all(params: &[Param], values: &mut Vec<Value>) -> Result<(), ArgErr
             range: None,
         });
     }
-    values.truncate(params.len());
     Ok(())
 }
+
+/// A call's values, the first three held inline: most commands take no more, so queuing one
+/// allocates nothing for its arguments.
+pub(crate) type ArgValues = smallvec::SmallVec<[Value; 3]>;
 
 /// The checked arguments of one queued call, in declaration order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Args {
-    values: Vec<Value>,
+    values: ArgValues,
 }
 
 impl Args {
     /// Wraps already-checked values.
     pub fn new(values: Vec<Value>) -> Args {
+        Args {
+            values: ArgValues::from_vec(values),
+        }
+    }
+
+    /// Wraps checked values held inline.
+    pub(crate) fn inline(values: ArgValues) -> Args {
         Args { values }
     }
 

@@ -454,6 +454,11 @@ impl Session {
         if !self.sound {
             args.push("--mute".into());
         }
+        // A session that was playing goes on playing on the new build; one in edit mode
+        // opens in edit mode again.
+        if !self.editing {
+            args.push("--play".into());
+        }
         args
     }
 
@@ -704,6 +709,25 @@ mod tests {
         assert_eq!(tint(&next), "\"#e0a030\"");
         assert!(!next.dirty());
         assert_eq!(next.undo_redo(true).status, 409);
+    }
+
+    /// The mode goes over a rebuild too: a session in edit mode opens the next in edit mode,
+    /// one that was playing opens the next playing.
+    #[test]
+    fn the_mode_comes_over_a_restart() {
+        let dir = fixture();
+        let mut session = session_on(&EditOptions::new(dir.path()));
+        assert!(session.editing && !session.playing);
+        let (args, _) = session.handover();
+        assert!(!args.iter().any(|a| a == "--play"), "{args:?}");
+        let play: Control = serde_json::from_value(json!({ "action": "play" })).unwrap();
+        session.control(play).unwrap();
+        let (args, _) = session.handover();
+        assert!(args.iter().any(|a| a == "--play"), "{args:?}");
+        let mut options = EditOptions::new(dir.path());
+        options.play = true;
+        let next = session_on(&options);
+        assert!(!next.editing && next.playing);
     }
 
     #[test]

@@ -57,6 +57,9 @@ pub struct EditOptions {
     pub history: Option<PathBuf>,
     /// Seed for every random stream.
     pub seed: u64,
+    /// Whether the scene opens running (play mode) rather than paused in edit mode: what a
+    /// session that was playing hands over a rebuild.
+    pub play: bool,
     /// Whether the game's sound plays on the machine's device (else silently).
     pub sound: bool,
     /// How the machine's sound device and clipboard are opened (the host's; headless by
@@ -78,6 +81,7 @@ impl EditOptions {
             unsaved: None,
             history: None,
             seed: 1,
+            play: false,
             sound: false,
             platform: jengine_runtime::Platform::headless(),
         }

@@ -297,9 +297,9 @@ impl Session {
             doc_scene: scene,
             saved_text,
             history,
-            // The scene opens paused in edit mode.
-            playing: false,
-            editing: true,
+            // The scene opens paused in edit mode, unless it was playing before a rebuild.
+            playing: options.play,
+            editing: !options.play,
             // Its first frame runs, so what scripts set up at start shows.
             steps: 1,
             events: Vec::new(),

@@ -196,7 +196,7 @@ impl Session {
                 .into_iter()
                 .map(|m| (m.name.clone(), m))
                 .collect();
-        let root = jengine_viewport::workspace(&self.project_dir);
+        let _root = jengine_viewport::workspace(&self.project_dir);
         let mut names: Vec<String> = vec![jengine::host::CORE.to_string()];
         names.extend(registry.packages().iter().cloned());
         let packages: Vec<serde_json::Value> = names
@@ -226,7 +226,7 @@ impl Session {
                     .filter(|t| t.package() == name)
                     .map(|t| t.name())
                     .collect();
-                let docs = root.join("docs/packages").join(format!("{name}.md")).is_file();
+                let docs = self.docs_page(name).is_some();
                 json!({
                     "name": name,
                     "version": meta.map(|m| m.version.as_str()),
@@ -242,6 +242,20 @@ impl Session {
         ok(json!({ "packages": packages }))
     }
 
+    /// A listed package's docs page: the project's own (`jengine docs PROJECT`) first, then
+    /// the workspace's (`jengine docs`).
+    fn docs_page(&self, name: &str) -> Option<std::path::PathBuf> {
+        let file = format!("{name}.md");
+        let root = jengine_viewport::workspace(&self.project_dir);
+        [
+            self.project_dir.join("docs/packages"),
+            root.join("docs/packages"),
+        ]
+        .into_iter()
+        .map(|dir| dir.join(&file))
+        .find(|path| path.is_file())
+    }
+
     pub(super) fn docs(&self, name: &str) -> Result<Response, Response> {
         // Only a listed package's page: the name picks a page, it never makes a path.
         if !self.runtime.registry.packages().iter().any(|p| p == name) {
@@ -250,14 +264,19 @@ impl Session {
                 format!("{name:?} is not a package this project lists"),
             ));
         }
-        let root = jengine_viewport::workspace(&self.project_dir);
-        let path = root.join("docs/packages").join(format!("{name}.md"));
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            Response::error(
-                404,
-                format!("no docs page for {name} ({e}); `jengine docs` writes them"),
-            )
-        })?;
+        let text = self
+            .docs_page(name)
+            .and_then(|path| std::fs::read_to_string(path).ok())
+            .ok_or_else(|| {
+                Response::error(
+                    404,
+                    format!(
+                        "no docs page for {name} in {} or the workspace's docs/packages; `jengine docs {}` writes a page for every package the project lists",
+                        self.project_dir.join("docs/packages").display(),
+                        self.project_dir.display()
+                    ),
+                )
+            })?;
         Ok(Response {
             status: 200,
             content_type: "text/html; charset=utf-8",

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use jengine::host::code_only;
 use jengine::host::{
     AssetKind, Limits, Outline, Project, Scene, SceneError, ScriptHost, check_asset_name,
 };
@@ -16,8 +17,11 @@ use jengine::{Package, Registry, Tables};
 pub struct Report {
     /// Problems: each makes the check fail.
     pub problems: Vec<String>,
-    /// Things worth saying that are not wrong (v1 scenes keeping package keys inert).
+    /// Things worth saying that are not wrong (a v1 scene's own custom keys).
     pub notes: Vec<String>,
+    /// Things that load but will not work as written (a package's component in a v1 scene,
+    /// kept inert): said, and a failure under `--strict`.
+    pub warnings: Vec<String>,
     /// How many scenes, scripts and tables were looked at.
     pub counts: (usize, usize, usize),
 }
@@ -99,6 +103,7 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
         match Scene::parse(&file, &text, &registry) {
             Ok(scene) => {
                 report.notes.extend(scene.notices.iter().cloned());
+                report.warnings.extend(scene.warnings.iter().cloned());
                 // Said after every scene is read, each distinct problem once.
                 table_problems.extend(scene.check_tables(&registry, &tables));
             }
@@ -173,6 +178,9 @@ pub fn check(dir: &Path, linked: &[&dyn Package]) -> Report {
                     report
                         .problems
                         .extend(literal_types(&registry, file, &text));
+                    report
+                        .problems
+                        .extend(literal_rows(&registry, &tables, file, &text));
                 }
             }
         }
@@ -193,7 +201,7 @@ pub fn unknown_calls(
     file: &str,
     text: &str,
 ) -> Vec<String> {
-    let code = strip_lua(text);
+    let code = code_only(text);
     let mut problems = Vec::new();
     let mut said = BTreeSet::new();
     for (i, line) in code.lines().enumerate() {
@@ -265,7 +273,7 @@ pub fn unknown_calls(
 /// boolean, `nil` for a parameter that is not optional); anything computed is left to the call.
 pub fn literal_types(registry: &Registry, file: &str, text: &str) -> Vec<String> {
     use jengine::value::Kind;
-    let code = strip_lua(text);
+    let code = code_only(text);
     let mut problems = Vec::new();
     for command in registry.commands() {
         let call = format!("{}(", command.qualified());
@@ -315,6 +323,147 @@ pub fn literal_types(registry: &Registry, file: &str, text: &str) -> Vec<String>
     problems
 }
 
+/// Literal ids in calls of commands whose parameter names a table's rows
+/// ([`jengine::value::RowOf`]): `Kotoba.puzzle(e, "s99")` when data/kotoba_stages has no row
+/// `s99`, with the closest id there is. A computed argument is left to the call.
+pub fn literal_rows(registry: &Registry, tables: &Tables, file: &str, text: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    for command in registry.commands() {
+        let named: Vec<(usize, &jengine::value::Param, jengine::value::RowOf)> = command
+            .params()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.row_of.map(|r| (i, p, r)))
+            .collect();
+        if named.is_empty() {
+            continue;
+        }
+        let call = format!("{}(", command.qualified());
+        for (line, args) in literal_string_args(text, &call) {
+            for &(i, param, rows) in &named {
+                let Some(Some(id)) = args.get(i) else {
+                    continue;
+                };
+                if rows.also.contains(&id.as_str()) {
+                    continue;
+                }
+                let ids: Vec<&str> = tables
+                    .raw(rows.table)
+                    .map(|t| {
+                        t.rows
+                            .iter()
+                            .filter_map(|r| r.get("id").and_then(|v| v.as_str()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if ids.contains(&id.as_str()) {
+                    continue;
+                }
+                let besides = match rows.also {
+                    [] => String::new(),
+                    also => format!(
+                        " (it also takes {})",
+                        also.iter()
+                            .map(|a| format!("{a:?}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                let why = match tables.raw(rows.table) {
+                    None => format!("there is no table data/{}.json{besides}", rows.table),
+                    Some(_) => {
+                        let near = jengine::host::closest(
+                            id,
+                            ids.iter().copied().chain(rows.also.iter().copied()),
+                        )
+                        .map(|c| format!("; did you mean {c:?}?"))
+                        .unwrap_or_default();
+                        format!(
+                            "data/{}.json has no row with that id{besides}{near}",
+                            rows.table
+                        )
+                    }
+                };
+                problems.push(format!(
+                    "assets/scripts/{file}:{line}: {}: argument {} ({}) names {id:?}, but {why}",
+                    command.typed_signature(),
+                    i + 1,
+                    param.name,
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// Calls of `call` (`"Kotoba.puzzle("`) on one line, with each argument's text when it is a
+/// plain string literal (`None` when it is anything else), and their line numbers.
+fn literal_string_args(text: &str, call: &str) -> Vec<(usize, Vec<Option<String>>)> {
+    let code = code_only(text);
+    let mut out = Vec::new();
+    for ((i, line), original) in code.lines().enumerate().zip(text.lines()) {
+        let mut from = 0;
+        let mut nth = 0;
+        while let Some(at) = line[from..].find(call) {
+            let start = from + at;
+            from = start + call.len();
+            nth += 1;
+            let before = line[..start].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.') {
+                continue;
+            }
+            // The stripped line shows where the call is and that it is code; its strings are
+            // blanked, so their text is read from the same call in the original line (a
+            // comment only ever follows the code on its line).
+            let Some((orig_at, _)) = original.match_indices(call).nth(nth - 1) else {
+                continue;
+            };
+            let Some(args) = call_arguments_quoted(&original[orig_at + call.len()..]) else {
+                continue;
+            };
+            out.push((i + 1, args));
+        }
+    }
+    out
+}
+
+/// [`call_arguments`] for text whose strings are kept: each argument's string when it is one
+/// plain literal (`"s01"` or `'s01'` with no escapes), else `None`.
+fn call_arguments_quoted(rest: &str) -> Option<Vec<Option<String>>> {
+    let mut depth = 0usize;
+    let mut args = Vec::new();
+    let mut start = 0;
+    let mut quote: Option<char> = None;
+    let literal = |arg: &str| {
+        let arg = arg.trim();
+        let q = arg.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+        let inner = arg.strip_prefix(q)?.strip_suffix(q)?;
+        (!inner.contains(q) && !inner.contains('\\')).then(|| inner.to_string())
+    };
+    for (i, c) in rest.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '{' | '[') => depth += 1,
+            (None, ')' | '}' | ']') if depth > 0 => depth -= 1,
+            (None, ')') => {
+                let last = &rest[start..i];
+                if !(args.is_empty() && last.trim().is_empty()) {
+                    args.push(literal(last));
+                }
+                return Some(args);
+            }
+            (None, ',') if depth == 0 => {
+                args.push(literal(&rest[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// What a literal argument is, as far as its text says.
 #[derive(Clone, Copy)]
 enum Literal {
@@ -326,7 +475,7 @@ enum Literal {
 }
 
 impl Literal {
-    /// The literal `arg` is (strings blanked as `strip_lua` leaves them), or `None` when it is
+    /// The literal `arg` is (strings blanked as `code_only` leaves them), or `None` when it is
     /// not one.
     fn of(arg: &str) -> Option<Literal> {
         let arg = arg.trim();
@@ -401,72 +550,6 @@ fn own_name(code: &str, name: &str) -> bool {
             || head.ends_with(',') && tail.starts_with([',', ')'])
             || (tail.starts_with('=') && !tail.starts_with("=="))
     })
-}
-
-/// Lua source with comments and string contents blanked (line breaks kept), so a scan for
-/// calls sees code only.
-fn strip_lua(text: &str) -> String {
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    // A long bracket `[[`, `[==[` opening at `i`: its level.
-    let long_open = |i: usize| -> Option<usize> {
-        if b.get(i) != Some(&b'[') {
-            return None;
-        }
-        let mut j = i + 1;
-        while b.get(j) == Some(&b'=') {
-            j += 1;
-        }
-        (b.get(j) == Some(&b'[')).then_some(j - i - 1)
-    };
-    // Blanks a long bracket's inside from `from`; where it ends, and whether it was closed.
-    let skip_long = |from: usize, level: usize, out: &mut String| -> (usize, bool) {
-        let close = format!("]{}]", "=".repeat(level));
-        let (inside, after, closed) = match text[from..].find(&close) {
-            Some(end) => (&text[from..from + end], from + end + close.len(), true),
-            None => (&text[from..], text.len(), false),
-        };
-        out.extend(inside.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
-        (after, closed)
-    };
-    while i < b.len() {
-        if b[i] == b'-' && b.get(i + 1) == Some(&b'-') {
-            if let Some(level) = long_open(i + 2) {
-                i = skip_long(i + 4 + level, level, &mut out).0;
-            } else {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-        } else if let Some(level) = long_open(i) {
-            out.push('"');
-            let (after, closed) = skip_long(i + 2 + level, level, &mut out);
-            i = after;
-            if closed {
-                out.push('"');
-            }
-        } else if b[i] == b'"' || b[i] == b'\'' {
-            let q = b[i];
-            out.push('"');
-            i += 1;
-            while i < b.len() && b[i] != q && b[i] != b'\n' {
-                if b[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            out.push('"');
-            if b.get(i) == Some(&q) {
-                i += 1;
-            }
-        } else {
-            let ch = text[i..].chars().next().unwrap_or(' ');
-            out.push(ch);
-            i += ch.len_utf8();
-        }
-    }
-    out
 }
 
 /// Every `.lua` file under `dir`, relative to it.
@@ -580,7 +663,7 @@ mod tests {
             ).unwrap()
         ) {
             let breaks = |t: &str| t.matches('\n').count();
-            prop_assert_eq!(breaks(&strip_lua(&text)), breaks(&text));
+            prop_assert_eq!(breaks(&code_only(&text)), breaks(&text));
             let mut api = BTreeMap::new();
             api.insert("Counter".to_string(), BTreeSet::from(["add".to_string()]));
             for problem in unknown_calls(&api, "x.lua", &text) {
@@ -588,6 +671,12 @@ mod tests {
             }
             let reg = Registry::with(&[]);
             prop_assert!(literal_types(&reg, "x.lua", &text).is_empty());
+            for (line, args) in literal_string_args(&text, "Counter.add(") {
+                prop_assert!(line >= 1 && line <= text.lines().count());
+                for arg in args.into_iter().flatten() {
+                    prop_assert!(!arg.contains('\n') && !arg.contains('"'));
+                }
+            }
         }
     }
 

@@ -46,6 +46,9 @@ enum Cmd {
         /// Build the viewport with the dev profile (faster to build, slower to run).
         #[arg(long)]
         dev: bool,
+        /// Fail on warnings too (a package component a version 1 scene keeps inert).
+        #[arg(long)]
+        strict: bool,
     },
     /// Run a project.
     Run(RunArgs),
@@ -74,11 +77,14 @@ enum Cmd {
     /// Open the project in the editor: a page on this machine with the running game, the scene
     /// tree, an inspector, the log and the packages.
     Edit(EditArgs),
-    /// Write docs/packages/<name>.md for every package in the workspace.
+    /// Write docs/packages/<name>.md for every package in the workspace; given a project,
+    /// write <project>/docs/packages/<name>.md for every package it lists, outside ones too.
     Docs {
-        /// Where the pages go.
-        #[arg(long, default_value = "docs/packages")]
-        out: PathBuf,
+        /// A project whose listed packages get pages (none: the workspace's packages).
+        project: Option<PathBuf>,
+        /// Where the pages go (docs/packages, or the project's docs/packages).
+        #[arg(long)]
+        out: Option<PathBuf>,
         /// Build the docs viewport with the dev profile.
         #[arg(long)]
         dev: bool,
@@ -116,6 +122,9 @@ struct EditArgs {
     /// The undo and redo steps carried over a restart.
     #[arg(long, hide = true)]
     history: Option<PathBuf>,
+    /// Open the scene running, as Play does, instead of paused in edit mode.
+    #[arg(long)]
+    play: bool,
     /// Start the project as the editor would and stop, serving nothing: exits 0 when it
     /// starts, else prints why (a rebuild asks its new binary this before moving onto it).
     #[arg(long, hide = true)]
@@ -266,11 +275,16 @@ pub fn tool_main() -> ExitCode {
                 Err(problems) => fail(&problems),
             }
         }
-        Cmd::Check { project, dev } => delegate(project, profile(*dev)),
+        Cmd::Check { project, dev, .. } => delegate(project, profile(*dev)),
         Cmd::Run(args) if args.web => run_web(args),
         Cmd::Run(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Shot(args) => delegate(&args.project, profile(args.dev)),
         Cmd::Edit(args) => delegate(&args.project, profile(args.dev)),
+        Cmd::Docs {
+            project: Some(project),
+            dev,
+            ..
+        } => delegate(project, profile(*dev)),
         Cmd::Docs { dev, .. } => {
             let root = viewport::workspace(Path::new("."));
             let metas = viewport::workspace_packages(&root);
@@ -354,17 +368,27 @@ where
         }
     };
     match cli.command {
-        Cmd::Check { project, .. } => {
+        Cmd::Check {
+            project, strict, ..
+        } => {
             let report = crate::check::check(&project, packages);
             for note in &report.notes {
                 eprintln!("note: {note}");
             }
+            for warning in &report.warnings {
+                eprintln!("warning: {warning}");
+            }
             let (scenes, scripts, tables) = report.counts;
-            if report.ok() {
-                let count =
-                    |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+            let count =
+                |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+            let warned = report.warnings.len();
+            if report.ok() && (warned == 0 || !strict) {
+                let warnings = match warned {
+                    0 => String::new(),
+                    n => format!("; {}", count(n, "warning")),
+                };
                 println!(
-                    "{}: ok ({}, {}, {})",
+                    "{}: ok ({}, {}, {}{warnings})",
                     project.display(),
                     count(scenes, "scene"),
                     count(scripts, "script"),
@@ -375,11 +399,11 @@ where
                 for p in &report.problems {
                     eprintln!("error: {p}");
                 }
-                eprintln!(
-                    "{}: {} problem(s)",
-                    project.display(),
-                    report.problems.len()
-                );
+                let mut said = format!("{} problem(s)", report.problems.len());
+                if strict && warned > 0 {
+                    said.push_str(&format!(" and {} (--strict)", count(warned, "warning")));
+                }
+                eprintln!("{}: {said}", project.display());
                 ExitCode::FAILURE
             }
         }
@@ -393,8 +417,25 @@ where
             "this is a viewport binary; run viewport-build and web-build with the jengine tool"
                 .into(),
         ]),
+        Cmd::Docs {
+            project: Some(project),
+            out,
+            ..
+        } => {
+            let out = out.unwrap_or_else(|| project.join("docs/packages"));
+            match crate::docs::write_project(&project, packages, &out) {
+                Ok(written) => {
+                    for path in written {
+                        println!("wrote {}", path.display());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(problems) => fail(&problems),
+            }
+        }
         Cmd::Docs { out, .. } => {
             let root = viewport::workspace(Path::new("."));
+            let out = out.unwrap_or_else(|| PathBuf::from("docs/packages"));
             match crate::docs::write_all(&root, packages, &out) {
                 Ok(written) => {
                     if written.is_empty() {
@@ -423,6 +464,7 @@ fn edit(args: EditArgs, packages: &[&dyn Package]) -> ExitCode {
         profile: profile(args.dev),
         unsaved: args.unsaved,
         history: args.history,
+        play: args.play,
         seed: args.seed,
         sound: !args.mute,
         platform: crate::desktop::platform(),

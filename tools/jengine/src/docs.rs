@@ -62,20 +62,58 @@ fn scenes_using(project: &Project, registry: &Registry, package: &str) -> Vec<St
     used
 }
 
-/// The page for one package.
+/// Whom a page is written for.
+#[derive(Clone, Copy)]
+pub enum Site<'a> {
+    /// The workspace at this folder: its pages name every project under `projects/` that
+    /// lists the package, and paths from the workspace.
+    Workspace(&'a Path),
+    /// One project (perhaps outside any workspace): its page names that project, its own
+    /// listing entries and paths from its folder.
+    Project(&'a Project),
+}
+
+impl Site<'_> {
+    /// The folder paths are given from.
+    fn base(&self) -> &Path {
+        match self {
+            Site::Workspace(root) => root,
+            Site::Project(project) => &project.dir,
+        }
+    }
+
+    /// The projects that list `name`, each with the folder it is named by.
+    fn listing(&self, name: &str) -> Vec<(String, Project)> {
+        let all = match self {
+            Site::Workspace(root) => projects(root)
+                .into_iter()
+                .map(|(n, p)| (format!("projects/{n}"), p))
+                .collect(),
+            Site::Project(project) => vec![(".".to_string(), (*project).clone())],
+        };
+        all.into_iter()
+            .filter(|(_, p)| p.file.packages.iter().any(|l| l.name == name))
+            .collect()
+    }
+}
+
+/// The page for one package, written for the workspace at `root`.
 pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
+    page_for(Site::Workspace(root), meta, package)
+}
+
+/// The page for one package, written for `site`.
+pub fn page_for(site: Site<'_>, meta: &PackageMeta, package: &dyn Package) -> String {
     let registry = Registry::with(&[package]);
+    let base = site.base();
     let rel = |p: &Path| {
         let p = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-        let r = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        let r = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
         p.strip_prefix(&r)
             .map(|x| x.display().to_string())
             .unwrap_or_else(|_| p.display().to_string())
     };
-    let listing: Vec<(String, Project)> = projects(root)
-        .into_iter()
-        .filter(|(_, p)| p.file.packages.iter().any(|l| l.name == meta.name))
-        .collect();
+    let listing = site.listing(&meta.name);
     let mut s = String::new();
     let _ = writeln!(s, "# {}\n", meta.name);
     if !meta.description.is_empty() {
@@ -108,22 +146,46 @@ pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
     } else {
         listing
             .iter()
-            .map(|(n, _)| format!("`projects/{n}`"))
+            .map(|(n, p)| match site {
+                Site::Workspace(_) => format!("`{n}`"),
+                Site::Project(_) => format!("this project ({})", p.file.name),
+            })
             .collect::<Vec<_>>()
             .join(", ")
     };
     let _ = writeln!(s, "| Listed by | {listed} |\n");
 
     let _ = writeln!(s, "## Using it\n");
+    let folder = match site {
+        Site::Workspace(_) => "projects/<name>".to_string(),
+        Site::Project(p) => p.dir.display().to_string(),
+    };
     let _ = writeln!(
         s,
-        "List it in the top-level `packages` array of `project.jengine`, with every package it depends on (listing is what registers a package; a crate dependency only compiles it in), then run `jengine viewport-build projects/<name>`:\n"
+        "List it in the top-level `packages` array of `project.jengine`, with every package it depends on (listing is what registers a package; a crate dependency only compiles it in), then run `jengine viewport-build {folder}`:\n"
     );
     let mut names = vec![meta.name.clone()];
     names.extend(meta.depends.iter().cloned());
     let entries: Vec<String> = names
         .iter()
-        .map(|n| format!("    {{ \"name\": \"{n}\", \"source\": {{ \"type\": \"path\", \"path\": \"../../packages/{n}\" }} }}"))
+        .map(|n| {
+            // A project's page shows the entry as that project lists it.
+            let listed = match site {
+                Site::Project(p) => p.file.packages.iter().find(|l| &l.name == n),
+                Site::Workspace(_) => None,
+            };
+            match listed.and_then(|l| serde_json::to_value(&l.source).ok()) {
+                Some(serde_json::Value::Object(source)) => {
+                    let fields: Vec<String> =
+                        source.iter().map(|(k, v)| format!("{k:?}: {v}")).collect();
+                    format!(
+                        "    {{ \"name\": \"{n}\", \"source\": {{ {} }} }}",
+                        fields.join(", ")
+                    )
+                }
+                _ => format!("    {{ \"name\": \"{n}\", \"source\": {{ \"type\": \"path\", \"path\": \"../../packages/{n}\" }} }}"),
+            }
+        })
         .collect();
     let _ = writeln!(
         s,
@@ -222,7 +284,11 @@ pub fn page(root: &Path, meta: &PackageMeta, package: &dyn Package) -> String {
     for (name, project) in &listing {
         for scene in scenes_using(project, &registry, &meta.name) {
             any = true;
-            let _ = writeln!(s, "- `projects/{name}/assets/scenes/{scene}.scene`");
+            let at = match site {
+                Site::Workspace(_) => format!("{name}/"),
+                Site::Project(_) => String::new(),
+            };
+            let _ = writeln!(s, "- `{at}assets/scenes/{scene}.scene`");
         }
     }
     if !any {
@@ -265,17 +331,75 @@ pub fn write_all(root: &Path, linked: &[&dyn Package], out: &Path) -> Result<Vec
     Ok(written)
 }
 
+/// What a parameter naming a table's rows takes, for a package that said nothing else:
+/// `a row id of data/kotoba_stages.json, or "builtin"`.
+fn row_words(rows: jengine::value::RowOf) -> String {
+    let mut words = format!("a row id of `data/{}.json`", rows.table);
+    for (i, also) in rows.also.iter().enumerate() {
+        words.push_str(if i == 0 { ", or " } else { ", " });
+        words.push_str(&format!("{also:?}"));
+    }
+    words
+}
+
+/// Writes a page for each package `project` lists that this build links, outside packages
+/// too, into `out`. A listed package this build does not link, or one whose metadata cannot
+/// be read, is a problem: the pages are for what the project's viewport runs.
+pub fn write_project(
+    project: &Path,
+    linked: &[&dyn Package],
+    out: &Path,
+) -> Result<Vec<PathBuf>, Vec<String>> {
+    let project = Project::load(project).map_err(|e| vec![e.to_string()])?;
+    let metas = jengine::host::listed_packages(&project)?;
+    let mut problems = Vec::new();
+    let mut pages = Vec::new();
+    for meta in &metas {
+        match linked.iter().find(|p| p.name() == meta.name) {
+            Some(package) => pages.push((
+                out.join(format!("{}.md", meta.name)),
+                page_for(Site::Project(&project), meta, *package),
+            )),
+            None => problems.push(format!(
+                "{}: package {:?} is listed but not linked into this build; rebuild the viewport (`jengine viewport-build {}`)",
+                project.dir.join("project.jengine").display(),
+                meta.name,
+                project.dir.display()
+            )),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    std::fs::create_dir_all(out)
+        .map_err(|e| vec![format!("cannot create {}: {e}", out.display())])?;
+    let mut written = Vec::new();
+    for (path, text) in pages {
+        jengine::host::write_atomically(&path, text.as_bytes())
+            .map_err(|e| vec![format!("cannot write {}: {e}", path.display())])?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
 /// A command's declared ranges, the meaning of its parameters and its rule as one list item,
 /// or `None` when it declares none of them.
 fn takes(c: &jengine::host::Command) -> Option<String> {
     let mut parts: Vec<String> = c
         .params()
         .iter()
-        .filter_map(|p| match (p.about, p.range()) {
-            (None, None) => None,
-            (Some(about), None) => Some(format!("`{}` is {about}", p.name)),
-            (None, Some(range)) => Some(format!("`{}` {range}", p.name)),
-            (Some(about), Some(range)) => Some(format!("`{}` is {about}, {range}", p.name)),
+        .filter_map(|p| {
+            match (
+                p.about
+                    .map(str::to_string)
+                    .or_else(|| p.row_of.map(row_words)),
+                p.range(),
+            ) {
+                (None, None) => None,
+                (Some(about), None) => Some(format!("`{}` is {about}", p.name)),
+                (None, Some(range)) => Some(format!("`{}` {range}", p.name)),
+                (Some(about), Some(range)) => Some(format!("`{}` is {about}, {range}", p.name)),
+            }
         })
         .collect();
     if let Some(rule) = c.rule() {
@@ -315,5 +439,18 @@ mod tests {
             )
         );
         assert_eq!(takes(reg.find_command("walker_stop").unwrap()), None);
+        reg.command(
+            "Walker",
+            "aim",
+            (
+                entity("e"),
+                string("goal").row_of("walker_goals", &["home"]),
+            ),
+            |_, _| Ok(()),
+        );
+        assert_eq!(
+            takes(reg.find_command("walker_aim").unwrap()).as_deref(),
+            Some("- `Walker.aim`: `goal` is a row id of `data/walker_goals.json`, or \"home\"")
+        );
     }
 }

@@ -10,7 +10,14 @@ fn the_fixture_checks_clean() {
     let report = check(&common::fixture(), &[&CounterPackage]);
     assert!(report.ok(), "{:#?}", report.problems);
     assert_eq!(report.counts, (2, 2, 1));
-    assert_eq!(report.notes.len(), 1, "{:?}", report.notes);
+    // The legacy scene's package key is kept inert: it loads, and it is said as a warning.
+    assert!(report.notes.is_empty(), "{:?}", report.notes);
+    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert!(
+        report.warnings[0].starts_with("assets/scenes/legacy.scene: key \"counter\" (a component of jengine-counter) is kept as inert custom data"),
+        "{}",
+        report.warnings[0]
+    );
 }
 
 #[test]
@@ -654,6 +661,85 @@ fn a_texture_a_package_field_names_that_nobody_provides_is_named_with_its_scene_
     );
     let report = check(d, &[&BoardedCounter]);
     assert!(report.ok(), "{:#?}", report.problems);
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("assets/scenes/old.scene: key \"board\"")),
+        "{:?}",
+        report.warnings
+    );
+}
+
+/// The counter package with a command whose argument names a row of `counter_goals` (or
+/// `"none"`).
+struct GoalCounter;
+
+impl jengine::Package for GoalCounter {
+    fn name(&self) -> &'static str {
+        "jengine-counter"
+    }
+    fn register(&self, reg: &mut jengine::Registry) {
+        use jengine::value::{entity, string};
+        CounterPackage.register(reg);
+        reg.command(
+            "Counter",
+            "aim",
+            (
+                entity("e"),
+                string("goal").row_of("counter_goals", &["none"]),
+            ),
+            |_, _| Ok(()),
+        );
+    }
+}
+
+/// A literal id that is not a row of the table a parameter names is a problem, with the call,
+/// the argument, the table and the closest id; ids that are rows, the names the package takes
+/// besides, and computed ids pass.
+#[test]
+fn literal_ids_are_held_to_the_table_they_name() {
+    let dir = common::copy_fixture();
+    let d = dir.path();
+    common::write(
+        d,
+        "assets/scripts/aims.lua",
+        concat!(
+            "function start(e)\n",
+            "  Counter.aim(e, \"frist\")\n",
+            "  Counter.aim(e, \"first\")\n",
+            "  Counter.aim(e, 'none')\n",
+            "  Counter.aim(e, e.goal)\n",
+            "  Counter.aim(e, \"second\") Counter.aim(e, \"third\") -- Counter.aim(e, \"x\")\n",
+            "  local s = \"Counter.aim(e, 'gone')\"\n",
+            "end\n",
+        ),
+    );
+    let report = check(d, &[&GoalCounter]);
+    let found: Vec<&String> = report
+        .problems
+        .iter()
+        .filter(|p| p.starts_with("assets/scripts/aims.lua"))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "assets/scripts/aims.lua:2: Counter.aim(e: entity, goal: string): argument 2 (goal) names \"frist\", but data/counter_goals.json has no row with that id (it also takes \"none\"); did you mean \"first\"?",
+            "assets/scripts/aims.lua:6: Counter.aim(e: entity, goal: string): argument 2 (goal) names \"third\", but data/counter_goals.json has no row with that id (it also takes \"none\")",
+        ],
+        "{:#?}",
+        report.problems
+    );
+    // With no table at all, every id but the package's own names is a problem.
+    std::fs::remove_file(d.join("data/counter_goals.json")).unwrap();
+    let report = check(d, &[&GoalCounter]);
+    assert!(
+        report.problems.iter().any(|p| p.ends_with(
+            "names \"first\", but there is no table data/counter_goals.json (it also takes \"none\")"
+        )),
+        "{:#?}",
+        report.problems
+    );
 }
 
 /// A literal argument of the wrong kind in a command call is a problem with file, line, the

@@ -414,6 +414,45 @@ fn names_that_leave_their_folders_are_refused() {
     assert!(ed.get("/api/entity?index=99").status == 404);
 }
 
+/// A package outside the workspace's docs has its page from the project's own docs folder,
+/// which `jengine docs PROJECT` writes; before there is one, the 404 says that command.
+#[test]
+fn a_listed_packages_page_is_served_from_the_projects_docs() {
+    let ed = start();
+    let missing = ed.get("/docs/jengine-counter");
+    assert_eq!(missing.status, 404);
+    let said = missing.text();
+    assert!(
+        said.contains(&format!("`jengine docs {}`", ed.dir.path().display())),
+        "{said}"
+    );
+    let packages = ed.get("/api/registry").json();
+    let counter = |p: &serde_json::Value| {
+        p["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "jengine-counter")
+            .unwrap()["docs"]
+            .clone()
+    };
+    assert_eq!(counter(&packages), serde_json::Value::Null);
+    let docs = ed.dir.path().join("docs/packages");
+    std::fs::create_dir_all(&docs).unwrap();
+    std::fs::write(
+        docs.join("jengine-counter.md"),
+        "# jengine-counter\n\nA counter.\n",
+    )
+    .unwrap();
+    let page = ed.get("/docs/jengine-counter");
+    assert_eq!(page.status, 200, "{}", page.text());
+    assert!(page.text().contains("A counter."), "{}", page.text());
+    assert_eq!(
+        counter(&ed.get("/api/registry").json()),
+        "/docs/jengine-counter"
+    );
+}
+
 #[test]
 fn bad_requests_are_refused_and_change_nothing() {
     let ed = start();

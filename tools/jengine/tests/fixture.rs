@@ -344,7 +344,7 @@ fn a_failing_command_is_logged_and_leaves_the_world_as_it_was() {
     assert_eq!(
         w,
         vec![
-            "assets/scripts/overflow.lua (in start): Counter.add: the count would overflow"
+            "assets/scripts/overflow.lua (in start; the call is on line 2, 3 or 4): Counter.add: the count would overflow"
                 .to_string()
         ]
     );

@@ -69,7 +69,10 @@ fn built_binary(stdout: &str) -> &str {
 fn the_documented_package_builds_checks_and_runs_outside_the_workspace() {
     let root = common::workspace();
     let doc = std::fs::read_to_string(root.join("docs/writing-a-package.md")).unwrap();
-    let files = doc_files(&doc);
+    let files: Vec<(String, String)> = doc_files(&doc)
+        .into_iter()
+        .filter(|(p, _)| p.starts_with("greeter"))
+        .collect();
     let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(
         paths,
@@ -215,47 +218,37 @@ fn the_documented_package_builds_checks_and_runs_outside_the_workspace() {
     );
 }
 
-/// A project with no art of its own that lists jengine-kotoba, as a new user would start one:
-/// only a project file, a scene and a script, in a folder outside the workspace.
-fn kotoba_project(dir: &Path, root: &Path) {
-    let package = |name: &str| {
-        let path = root.join("packages").join(name);
-        format!(
-            r#"{{ "name": "{name}", "source": {{ "type": "path", "path": {:?} }} }}"#,
-            path.to_str().unwrap()
-        )
-    };
-    let project = format!(
-        r#"{{
-  "name": "bare-board",
-  "version": "0.1.0",
-  "start_scene": "main",
-  "window": {{ "width": 640, "height": 360, "title": "A bare board" }},
-  "packages": [{}, {}, {}]
-}}
-"#,
-        package("jengine-net"),
-        package("jengine-online"),
-        package("jengine-kotoba")
+/// The page's project that lists jengine-kotoba and has no art of its own (a project file, a
+/// scene and a script), written into `home` as a new user would, outside the workspace.
+fn kotoba_project(home: &Path, root: &Path) {
+    let doc = std::fs::read_to_string(root.join("docs/writing-a-package.md")).unwrap();
+    let files: Vec<(String, String)> = doc_files(&doc)
+        .into_iter()
+        .filter(|(p, _)| p.starts_with("board/"))
+        .collect();
+    let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "board/project.jengine",
+            "board/assets/scenes/main.scene",
+            "board/assets/scripts/table.lua",
+        ]
     );
-    common::write(dir, "project.jengine", &project);
-    common::write(
-        dir,
-        "assets/scenes/main.scene",
-        r##"{
-  "version": 2,
-  "entities": [
-    { "name": "camera", "camera": { "center": [0, 0], "size": [16, 9], "clear": "#1a2030" } },
-    { "name": "table", "kotoba_table": {}, "script": "table.lua" }
-  ]
+    for (path, body) in &files {
+        common::write(home, path, &body.replace(CHECKOUT, root.to_str().unwrap()));
+    }
 }
-"##,
-    );
-    common::write(
-        dir,
-        "assets/scripts/table.lua",
-        "function start(e)\n  Kotoba.puzzle(e, \"builtin\")\nend\n",
-    );
+
+/// The tool run from `dir` when it is expected to fail: its exit code and what it printed on
+/// stderr.
+fn jengine_failing(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jengine"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (out.status.code(), text(&out.stderr))
 }
 
 /// How many pixels are the renderer's missing-texture magenta.
@@ -289,7 +282,7 @@ fn a_listed_package_draws_with_its_own_art_and_a_projects_file_overrides_it() {
     let home = std::fs::canonicalize(&home).unwrap();
     let home = home.as_path();
     assert!(jengine::host::workspace_root(home).is_none());
-    kotoba_project(&home.join("board"), &root);
+    kotoba_project(home, &root);
     assert!(!home.join("board/assets/textures").exists());
 
     let check = jengine(home, &["check", "--dev", "board"]);
@@ -351,4 +344,83 @@ fn a_listed_package_draws_with_its_own_art_and_a_projects_file_overrides_it() {
         green(&bare)
     );
     assert!(changed(&bare, &mine) > 2000);
+
+    // The page's docs command writes the listed packages' pages into the project, outside
+    // ones included, with typed commands and the entries as this project lists them.
+    let docs = jengine(home, &["docs", "--dev", "board"]);
+    assert!(
+        text(&docs.stdout).contains("board/docs/packages/jengine-kotoba.md"),
+        "{}",
+        text(&docs.stdout)
+    );
+    let page = std::fs::read_to_string(home.join("board/docs/packages/jengine-kotoba.md")).unwrap();
+    for want in [
+        "| `Kotoba.puzzle(e: entity, stage: string)` |",
+        "| Listed by | this project (bare-board) |",
+        "\"path\": \"",
+        "- `assets/scenes/main.scene`",
+    ] {
+        assert!(page.contains(want), "{want:?} is not on the page:\n{page}");
+    }
+    assert!(!page.contains("../../packages/jengine-kotoba"), "{page}");
+    for name in ["jengine-net", "jengine-online"] {
+        assert!(
+            home.join(format!("board/docs/packages/{name}.md"))
+                .is_file()
+        );
+    }
+
+    // The usual mistakes fail the check with their place and a way out, exit code 1.
+    std::fs::write(
+        home.join("board/assets/scripts/table.lua"),
+        "function start(e)\n  Kotoba.puzle(e, \"builtin\")\n  Kotoba.puzzle(e, 3)\n  Kotoba.puzzle(e, \"s99\")\nend\n",
+    )
+    .unwrap();
+    let (code, stderr) = jengine_failing(home, &["check", "--dev", "board"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    for want in [
+        "error: assets/scripts/table.lua:2: Kotoba.puzle is not a command or function; did you mean Kotoba.puzzle?",
+        "error: assets/scripts/table.lua:3: Kotoba.puzzle(e: entity, stage: string): argument 2 (stage) must be string, got 3",
+        "error: assets/scripts/table.lua:4: Kotoba.puzzle(e: entity, stage: string): argument 2 (stage) names \"s99\", but there is no table data/kotoba_stages.json (it also takes \"builtin\")",
+        "board: 3 problem(s)",
+    ] {
+        assert!(stderr.contains(want), "{want:?} not in:\n{stderr}");
+    }
+    // With the stages table, the unknown id gets the closest one there is.
+    common::write(
+        home,
+        "board/data/kotoba_stages.json",
+        &std::fs::read_to_string(root.join("projects/kotodama/data/kotoba_stages.json")).unwrap(),
+    );
+    let (_, stderr) = jengine_failing(home, &["check", "--dev", "board"]);
+    assert!(
+        stderr.contains("names \"s99\", but data/kotoba_stages.json has no row with that id (it also takes \"builtin\"); did you mean \"s09\"?"),
+        "{stderr}"
+    );
+
+    // A v1 scene keeps the table inert: a warning that passes, and fails under --strict.
+    std::fs::write(
+        home.join("board/assets/scripts/table.lua"),
+        "function start(e)\n  Kotoba.puzzle(e, \"s01\")\nend\n",
+    )
+    .unwrap();
+    let scene = home.join("board/assets/scenes/main.scene");
+    let v2 = std::fs::read_to_string(&scene).unwrap();
+    std::fs::write(&scene, v2.replace("\"version\": 2", "\"version\": 1")).unwrap();
+    let check = jengine(home, &["check", "--dev", "board"]);
+    assert_eq!(
+        text(&check.stdout),
+        "board: ok (1 scene, 1 script, 1 table; 1 warning)\n"
+    );
+    assert!(
+        text(&check.stderr).contains("warning: assets/scenes/main.scene: key \"kotoba_table\" (a component of jengine-kotoba) is kept as inert custom data"),
+        "{}",
+        text(&check.stderr)
+    );
+    let (code, stderr) = jengine_failing(home, &["check", "--dev", "--strict", "board"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("board: 0 problem(s) and 1 warning (--strict)"),
+        "{stderr}"
+    );
 }

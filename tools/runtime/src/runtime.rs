@@ -352,7 +352,7 @@ impl Runtime {
                 .collect::<Vec<_>>()
                 .join("\n")
         })?;
-        for notice in &scene.notices {
+        for notice in scene.notices.iter().chain(&scene.warnings) {
             self.world.log().warn_once(notice.clone());
         }
         self.scripts.detach_all(&mut self.world);

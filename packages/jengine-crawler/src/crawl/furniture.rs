@@ -5,7 +5,8 @@
 //! Everything here is reached from the crawl's own actions in `game`; what it changes is kept
 //! in the floor's cells and items (so a save carries it) and announced as events.
 
-use super::game::{Crawl, Event};
+use super::event::Event;
+use super::game::Crawl;
 use crate::map::{Cell, Facing};
 use rand::Rng;
 
@@ -166,5 +167,83 @@ impl Crawl {
         self.state.order.swap(a - 1, b - 1);
         self.events.push(Event::Swapped { a, b });
         &self.events
+    }
+
+    /// The game sets the door at (x, y) of the party's floor by its own rules (a pick, a bash,
+    /// a spell): `open`, `shut` or `locked`. No key is spent and no time passes; the door is
+    /// announced (`door_changed`) even when it already was so. Refused in words, changing
+    /// nothing, for a cell that is no door (an archway has none; a secret door must be found
+    /// first), and for shutting a doorway someone stands in.
+    pub fn set_door(&mut self, x: i32, y: i32, state: DoorState) -> Result<&[Event], String> {
+        // A refused call announces nothing: what the last action said is gone either way.
+        self.events.clear();
+        let s = &self.state;
+        let floor = self.floor();
+        let cell = floor.cell(x, y);
+        if !matches!(cell, Cell::Door | Cell::Locked | Cell::Open) {
+            let what = match cell {
+                Cell::Arch => "an archway, which has no door".to_string(),
+                Cell::Secret => "a secret door not yet found".to_string(),
+                _ if !floor.contains(x, y) => "off the map".to_string(),
+                other => format!("'{}', not a door", other.symbol()),
+            };
+            return Err(format!("row {y}, cell {x} is {what}"));
+        }
+        let occupied = (s.x, s.y) == (x, y)
+            || floor.monster_at(x, y).is_some()
+            || s.wanderer.as_ref().is_some_and(|w| w.at == [x, y]);
+        if state != DoorState::Open && *cell == Cell::Open && occupied {
+            return Err(format!(
+                "row {y}, cell {x}: someone stands in the doorway, so it cannot be {}",
+                state.as_str()
+            ));
+        }
+        let level = s.level;
+        if let Some(cell) = self.state.floors[level].cell_mut(x, y) {
+            *cell = match state {
+                DoorState::Open => Cell::Open,
+                DoorState::Shut => Cell::Door,
+                DoorState::Locked => Cell::Locked,
+            };
+        }
+        self.events.push(Event::DoorChanged {
+            x,
+            y,
+            state: state.as_str().to_string(),
+        });
+        self.look_around();
+        self.spot();
+        Ok(&self.events)
+    }
+}
+
+/// What the game may make of a door.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DoorState {
+    /// Open: walked through, seen through.
+    Open,
+    /// Shut: `use` opens it.
+    Shut,
+    /// Locked: a key, its named key or the game opens it.
+    Locked,
+}
+
+impl DoorState {
+    /// The three, as scripts name them.
+    pub const NAMES: [&'static str; 3] = ["open", "shut", "locked"];
+
+    /// The state a script names, if it is one.
+    pub fn named(name: &str) -> Option<DoorState> {
+        match name {
+            "open" => Some(DoorState::Open),
+            "shut" => Some(DoorState::Shut),
+            "locked" => Some(DoorState::Locked),
+            _ => None,
+        }
+    }
+
+    /// Its name.
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
     }
 }

@@ -4,6 +4,7 @@
 //! changes nothing spends no time at all. All chance comes from one seeded stream kept in the
 //! state, so a game replays exactly from its seed.
 
+use super::event::Event;
 use super::monsters::reaches;
 use super::reachable::InPlay;
 use crate::map::{Cell, Dungeon, Facing, Loot, Tables};
@@ -18,174 +19,6 @@ const PIT_DAMAGE: u32 = 2;
 const REST_HEAL: u32 = 1;
 /// Resting costs this many ticks.
 pub const REST_TICKS: u32 = 4;
-
-/// Something the crawl announces for the game (sound, text, its own rules).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum Event {
-    /// The party arrived on another floor (counting from 0).
-    Level {
-        /// The floor.
-        level: usize,
-        /// Its name.
-        name: String,
-    },
-    /// A door was opened.
-    Door,
-    /// A locked door was opened with a key.
-    Unlocked,
-    /// A locked door and no key.
-    Locked,
-    /// A lever was pulled.
-    Lever,
-    /// A chest was opened, or an item taken from the floor: `what:value`. Gold, keys and
-    /// healing are already applied.
-    Loot {
-        /// The kind (`gold`, `key`, `heal`, or the game's own).
-        what: String,
-        /// The value as written.
-        value: String,
-        /// Where it came from: `chest` or `floor`.
-        from: String,
-    },
-    /// A chest that was already emptied.
-    Empty,
-    /// The party fell through a pit.
-    Pit,
-    /// A party member hit a monster.
-    Hit {
-        /// Who swung.
-        member: String,
-        /// The monster's kind.
-        monster: String,
-        /// For how much.
-        damage: u32,
-    },
-    /// A monster died.
-    Slain {
-        /// Its kind.
-        monster: String,
-    },
-    /// A monster bit a party member.
-    Bitten {
-        /// Its kind.
-        monster: String,
-        /// Who.
-        member: String,
-        /// For how much.
-        damage: u32,
-    },
-    /// A step refused: something solid or a monster stands there. No time passes.
-    Bumped {
-        /// What was in the way: `wall` (rock), `door` (a shut door), `lever` (the wall a lever
-        /// is set in) or `monster`. A locked door says `locked` instead.
-        what: String,
-    },
-    /// Use found nothing to use, in front or underfoot. No time passes.
-    Nothing,
-    /// The party waited a tick.
-    Wait,
-    /// The party rested.
-    Rested,
-    /// The whole party is down: the game is lost.
-    Dead,
-    /// The party took the last stairs down, or won the last floor's goal fight.
-    Escaped,
-    /// The party took the top floor's stairs up: the game decides what is outside.
-    Exit,
-    /// A fight began; nothing moves until the game settles it.
-    Encounter {
-        /// The group, by the game's name.
-        group: String,
-        /// The level's text for it (empty for a random one).
-        text: String,
-        /// Its art, if it had any.
-        art: Option<String>,
-    },
-    /// The game settled the fight.
-    Resolved {
-        /// Whether the party won.
-        won: bool,
-    },
-    /// A trap went off.
-    Trap {
-        /// Its name from the level's list.
-        name: String,
-    },
-    /// The floor around the party was shown on the automap.
-    Revealed {
-        /// How far (0: all of it).
-        radius: u32,
-    },
-    /// A secret door was found (it is a shut door now).
-    Found {
-        /// Its cell.
-        x: i32,
-        /// Its row.
-        y: i32,
-    },
-    /// A teleporter moved the party (a `level` event comes too when the floor changed).
-    Teleport {
-        /// The floor it arrived on.
-        level: usize,
-        /// Its cell.
-        x: i32,
-        /// Its row.
-        y: i32,
-    },
-    /// A spinner turned the party.
-    Spun {
-        /// The way it faces now.
-        facing: Facing,
-    },
-    /// The party stepped on a pressure plate.
-    Plate {
-        /// Its cell.
-        x: i32,
-        /// Its row.
-        y: i32,
-    },
-    /// A button was pressed.
-    Button {
-        /// Its cell.
-        x: i32,
-        /// Its row.
-        y: i32,
-    },
-    /// A lever, plate or button opened a named door.
-    Opened {
-        /// The door's name.
-        name: String,
-    },
-    /// A lever, plate or button shut (and locked) a named door.
-    Shut {
-        /// The door's name.
-        name: String,
-    },
-    /// A trap hurt a member of the front rank.
-    Hurt {
-        /// Who.
-        member: String,
-        /// For how much.
-        damage: u32,
-        /// The trap's name.
-        from: String,
-    },
-    /// Two party members changed places (slots counted from 1).
-    Swapped {
-        /// One slot.
-        a: usize,
-        /// The other.
-        b: usize,
-    },
-    /// The party stepped out of the light into a dark cell.
-    Dark,
-    /// A save was refused; the game in progress goes on as it was.
-    LoadRefused {
-        /// Why, in words.
-        reason: String,
-    },
-}
 
 /// A party member as the crawl keeps them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -213,8 +46,75 @@ pub struct Fight {
     pub art: Option<String>,
     /// Which of the floor's fixed fights it is (`None`: a random one).
     pub fixed: Option<usize>,
-    /// The cell the party stepped from, where running puts it back.
+    /// The cell the party stepped from, where running puts it back (its own cell for a fight
+    /// it did not step into: a spotted group fought, a rest cut short).
     pub from: [i32; 2],
+    /// It is the wandering group standing on the floor (see [`Wanderer`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub wanderer: bool,
+    /// It is a parley, not a fight: won, the group is gone as if beaten; not, it stays.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub parley: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// A wandering group standing on the party's floor, drawn where the level can be seen down
+/// (`sight`) and waiting to be spotted, fought or walked into. It is gone when the party
+/// leaves the floor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Wanderer {
+    /// The group, from the level's `groups`.
+    pub group: String,
+    /// Where it stands, `[x, y]`.
+    pub at: [i32; 2],
+}
+
+/// Which group was spotted: one of the floor's fixed fights (by its place in the row) or the
+/// wanderer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sighting {
+    /// The floor's fixed fight with this index.
+    Fixed(usize),
+    /// The wandering group.
+    Wanderer,
+}
+
+/// A group seen down a corridor, waiting for the game's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spotted {
+    /// The group.
+    pub group: String,
+    /// The level's text for it.
+    pub text: String,
+    /// Its art.
+    pub art: Option<String>,
+    /// How far away, in cells (the larger of across and along).
+    pub distance: u32,
+    /// Where it stands.
+    pub at: [i32; 2],
+    /// Which group it is.
+    pub who: Sighting,
+}
+
+/// The event in progress, as a game shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventNow {
+    /// Its id.
+    pub id: String,
+    /// Its text.
+    pub text: String,
+    /// Its picture.
+    pub picture: Option<String>,
+    /// Its choices, in order (counted from 1 by `choose`).
+    pub choices: Vec<crate::map::Choice>,
+    /// Its cell, `[x, y]`.
+    pub at: [i32; 2],
 }
 
 /// What a game reads about the crawl after each action.
@@ -264,6 +164,18 @@ pub struct CrawlState {
     /// The first item lying where the party stands (`kind:value`), what `use` would take.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub underfoot: Option<String>,
+    /// The cell event waiting for the game's `choose`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<EventNow>,
+    /// The group spotted, waiting for the game's `answer`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spotted: Option<Spotted>,
+    /// The flags set (by events' choices or the game), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+    /// The level's name.
+    #[serde(default)]
+    pub map: String,
 }
 
 /// Everything that changes as the game is played; the tables never do.
@@ -287,6 +199,16 @@ pub(super) struct State {
     pub(super) fight: Option<Fight>,
     pub(super) dead: bool,
     pub(super) escaped: bool,
+    /// Flags, sorted, each once.
+    pub(super) flags: Vec<String>,
+    /// The index (in the party's level row) of the event waiting for a choice.
+    pub(super) event: Option<usize>,
+    /// The group spotted, waiting for an answer.
+    pub(super) spotted: Option<Spotted>,
+    /// The groups announced since they came into sight (each once per approach).
+    pub(super) approach: Vec<Sighting>,
+    /// A wandering group standing on the party's floor.
+    pub(super) wanderer: Option<Wanderer>,
 }
 
 /// A game in progress.
@@ -394,12 +316,17 @@ impl Crawl {
             keyring: s.keyring.clone(),
             in_dark: *here == Cell::Dark,
             underfoot: floor.item_at(s.x, s.y).map(|i| floor.items[i].loot.text()),
+            event: s.event.and_then(|i| self.event_now(i)),
+            spotted: s.spotted.clone(),
+            flags: s.flags.clone(),
+            map: self.tables.levels[s.level].name.clone(),
         }
     }
 
     /// Whether the crawl refuses actions: while a fight waits, and once the game is over.
     pub(super) fn halted(&self) -> bool {
-        self.state.fight.is_some() || self.state.dead || self.state.escaped
+        let s = &self.state;
+        s.fight.is_some() || s.dead || s.escaped || s.event.is_some() || s.spotted.is_some()
     }
 
     /// A step: `dy` forward (1) or back (-1), `dx` to the right (1) or left (-1).
@@ -460,6 +387,7 @@ impl Crawl {
         }
         if !self.halted() {
             self.dungeon_turn();
+            self.spot();
         }
         &self.events
     }
@@ -494,15 +422,20 @@ impl Crawl {
         }
         self.events.push(Event::Rested);
         for _ in 0..REST_TICKS {
-            for m in self.state.party.iter_mut().filter(|m| m.hp > 0) {
-                m.hp = (m.hp + REST_HEAL).min(m.max_hp);
-            }
-            self.spend_tick();
-            if self.state.dead {
+            self.rest_tick();
+            if self.halted() {
                 break;
             }
         }
         &self.events
+    }
+
+    /// One tick of rest: the living heal, the dungeon takes its turn.
+    pub(super) fn rest_tick(&mut self) {
+        for m in self.state.party.iter_mut().filter(|m| m.hp > 0) {
+            m.hp = (m.hp + REST_HEAL).min(m.max_hp);
+        }
+        self.spend_tick();
     }
 
     /// The party swings at what is in front: the front two always, slots three and four only
@@ -560,7 +493,13 @@ impl Crawl {
             self.spend_tick();
             return &self.events;
         }
+        let link = self.tables.levels[self.state.level].link_at(x, y).cloned();
         match self.floor().cell(x, y) {
+            Cell::Down | Cell::Up if link.is_some() => {
+                if let Some(link) = link {
+                    self.follow(&link.target(), "link");
+                }
+            }
             Cell::Down => self.go_down(),
             Cell::Up => self.go_up(),
             _ => {
@@ -590,6 +529,9 @@ impl Crawl {
         };
         self.events.push(Event::Resolved { won });
         self.state.quiet = 0;
+        if fight.wanderer && won {
+            self.state.wanderer = None;
+        }
         if won {
             if let Some(i) = fight.fixed {
                 let floor = &mut self.state.floors[self.state.level];
@@ -624,17 +566,19 @@ impl Crawl {
         &self.events
     }
 
-    /// A tick passes and the dungeon takes its turn.
+    /// A tick passes and the dungeon takes its turn; then the party may spot a group.
     pub(super) fn spend_tick(&mut self) {
         self.state.tick += 1;
         self.look_around();
         self.dungeon_turn();
+        self.spot();
     }
 
     /// What happens on stepping into the party's cell.
-    fn enter(&mut self, from: [i32; 2]) {
+    pub(super) fn enter(&mut self, from: [i32; 2]) {
+        let tables = Arc::clone(&self.tables);
         let s = &mut self.state;
-        let level = &self.tables.levels[s.level];
+        let level = &tables.levels[s.level];
         let floor = &mut s.floors[s.level];
         let (x, y) = (s.x, s.y);
         if let Some(i) = floor.encounter_at(x, y) {
@@ -645,23 +589,38 @@ impl Crawl {
                 art: spot.art.clone(),
                 fixed: Some(i),
                 from,
+                wanderer: false,
+                parley: false,
             };
             self.start_fight(fight);
             return;
         }
+        if self.meet_wanderer(from) {
+            return;
+        }
+        // A link on a stair is taken by `use`, as the stair would be.
+        let stair = matches!(self.floor().cell(x, y), Cell::Up | Cell::Down);
+        if let Some(link) = level.link_at(x, y).filter(|_| !stair) {
+            let target = link.target();
+            self.follow(&target, "link");
+            return;
+        }
+        if self.start_event_here() {
+            return;
+        }
+        let s = &mut self.state;
+        let floor = &mut s.floors[s.level];
         match floor.cell_mut(x, y) {
-            Some(Cell::Floor) if level.encounter_rate > 0.0 && !level.groups.is_empty() => {
+            // One wandering group at a time: none is drawn while one stands on the floor.
+            Some(Cell::Floor)
+                if level.encounter_rate > 0.0
+                    && !level.groups.is_empty()
+                    && s.wanderer.is_none() =>
+            {
                 s.quiet += 1;
                 if s.quiet > level.encounter_grace && s.rng.random_bool(level.encounter_rate) {
                     let group = level.groups[s.rng.random_range(0..level.groups.len())].clone();
-                    let fight = Fight {
-                        group,
-                        text: String::new(),
-                        art: None,
-                        fixed: None,
-                        from,
-                    };
-                    self.start_fight(fight);
+                    self.wandering_group(group, from);
                 }
             }
             _ => self.underfoot(0),
@@ -677,6 +636,11 @@ impl Crawl {
             return;
         }
         let (x, y) = (self.state.x, self.state.y);
+        // Put down here by a teleporter, a fall or a journey: a wandering group standing here
+        // fights, an event here starts, before the cell itself does anything.
+        if hops > 0 && (self.meet_wanderer([x, y]) || self.start_event_here()) {
+            return;
+        }
         if *self.floor().cell(x, y) == Cell::Teleporter {
             if self.teleport(x, y) {
                 self.underfoot(hops + 1);
@@ -720,7 +684,27 @@ impl Crawl {
         *self.floor().cell(self.state.x, self.state.y) == Cell::Dark
     }
 
-    fn start_fight(&mut self, fight: Fight) {
+    /// Starts the wandering group's fight if it stands on the party's cell; `from` is where
+    /// fleeing puts the party back.
+    pub(super) fn meet_wanderer(&mut self, from: [i32; 2]) -> bool {
+        let s = &self.state;
+        let Some(w) = s.wanderer.as_ref().filter(|w| w.at == [s.x, s.y]) else {
+            return false;
+        };
+        let fight = Fight {
+            group: w.group.clone(),
+            text: String::new(),
+            art: None,
+            fixed: None,
+            from,
+            wanderer: true,
+            parley: false,
+        };
+        self.start_fight(fight);
+        true
+    }
+
+    pub(super) fn start_fight(&mut self, fight: Fight) {
         self.events.push(Event::Encounter {
             group: fight.group.clone(),
             text: fight.text.clone(),
@@ -832,6 +816,7 @@ impl Crawl {
     /// Onto floor `level`, out of its first `stair` (its start if it has none), facing the
     /// way on rather than the wall behind the stair.
     fn arrive(&mut self, level: usize, stair: Cell) {
+        self.left_floor();
         let info = &self.tables.levels[level];
         let floor = &self.state.floors[level];
         let (x, y) = floor.find(&stair).unwrap_or(info.start);
@@ -853,6 +838,9 @@ impl Crawl {
     /// Onto (x, y) of floor `level`, facing `facing`: where a pit or a teleporter puts the party.
     pub(super) fn arrive_at(&mut self, level: usize, x: i32, y: i32, facing: Facing) {
         let changed = level != self.state.level;
+        if changed {
+            self.left_floor();
+        }
         let s = &mut self.state;
         s.level = level;
         s.x = x;
@@ -868,7 +856,7 @@ impl Crawl {
         self.look_around();
     }
 
-    fn hurt_all(&mut self, damage: u32) {
+    pub(super) fn hurt_all(&mut self, damage: u32) {
         for m in &mut self.state.party {
             m.hp = m.hp.saturating_sub(damage);
         }
@@ -944,5 +932,10 @@ pub(super) fn fresh(tables: &Tables, seed: u64) -> State {
         fight: None,
         dead: false,
         escaped: false,
+        flags: Vec::new(),
+        event: None,
+        spotted: None,
+        approach: Vec::new(),
+        wanderer: None,
     }
 }

@@ -7,7 +7,8 @@
 //! the rank the monster can reach from its side of the formation: from ahead the front two,
 //! from behind the back two, from the left slots 1 and 3, from the right slots 2 and 4.
 
-use super::game::{Crawl, Event};
+use super::event::Event;
+use super::game::Crawl;
 use crate::map::{Cell, Dungeon, Facing};
 use rand::Rng;
 use std::collections::VecDeque;

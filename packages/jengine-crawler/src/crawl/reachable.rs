@@ -107,12 +107,14 @@ pub(super) fn check(state: &State) -> Result<(), SaveError> {
     }
     if let Some(fight) = &state.fight {
         let [fx, fy] = fight.from;
-        if (fx - state.x).abs() + (fy - state.y).abs() != 1 {
+        // Its own cell when the party did not step into it (a sighting fought, a rest cut).
+        if (fx - state.x).abs() + (fy - state.y).abs() > 1 {
             return Err(SaveError::Floor {
                 level: state.level,
                 x: fx,
                 y: fy,
-                problem: "the fight's way back is not a cell next to the party".into(),
+                problem: "the fight's way back is neither the party's cell nor one next to it"
+                    .into(),
             });
         }
     }
@@ -230,10 +232,11 @@ mod tests {
         forged.encounter.as_mut().unwrap().from = [7, 3];
         assert_eq!(
             refused(&mut other, &forged),
-            "the save's level 0, cell 7, row 3: the fight's way back is not a cell next to the party"
+            "the save's level 0, cell 7, row 3: the fight's way back is neither the party's cell nor one next to it"
         );
+        // The party's own cell is a way back: a group fought where it was spotted.
         forged.encounter.as_mut().unwrap().from = [3, 1];
-        assert!(refused(&mut other, &forged).contains("not a cell next to the party"));
+        assert!(other.restore(&forged).is_ok());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! A save is rebuilt into a whole new state and checked cell by cell before it replaces the
 //! game in progress, so a bad one changes nothing.
 
-use super::game::{Crawl, Fight, Member, State, fresh};
+use super::game::{Crawl, Fight, Member, Sighting, Spotted, State, Wanderer, fresh};
 use super::reachable::InPlay;
 use crate::map::{Cell, Dungeon, Facing, Level, Monster, Tables};
 use rand_pcg::Pcg32;
@@ -55,6 +55,31 @@ pub struct Save {
     pub dead: bool,
     /// The party got out at the bottom.
     pub escaped: bool,
+    /// The flags set, sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+    /// The id of the event waiting for a choice, on the party's level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// The group spotted, waiting for an answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spotted: Option<Spotted>,
+    /// The groups announced on this approach.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub approach: Vec<Sighting>,
+    /// The wandering group standing on the party's floor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wanderer: Option<Wanderer>,
+}
+
+/// A fixed fight that has come toward the party from its drawn cell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MovedFight {
+    /// Its place in the level's `encounters`.
+    pub fight: usize,
+    /// Where it stands now.
+    pub at: [i32; 2],
 }
 
 /// What has changed on one floor, by cell as `[x, y]`.
@@ -83,6 +108,15 @@ pub struct FloorSave {
     /// Items taken, by their place in the level's `items` list.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub taken: Vec<usize>,
+    /// Doors drawn locked that are shut (not locked) now, by the game's `door`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unlocked: Vec<[i32; 2]>,
+    /// The `once` events answered for good, by id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub done: Vec<String>,
+    /// Fixed fights standing elsewhere than drawn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moved: Vec<MovedFight>,
     /// The monsters still alive.
     pub monsters: Vec<MonsterSave>,
 }
@@ -171,6 +205,7 @@ impl Crawl {
                     }
                 }
                 furniture_save(level, floor, &mut out);
+                story_save(level, floor, &mut out);
                 out.won = (0..floor.encounters.len())
                     .filter(|&i| floor.encounters[i].won)
                     .collect();
@@ -212,6 +247,13 @@ impl Crawl {
             encounter: s.fight.clone(),
             dead: s.dead,
             escaped: s.escaped,
+            flags: s.flags.clone(),
+            event: s
+                .event
+                .map(|i| self.tables.levels[s.level].events[i].id.clone()),
+            spotted: s.spotted.clone(),
+            approach: s.approach.clone(),
+            wanderer: s.wanderer.clone(),
         }
     }
 
@@ -276,7 +318,8 @@ impl Crawl {
         let mut floors = Vec::with_capacity(n);
         for (i, (level, saved)) in tables.levels.iter().zip(&save.floors).enumerate() {
             let mut floor = Dungeon::new(level, &tables.monsters);
-            restore_furniture(i, level, saved, &mut floor)?;
+            restore_furniture(i, saved, &mut floor)?;
+            restore_story(i, level, saved, &mut floor)?;
             let bad = |[x, y]: [i32; 2], problem: &str| SaveError::Floor {
                 level: i,
                 x,
@@ -366,7 +409,13 @@ impl Crawl {
                 ));
             }
         }
+        let (event, spotted) = restore_waiting(tables, save, &floors)?;
         Ok(State {
+            flags: checked_flags(&save.flags)?,
+            event,
+            spotted,
+            approach: save.approach.clone(),
+            wanderer: save.wanderer.clone(),
             seed: save.seed,
             rng: save.rng.clone(),
             level: save.level,
@@ -419,15 +468,10 @@ fn furniture_save(level: &Level, floor: &Dungeon, out: &mut FloorSave) {
         .collect();
 }
 
-/// Puts a floor's saved furniture back, each against the level: a found secret door where the
-/// level draws one, a shut door on a named door, a press on a plate or button, a taken item
-/// the level lists (once).
-fn restore_furniture(
-    i: usize,
-    level: &Level,
-    saved: &FloorSave,
-    floor: &mut Dungeon,
-) -> Result<(), SaveError> {
+/// Puts a floor's saved furniture back, each against the floor as drawn: a found secret door
+/// where one is drawn, a locked door on a door, a press on a plate or button, a taken item the
+/// level lists (once).
+fn restore_furniture(i: usize, saved: &FloorSave, floor: &mut Dungeon) -> Result<(), SaveError> {
     let bad = |[x, y]: [i32; 2], problem: &str| SaveError::Floor {
         level: i,
         x,
@@ -441,10 +485,10 @@ fn restore_furniture(
         }
     }
     for &at in &saved.shut {
-        let named = level.door_at(at[0], at[1]).is_some();
+        // A named door a mechanism shut, or any door the game locked.
         match floor.cell_mut(at[0], at[1]) {
-            Some(c @ (Cell::Door | Cell::Secret)) if named => *c = Cell::Locked,
-            _ => return Err(bad(at, "saved as a shut door, but no named door is there")),
+            Some(c @ (Cell::Door | Cell::Secret)) => *c = Cell::Locked,
+            _ => return Err(bad(at, "saved as a locked door, but no door is there")),
         }
     }
     for &at in &saved.pressed {
@@ -502,4 +546,184 @@ fn checked_keyring(tables: &Tables, keyring: &[String]) -> Result<Vec<String>, S
         }
     }
     Ok(keyring.to_vec())
+}
+
+/// The story's changes on one floor: locks the game took off, `once` events done, fixed
+/// fights that came toward the party.
+fn story_save(level: &Level, floor: &Dungeon, out: &mut FloorSave) {
+    for (i, (was, now)) in level.cells.iter().zip(&floor.cells).enumerate() {
+        if *was == Cell::Locked && *now == Cell::Door {
+            out.unlocked
+                .push([i as i32 % floor.width, i as i32 / floor.width]);
+        }
+    }
+    out.done = level
+        .events
+        .iter()
+        .zip(&floor.events_done)
+        .filter(|(_, done)| **done)
+        .map(|(e, _)| e.id.clone())
+        .collect();
+    out.moved = level
+        .encounters
+        .iter()
+        .zip(&floor.encounters)
+        .enumerate()
+        .filter(|(_, (drawn, now))| drawn.at != now.spot.at)
+        .map(|(fight, (_, now))| MovedFight {
+            fight,
+            at: now.spot.at,
+        })
+        .collect();
+}
+
+/// Puts a floor's story back, each against the level: an unlocked door where a lock is drawn,
+/// a done event that is one of the level's `once` events, a moved fight on a cell it may
+/// stand on.
+fn restore_story(
+    i: usize,
+    level: &Level,
+    saved: &FloorSave,
+    floor: &mut Dungeon,
+) -> Result<(), SaveError> {
+    let bad = |[x, y]: [i32; 2], problem: String| SaveError::Floor {
+        level: i,
+        x,
+        y,
+        problem,
+    };
+    for &at in &saved.unlocked {
+        match floor.cell_mut(at[0], at[1]) {
+            Some(c @ Cell::Locked) => *c = Cell::Door,
+            _ => {
+                return Err(bad(
+                    at,
+                    "saved as unlocked, but no lock is drawn there".into(),
+                ));
+            }
+        }
+    }
+    for id in &saved.done {
+        let Some(n) = level.events.iter().position(|e| &e.id == id && e.once) else {
+            return Err(SaveError::Shape(format!(
+                "level {i}: the event \"{id}\" saved as done is not a once event of this level"
+            )));
+        };
+        floor.events_done[n] = true;
+    }
+    for m in &saved.moved {
+        let Some(fight) = floor.encounters.get(m.fight) else {
+            return Err(bad(m.at, format!("fight {} moved, no such fight", m.fight)));
+        };
+        let taken = floor
+            .encounters
+            .iter()
+            .enumerate()
+            .any(|(k, e)| k != m.fight && e.spot.at == m.at);
+        let cell = floor.cell(m.at[0], m.at[1]);
+        if fight.won || taken || !cell.is_walkable() || matches!(cell, Cell::Pit | Cell::Teleporter)
+        {
+            return Err(bad(m.at, format!("fight {} cannot stand here", m.fight)));
+        }
+        floor.encounters[m.fight].spot.at = m.at;
+    }
+    Ok(())
+}
+
+/// The flags of a save, sorted, none empty.
+fn checked_flags(flags: &[String]) -> Result<Vec<String>, SaveError> {
+    if flags.iter().any(|f| f.trim().is_empty()) {
+        return Err(SaveError::Shape(
+            "the save's flags hold an empty flag".into(),
+        ));
+    }
+    let mut flags = flags.to_vec();
+    flags.sort_unstable();
+    flags.dedup();
+    Ok(flags)
+}
+
+/// What the save says waits for the game, against the party's floor: the event in progress
+/// (one of the level's, at the party's cell), the spotted group (a fixed fight not won, where
+/// it stands, or the wanderer), the groups announced, the wanderer (a group of the level's on a
+/// cell it may stand on).
+fn restore_waiting(
+    tables: &Tables,
+    save: &Save,
+    floors: &[Dungeon],
+) -> Result<(Option<usize>, Option<Spotted>), SaveError> {
+    let shape = |m: String| Err(SaveError::Shape(m));
+    let level = &tables.levels[save.level];
+    let floor = &floors[save.level];
+    let event = match &save.event {
+        None => None,
+        Some(id) => {
+            let found = level
+                .events
+                .iter()
+                .position(|e| &e.id == id && e.at == [save.x, save.y]);
+            if found.is_none() {
+                return shape(format!(
+                    "the event in progress: no event \"{id}\" on level {} stands at the party's cell",
+                    save.level
+                ));
+            }
+            found
+        }
+    };
+    if let Some(w) = &save.wanderer {
+        let [x, y] = w.at;
+        let cell = floor.cell(x, y);
+        if !level.groups.contains(&w.group) {
+            return shape(format!(
+                "the wandering group \"{}\" is not one of level {}'s groups",
+                w.group, save.level
+            ));
+        }
+        // The party stands on it only while fighting it (it walked into it).
+        let fought = save.encounter.as_ref().is_some_and(|f| f.wanderer);
+        let on_party = [save.x, save.y] == w.at && !fought;
+        if !cell.is_walkable() || on_party || floor.encounter_at(x, y).is_some() {
+            return Err(SaveError::Floor {
+                level: save.level,
+                x,
+                y,
+                problem: "the wandering group cannot stand here".into(),
+            });
+        }
+    }
+    let fixed_ok = |i: usize| floor.encounters.get(i).is_some_and(|e| !e.won);
+    for who in &save.approach {
+        if let Sighting::Fixed(i) = who
+            && floor.encounters.get(*i).is_none()
+        {
+            return shape(format!(
+                "fight {i} was seen, level {} has no such fight",
+                save.level
+            ));
+        }
+    }
+    if let Some(s) = &save.spotted {
+        let fits = match s.who {
+            Sighting::Fixed(i) => {
+                fixed_ok(i)
+                    && floor.encounters[i].spot.at == s.at
+                    && floor.encounters[i].spot.group == s.group
+            }
+            Sighting::Wanderer => save
+                .wanderer
+                .as_ref()
+                .is_some_and(|w| w.at == s.at && w.group == s.group),
+        };
+        if !fits || !save.approach.contains(&s.who) || save.event.is_some() {
+            return shape(format!(
+                "the group spotted (\"{}\" at row {}, cell {}) is not one standing there",
+                s.group, s.at[1], s.at[0]
+            ));
+        }
+    }
+    if save.encounter.is_some() && (save.event.is_some() || save.spotted.is_some()) {
+        return shape("a fight and an event or a sighting wait at once".into());
+    }
+    Ok((event, save.spotted.clone()))
 }

@@ -1250,7 +1250,7 @@ fn the_furniture_is_saved_and_a_save_that_does_not_fit_it_is_refused() {
     );
     assert_eq!(
         refused(&|s| s.floors[0].shut.push([1, 2])),
-        "the save's level 0, cell 1, row 2: saved as a shut door, but no named door is there"
+        "the save's level 0, cell 1, row 2: saved as a locked door, but no door is there"
     );
     assert_eq!(
         refused(&|s| s.floors[0].pressed.push([2, 1])),

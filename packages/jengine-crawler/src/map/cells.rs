@@ -248,6 +248,10 @@ pub struct EncounterSpot {
     /// Winning it is the way out of the last floor.
     #[serde(default)]
     pub goal: bool,
+    /// How many cells away it is spotted standing in the party's sight (left out: the level's
+    /// `sight`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sight: Option<u32>,
 }
 
 /// A monster kind, one row of the monsters table.

@@ -9,6 +9,7 @@
 
 use super::cells::{Cell, Facing, Loot, MonsterKind};
 use super::fields::{Item, Mechanism};
+use super::story::check_story;
 use super::tables::{Level, LevelRow, MapError, MonsterStart, Place, Problem};
 use std::collections::{BTreeSet, VecDeque};
 
@@ -139,11 +140,17 @@ pub(crate) fn build_level(
         items,
         decor: row.decor.clone(),
         walls: row.walls.clone(),
+        events: row.events.clone(),
+        links: row.links.clone(),
+        sight: row.sight,
     };
     if let Err((x, y, problem)) = check_furniture(index, &level) {
         return Err(fail(y, x, problem));
     }
     if let Err((x, y, problem)) = check_fights(&level, &row.groups) {
+        return Err(fail(y, x, problem));
+    }
+    if let Err((x, y, problem)) = check_story(&level) {
         return Err(fail(y, x, problem));
     }
     let start = match row.start {
@@ -184,7 +191,13 @@ pub(crate) fn build_level(
     }
     let downs = positions(&level, |c| *c == Cell::Down);
     let goal = row.encounters.iter().any(|e| e.goal);
-    if downs.is_empty() && !(last && goal) {
+    // A link (or an event's choice that leads away) is a way on too: a town needs no stairs.
+    let linked = !row.links.is_empty()
+        || row
+            .events
+            .iter()
+            .any(|e| e.choices.iter().any(|c| c.go.is_some()));
+    if downs.is_empty() && !(last && goal) && !linked {
         return Err(fail(None, None, Problem::NoWayDown));
     }
     if !downs.is_empty() && !downs.iter().any(|&(x, y)| all[(y * width + x) as usize]) {
@@ -261,7 +274,13 @@ pub(crate) fn build_level(
             .collect::<Vec<_>>()
             .join("; ")
     };
-    match search_locks(&locks, arrival, &goals, carry.keys, &named_above) {
+    // A floor left only by links has no way down for keys to be counted on.
+    let searched = if goals.is_empty() {
+        None
+    } else {
+        search_locks(&locks, arrival, &goals, carry.keys, &named_above)
+    };
+    match searched {
         None => {
             carry.keys = carry
                 .keys

@@ -88,6 +88,8 @@ pub struct Dungeon {
     pub decor: Vec<Decor>,
     /// Its wall set, a name in the sheet's `sets` (`None`: the sheet's own faces).
     pub walls: Option<String>,
+    /// For each of the level's events, whether it is done for good (a `once` event answered).
+    pub events_done: Vec<bool>,
 }
 
 impl Dungeon {
@@ -126,6 +128,7 @@ impl Dungeon {
             items: level.items.clone(),
             decor: level.decor.clone(),
             walls: level.walls.clone(),
+            events_done: vec![false; level.events.len()],
         }
     }
 
@@ -168,6 +171,7 @@ impl Dungeon {
             items: Vec::new(),
             decor: Vec::new(),
             walls: None,
+            events_done: Vec::new(),
         }
     }
 

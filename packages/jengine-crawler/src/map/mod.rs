@@ -9,11 +9,15 @@ mod cells;
 mod checks;
 mod fields;
 mod floor;
+mod story;
 mod tables;
 
 pub use cells::{Cell, Crawler, EncounterSpot, Facing, Loot, MonsterKind};
 pub use fields::{Decor, Item, Mechanism, NamedDoor, Spinner, Teleport};
 pub use floor::{Dungeon, Encounter, LEGEND, Monster, legend};
+pub use story::{
+    Choice, EventSpot, Link, MAX_CHOICES, MAX_SIGHT, Target, arrival_problem, level_named,
+};
 pub use tables::{Level, MapError, MonsterStart, Place, Problem, Tables};
 
 #[cfg(test)]

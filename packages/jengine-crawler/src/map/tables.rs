@@ -7,6 +7,7 @@
 use super::cells::{Cell, Crawler, EncounterSpot, Facing, MonsterKind, cell_in};
 use super::checks::{Carry, build_level, check_between};
 use super::fields::{Decor, Item, ItemRow, Mechanism, NamedDoor, Spinner, Teleport, TrapRow};
+use super::story::{EventSpot, Link, check_targets};
 use serde::Deserialize;
 use std::fmt;
 
@@ -52,6 +53,12 @@ pub(crate) struct LevelRow {
     pub(crate) decor: Vec<Decor>,
     #[serde(default)]
     pub(crate) walls: Option<String>,
+    #[serde(default)]
+    pub(crate) events: Vec<EventSpot>,
+    #[serde(default)]
+    pub(crate) links: Vec<Link>,
+    #[serde(default)]
+    pub(crate) sight: u32,
 }
 
 /// Where a monster starts on a level.
@@ -108,9 +115,21 @@ pub struct Level {
     pub decor: Vec<Decor>,
     /// The floor's wall set, a name in the sheet's `sets` (`None`: the sheet's own faces).
     pub walls: Option<String>,
+    /// Events on cells, in the row's order.
+    pub events: Vec<EventSpot>,
+    /// Links from cells and stairs to cells of named levels.
+    pub links: Vec<Link>,
+    /// How many cells away a group standing in the party's sight is spotted (0: never; a fixed
+    /// fight's own `sight` wins).
+    pub sight: u32,
 }
 
 impl Level {
+    /// The link leaving from (x, y), if any.
+    pub fn link_at(&self, x: i32, y: i32) -> Option<&Link> {
+        self.links.iter().find(|l| l.at == [x, y])
+    }
+
     /// The cell at (x, y); anything off the drawing is rock.
     pub fn cell(&self, x: i32, y: i32) -> &Cell {
         cell_in(&self.cells, self.width, self.height, x, y)
@@ -401,6 +420,37 @@ pub enum Problem {
     /// A fight or a random group with no name.
     #[error("a group with an empty name")]
     EmptyGroup,
+    /// An event id that is empty or used twice on a level.
+    #[error("the event id \"{0}\" is empty or used twice on this level")]
+    EventIdTaken(String),
+    /// An event on a cell the party does not stop on.
+    #[error("the event \"{id}\" stands {what}")]
+    BadEventCell {
+        /// The event.
+        id: String,
+        /// Where it stands.
+        what: &'static str,
+    },
+    /// An event's choices that do not make a list to choose from.
+    #[error("the event \"{id}\" has a bad choice list: {what}")]
+    BadChoice {
+        /// The event.
+        id: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// An event naming a flag with no name.
+    #[error("the event \"{0}\" names an empty flag")]
+    EmptyFlag(String),
+    /// A link leaving from a cell the party cannot step onto, or one that moves it first.
+    #[error("a link leaves from a cell that is {0}")]
+    LinkFrom(&'static str),
+    /// A link or an event's choice leading nowhere the party can go.
+    #[error("the link or choice leads to {0}")]
+    BadTarget(String),
+    /// A sight too far to be a corridor's.
+    #[error("a group seen from {0} cells: sight is 0 to 32")]
+    BadSight(u32),
     /// The row is not the shape of a level row.
     #[error("{0}")]
     Row(String),
@@ -485,6 +535,7 @@ impl Tables {
             levels.push(level);
         }
         check_between(&levels)?;
+        check_targets(&levels)?;
         Ok(Tables {
             levels,
             monsters,
@@ -552,6 +603,10 @@ impl Tables {
                 h.text(&e.text);
                 h.text(e.art.as_deref().unwrap_or(""));
                 h.byte(u8::from(e.art.is_some()) | u8::from(e.goal) << 1);
+                // Only when given, so a dungeon written before sight keeps its number.
+                if let Some(sight) = e.sight {
+                    h.count(sight as usize);
+                }
             }
             h.bytes(&level.encounter_rate.to_bits().to_le_bytes());
             h.count(level.groups.len());
@@ -560,6 +615,7 @@ impl Tables {
             }
             h.count(level.encounter_grace as usize);
             level.furniture_into(&mut h);
+            level.story_into(&mut h);
         }
         h.count(self.monsters.len());
         for m in &self.monsters {
@@ -606,6 +662,17 @@ impl Level {
         if text != "[[],[],[],[],[],[],[],[],null]" {
             h.text(&text);
         }
+    }
+}
+
+impl Level {
+    /// Feeds the row's events, links and sight to the fingerprint; nothing when it has none.
+    fn story_into(&self, h: &mut Fnv) {
+        if self.events.is_empty() && self.links.is_empty() && self.sight == 0 {
+            return;
+        }
+        let all = (&self.events, &self.links, self.sight);
+        h.text(&serde_json::to_string(&all).unwrap_or_default());
     }
 }
 

@@ -361,6 +361,7 @@ fn the_automap_blanks_the_unseen_and_keeps_secrets() {
             text: String::new(),
             art: None,
             goal: false,
+            sight: None,
         },
         won: false,
     });

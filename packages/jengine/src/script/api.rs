@@ -90,93 +90,109 @@ pub(crate) fn install(
                 .map(entity_value))
         })?,
     )?;
-    entity.raw_set(
-        "get",
-        lua.create_function(move |lua, (e, key): (mlua::Value, mlua::Value)| {
-            Guard::of(lua)?;
-            let e = match e {
-                mlua::Value::Integer(bits) => Entity::from_bits(bits as u64),
-                _ => None,
-            }
-            .ok_or_else(|| {
-                lua_err(format!(
-                    "{}Entity.get: argument 1 (e) must be an entity, got {}",
+    let cache = bags.borrow().clone();
+    let read = lua.create_function(move |lua, (e, key): (mlua::Value, mlua::Value)| {
+        Guard::of(lua)?;
+        let e = match e {
+            mlua::Value::Integer(bits) => Entity::from_bits(bits as u64),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            lua_err(format!(
+                "{}Entity.get: argument 1 (e) must be an entity, got {}",
+                caller(lua),
+                e.type_name()
+            ))
+        })?;
+        let key = match key {
+            mlua::Value::String(s) => s.to_string_lossy(),
+            other => {
+                return Err(lua_err(format!(
+                    "{}Entity.get: argument 2 (key) must be a string, got {}",
                     caller(lua),
-                    e.type_name()
-                ))
-            })?;
-            let key = match key {
-                mlua::Value::String(s) => s.to_string_lossy(),
-                other => {
-                    return Err(lua_err(format!(
-                        "{}Entity.get: argument 2 (key) must be a string, got {}",
-                        caller(lua),
-                        other.type_name()
-                    )));
+                    other.type_name()
+                )));
+            }
+        };
+        // This frame's copy of a bag, made on the first read and kept for the frame.
+        let cached = bags.borrow().raw_get::<Option<Table>>(key.as_str())?;
+        if let Some(bag) = &cached {
+            let found: mlua::Value = bag.raw_get(entity_value(e))?;
+            if !found.is_nil() {
+                return Ok(found);
+            }
+        }
+        let world = lua
+            .app_data_ref::<World>()
+            .ok_or_else(|| no_world("Entity.get"))?;
+        let registry = lua.app_data_ref::<Rc<Registry>>();
+        if let Some(bag) = registry
+            .as_deref()
+            .and_then(|r| r.bags().iter().find(|b| b.key() == key.as_str()))
+            && let Some(value) = bag.read_lua(&world, e, lua)?
+        {
+            let table = match cached {
+                Some(t) => t,
+                None => {
+                    let t = lua.create_table()?;
+                    bags.borrow().raw_set(key.as_str(), &t)?;
+                    t
                 }
             };
-            // This frame's copy of a bag, made on the first read and kept for the frame.
-            let cached = bags.borrow().raw_get::<Option<Table>>(key.as_str())?;
-            if let Some(bag) = &cached {
-                let found: mlua::Value = bag.raw_get(entity_value(e))?;
-                if !found.is_nil() {
-                    return Ok(found);
-                }
-            }
-            let world = lua
-                .app_data_ref::<World>()
-                .ok_or_else(|| no_world("Entity.get"))?;
-            let registry = lua.app_data_ref::<Rc<Registry>>();
-            if let Some(bag) = registry
-                .as_deref()
-                .and_then(|r| r.bags().iter().find(|b| b.key() == key.as_str()))
-                && let Some(value) = bag.read_lua(&world, e, lua)?
-            {
-                let table = match cached {
-                    Some(t) => t,
-                    None => {
-                        let t = lua.create_table()?;
-                        bags.borrow().raw_set(key.as_str(), &t)?;
-                        t
-                    }
-                };
-                table.raw_set(entity_value(e), &value)?;
-                return Ok(value);
-            }
-            if let Some(binding) = registry.as_deref().and_then(|r| r.binding(&key)) {
-                return binding
-                    .read_lua(&world, e, lua)
-                    .unwrap_or(Ok(mlua::Value::Nil));
-            }
-            // A key that names no component and no bag at all is a typo, not a missing
-            // value: it still gives nil, and the log says so once, with the closest key.
-            let unknown = registry.as_deref().filter(|r| {
-                // A bag this entity has not (or not yet) published is known all the same.
-                !r.bags().iter().any(|b| b.key() == key.as_str())
-            });
-            let unknown = unknown.map(|r| {
-                let keys: Vec<&str> = r
-                    .components()
-                    .map(|c| c.key())
-                    .chain(r.bags().iter().map(|b| b.key()))
-                    .collect();
-                let hint = crate::table::closest(&key, keys.iter().copied())
-                    .map(|c| format!("; did you mean {c:?}?"))
-                    .unwrap_or_default();
-                format!(
-                    "{}Entity.get: no component or bag is called {}, so it gives nil{hint}",
-                    caller(lua),
-                    crate::table::quoted(&key)
-                )
-            });
-            drop(world);
-            drop(registry);
-            if let (Some(message), Some(mut world)) = (unknown, lua.app_data_mut::<World>()) {
-                world.log().warn_once(message);
-            }
-            Ok(mlua::Value::Nil)
-        })?,
-    )?;
+            table.raw_set(entity_value(e), &value)?;
+            return Ok(value);
+        }
+        if let Some(binding) = registry.as_deref().and_then(|r| r.binding(&key)) {
+            return binding
+                .read_lua(&world, e, lua)
+                .unwrap_or(Ok(mlua::Value::Nil));
+        }
+        // A key that names no component and no bag at all is a typo, not a missing
+        // value: it still gives nil, and the log says so once, with the closest key.
+        let unknown = registry.as_deref().filter(|r| {
+            // A bag this entity has not (or not yet) published is known all the same.
+            !r.bags().iter().any(|b| b.key() == key.as_str())
+        });
+        let unknown = unknown.map(|r| {
+            let keys: Vec<&str> = r
+                .components()
+                .map(|c| c.key())
+                .chain(r.bags().iter().map(|b| b.key()))
+                .collect();
+            let hint = crate::table::closest(&key, keys.iter().copied())
+                .map(|c| format!("; did you mean {c:?}?"))
+                .unwrap_or_default();
+            format!(
+                "{}Entity.get: no component or bag is called {}, so it gives nil{hint}",
+                caller(lua),
+                crate::table::quoted(&key)
+            )
+        });
+        drop(world);
+        drop(registry);
+        if let (Some(message), Some(mut world)) = (unknown, lua.app_data_mut::<World>()) {
+            world.log().warn_once(message);
+        }
+        Ok(mlua::Value::Nil)
+    })?;
+    // A bag already read in this callback comes from its copy in Lua, with nothing crossing
+    // to the host; the first read, anything else and every wrong argument go to `read`. The
+    // copies' table is an upvalue no script can reach; the host empties it between callbacks.
+    let get: mlua::Function = lua
+        .load(
+            "local cache, read = ...\n\
+             return function(e, key)\n\
+               local bag = cache[key]\n\
+               if bag ~= nil then\n\
+                 local found = bag[e]\n\
+                 if found ~= nil then return found end\n\
+               end\n\
+               return read(e, key)\n\
+             end",
+        )
+        .set_name("=sandbox")
+        .call((cache, read))?;
+    entity.raw_set("get", get)?;
     g.raw_set("Entity", entity)?;
 
     let data = lua.create_table()?;

@@ -15,7 +15,7 @@ use super::api::take_value;
 use super::sandbox::Guard;
 use super::{caller, lua_err};
 use crate::registry::Registry;
-use crate::value::{self, Args, Param};
+use crate::value::{self, ArgValues, Args, Param, Value};
 
 pub use crate::value::MAX_STRING_ARG;
 
@@ -48,42 +48,37 @@ pub(crate) fn install(
                 t
             }
         };
-        let params: Rc<[Param]> = cmd.params().into();
-        let rule = cmd.rule_check();
-        let queue = queue.clone();
-        let gd = guard.clone();
-        let name: Rc<str> = cmd.qualified().into();
-        let f = lua.create_function(move |lua, args: MultiValue| {
-            gd.check()?;
-            let mut values = Vec::with_capacity(args.len());
-            for (i, v) in args.into_iter().enumerate() {
-                // Measured before it is copied: the copy is what the limit protects.
-                let most = params.get(i).map_or(MAX_STRING_ARG, |p| p.max_bytes);
-                if let mlua::Value::String(s) = &v
-                    && s.as_bytes().len() > most
-                {
-                    return Err(lua_err(format!(
-                        "{}{name}: {} is a string of {} bytes; it may be at most {most}",
-                        caller(lua),
-                        describe_arg(&params, i),
-                        s.as_bytes().len()
-                    )));
-                }
-                values.push(take_value(lua, &gd, v, || {
-                    format!("{name}: {}", describe_arg(&params, i))
-                })?);
-            }
-            value::check_all(&params, &mut values)
-                .and_then(|()| rule.as_ref().map_or(Ok(()), |rule| rule(&values)))
-                .map_err(|e| lua_err(format!("{}{name}: {e}", caller(lua))))?;
-            gd.queue_one(|| caller(lua).trim_end_matches(": ").to_string())?;
-            queue.borrow_mut().push(Queued {
-                command: index,
-                args: Args::new(values),
-                by: gd.caller(),
-            });
-            Ok(())
-        })?;
+        let call = Call {
+            index,
+            params: cmd.params().into(),
+            rule: cmd.rule_check(),
+            queue: queue.clone(),
+            guard: guard.clone(),
+            name: cmd.qualified().into(),
+        };
+        // The declared arguments come off Lua's stack one by one (no list is built for them);
+        // anything past them is caught by the last, which is empty unless a script passes
+        // too many.
+        macro_rules! taking {
+            ($($a:ident)*) => {
+                lua.create_function(
+                    move |lua, ($($a,)* rest): ($(taking!(@value $a),)* Surplus)| {
+                        call.call(lua, [$($a),*], rest)
+                    },
+                )?
+            };
+            (@value $a:ident) => { mlua::Value };
+        }
+        let f = match cmd.params().len() {
+            1 => taking!(a),
+            2 => taking!(a b),
+            3 => taking!(a b c),
+            4 => taking!(a b c d),
+            5 => taking!(a b c d e),
+            6 => taking!(a b c d e f),
+            7 => taking!(a b c d e f g),
+            _ => lua.create_function(move |lua, args: Surplus| call.call(lua, [], args))?,
+        };
         table.raw_set(cmd.name(), f.clone())?;
         if cmd.package() != crate::registry::CORE {
             for alias in cmd.aliases() {
@@ -93,6 +88,103 @@ pub(crate) fn install(
         }
     }
     Ok(())
+}
+
+/// The arguments of a call past the ones a command declares: none, unless a script passes too
+/// many (which the check then refuses). Read off the stack only when there are any, so the
+/// usual call builds no list for them.
+struct Surplus(Option<MultiValue>);
+
+impl mlua::FromLuaMulti for Surplus {
+    fn from_lua_multi(values: MultiValue, _: &Lua) -> mlua::Result<Surplus> {
+        Ok(Surplus((!values.is_empty()).then_some(values)))
+    }
+
+    unsafe fn from_stack_multi(
+        nvals: std::ffi::c_int,
+        lua: &mlua::state::RawLua,
+    ) -> mlua::Result<Surplus> {
+        if nvals <= 0 {
+            return Ok(Surplus(None));
+        }
+        // SAFETY: the caller's contract is this function's (the `nvals` values on top of the
+        // stack are the ones to read), passed on unchanged to mlua's own reader of them.
+        unsafe { MultiValue::from_stack_multi(nvals, lua) }.map(|v| Surplus(Some(v)))
+    }
+}
+
+/// One command as scripts call it: what a call is checked against and where it is queued.
+struct Call {
+    index: usize,
+    params: Rc<[Param]>,
+    rule: Option<crate::registry::Rule>,
+    queue: Queue,
+    guard: Rc<Guard>,
+    name: Rc<str>,
+}
+
+impl Call {
+    /// A script's call: each argument measured, copied out of Lua within the callback's
+    /// allowance and checked, then the call queued. A refused call queues nothing.
+    fn call<const N: usize>(
+        &self,
+        lua: &Lua,
+        declared: [mlua::Value; N],
+        rest: Surplus,
+    ) -> mlua::Result<()> {
+        self.guard.check()?;
+        let mut values = ArgValues::new();
+        for (i, v) in declared.into_iter().enumerate() {
+            values.push(self.take(lua, i, v)?);
+        }
+        if let Some(rest) = rest.0 {
+            for v in rest {
+                let i = values.len();
+                values.push(self.take(lua, i, v)?);
+            }
+        }
+        value::check_inline(&self.params, &mut values)
+            .and_then(|()| self.rule.as_ref().map_or(Ok(()), |rule| rule(&values)))
+            .map_err(|e| lua_err(format!("{}{}: {e}", caller(lua), self.name)))?;
+        // The stop was checked at the start; copying the arguments out raises its own.
+        self.guard
+            .count_queued(|| caller(lua).trim_end_matches(": ").to_string())?;
+        self.queue.borrow_mut().push(Queued {
+            command: self.index,
+            args: Args::inline(values),
+            by: self.guard.caller(),
+        });
+        Ok(())
+    }
+
+    /// Argument `i` copied out of Lua: a number, boolean or nil as it is; a string measured
+    /// before it is copied (the copy is what the limit protects); a table walked within the
+    /// callback's allowance.
+    #[inline(always)]
+    fn take(&self, lua: &Lua, i: usize, v: mlua::Value) -> mlua::Result<Value> {
+        match v {
+            mlua::Value::Integer(n) => return Ok(Value::Int(n)),
+            mlua::Value::Number(n) => return Ok(Value::Num(n)),
+            mlua::Value::Boolean(b) => return Ok(Value::Bool(b)),
+            mlua::Value::Nil => return Ok(Value::Nil),
+            _ => {}
+        }
+        let most = self.params.get(i).map_or(MAX_STRING_ARG, |p| p.max_bytes);
+        if let mlua::Value::String(s) = &v
+            && s.as_bytes().len() > most
+        {
+            return Err(lua_err(format!(
+                "{}{}: {} is a string of {} bytes; it may be at most {most}",
+                caller(lua),
+                self.name,
+                describe_arg(&self.params, i),
+                s.as_bytes().len()
+            )));
+        }
+        take_value(lua, &self.guard, v, || {
+            format!("{}: {}", self.name, describe_arg(&self.params, i))
+        })
+    }
 }
 
 fn describe_arg(params: &[Param], i: usize) -> String {

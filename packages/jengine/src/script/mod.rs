@@ -8,6 +8,7 @@
 
 mod api;
 mod bounded;
+mod code;
 mod commands;
 mod library;
 mod log;
@@ -28,6 +29,7 @@ use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, Table};
 
 pub use bounded::{Budget, BudgetStop, Meter, harden};
+pub use code::{call_lines, code_only};
 pub use commands::{MAX_STRING_ARG, Queued};
 pub use suite::LuaTest;
 
@@ -217,6 +219,9 @@ pub struct ScriptHost {
     queue: commands::Queue,
     instances: Vec<Instance>,
     sources: HashMap<String, Rc<str>>,
+    /// The lines each script calls a command on, by script and command index: found when a
+    /// call of it is first refused.
+    call_sites: RefCell<HashMap<(String, usize), Vec<usize>>>,
     bags: Rc<RefCell<Table>>,
     save: Rc<RefCell<SaveStore>>,
 }
@@ -231,18 +236,26 @@ pub(crate) fn lua_err(message: String) -> mlua::Error {
 
 /// `file:line: ` of the Lua code calling into Rust, or nothing when there is none.
 pub(crate) fn caller(lua: &Lua) -> String {
-    lua.inspect_stack(1, |d| {
-        let src = d
-            .source()
-            .short_src
-            .map(|s| s.into_owned())
-            .unwrap_or_default();
-        match d.current_line() {
-            Some(line) if !src.is_empty() => format!("{src}:{line}: "),
-            _ => String::new(),
-        }
-    })
-    .unwrap_or_default()
+    let at = |level| {
+        lua.inspect_stack(level, |d| {
+            let src = d
+                .source()
+                .short_src
+                .map(|s| s.into_owned())
+                .unwrap_or_default();
+            (src, d.current_line())
+        })
+    };
+    // A host function the host's own Lua calls for the script (`Entity.get`'s fast path)
+    // names the script's line, one level further out.
+    let found = match at(1) {
+        Some((src, _)) if src == "sandbox" => at(2),
+        other => other,
+    };
+    match found {
+        Some((src, Some(line))) if !src.is_empty() => format!("{src}:{line}: "),
+        _ => String::new(),
+    }
 }
 
 /// `file:line` of the innermost script code on the stack, skipping the host's own Lua (the
@@ -324,6 +337,7 @@ impl ScriptHost {
             queue,
             instances: Vec::new(),
             sources: HashMap::new(),
+            call_sites: RefCell::new(HashMap::new()),
             bags,
             save,
         })
@@ -436,6 +450,7 @@ impl ScriptHost {
     /// editor's hot reload).
     pub fn forget_sources(&mut self) {
         self.sources.clear();
+        self.call_sites.borrow_mut().clear();
     }
 
     /// Makes the registry reachable from `Entity.get` for package components.
@@ -555,10 +570,7 @@ impl ScriptHost {
         });
         self.queue.borrow_mut().truncate(mark);
         self.instances.clear();
-        *self.bags.borrow_mut() = self
-            .lua
-            .create_table()
-            .unwrap_or_else(|_| self.bags.borrow().clone());
+        let _ = self.bags.borrow().clear();
     }
 
     /// Calls `start(e)` on every script not yet started. The runtime calls it at the top of
@@ -724,9 +736,53 @@ impl ScriptHost {
                 let said = message
                     .strip_prefix(&format!("{name}: "))
                     .unwrap_or(&message);
-                world
-                    .log()
-                    .warn(format!("{file} (in {callback}): {name}: {said}"));
+                let place = self.call_place(file, callback, q.command, registry);
+                world.log().warn(format!("{place}: {name}: {said}"));
+            }
+        }
+    }
+
+    /// Where a refused call came from, for its warning: `file:line (in callback)` when the
+    /// script calls that command on one line, else the lines it is called on. Found only when
+    /// a call is refused, from the source the host already holds, so a call that succeeds
+    /// pays nothing for it; a file's lines are scanned once per command.
+    fn call_place(
+        &self,
+        file: &str,
+        callback: &str,
+        command: usize,
+        registry: &Registry,
+    ) -> String {
+        let key = (file.to_string(), command);
+        let mut sites = self.call_sites.borrow_mut();
+        let lines = sites.entry(key).or_insert_with(|| {
+            let Some(source) = self
+                .sources
+                .get(file.strip_prefix("assets/scripts/").unwrap_or(file))
+            else {
+                return Vec::new();
+            };
+            let cmd = &registry.commands()[command];
+            let qualified = cmd.qualified();
+            let mut names: Vec<&str> = vec![&qualified];
+            if cmd.package() != crate::registry::CORE {
+                names.push(cmd.flat());
+                names.extend(cmd.aliases().iter().map(|a| a.as_str()));
+            }
+            code::call_lines(source, &names)
+        });
+        match lines.as_slice() {
+            [] => format!("{file} (in {callback})"),
+            [line] => format!("{file}:{line} (in {callback})"),
+            many => {
+                let mut list: Vec<String> = many.iter().take(8).map(|l| l.to_string()).collect();
+                if many.len() > 8 {
+                    list.push(format!("{} more", many.len() - 8));
+                }
+                format!(
+                    "{file} (in {callback}; the call is on line {})",
+                    or_list(&list)
+                )
             }
         }
     }
@@ -736,8 +792,7 @@ impl ScriptHost {
     /// the rest of that callback. Between this call and the next, bags change only in systems,
     /// which run after scripts, so every read in a frame sees the world as it was published.
     pub fn publish_bags(&mut self, _registry: &Registry, _world: &World) -> mlua::Result<()> {
-        *self.bags.borrow_mut() = self.lua.create_table()?;
-        Ok(())
+        self.bags.borrow().clear()
     }
 
     /// Moves the world into the Lua state for the duration of `f` (so API functions can read
@@ -746,10 +801,8 @@ impl ScriptHost {
         self.lua.set_app_data(std::mem::take(world));
         self.guard.reset();
         // Each callback reads bags into copies of its own, so a script that scribbles on a
-        // bag spoils only what it sees itself.
-        if let Ok(fresh) = self.lua.create_table() {
-            *self.bags.borrow_mut() = fresh;
-        }
+        // bag spoils only what it sees itself: the last callback's copies are let go.
+        let _ = self.bags.borrow().clear();
         let result = f();
         *world = self
             .lua
@@ -783,3 +836,12 @@ pub(crate) const SUITE: &[(&str, crate::selftest::CaseList)] = &[
     ("library_tests", library_tests::CASES),
     ("proxy_tests", proxy_tests::CASES),
 ];
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}

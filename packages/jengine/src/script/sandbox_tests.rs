@@ -545,6 +545,46 @@ fn a_runtime_error_names_file_line_and_callback_and_runs_again() {
     assert_eq!(p.kicks(p.bad), 3);
 }
 
+/// Reading a name an API table does not have is an error at the script's line, not a quiet
+/// `nil`; the table that says so stays out of reach (every way in hands back the read-only
+/// proxy, whose metatable is a string).
+#[cfg_attr(test, test)]
+fn a_missing_api_name_is_an_error_at_the_line_and_the_table_behind_stays_hidden() {
+    let mut p = Probe::new(
+        "function update(e)\n\
+           Log.info(select(2, pcall(function() return Bouncer.kik end)))\n\
+           Log.info(select(2, pcall(function() return Entity.nothing end)))\n\
+           Log.info(tostring(getmetatable(Bouncer)) .. ' ' .. tostring(rawget(Bouncer, 'kick')))\n\
+           Log.info(select(2, pcall(setmetatable, Bouncer, {})))\n\
+           Log.info(select(2, pcall(function() Bouncer.kick = print end)))\n\
+           local seen = 0 for k, v in pairs(Bouncer) do seen = seen + 1 end\n\
+           Log.info(type(Bouncer.kick) .. ' ' .. seen)\n\
+           Bouncer.kick(e)\n\
+         end\n",
+    );
+    p.run(1);
+    let said: Vec<&str> = p
+        .infos
+        .iter()
+        .filter(|i| i.starts_with("assets/scripts/bad.lua"))
+        .map(|i| i.as_str())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "assets/scripts/bad.lua:2: assets/scripts/bad.lua:2: Bouncer.kik does not exist",
+            "assets/scripts/bad.lua:3: assets/scripts/bad.lua:3: Entity.nothing does not exist",
+            "assets/scripts/bad.lua:4: read-only nil",
+            "assets/scripts/bad.lua:5: cannot change a protected metatable",
+            "assets/scripts/bad.lua:6: assets/scripts/bad.lua:6: Bouncer is read-only: a script cannot change Bouncer.kick",
+            "assets/scripts/bad.lua:8: function 3",
+        ],
+        "{:#?}",
+        p.infos
+    );
+    assert_eq!(p.kicks(p.bad), 1);
+}
+
 #[cfg_attr(test, test)]
 fn script_errors_are_typed() {
     let mut p = Probe::new("function update(e)\n  while true do end\nend\n");
@@ -726,6 +766,26 @@ fn a_loop_in_an_imported_module_is_stopped_like_any_other() {
     );
 }
 
+/// A command called on one line of its script is refused with that line, as a script
+/// error is; the call's own check (a wrong kind) names it the same way.
+#[cfg_attr(test, test)]
+fn a_refused_command_called_on_one_line_names_that_line() {
+    let mut p = Probe::new(
+        "-- a volume nobody has\n\
+         function update(e)\n\
+           local what = 'lo' .. 'ud'\n\
+           Audio.volume(what, 1)\n\
+         end\n",
+    );
+    p.run(1);
+    assert_eq!(
+        p.warnings,
+        [
+            "assets/scripts/bad.lua:4 (in update): Audio.volume: \"loud\" is not a volume (master, music or sound)"
+        ],
+    );
+}
+
 #[cfg_attr(test, test)]
 fn audio_calls_are_checked_at_the_call_and_queued_in_order() {
     let mut p = Probe::new(
@@ -790,9 +850,21 @@ fn audio_calls_are_checked_at_the_call_and_queued_in_order() {
     let bad: Vec<&String> = p
         .warnings
         .iter()
-        .filter(|w| w.starts_with("assets/scripts/bad.lua (in update): Audio."))
+        .filter(|w| w.starts_with("assets/scripts/bad.lua (in update; the call is on line "))
         .collect();
     assert_eq!(bad.len(), 3, "{:#?}", p.warnings);
+    // A refusal names the lines the script calls that command on: found from the source
+    // only when a call is refused.
+    assert!(
+        bad[0].contains("line 3, 4, 12 or 13): Audio.play: "),
+        "{}",
+        bad[0]
+    );
+    assert!(
+        bad[2].contains("line 5 or 14): Audio.volume: "),
+        "{}",
+        bad[2]
+    );
     assert!(
         bad[0].contains("volume must be between 0 and 1, got 3"),
         "{}",
@@ -962,6 +1034,8 @@ crate::selftest::list_cases![
     pattern_functions_run_under_the_same_budget,
     finalizers_cannot_be_installed,
     a_memory_error_ends_the_callback_even_under_pcall,
+    a_missing_api_name_is_an_error_at_the_line_and_the_table_behind_stays_hidden,
+    a_refused_command_called_on_one_line_names_that_line,
     a_memory_bomb_in_update_is_switched_off_and_said_once,
     a_table_bomb_is_stopped_at_the_memory_limit,
     an_endless_loop_inside_a_coroutine_is_stopped,

@@ -310,3 +310,29 @@ fn miau_checks_clean() {
     let report = jengine_tool::check::check(&miau_tests::project(), miau_tests::PACKAGES);
     assert!(report.ok(), "{:#?}", report.problems);
 }
+
+/// What the package draws for a level (the board, the pieces, the stack badges) is marked as
+/// drawn for the `miau_game` entity, so the editor's pick on the board selects the game.
+#[test]
+fn everything_drawn_for_a_level_names_the_game_it_is_drawn_for() {
+    let mut rt = runtime(Options::default());
+    miau_tests::to_level(&mut rt, "word-lab", 2);
+    rt.settle(10);
+    let game: Vec<jengine::Entity> = rt
+        .world
+        .entities
+        .query::<(jengine::Entity, &jengine_miau::MiauGame)>()
+        .iter()
+        .map(|(e, _)| e)
+        .collect();
+    assert_eq!(game.len(), 1);
+    let drawn: Vec<jengine::Entity> = rt
+        .world
+        .entities
+        .query::<(&jengine::SpawnedFor, &jengine::BulkEntity)>()
+        .iter()
+        .map(|(s, _)| s.0)
+        .collect();
+    assert!(drawn.len() > 10, "{} drawn", drawn.len());
+    assert!(drawn.iter().all(|&owner| owner == game[0]));
+}

@@ -1,0 +1,299 @@
+use super::*;
+
+fn builtin_party() -> Party {
+    let rules = Rules::builtin();
+    Party::from_json(
+        &rules,
+        Source {
+            file: "data/goldbox_party.json",
+            text: builtin_text("goldbox_party").unwrap(),
+        },
+    )
+    .unwrap()
+}
+
+fn with(file_index: usize, text: &str) -> Result<Rules, TableError> {
+    let mut src = RuleSources::builtin();
+    let s = Source {
+        file: match file_index {
+            0 => "data/goldbox_classes.json",
+            1 => "data/goldbox_races.json",
+            2 => "data/goldbox_items.json",
+            3 => "data/goldbox_spells.json",
+            _ => "data/goldbox_monsters.json",
+        },
+        text,
+    };
+    match file_index {
+        0 => src.classes = s,
+        1 => src.races = s,
+        2 => src.items = s,
+        3 => src.spells = s,
+        _ => src.monsters = s,
+    }
+    Rules::from_json(src)
+}
+
+fn messages(e: TableError) -> Vec<String> {
+    e.problems.iter().map(|p| p.to_string()).collect()
+}
+
+#[test]
+fn the_shipped_tables_load() {
+    let rules = Rules::from_json(RuleSources::builtin()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rules.classes().len(), 4);
+    assert!(rules.monsters().len() >= 8);
+    for school in [School::Arcane, School::Divine] {
+        for level in 1..=3 {
+            let n = rules
+                .spells()
+                .iter()
+                .filter(|s| s.school == school && s.level == level)
+                .count();
+            assert!(n >= 2, "{school:?} level {level} has {n} spells");
+        }
+    }
+    for shape in [Shape::Single, Shape::Radius, Shape::Line, Shape::Cone] {
+        assert!(rules.spells().iter().any(|s| s.shape == shape));
+    }
+    assert_eq!(builtin_party().members.len(), 6);
+}
+
+#[test]
+fn derived_numbers_follow_the_tables() {
+    let rules = Rules::builtin();
+    let party = builtin_party();
+    let brannoc = &party.members[0];
+    // 10, chain 5, shield 1, dexterity 14 gives nothing.
+    assert_eq!(brannoc.armour_class(&rules), 4);
+    assert_eq!(brannoc.thac0(&rules), 18);
+    assert_eq!(brannoc.save(&rules, SaveKind::Spell), 16);
+    assert_eq!(brannoc.melee_bonus(&rules), (1, 1));
+    // 3 levels of d10 with constitution 16: 10+2, then 6+2 twice.
+    assert_eq!(brannoc.max_hp, 28);
+    // 505 coins against an allowance of 595: full speed.
+    assert_eq!(brannoc.move_rate(&rules), 12);
+    let hild = &party.members[1];
+    // A dwarf: constitution 18 after the race, sturdy against spells (+5).
+    assert_eq!(hild.abilities.constitution, 18);
+    assert_eq!(hild.save(&rules, SaveKind::Spell), 16 - 5);
+    assert_eq!(hild.save(&rules, SaveKind::Breath), 16);
+    // Plate and halberd (625) against 560: a quarter slower than the dwarf's 9.
+    assert_eq!(hild.move_rate(&rules), 6);
+    let ilyra = &party.members[3];
+    // Multi-class: the fighter's THAC0, the best save of either class, and the ring.
+    assert_eq!(ilyra.thac0(&rules), 19);
+    assert_eq!(ilyra.save(&rules, SaveKind::Rod), 10);
+    assert_eq!(ilyra.slots(&rules, School::Arcane), vec![2]);
+    assert!(ilyra.cannot_cast(&rules, "spark darts").is_none());
+}
+
+#[test]
+fn resting_restores_spent_spells() {
+    let rules = Rules::builtin();
+    let mut corvin = builtin_party().members[4].clone();
+    assert!(corvin.cannot_cast(&rules, "spark darts").is_none());
+    corvin.spend("spark darts");
+    assert_eq!(
+        corvin.cannot_cast(&rules, "spark darts").unwrap(),
+        "Corvin holds no unspent \"spark darts\""
+    );
+    corvin.rest();
+    assert!(corvin.cannot_cast(&rules, "spark darts").is_none());
+}
+
+#[test]
+fn arcane_spells_fail_in_armour_a_mage_may_not_wear() {
+    let rules = Rules::builtin();
+    let mut ilyra = builtin_party().members[3].clone();
+    ilyra.items.push("chain mail".into());
+    assert_eq!(
+        ilyra.cannot_cast(&rules, "drowse").unwrap(),
+        "Ilyra cannot cast arcane spells in that armour"
+    );
+}
+
+#[test]
+fn experience_is_split_over_classes_and_raises_levels() {
+    let rules = Rules::builtin();
+    let mut ilyra = builtin_party().members[3].clone();
+    let before = ilyra.max_hp;
+    let mut roller = Roller::new(3);
+    // Level 2 of each is 2000 and 2500; 6000 more gives each class 3000.
+    let ups = ilyra.gain_xp(&rules, 6000, &mut roller);
+    let levels: Vec<(String, u8)> = ups.iter().map(|u| (u.class.clone(), u.level)).collect();
+    assert_eq!(
+        levels,
+        [("fighter".to_string(), 3), ("mage".to_string(), 3)]
+    );
+    assert_eq!(ilyra.max_hp, before + ups.iter().map(|u| u.hp).sum::<i32>());
+    assert_eq!(ilyra.classes[0].xp, 2000 + 3000);
+    // A race's limit stops a class: elves stop at fighter 7.
+    let ups = ilyra.gain_xp(&rules, 2_000_000, &mut roller);
+    assert_eq!(ilyra.classes[0].level, 7);
+    assert_eq!(ilyra.classes[1].level, 10);
+    assert!(!ups.is_empty());
+}
+
+#[test]
+fn bad_rule_tables_are_refused_naming_file_row_and_field() {
+    let e = with(
+        2,
+        r#"[{ "name": "club", "kind": "weapon", "damage": "1x6", "sort": "blunt" },
+            { "name": "spear", "kind": "weapon", "sort": "polearm", "reach": 3 },
+            { "name": "Spear", "kind": "shield", "ac": 5 }]"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        messages(e),
+        [
+            "data/goldbox_items.json: row 1 (\"club\"), damage: \"1x6\" is not dice like 1d8, 2d4+1 or 3",
+            "data/goldbox_items.json: row 3 (\"Spear\"), name: \"Spear\" is already the name of row 2",
+            "data/goldbox_items.json: row 2 (\"spear\"), damage: a weapon needs damage dice",
+            "data/goldbox_items.json: row 2 (\"spear\"), reach: 3 is not 1 or 2 squares",
+            "data/goldbox_items.json: row 3 (\"Spear\"), ac: 5 is not 1 to 3",
+        ]
+    );
+}
+
+#[test]
+fn every_table_reports_all_its_problems_at_once() {
+    let e = with(
+        4,
+        r#"[{ "name": "imp", "hd": 1, "ac": 4, "move": 12, "attacks": [], "morale": 14, "xp": 5,
+              "saves_as": "bard", "spells": ["wish"] },
+            { "name": "wisp", "hd": 1, "ac": 4, "move": 12, "attacks": ["1d4"], "morale": 8,
+              "xp": 5, "colour": "blue" },
+            "not a row"]"#,
+    )
+    .unwrap_err();
+    let said = messages(e);
+    assert_eq!(
+        said,
+        [
+            "data/goldbox_monsters.json: row 2 (\"wisp\"), colour: unknown field `colour`, expected one of \
+             `name`, `hd`, `hp_bonus`, `ac`, `move`, `attacks`, `thac0`, `morale`, `xp`, \
+             `treasure`, `initiative`, `undead`, `reach`, `missile`, `spells`, `saves_as`, `art`, \
+             `text`",
+            "data/goldbox_monsters.json: row 3: a row must be an object",
+            "data/goldbox_monsters.json: row 1 (\"imp\"), morale: 14 is not 2 to 12 (a roll on 2d6)",
+            "data/goldbox_monsters.json: row 1 (\"imp\"), saves_as: \"bard\" is not in the classes table",
+            "data/goldbox_monsters.json: row 1 (\"imp\"), spells[0]: \"wish\" is not in the spells table",
+        ]
+    );
+}
+
+#[test]
+fn classes_races_and_spells_are_checked_in_words() {
+    let e = with(
+        0,
+        r#"[{ "name": "fighter", "hit_die": 9, "hit_die_levels": 3, "hp_after": 2,
+              "xp": [0, 100, 50], "thac0": [20, 19], "saves": [[14,16,15,17,17],[14,16,15,17,17],[1,16,15,17,17]],
+              "armour": "plate", "weapons": ["any"] },
+            { "name": "mage", "hit_die": 4, "hit_die_levels": 1, "hp_after": 1, "xp": [0],
+              "thac0": [20], "saves": [[14,11,13,15,12]], "armour": "none", "weapons": ["staff"],
+              "casts": "arcane" }]"#,
+    )
+    .unwrap_err();
+    let said = messages(e);
+    for expected in [
+        "data/goldbox_classes.json: row 1 (\"fighter\"), hit_die: 9 is not a die of 4, 6, 8, 10 or 12 faces",
+        "data/goldbox_classes.json: row 1 (\"fighter\"), xp[2]: 50 is not more than the level before (100)",
+        "data/goldbox_classes.json: row 1 (\"fighter\"), thac0: has 2 levels but xp has 3",
+        "data/goldbox_classes.json: row 1 (\"fighter\"), saves[2][0]: 1 is not 2 to 20",
+        "data/goldbox_classes.json: row 2 (\"mage\"), slots: a caster needs slots for each of its 1 levels, has 0",
+        // The shipped races name classes this table no longer has.
+        "data/goldbox_races.json: row 1 (\"human\"), classes[1]: \"cleric\" is not in the classes table",
+    ] {
+        assert!(
+            said.iter().any(|s| s == expected),
+            "{expected}\n in {said:#?}"
+        );
+    }
+    let e = with(
+        3,
+        r#"[{ "name": "gust", "school": "arcane", "level": 1, "range": 4, "shape": "cone", "size": 0,
+              "effect": "damage", "dice": "1d4", "save": "half" }]"#,
+    )
+    .unwrap_err();
+    let said = messages(e);
+    for expected in [
+        "data/goldbox_spells.json: row 1 (\"gust\"), size: 0 is not 1 to 12 squares",
+        "data/goldbox_spells.json: row 1 (\"gust\"), range: a line or a cone starts at the caster: its range is 0",
+        "data/goldbox_spells.json: row 1 (\"gust\"), save_vs: a spell with a save must say which save",
+        // The shipped monsters and party name spells this table no longer has.
+        "data/goldbox_monsters.json: row 5 (\"goblin hexer\"), spells[0]: \"spark darts\" is not in the spells table",
+    ] {
+        assert!(
+            said.iter().any(|s| s == expected),
+            "{expected}\n in {said:#?}"
+        );
+    }
+    let e = with(1, "{}").unwrap_err();
+    assert_eq!(
+        messages(e)[0],
+        "data/goldbox_races.json: the table must be an array of rows"
+    );
+    let e = with(1, "[1,").unwrap_err();
+    assert!(messages(e)[0].starts_with("data/goldbox_races.json: not JSON: "));
+}
+
+#[test]
+fn a_bad_party_is_refused_member_by_member() {
+    let rules = Rules::builtin();
+    let text = r#"[
+      { "name": "Ox", "race": "dwarf", "classes": ["mage"],
+        "abilities": { "str": 19, "int": 6, "wis": 10, "dex": 10, "con": 10, "cha": 10 } },
+      { "name": "Lark", "race": "human", "classes": ["cleric"], "levels": [1],
+        "abilities": { "str": 10, "int": 10, "wis": 12, "dex": 10, "con": 10, "cha": 10 },
+        "items": ["long sword", "lute"], "spells": ["mend wounds", "wound touch", "drowse"] },
+      { "name": "Mule", "race": "human", "classes": ["fighter"],
+        "abilities": { "str": 9, "int": 10, "wis": 10, "dex": 10, "con": 10, "cha": 10 },
+        "items": ["plate mail", "halberd", "shield", "mace", "mace", "mace", "mace", "mace", "mace", "mace", "mace"] }
+    ]"#;
+    let e = Party::from_json(
+        &rules,
+        Source {
+            file: "data/goldbox_party.json",
+            text,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        messages(e),
+        [
+            "data/goldbox_party.json: row 1 (\"Ox\"), classes: a dwarf cannot be a mage",
+            "data/goldbox_party.json: row 1 (\"Ox\"), abilities.str: 19 is not 3 to 18",
+            "data/goldbox_party.json: row 1 (\"Ox\"), abilities.int: a mage needs int 9, this one has 6",
+            "data/goldbox_party.json: row 2 (\"Lark\"), items[0]: no class of Lark may use a blade weapon (long sword)",
+            "data/goldbox_party.json: row 2 (\"Lark\"), items[1]: \"lute\" is not in the items table",
+            "data/goldbox_party.json: row 2 (\"Lark\"), spells[1]: Lark holds only 1 spells of level 1; \"wound touch\" is one too many",
+            "data/goldbox_party.json: row 2 (\"Lark\"), spells[2]: Lark cannot hold \"drowse\": no arcane slots of level 1",
+            "data/goldbox_party.json: row 3 (\"Mule\"), items[2]: a shield with a two-handed weapon",
+        ]
+    );
+}
+
+#[test]
+fn an_overloaded_member_is_refused_with_the_weights() {
+    let rules = Rules::builtin();
+    let text = r#"[{ "name": "Mule", "race": "human", "classes": ["fighter"],
+        "abilities": { "str": 9, "int": 10, "wis": 10, "dex": 10, "con": 10, "cha": 10 },
+        "items": ["plate mail", "mace", "mace", "mace", "mace", "mace", "mace", "mace", "mace", "mace",
+                  "mace", "mace", "mace"] }]"#;
+    let e = Party::from_json(
+        &rules,
+        Source {
+            file: "data/goldbox_party.json",
+            text,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        messages(e),
+        [
+            "data/goldbox_party.json: row 1 (\"Mule\"), items: Mule carries 1650 coins' weight and \
+          cannot move (strength 9 carries 315 at full speed)"
+        ]
+    );
+}
