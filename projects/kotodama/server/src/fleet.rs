@@ -190,6 +190,15 @@ impl Fleet {
         self.up.load(Ordering::SeqCst)
     }
 
+    /// The figures `/metrics` shows for the fleet.
+    pub fn figures(&self) -> crate::metrics::FleetFigures {
+        crate::metrics::FleetFigures {
+            lobby_up: self.up(),
+            redirects: self.redirects.load(Ordering::Relaxed),
+            claims: self.claims.load(Ordering::Relaxed),
+        }
+    }
+
     /// A connection is given up on after a beat (at least a quarter second); an answer is
     /// waited for longer, since a busy process may be slow to read it.
     fn timeouts(&self) -> AsyncConnectionConfig {

@@ -44,5 +44,5 @@ pub const PROTOCOL: u8 = 1;
 
 pub use config::{Config, read_board};
 pub use fleet::FleetConfig;
-pub use metrics::{ACK_SAMPLES, Metrics};
+pub use metrics::{ACK_SAMPLES, FleetFigures, Metrics};
 pub use server::{Handle, bind, run, spawn, start};

@@ -35,9 +35,11 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// The figures now: the counters, the transport's connections, and whether it drains.
-fn metrics(hall: &Hall, transport: &Transport) -> Metrics {
+fn metrics(hall: &Hall, transport: &Transport, fleet: Option<&Fleet>) -> Metrics {
     let connections = lock(transport).as_ref().map_or(0, Server::connections);
-    hall.counters.snapshot(connections, hall.draining())
+    let mut m = hall.counters.snapshot(connections, hall.draining());
+    m.fleet = fleet.map(Fleet::figures);
+    m
 }
 
 /// A running server, to ask for its address and figures and to stop it. Clone it freely;
@@ -108,7 +110,7 @@ impl Handle {
 
     /// The figures now.
     pub fn metrics(&self) -> Metrics {
-        metrics(&self.hall, &self.transport)
+        metrics(&self.hall, &self.transport, self.fleet.as_deref())
     }
 
     /// Resolves once the server has shut down (by [`Handle::shutdown`] or after a drain).
@@ -188,7 +190,8 @@ pub fn start(listener: TcpListener, config: Config) -> io::Result<Handle> {
             max_players: hall.config.max_players,
             metrics: Box::new({
                 let (hall, transport) = (Arc::clone(&hall), Arc::clone(&transport));
-                move || metrics(&hall, &transport)
+                let fleet = fleet.clone();
+                move || metrics(&hall, &transport, fleet.as_deref())
             }),
         };
         tokio::spawn(http::serve(listener, Arc::new(ends)));

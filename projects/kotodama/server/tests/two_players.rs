@@ -333,6 +333,11 @@ fn two_games_meet_across_a_fleet_and_a_lost_room_reads_as_leaving() {
         .expect("the room is on a process of the fleet");
     let (mut sent, mut stayed) = if host == 0 { (b, a) } else { (a, b) };
     assert_eq!(sent.text("lobby_status"), "Joining the room...");
+    // The processes count it: the redirect on one side, the seats claimed on the room's.
+    let figures = |i: usize| servers[i].metrics().fleet.expect("a fleet process");
+    assert!(figures(1 - host).redirects >= 1 || figures(host).redirects >= 1);
+    assert!(figures(host).claims >= 1);
+    assert!(figures(host).lobby_up);
     until(&mut sent, &mut stayed, "the fight", |a, b| {
         kotoba(a)["phase"] == "fight" && kotoba(b)["phase"] == "fight"
     });
