@@ -26,8 +26,9 @@ pub use check::Invalid;
 pub use mirror::{Mirror, Pending, Unpredicted};
 pub use room::{events_for, start_for, state_for};
 
-/// The version of these messages; a player says it in [`ToServer::Hello`].
-pub const VERSION: u32 = 2;
+/// The version of these messages; a player says it in [`ToServer::Hello`]. Version 3 added
+/// the fleet's redirect ([`ToClient::Redirect`], [`ToServer::Claim`]).
+pub const VERSION: u32 = 3;
 /// The longest player name, in characters.
 pub const MAX_NAME: usize = 16;
 /// The longest room code, in characters (ASCII letters and digits).
@@ -40,8 +41,10 @@ pub const MAX_WORDS: usize = 2 * MAX_SIDE;
 pub const MAX_TEXT: usize = 256;
 /// The longest fight a room sets up, in seconds.
 pub const MAX_TIME: f32 = 3600.0;
-/// The longest rejoin ticket, in characters (ASCII hex digits).
+/// The longest rejoin ticket or seat reservation, in characters (ASCII hex digits).
 pub const MAX_TICKET: usize = 64;
+/// The longest address a [`ToClient::Redirect`] names, in bytes.
+pub const MAX_ADDRESS: usize = 256;
 
 /// What the room sends a player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -94,6 +97,23 @@ pub enum ToClient {
         /// Their seat.
         seat: usize,
     },
+    /// The room is on another server of the fleet: connect to `address`, say
+    /// [`ToServer::Hello`], then [`ToServer::Claim`] the reservation (or, when the player was
+    /// coming back into a match, [`ToServer::Rejoin`] with the same ticket, which is then the
+    /// reservation) within `seconds`.
+    Redirect(Redirect),
+}
+
+/// Where a player's room is, and the one-time reservation of their seat in it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Redirect {
+    /// The server to connect to: a `ws://` address of up to [`MAX_ADDRESS`] bytes.
+    pub address: String,
+    /// The seat's reservation: up to [`MAX_TICKET`] hex digits, good once.
+    pub reservation: String,
+    /// How long the seat waits for the player, in seconds; past it the reservation is
+    /// refused and the seat given to no one.
+    pub seconds: f32,
 }
 
 /// What a player sends the room.
@@ -135,6 +155,15 @@ pub enum ToServer {
         /// The seat's ticket.
         ticket: String,
     },
+    /// Take the seat a [`ToClient::Redirect`] reserved, instead of `Queue`, `Create` or
+    /// `Join`, on the server it named. The answer is the room's [`ToClient::Start`] (or
+    /// [`ToClient::Waiting`] while the other player is on their way), or
+    /// [`Rejection::NoSuchSeat`] for a reservation this server does not hold: made up, used
+    /// already, or past its deadline.
+    Claim {
+        /// The reservation the redirect gave.
+        reservation: String,
+    },
 }
 
 /// Why the room turned a player or a message away.
@@ -157,6 +186,12 @@ pub enum Rejection {
     NotNow,
     /// No match in play holds a seat for that ticket (it ended, or the seat was given up).
     NoSuchMatch,
+    /// No seat is reserved under that reservation here: it is unknown, was used already, or
+    /// its deadline passed.
+    NoSuchSeat,
+    /// The fleet's shared lobby cannot be reached just now: matches being played go on, but
+    /// no new one can be made until it is back.
+    LobbyDown,
 }
 
 /// How the other player left.

@@ -546,7 +546,6 @@ fn animate(world: &mut World, run: &mut Run, dt: f32, game: &MiauGame) {
     }
 }
 
-/// The frame's drawing: changed boards laid out again, slides and bursts advanced.
 /// Marks everything the run has spawned as drawn for the game's entity `owner` (those not
 /// marked yet), so the editor's pick on the board selects the game.
 fn own(world: &mut World, run: &Run, owner: Entity) {
@@ -566,6 +565,7 @@ fn own(world: &mut World, run: &Run, owner: Entity) {
     }
 }
 
+/// The frame's drawing: changed boards laid out again, slides and bursts advanced.
 pub fn system(world: &mut World, dt: f64) {
     let games: Vec<Entity> = world
         .entities

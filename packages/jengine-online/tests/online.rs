@@ -227,3 +227,38 @@ fn hostile_frames_are_refused_at_the_call() {
         "{bag:?}"
     );
 }
+
+/// A redirect is followed by connecting again on the same entity: the old connection is let go
+/// without a `closed` event (the player sees nothing of it), the bag names the new server,
+/// and frames sent after go there.
+#[test]
+fn connecting_elsewhere_moves_the_connection_without_a_close() {
+    let (_rt_a, lobby) = echo();
+    let (_rt_b, room) = echo();
+    let mut g = Game::new(&format!("ws://{lobby}/"));
+    g.call("Online.connect", vec![]).unwrap();
+    g.until(|b| b.status == "open");
+    let room_url = format!("ws://{room}/");
+    g.call("Online.connect", vec![Value::Str(room_url.clone())])
+        .unwrap();
+    g.call(
+        "Online.send",
+        vec![Value::Table(
+            serde_json::json!({"Claim": {"reservation": "ab12"}}),
+        )],
+    )
+    .unwrap();
+    let seen = g.until(|b| !b.frames.is_empty());
+    assert!(
+        seen.iter()
+            .all(|b| b.events.iter().all(|e| e.event != "closed")),
+        "{seen:?}"
+    );
+    let last = seen.last().unwrap();
+    assert_eq!(last.url, room_url);
+    assert_eq!(
+        last.frames,
+        vec![serde_json::json!({"Claim": {"reservation": "ab12"}})]
+    );
+    assert_eq!((last.sent, last.received), (1, 1));
+}

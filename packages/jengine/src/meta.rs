@@ -25,6 +25,9 @@ pub struct PackageMeta {
     pub namespace: Option<String>,
     /// The packages it needs listed beside it.
     pub depends: Vec<String>,
+    /// The crates under it that compile C, each with what it is (`rquickjs-sys`: `QuickJS, …`):
+    /// a first build says so before it starts, since they take longest.
+    pub c: Vec<(String, String)>,
     /// The crate folder.
     pub dir: PathBuf,
 }
@@ -75,6 +78,8 @@ struct JengineMeta {
     namespace: Option<String>,
     #[serde(default)]
     depends: Vec<String>,
+    #[serde(default)]
+    c: std::collections::BTreeMap<String, String>,
 }
 
 impl PackageMeta {
@@ -108,6 +113,7 @@ impl PackageMeta {
             entry: jengine.entry,
             namespace: jengine.namespace,
             depends: jengine.depends,
+            c: jengine.c.into_iter().collect(),
             dir: dir.to_path_buf(),
         })
     }

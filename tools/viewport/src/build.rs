@@ -82,6 +82,40 @@ pub fn build_with(
     run_cargo(job, name, home, root, metas, profile, output)
 }
 
+/// What a build is about to compile in C for the first time: one line for each crate a listed
+/// package names under `c` in its metadata that has not been built in this target folder and
+/// profile yet (cargo keeps a build script's output under `build/<crate>-<hash>/`).
+pub(crate) fn c_to_compile(
+    metas: &[PackageMeta],
+    target_dir: &Path,
+    profile: Profile,
+) -> Vec<String> {
+    let built: Vec<String> = std::fs::read_dir(target_dir.join(profile.dir()).join("build"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("output").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut lines = Vec::new();
+    for meta in metas {
+        for (krate, what) in &meta.c {
+            let prefix = format!("{krate}-");
+            let done = built.iter().any(|b| {
+                b.strip_prefix(&prefix)
+                    .is_some_and(|hash| hash.chars().all(|c| c.is_ascii_hexdigit()))
+            });
+            if !done {
+                lines.push(format!(
+                    "{} compiles C on this first build: {what} ({krate}); it takes a minute or more, once for this target folder and profile",
+                    meta.name
+                ));
+            }
+        }
+    }
+    lines
+}
+
 /// One generated crate to build: what it is called in messages, where it is, what cargo
 /// makes of it, the stamp file's name in its folder, and any further cargo arguments.
 pub(crate) struct Job {
@@ -156,7 +190,7 @@ pub(crate) fn run_cargo(
         cargo: cargo.clone(),
         source,
     };
-    let what = format!(
+    let mut what = format!(
         "building the {kind} of {name} ({}, {}) against the host in {} into {}: {reason}",
         metas
             .iter()
@@ -167,6 +201,10 @@ pub(crate) fn run_cargo(
         root.display(),
         target_dir.display()
     );
+    for line in c_to_compile(metas, &target_dir, profile) {
+        what.push('\n');
+        what.push_str(&line);
+    }
     match output {
         Output::Quiet => {
             let output = cmd.arg("--quiet").output().map_err(spawn)?;
@@ -310,6 +348,43 @@ mod entry_tests {
     use super::*;
 
     #[test]
+    fn a_first_build_says_which_c_it_compiles() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target");
+        let meta = PackageMeta {
+            name: "jengine-miau".into(),
+            version: "0.1.0".into(),
+            description: String::new(),
+            entry: "MiauPackage".into(),
+            namespace: None,
+            depends: vec![],
+            c: vec![("rquickjs-sys".into(), "QuickJS".into())],
+            dir: dir.path().to_path_buf(),
+        };
+        let said = c_to_compile(std::slice::from_ref(&meta), &target, Profile::Release);
+        assert_eq!(
+            said,
+            [
+                "jengine-miau compiles C on this first build: QuickJS (rquickjs-sys); it takes a minute or more, once for this target folder and profile"
+            ]
+        );
+        // A build folder of another crate with the same start, or one without its output, is
+        // not the crate built.
+        let build = target.join("release/build");
+        std::fs::create_dir_all(build.join("rquickjs-sys-extra-0a1b")).unwrap();
+        std::fs::write(build.join("rquickjs-sys-extra-0a1b/output"), "").unwrap();
+        std::fs::create_dir_all(build.join("rquickjs-sys-9f8e7d")).unwrap();
+        assert_eq!(
+            c_to_compile(std::slice::from_ref(&meta), &target, Profile::Release).len(),
+            1
+        );
+        std::fs::write(build.join("rquickjs-sys-9f8e7d/output"), "").unwrap();
+        assert!(c_to_compile(std::slice::from_ref(&meta), &target, Profile::Release).is_empty());
+        // The dev profile has its own.
+        assert_eq!(c_to_compile(&[meta], &target, Profile::Dev).len(), 1);
+    }
+
+    #[test]
     fn a_failed_build_with_a_wrong_entry_is_said_against_the_packages_cargo_toml() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("greeter");
@@ -327,6 +402,7 @@ mod entry_tests {
             entry: entry.into(),
             namespace: None,
             depends: vec![],
+            c: Vec::new(),
             dir: dir.clone(),
         };
         let crate_dir = tmp.path().join("viewport");

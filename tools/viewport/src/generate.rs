@@ -411,6 +411,7 @@ mod tests {
             entry: "BeaconPackage".into(),
             namespace: None,
             depends: vec![],
+            c: Vec::new(),
             dir: package.clone(),
         };
         std::fs::write(package.join("Cargo.toml"), manifest(&there)).unwrap();
@@ -448,6 +449,7 @@ mod tests {
             entry: entry.into(),
             namespace: None,
             depends: vec![],
+            c: Vec::new(),
             dir: PathBuf::from("/x").join(name),
         };
         let (manifest, main) = generate(
@@ -566,6 +568,7 @@ mod tests {
             entry: "P".into(),
             namespace: None,
             depends: vec![],
+            c: Vec::new(),
             dir: pkg.clone(),
         };
         assert_eq!(
@@ -606,6 +609,7 @@ mod tests {
             entry: entry.into(),
             namespace: None,
             depends: vec![],
+            c: Vec::new(),
             dir: PathBuf::from("/pkgs/evil"),
         };
         let dir = tempfile::tempdir().unwrap();

@@ -121,6 +121,7 @@ mod tests {
             entry: entry.into(),
             namespace: None,
             depends: vec![],
+            c: Vec::new(),
             dir: PathBuf::from("/x").join(name),
         };
         let metas = [meta("jengine-b", "BPackage"), meta("jengine-a", "APackage")];

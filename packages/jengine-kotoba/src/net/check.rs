@@ -82,6 +82,7 @@ impl ToClient {
                 Ok(())
             }
             ToClient::Back { seat } if *seat > 1 => Err(out("Back.seat", seat, "0 or 1")),
+            ToClient::Redirect(redirect) => redirect.validate(),
             ToClient::Refused { .. }
             | ToClient::Again { .. }
             | ToClient::Left { .. }
@@ -98,6 +99,7 @@ impl ToServer {
             ToServer::Hello { name, .. } => check_name("Hello.name", name),
             ToServer::Join { code } => check_code("Join.code", code),
             ToServer::Rejoin { ticket } => check_ticket("Rejoin.ticket", ticket),
+            ToServer::Claim { reservation } => check_ticket("Claim.reservation", reservation),
             ToServer::Play { number, mv } => {
                 if *number == 0 {
                     return Err(out("Play.number", 0, "1 or more"));
@@ -117,6 +119,38 @@ impl ToServer {
             }
             ToServer::Queue | ToServer::Create | ToServer::Again | ToServer::Leave => Ok(()),
         }
+    }
+}
+
+impl Redirect {
+    /// Checks every field (see [`ToClient::validate`]): a `ws://` address of at most
+    /// [`MAX_ADDRESS`] bytes with a host and no spaces or control characters, a reservation
+    /// of hex digits, and a number of seconds up to [`MAX_TIME`].
+    pub fn validate(&self) -> Result<(), Invalid> {
+        check_len("Redirect.address", self.address.len(), "bytes", MAX_ADDRESS)?;
+        let host = self.address.strip_prefix("ws://").unwrap_or("");
+        if host.is_empty()
+            || host.starts_with('/')
+            || self
+                .address
+                .chars()
+                .any(|c| c.is_control() || c.is_whitespace())
+        {
+            return Err(out(
+                "Redirect.address",
+                format!("{:?}", self.address),
+                "a ws:// address with a host, without spaces",
+            ));
+        }
+        check_ticket("Redirect.reservation", &self.reservation)?;
+        if !(self.seconds.is_finite() && (0.0..=MAX_TIME).contains(&self.seconds)) {
+            return Err(out(
+                "Redirect.seconds",
+                self.seconds,
+                format!("0 to {MAX_TIME}"),
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -564,7 +564,111 @@ fn every_message() -> Vec<(ToClient, ToServer)> {
             ToServer::Again,
         ),
         (ToClient::Left { why: Gone::Lost }, ToServer::Leave),
+        (
+            ToClient::Redirect(redirect()),
+            ToServer::Claim {
+                reservation: "9f86d081884c7d659a2feaa0c55ad015".into(),
+            },
+        ),
+        (
+            ToClient::Refused {
+                why: Rejection::NoSuchSeat,
+            },
+            ToServer::Rejoin {
+                ticket: "ab".repeat(24),
+            },
+        ),
+        (
+            ToClient::Refused {
+                why: Rejection::LobbyDown,
+            },
+            ToServer::Queue,
+        ),
     ]
+}
+
+fn redirect() -> Redirect {
+    Redirect {
+        address: "ws://10.0.4.17:7777/".into(),
+        reservation: "9f86d081884c7d659a2feaa0c55ad015".into(),
+        seconds: 10.0,
+    }
+}
+
+#[test]
+fn a_redirect_refuses_what_no_server_would_send() {
+    let bad = |r: Redirect| ToClient::Redirect(r).validate().unwrap_err().to_string();
+    let long = format!("ws://{}/", "a".repeat(MAX_ADDRESS));
+    assert_eq!(
+        bad(Redirect {
+            address: long,
+            ..redirect()
+        }),
+        "Redirect.address has 262 bytes; the most is 256"
+    );
+    for address in [
+        "",
+        "ws://",
+        "ws:///path",
+        "http://10.0.4.17:7777/",
+        "wss://x",
+        "ws://a b/",
+        "ws://a\nb/",
+        "ws://a\u{7}/",
+    ] {
+        let why = bad(Redirect {
+            address: address.into(),
+            ..redirect()
+        });
+        assert!(
+            why.starts_with("Redirect.address is "),
+            "{address:?}: {why}"
+        );
+    }
+    for reservation in [
+        String::new(),
+        "not-hex".to_string(),
+        "g".repeat(32),
+        "a".repeat(MAX_TICKET + 1),
+    ] {
+        let why = bad(Redirect {
+            reservation: reservation.clone(),
+            ..redirect()
+        });
+        assert!(
+            why.starts_with("Redirect.reservation "),
+            "{reservation:?}: {why}"
+        );
+    }
+    for seconds in [f32::NAN, f32::INFINITY, -1.0, MAX_TIME + 1.0] {
+        let why = bad(Redirect {
+            seconds,
+            ..redirect()
+        });
+        assert!(why.starts_with("Redirect.seconds is "), "{seconds}: {why}");
+    }
+    for reservation in ["", "zz", "1234567890abcdef-"] {
+        let claim = ToServer::Claim {
+            reservation: reservation.into(),
+        };
+        assert!(
+            claim
+                .validate()
+                .unwrap_err()
+                .to_string()
+                .starts_with("Claim.reservation is "),
+            "{reservation:?}"
+        );
+    }
+    assert_eq!(
+        ToServer::Claim {
+            reservation: "f".repeat(65)
+        }
+        .validate()
+        .unwrap_err()
+        .to_string(),
+        "Claim.reservation has 65 characters; the most is 64"
+    );
 }
 
 #[test]
@@ -659,7 +763,7 @@ proptest! {
 
     #[test]
     fn decoding_a_damaged_message_never_panics(
-        which in 0usize..10,
+        which in 0usize..13,
         changes in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
         cut in any::<prop::sample::Index>(),
     ) {

@@ -102,8 +102,10 @@ impl Session {
                 }
                 Ok(())
             }
-            // The lobby's answers are the scene's business (it reads the same frames).
-            ToClient::Waiting { .. } | ToClient::Refused { .. } => Ok(()),
+            // The lobby's answers are the scene's business (it reads the same frames), a
+            // redirect too: the scene connects to the room's server and the battle goes on
+            // from the `Start` it sends there.
+            ToClient::Waiting { .. } | ToClient::Refused { .. } | ToClient::Redirect(_) => Ok(()),
         }
     }
 

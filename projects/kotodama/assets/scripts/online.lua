@@ -6,6 +6,9 @@
 -- another version are each said plainly, and every state leads back without a restart. A
 -- connection lost in a match is made again, and the match's ticket takes the seat back (the
 -- room holds it a while); the other player's drop is shown with how long their seat is held.
+-- A server of a fleet may send the player to the process that holds their room: the scene
+-- connects there and claims the reserved seat, saying no more than "Joining the room...". A
+-- room's process that is gone for good reads as the other player leaving.
 
 local menu = import("ui/menu.lua")
 local sound = import("flow/sound.lua")
@@ -14,17 +17,23 @@ local record = import("flow/record.lua")
 local word = import("flow/word.lua")
 local banner = import("flow/banner.lua")
 
--- The room messages' version (jengine_kotoba::net::VERSION): 2 names the board in Start.
-local VERSION = 2
+-- The room messages' version (jengine_kotoba::net::VERSION): 3 sends a player on to the room's
+-- server with a redirect.
+local VERSION = 3
 local DEFAULT_SERVER = "ws://127.0.0.1:7777/"
 local AWAY = 100
 local HAND = { 0, -3.65 }
 
 local table_e, net
 local lobby, side, input
--- connecting, lobby, typing, waiting, match, over, left, unreachable, version, closed,
+-- connecting, lobby, typing, waiting, joining, match, over, left, unreachable, version, closed,
 -- rejoining
 local mode = "connecting"
+-- The lobby's address (from the settings) and the seat a redirect reserved on another server.
+local lobby_url
+local reservation = ""
+-- Whether the way back into a match went through the lobby: the room's server was gone.
+local via_lobby = false
 -- The match's ticket back into its seat, and the tries at getting back after a drop.
 local ticket = ""
 local REJOIN_TRIES = 8
@@ -63,6 +72,7 @@ local function say(text) status = text end
 local function connect()
   url = Save.get("server")
   if type(url) ~= "string" or url == "" then url = DEFAULT_SERVER end
+  lobby_url = url
   mode = "connecting"
   say("Connecting to the server...")
   Online.connect(net, url)
@@ -80,7 +90,7 @@ local function back_to_lobby(why)
 end
 
 local function leave()
-  if mode == "match" or mode == "over" or mode == "waiting" then
+  if mode == "match" or mode == "over" or mode == "waiting" or mode == "joining" then
     Online.send(net, "Leave")
   end
   Online.close(net)
@@ -101,14 +111,33 @@ local REFUSED = {
   Busy = "The server is full or closing; try again soon.",
   NotNow = "The server did not expect that now.",
   NoSuchMatch = "The match ended while you were away.",
+  NoSuchSeat = "The seat in that room was no longer held for you.",
+  LobbyDown = "The lobby cannot be reached just now (matches being played go on); try again soon.",
 }
 
 local function on_frame(f)
   if type(f) ~= "table" then return end
-  if f.Waiting ~= nil then
+  if f.Redirect ~= nil then
+    local to = f.Redirect
+    url = to.address
+    if mode == "rejoining" then
+      -- The match is played on another server: take the seat back there.
+      via_lobby = false
+      rejoin_wait = 0
+    else
+      -- The room is on another server of the fleet: go there and claim the seat.
+      mode = "joining"
+      reservation = to.reservation
+      say("Joining the room...")
+      Online.connect(net, url)
+    end
+  elseif f.Waiting ~= nil then
+    local joining = mode == "joining"
     mode = "waiting"
     code = f.Waiting.code or ""
-    if code ~= "" then
+    if joining and code == "" then
+      say("Joining the room...")
+    elseif code ~= "" then
       say("Your room is open. Pass on its code; Esc closes it.")
     else
       say("Waiting for another player... Esc stops waiting.")
@@ -118,6 +147,14 @@ local function on_frame(f)
     if type(why) == "table" and why.Version ~= nil then
       mode = "version"
       say(string.format("The server speaks version %s of the game and this one %d: update the game to play online.", tostring(why.Version.server), VERSION))
+    elseif why == "NoSuchMatch" and mode == "rejoining" and via_lobby then
+      -- The room's server is gone, and the match with it: as if the other player had left.
+      mode = "left"
+      ticket = ""
+      via_lobby = false
+      Kotoba.online(table_e, -1)
+      Kotoba.online(table_e, net)
+      say("The other player left the room. Enter to find another match.")
     else
       back_to_lobby(REFUSED[why] or "The server refused.")
     end
@@ -218,7 +255,10 @@ function update(e, dt)
   local ob = Entity.get(net, "Online")
   if ob ~= nil then
     for _, ev in ipairs(ob.events) do
-      if ev.event == "connected" and mode == "rejoining" then
+      if ev.event == "connected" and mode == "joining" then
+        Online.send(net, { Hello = { version = VERSION, name = name() } })
+        Online.send(net, { Claim = { reservation = reservation } })
+      elseif ev.event == "connected" and mode == "rejoining" then
         Online.send(net, { Hello = { version = VERSION, name = name() } })
         Online.send(net, { Rejoin = { ticket = ticket } })
         say("Connected again: taking your seat back...")
@@ -237,6 +277,12 @@ function update(e, dt)
           Kotoba.online(table_e, -1)
         else
           rejoin_wait = rejoin_tries == 0 and 0.3 or 2
+          -- The room's server (another than the lobby) did not answer again: ask the lobby,
+          -- which knows whether that server is still in the fleet.
+          if rejoin_tries > 0 and url ~= lobby_url then
+            url = lobby_url
+            via_lobby = true
+          end
           say("The connection was lost (" .. tostring(ev.why) .. "). Getting back into the match...")
         end
       elseif ev.event == "closed" and mode ~= "version" then
@@ -328,7 +374,7 @@ function key(e, name, down)
     end
     return
   end
-  if mode == "waiting" then
+  if mode == "waiting" or mode == "joining" then
     if name == "escape" then
       Online.send(net, "Leave")
       back_to_lobby("Stopped waiting.")

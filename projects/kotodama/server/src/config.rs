@@ -11,6 +11,8 @@ use jengine_kotoba::board::Board;
 use jengine_kotoba::content;
 use jengine_net::ServerConfig;
 
+use crate::fleet::FleetConfig;
+
 /// A server's settings. `Config::default()` gives the values in the field docs: a server for
 /// this machine only, on a free port, without the HTTP endpoints.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,6 +60,9 @@ pub struct Config {
     /// The boards battles are fought on, by name (the built-in battle board, ひろば); each
     /// match takes one from its seed, and the players are told its name.
     pub boards: Vec<(String, Board)>,
+    /// The fleet this process joins, its lobby shared through Redis (`None`: a server alone,
+    /// its lobby in its own memory).
+    pub fleet: Option<FleetConfig>,
 }
 
 impl Default for Config {
@@ -82,6 +87,7 @@ impl Default for Config {
                 content::BATTLE_BOARD_NAME.to_string(),
                 content::battle_board(),
             )],
+            fleet: None,
         }
     }
 }

@@ -28,6 +28,7 @@
 #![warn(missing_docs)]
 
 mod config;
+mod fleet;
 mod http;
 mod life;
 mod lobby;
@@ -42,5 +43,6 @@ mod wire;
 pub const PROTOCOL: u8 = 1;
 
 pub use config::{Config, read_board};
-pub use metrics::{ACK_SAMPLES, Metrics};
+pub use fleet::FleetConfig;
+pub use metrics::{ACK_SAMPLES, FleetFigures, Metrics};
 pub use server::{Handle, bind, run, spawn, start};

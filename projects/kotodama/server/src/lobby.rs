@@ -41,8 +41,8 @@ impl Lobby {
         }
     }
 
-    /// A code no open room has.
-    fn fresh_code(&mut self) -> String {
+    /// A code no open room here has.
+    pub fn fresh_code(&mut self) -> String {
         let mut len = SHORT_CODE;
         for attempt in 0.. {
             if attempt == 16 {
@@ -58,7 +58,7 @@ impl Lobby {
         unreachable!("the loop above returns")
     }
 
-    fn open(&mut self, hall: &Hall, code: Option<String>, first: Seat) -> Option<RoomRef> {
+    pub fn open(&mut self, hall: &Hall, code: Option<String>, first: Seat) -> Option<RoomRef> {
         if !hall.room_opened() {
             return None;
         }
@@ -99,9 +99,10 @@ pub(crate) fn create(
     hall: &Arc<Hall>,
     lobby: &Mutex<Lobby>,
     me: Seat,
+    code: Option<String>,
 ) -> Result<Placed, Rejection> {
     let mut lobby = lock(lobby);
-    let code = lobby.fresh_code();
+    let code = code.unwrap_or_else(|| lobby.fresh_code());
     let out = me.out.clone();
     let room = lobby
         .open(hall, Some(code.clone()), me)
@@ -139,4 +140,27 @@ pub(crate) fn join(
 /// Forgets a room that has closed, so its code can be used again.
 pub(crate) fn forget(lobby: &Mutex<Lobby>, code: &str) {
     lock(lobby).named.remove(code);
+}
+
+/// A fresh code for a named room, to open in the fleet's lobby before the room is made.
+pub(crate) fn fresh_code(lobby: &Mutex<Lobby>) -> String {
+    lock(lobby).fresh_code()
+}
+
+/// The codes of the named rooms here still waiting for their second player.
+pub(crate) fn waiting_codes(lobby: &Mutex<Lobby>) -> Vec<String> {
+    lock(lobby)
+        .named
+        .iter()
+        .filter(|(_, room)| room::lock(room).waiting())
+        .map(|(code, _)| code.clone())
+        .collect()
+}
+
+/// A quick-match room the fleet placed here, for the first of its two players to wait in.
+pub(crate) fn open_placed(hall: &Hall, lobby: &Mutex<Lobby>, first: Seat) -> Option<RoomRef> {
+    let out = first.out.clone();
+    let room = lock(lobby).open(hall, None, first)?;
+    wire::send(&out, &ToClient::Waiting { code: None });
+    Some(room)
 }

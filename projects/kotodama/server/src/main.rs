@@ -79,6 +79,22 @@ struct Args {
     /// takes one. Without it: the built-in board, ひろば.
     #[arg(long = "board", value_name = "NAME=FILE")]
     boards: Vec<String>,
+    /// Join a fleet whose lobby is shared through this Redis (redis://host:port): the
+    /// quick-match line, room codes and seat reservations live there, and a match may be
+    /// placed on another process. Needs --public-address.
+    #[arg(long, value_name = "URL", requires = "public_address")]
+    redis: Option<String>,
+    /// The address players reach this process at (host:port, or a ws:// URL), told to the
+    /// players whose rooms the fleet places here.
+    #[arg(long, value_name = "ADDR", requires = "redis")]
+    public_address: Option<String>,
+    /// Milliseconds between this process's heartbeats in the fleet; its entry lives three
+    /// beats, so a process that dies is gone from the fleet that long after.
+    #[arg(long, default_value_t = 1000)]
+    heartbeat_ms: u64,
+    /// Milliseconds a seat reserved in the fleet waits for its player.
+    #[arg(long, default_value_t = 10_000)]
+    reservation_ms: u64,
 }
 
 fn main() -> ExitCode {
@@ -117,6 +133,7 @@ fn main() -> ExitCode {
         log_matches: !args.quiet,
         boards: defaults.boards.clone(),
         rejoin_grace: Duration::from_secs(args.rejoin_seconds),
+        fleet: None,
     };
     let mut config = config;
     if !args.boards.is_empty() {
@@ -131,6 +148,26 @@ fn main() -> ExitCode {
             }
         }
         config.boards = boards;
+    }
+    if let (Some(redis), Some(address)) = (&args.redis, &args.public_address) {
+        if args.heartbeat_ms == 0 || args.reservation_ms == 0 {
+            eprintln!("kotodama-server: --heartbeat-ms and --reservation-ms must be 1 or more");
+            return ExitCode::FAILURE;
+        }
+        let mut fleet = kotodama_server::FleetConfig::new(redis, address);
+        fleet.heartbeat = Duration::from_millis(args.heartbeat_ms);
+        fleet.reservation = Duration::from_millis(args.reservation_ms);
+        if let Err(e) = (jengine_kotoba::net::Redirect {
+            address: fleet.public_address.clone(),
+            reservation: "0".into(),
+            seconds: 0.0,
+        })
+        .validate()
+        {
+            eprintln!("kotodama-server: --public-address {address}: {e}");
+            return ExitCode::FAILURE;
+        }
+        config.fleet = Some(fleet);
     }
     if !(config.battle_time > 0.0 && config.battle_time <= jengine_kotoba::net::MAX_TIME) {
         eprintln!(

@@ -98,8 +98,20 @@ impl Counters {
             ack_count: self.ack_count.load(Ordering::Relaxed),
             ack_sum: Duration::from_micros(self.ack_micros.load(Ordering::Relaxed)),
             draining,
+            fleet: None,
         }
     }
+}
+
+/// A fleet process's dealings with the shared lobby, for [`Metrics::fleet`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FleetFigures {
+    /// Whether the shared lobby answered the last time it was asked.
+    pub lobby_up: bool,
+    /// Players sent to another process of the fleet.
+    pub redirects: u64,
+    /// Reservations of seats on this process used.
+    pub claims: u64,
 }
 
 /// The server's figures at one moment ([`crate::Handle::metrics`]).
@@ -145,6 +157,8 @@ pub struct Metrics {
     pub ack_sum: Duration,
     /// Whether the server is draining.
     pub draining: bool,
+    /// The shared lobby's side, for a process of a fleet (`None` for a server alone).
+    pub fleet: Option<FleetFigures>,
 }
 
 impl Metrics {
@@ -247,6 +261,26 @@ impl Metrics {
             "1 while the server finishes its matches and takes no new ones.",
             u8::from(self.draining).to_string(),
         );
+        if let Some(fleet) = &self.fleet {
+            put(
+                "lobby_up",
+                "gauge",
+                "1 while the fleet's shared lobby (Redis) answers.",
+                u8::from(fleet.lobby_up).to_string(),
+            );
+            put(
+                "redirects_total",
+                "counter",
+                "Players sent to another process of the fleet.",
+                fleet.redirects.to_string(),
+            );
+            put(
+                "claims_total",
+                "counter",
+                "Reservations of seats on this process used.",
+                fleet.claims.to_string(),
+            );
+        }
         let _ = writeln!(
             out,
             "# HELP kotodama_move_ack_seconds From hearing a move to queueing the state that \
@@ -303,6 +337,20 @@ mod tests {
         let text = counters.snapshot(3, false).prometheus(100);
         assert!(text.contains("kotodama_move_ack_seconds{quantile=\"0.5\"} 0.002\n"));
         assert!(text.contains("kotodama_move_ack_seconds_count 1\n"));
+        assert!(
+            !text.contains("kotodama_lobby_up"),
+            "a server alone has no lobby figures"
+        );
+        let mut fleet = counters.snapshot(3, false);
+        fleet.fleet = Some(FleetFigures {
+            lobby_up: false,
+            redirects: 7,
+            claims: 5,
+        });
+        let text = fleet.prometheus(100);
+        assert!(text.contains("kotodama_lobby_up 0\n"));
+        assert!(text.contains("kotodama_redirects_total 7\n"));
+        assert!(text.contains("kotodama_claims_total 5\n"));
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let (name, value) = line.rsplit_once(' ').unwrap();
             assert!(name.starts_with("kotodama_"), "{line}");

@@ -5,26 +5,31 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use jengine_kotoba::net::{Gone, Rejection, ToClient, ToServer, VERSION};
+use jengine_kotoba::net::{Gone, Redirect, Rejection, ToClient, ToServer, VERSION};
 use jengine_net::{CloseReason, Connection, Value};
+use tokio::sync::mpsc;
 
+use crate::fleet::{Claimed, Fleet, Joined, Notice, Queued, Reserved};
 use crate::lobby::{self, Lobby, Placed};
 use crate::room::{self, Hall, Seat};
 use crate::wire;
 
-/// What a player's task needs past the rooms' hall: the lobby, and numbers for connections.
+/// What a player's task needs past the rooms' hall: the lobby, the fleet if the process is
+/// one of a fleet, and numbers for connections.
 pub(crate) struct Players {
     pub hall: Arc<Hall>,
     pub lobby: Mutex<Lobby>,
+    pub fleet: Option<Arc<Fleet>>,
     /// Numbers the connections, so a room knows which connection holds a seat.
     next_conn: AtomicU64,
 }
 
 impl Players {
-    pub fn new(hall: Arc<Hall>, lobby: Lobby) -> Players {
+    pub fn new(hall: Arc<Hall>, lobby: Lobby, fleet: Option<Arc<Fleet>>) -> Players {
         Players {
             hall,
             lobby: Mutex::new(lobby),
+            fleet,
             next_conn: AtomicU64::new(1),
         }
     }
@@ -32,6 +37,14 @@ impl Players {
     /// A fresh number for a connection.
     fn next_conn(&self) -> u64 {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Forgets a named room that closed, here and in the fleet's lobby.
+    fn forget(&self, code: String) {
+        lobby::forget(&self.lobby, &code);
+        if let Some(fleet) = &self.fleet {
+            fleet.forget(code);
+        }
     }
 }
 
@@ -65,6 +78,7 @@ pub(crate) async fn player(mut conn: Connection<Value, Value>, players: Arc<Play
     let Some(name) = hello(&mut conn, hall).await else {
         return;
     };
+    let (notices, mut heard_notices) = mpsc::unbounded_channel();
     let mut me = Player {
         seat: Seat {
             name,
@@ -72,9 +86,18 @@ pub(crate) async fn player(mut conn: Connection<Value, Value>, players: Arc<Play
             conn: players.next_conn(),
         },
         room: None,
+        in_line: false,
+        notices,
     };
     loop {
-        let frame = match conn.recv().await {
+        let received = tokio::select! {
+            received = conn.recv() => received,
+            Some(notice) = heard_notices.recv() => {
+                me.notice(&players, notice).await;
+                continue;
+            }
+        };
+        let frame = match received {
             Ok(frame) => frame,
             Err(reason) => {
                 let gone = wire::gone(&reason);
@@ -97,7 +120,7 @@ pub(crate) async fn player(mut conn: Connection<Value, Value>, players: Arc<Play
                 return me.leave(&players, Gone::Removed);
             }
         };
-        if let Err(why) = me.hear(&players, msg, heard) {
+        if let Err(why) = me.hear(&players, msg, heard).await {
             if why == Rejection::Busy {
                 hall.refused_busy();
             }
@@ -175,26 +198,37 @@ fn refuse(conn: &Connection<Value, Value>, why: Rejection, words: &str) {
     conn.close(words);
 }
 
-/// A player past `Hello`, and the room they sit in.
+/// A player past `Hello`, the room they sit in, and in a fleet whether they wait in its
+/// quick-match line (and where the fleet's news for them arrives).
 struct Player {
     seat: Seat,
     room: Option<Placed>,
+    in_line: bool,
+    notices: mpsc::UnboundedSender<Notice>,
+}
+
+/// What a player asked the lobby for.
+enum Seek {
+    Queue,
+    Create,
+    Join(String),
+    Claim(String),
 }
 
 impl Player {
     /// One message from the player. An error is the refusal to send back.
-    fn hear(&mut self, players: &Players, msg: ToServer, heard: Instant) -> Result<(), Rejection> {
+    async fn hear(
+        &mut self,
+        players: &Arc<Players>,
+        msg: ToServer,
+        heard: Instant,
+    ) -> Result<(), Rejection> {
         match msg {
             ToServer::Hello { .. } => Err(Rejection::NotNow),
-            ToServer::Queue => self.seek(players, |me| {
-                lobby::queue(&players.hall, &players.lobby, me)
-            }),
-            ToServer::Create => self.seek(players, |me| {
-                lobby::create(&players.hall, &players.lobby, me)
-            }),
-            ToServer::Join { code } => self.seek(players, |me| {
-                lobby::join(&players.hall, &players.lobby, me, &code)
-            }),
+            ToServer::Queue => self.seek(players, Seek::Queue).await,
+            ToServer::Create => self.seek(players, Seek::Create).await,
+            ToServer::Join { code } => self.seek(players, Seek::Join(code)).await,
+            ToServer::Claim { reservation } => self.seek(players, Seek::Claim(reservation)).await,
             ToServer::Play { number, mv } => {
                 let (room, seat) = self.room.as_ref().ok_or(Rejection::NotNow)?;
                 let mut r = room::lock(room);
@@ -218,7 +252,9 @@ impl Player {
                         return Err(Rejection::NotNow);
                     }
                 }
-                let (room, seat) = players.hall.redeem(&ticket).ok_or(Rejection::NoSuchMatch)?;
+                let Some((room, seat)) = players.hall.redeem(&ticket) else {
+                    return self.rejoin_elsewhere(players, ticket).await;
+                };
                 self.leave(players, Gone::Quit);
                 room::lock(&room).rejoin(&players.hall, seat, self.seat.clone())?;
                 self.room = Some((room, seat));
@@ -232,12 +268,10 @@ impl Player {
     }
 
     /// Goes to the lobby for a room: refused while a match is being played, or while the
-    /// server drains; a room the player waits in or has finished in is left first.
-    fn seek(
-        &mut self,
-        players: &Players,
-        find: impl FnOnce(Seat) -> Result<Placed, Rejection>,
-    ) -> Result<(), Rejection> {
+    /// server drains; a room the player waits in or has finished in is left first. A server
+    /// alone finds the room in its own lobby; one of a fleet asks the shared lobby, which may
+    /// place the room on another process.
+    async fn seek(&mut self, players: &Arc<Players>, what: Seek) -> Result<(), Rejection> {
         if let Some((room, seat)) = &self.room {
             let r = room::lock(room);
             if r.playing() && r.holds(*seat, self.seat.conn) {
@@ -248,8 +282,211 @@ impl Player {
             return Err(Rejection::Busy);
         }
         self.leave(players, Gone::Quit);
-        self.room = Some(find(self.seat.clone())?);
+        let (hall, lobby) = (&players.hall, &players.lobby);
+        let Some(fleet) = &players.fleet else {
+            let me = self.seat.clone();
+            self.room = Some(match what {
+                Seek::Queue => lobby::queue(hall, lobby, me)?,
+                Seek::Create => lobby::create(hall, lobby, me, None)?,
+                Seek::Join(code) => lobby::join(hall, lobby, me, &code)?,
+                // A server alone reserves no seats.
+                Seek::Claim(_) => return Err(Rejection::NoSuchSeat),
+            });
+            return Ok(());
+        };
+        match what {
+            Seek::Queue => self.queue_fleet(players, fleet).await,
+            Seek::Create => self.create_fleet(players, fleet).await,
+            Seek::Join(code) => match fleet
+                .join(&code.to_ascii_uppercase())
+                .await
+                .map_err(|_| Rejection::LobbyDown)?
+            {
+                Joined::NoSuchRoom => Err(Rejection::NoSuchRoom),
+                Joined::Full => Err(Rejection::Full),
+                Joined::Go(seat) => self.go(players, fleet, seat).await,
+            },
+            Seek::Claim(reservation) => self.claim(players, fleet, &reservation).await,
+        }
+    }
+
+    /// The fleet's quick match: in line, or paired and sent to the room's process.
+    async fn queue_fleet(
+        &mut self,
+        players: &Arc<Players>,
+        fleet: &Arc<Fleet>,
+    ) -> Result<(), Rejection> {
+        let queued = fleet
+            .queue(self.seat.conn, self.notices.clone())
+            .await
+            .map_err(|_| Rejection::LobbyDown)?;
+        match queued {
+            Queued::Wait => {
+                self.in_line = true;
+                wire::send(&self.seat.out, &ToClient::Waiting { code: None });
+                Ok(())
+            }
+            Queued::Matched(seat) => self.go(players, fleet, seat).await,
+            Queued::NoHost => Err(Rejection::Busy),
+        }
+    }
+
+    /// A named room waiting here, its code opened in the fleet's lobby first.
+    async fn create_fleet(
+        &mut self,
+        players: &Arc<Players>,
+        fleet: &Arc<Fleet>,
+    ) -> Result<(), Rejection> {
+        for _ in 0..8 {
+            let code = lobby::fresh_code(&players.lobby);
+            if !fleet
+                .create(&code)
+                .await
+                .map_err(|_| Rejection::LobbyDown)?
+            {
+                continue;
+            }
+            let me = self.seat.clone();
+            return match lobby::create(&players.hall, &players.lobby, me, Some(code.clone())) {
+                Ok(placed) => {
+                    self.room = Some(placed);
+                    Ok(())
+                }
+                Err(why) => {
+                    fleet.forget(code);
+                    Err(why)
+                }
+            };
+        }
+        Err(Rejection::Busy)
+    }
+
+    /// Takes a seat reserved in the fleet: here at once, or by sending the player to the
+    /// process that holds the room.
+    async fn go(
+        &mut self,
+        players: &Arc<Players>,
+        fleet: &Arc<Fleet>,
+        seat: Reserved,
+    ) -> Result<(), Rejection> {
+        if seat.host == fleet.id {
+            return self.claim(players, fleet, &seat.reservation).await;
+        }
+        fleet.redirects.fetch_add(1, Ordering::Relaxed);
+        wire::send(
+            &self.seat.out,
+            &ToClient::Redirect(Redirect {
+                address: seat.address,
+                reservation: seat.reservation,
+                seconds: seat.ms as f32 / 1000.0,
+            }),
+        );
         Ok(())
+    }
+
+    /// Uses a reservation of a seat on this process: the player waits in the room it opens,
+    /// or sits down and the match starts.
+    async fn claim(
+        &mut self,
+        players: &Arc<Players>,
+        fleet: &Arc<Fleet>,
+        reservation: &str,
+    ) -> Result<(), Rejection> {
+        let claimed = fleet
+            .claim(reservation)
+            .await
+            .map_err(|_| Rejection::LobbyDown)?
+            .ok_or(Rejection::NoSuchSeat)?;
+        let (hall, lobby) = (&players.hall, &players.lobby);
+        match claimed {
+            Claimed::Named { code } => {
+                self.room = Some(lobby::join(hall, lobby, self.seat.clone(), &code)?);
+                Ok(())
+            }
+            Claimed::Quick { key, ms } => {
+                let me = self.seat.clone();
+                let first = {
+                    let me = me.clone();
+                    move || lobby::open_placed(hall, lobby, me)
+                };
+                let second = |room: &room::RoomRef| {
+                    let mut r = room::lock(room);
+                    if !r.waiting() {
+                        return false;
+                    }
+                    r.sit_and_start(hall, room, me);
+                    true
+                };
+                let placed = fleet
+                    .sit_placed(&key, ms, self.notices.clone(), first, second)
+                    .ok_or(Rejection::Busy)?;
+                self.room = Some(placed);
+                Ok(())
+            }
+        }
+    }
+
+    /// A rejoin ticket this process did not give out: in a fleet, the player is sent to the
+    /// process that did while it lives; otherwise its match is over.
+    async fn rejoin_elsewhere(
+        &mut self,
+        players: &Arc<Players>,
+        ticket: String,
+    ) -> Result<(), Rejection> {
+        let Some(fleet) = &players.fleet else {
+            return Err(Rejection::NoSuchMatch);
+        };
+        let Some(owner) = fleet.owner_of(&ticket) else {
+            return Err(Rejection::NoSuchMatch);
+        };
+        let address = fleet
+            .address_of(owner)
+            .await
+            .map_err(|_| Rejection::LobbyDown)?
+            .ok_or(Rejection::NoSuchMatch)?;
+        fleet.redirects.fetch_add(1, Ordering::Relaxed);
+        wire::send(
+            &self.seat.out,
+            &ToClient::Redirect(Redirect {
+                address,
+                reservation: ticket,
+                seconds: players.hall.config.rejoin_grace.as_secs_f32(),
+            }),
+        );
+        Ok(())
+    }
+
+    /// News from the fleet for this player.
+    async fn notice(&mut self, players: &Arc<Players>, notice: Notice) {
+        let Some(fleet) = &players.fleet else {
+            return;
+        };
+        let refused = match notice {
+            Notice::Matched(seat) if self.in_line => {
+                self.in_line = false;
+                self.go(players, fleet, seat).await.err()
+            }
+            Notice::Matched(_) => None,
+            Notice::LobbyDown if self.in_line => {
+                self.in_line = false;
+                Some(Rejection::LobbyDown)
+            }
+            Notice::LobbyDown => None,
+            Notice::Requeue => {
+                // Still alone in the room placed here: leave it and look again.
+                let alone = self.room.as_ref().is_some_and(|(room, seat)| {
+                    room::lock(room).waiting() && room::lock(room).holds(*seat, self.seat.conn)
+                });
+                if !alone {
+                    return;
+                }
+                self.leave(players, Gone::Quit);
+                self.queue_fleet(players, fleet).await.err()
+            }
+        };
+        if let Some(why) = refused {
+            wire::send(&self.seat.out, &ToClient::Refused { why });
+        }
     }
 
     /// Asks the room to hold this player's seat after their connection was lost; says
@@ -261,7 +498,7 @@ impl Player {
         // A named room that closes while the seat is held is forgotten by the lobby.
         let forget = {
             let players = Arc::clone(players);
-            move |code: String| lobby::forget(&players.lobby, &code)
+            move |code: String| players.forget(code)
         };
         room::lock(room).lose(&players.hall, room, *seat, self.seat.conn, forget)
     }
@@ -269,6 +506,11 @@ impl Player {
     /// Leaves the room, if in one; the other player is told `why`. A seat someone else has
     /// since taken (a rejoin on a new connection) is theirs, and left alone.
     fn leave(&mut self, players: &Players, why: Gone) {
+        if std::mem::take(&mut self.in_line)
+            && let Some(fleet) = &players.fleet
+        {
+            fleet.unqueue(self.seat.conn);
+        }
         let Some((room, seat)) = self.room.take() else {
             return;
         };
@@ -280,7 +522,7 @@ impl Player {
             (r.leave(&players.hall, seat, why), r.code.clone())
         };
         if let (true, Some(code)) = (closed, code) {
-            lobby::forget(&players.lobby, &code);
+            players.forget(code);
         }
     }
 }

@@ -47,6 +47,9 @@ pub(crate) struct Hall {
     /// Rejoin tickets of the matches in play: the room and the seat each opens. A leaf lock:
     /// nothing else is locked while it is held.
     tickets: Mutex<HashMap<String, Ticketed>>,
+    /// What every ticket starts with: the process's id in a fleet (so any process of it can
+    /// tell where a ticket's match is), nothing for a server alone.
+    ticket_prefix: String,
 }
 
 fn lock_leaf<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -55,7 +58,7 @@ fn lock_leaf<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Hall {
     /// A hall for `config`, its seeds drawn from `seeds`.
-    pub fn new(config: Config, seeds: Pcg64, life: Arc<Life>) -> Hall {
+    pub fn new(config: Config, seeds: Pcg64, life: Arc<Life>, ticket_prefix: String) -> Hall {
         let dict = Dict::japanese();
         Hall {
             config,
@@ -65,6 +68,7 @@ impl Hall {
             life,
             seeds: Mutex::new(seeds),
             tickets: Mutex::new(HashMap::new()),
+            ticket_prefix,
         }
     }
 
@@ -72,7 +76,11 @@ impl Hall {
     /// (it is a secret; nothing in a battle depends on it, so replays are untouched).
     pub fn issue_ticket(&self, room: &RoomRef, seat: usize) -> String {
         use rand::Rng;
-        let ticket = format!("{:032x}", rand::rng().random::<u128>());
+        let ticket = format!(
+            "{}{:032x}",
+            self.ticket_prefix,
+            rand::rng().random::<u128>()
+        );
         lock_leaf(&self.tickets).insert(ticket.clone(), (Arc::downgrade(room), seat));
         ticket
     }

@@ -19,9 +19,10 @@ use tokio::net::{TcpListener, TcpSocket};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::config::Config;
+use crate::fleet::Fleet;
 use crate::http::{self, Endpoints};
 use crate::life::{Control, Life};
-use crate::lobby::Lobby;
+use crate::lobby::{self, Lobby};
 use crate::metrics::Metrics;
 use crate::player::{self, Players};
 use crate::room::Hall;
@@ -34,9 +35,11 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// The figures now: the counters, the transport's connections, and whether it drains.
-fn metrics(hall: &Hall, transport: &Transport) -> Metrics {
+fn metrics(hall: &Hall, transport: &Transport, fleet: Option<&Fleet>) -> Metrics {
     let connections = lock(transport).as_ref().map_or(0, Server::connections);
-    hall.counters.snapshot(connections, hall.draining())
+    let mut m = hall.counters.snapshot(connections, hall.draining());
+    m.fleet = fleet.map(Fleet::figures);
+    m
 }
 
 /// A running server, to ask for its address and figures and to stop it. Clone it freely;
@@ -44,6 +47,7 @@ fn metrics(hall: &Hall, transport: &Transport) -> Metrics {
 #[derive(Clone)]
 pub struct Handle {
     hall: Arc<Hall>,
+    fleet: Option<Arc<Fleet>>,
     transport: Transport,
     addr: SocketAddr,
     metrics_addr: Option<SocketAddr>,
@@ -68,6 +72,17 @@ impl Handle {
     /// The URL players connect to: `ws://` and the address (any path is served).
     pub fn url(&self) -> String {
         format!("ws://{}/", self.addr)
+    }
+
+    /// This process's id in its fleet (16 hex digits), if it is one of a fleet.
+    pub fn fleet_id(&self) -> Option<&str> {
+        self.fleet.as_ref().map(|f| f.id.as_str())
+    }
+
+    /// Whether the fleet's shared lobby answered the last time it was asked (`false` for a
+    /// server alone).
+    pub fn lobby_up(&self) -> bool {
+        self.fleet.as_ref().is_some_and(|f| f.up())
     }
 
     /// The address of the health and metrics endpoints, if they are served.
@@ -95,7 +110,7 @@ impl Handle {
 
     /// The figures now.
     pub fn metrics(&self) -> Metrics {
-        metrics(&self.hall, &self.transport)
+        metrics(&self.hall, &self.transport, self.fleet.as_deref())
     }
 
     /// Resolves once the server has shut down (by [`Handle::shutdown`] or after a drain).
@@ -138,8 +153,30 @@ pub fn start(listener: TcpListener, config: Config) -> io::Result<Handle> {
     let mut stream = Pcg64::seed_from_u64(config.seed);
     let codes = Pcg64::seed_from_u64(stream.next_u64());
     let transport_config = config.transport.clone();
-    let hall = Arc::new(Hall::new(config, stream, Arc::new(Life::new())));
-    let players = Arc::new(Players::new(Arc::clone(&hall), Lobby::new(codes)));
+    let fleet = match &config.fleet {
+        Some(fleet) => {
+            Some(Arc::new(Fleet::new(fleet.clone()).map_err(|e| {
+                io::Error::new(io::ErrorKind::InvalidInput, e)
+            })?))
+        }
+        None => None,
+    };
+    let prefix = fleet.as_ref().map_or(String::new(), |f| f.id.clone());
+    let hall = Arc::new(Hall::new(config, stream, Arc::new(Life::new()), prefix));
+    let players = Arc::new(Players::new(
+        Arc::clone(&hall),
+        Lobby::new(codes),
+        fleet.clone(),
+    ));
+    if let Some(fleet) = &fleet {
+        let waiting = Arc::clone(&players);
+        tokio::spawn(crate::fleet::heartbeat(
+            Arc::clone(fleet),
+            Arc::clone(&hall),
+            move || lobby::waiting_codes(&waiting.lobby),
+        ));
+        tokio::spawn(crate::fleet::inbox(Arc::clone(fleet), Arc::clone(&hall)));
+    }
     let server = serve(listener, transport_config, move |conn| {
         player::player(conn, Arc::clone(&players))
     })?;
@@ -153,13 +190,15 @@ pub fn start(listener: TcpListener, config: Config) -> io::Result<Handle> {
             max_players: hall.config.max_players,
             metrics: Box::new({
                 let (hall, transport) = (Arc::clone(&hall), Arc::clone(&transport));
-                move || metrics(&hall, &transport)
+                let fleet = fleet.clone();
+                move || metrics(&hall, &transport, fleet.as_deref())
             }),
         };
         tokio::spawn(http::serve(listener, Arc::new(ends)));
     }
     Ok(Handle {
         hall,
+        fleet,
         transport,
         addr,
         metrics_addr,
@@ -277,11 +316,12 @@ pub fn run(config: Config) -> io::Result<()> {
         let listener = bind(&config)?;
         let handle = start(listener, config)?;
         eprintln!(
-            "event=listening players=ws://{} metrics={}",
+            "event=listening players=ws://{} metrics={} fleet={}",
             handle.local_addr(),
             handle
                 .metrics_addr()
                 .map_or("-".to_string(), |a| format!("http://{a}/metrics")),
+            handle.fleet_id().unwrap_or("-"),
         );
         loop {
             tokio::select! {

@@ -163,7 +163,7 @@ mod tests {
         /// refused, never a panic.
         #[test]
         fn random_values_never_panic(
-            tag in prop::sample::select(vec!["Hello", "Queue", "Create", "Join", "Play", "Again", "Leave", "Turn"]),
+            tag in prop::sample::select(vec!["Hello", "Queue", "Create", "Join", "Play", "Again", "Leave", "Rejoin", "Claim", "Turn"]),
             ints in prop::collection::vec(any::<i64>(), 0..6),
             text in ".{0,40}",
         ) {
@@ -171,7 +171,12 @@ mod tests {
                 .iter()
                 .enumerate()
                 .map(|(i, n)| (["version", "number", "slot", "x", "y", "name"][i % 6].to_string(), Value::Int(*n)))
-                .chain([("code".to_string(), Value::Str(text.clone())), ("name".to_string(), Value::Str(text))])
+                .chain([
+                    ("code".to_string(), Value::Str(text.clone())),
+                    ("ticket".to_string(), Value::Str(text.clone())),
+                    ("reservation".to_string(), Value::Str(text.clone())),
+                    ("name".to_string(), Value::Str(text)),
+                ])
                 .collect();
             let value = Value::Map(vec![(tag.to_string(), Value::Map(fields))]);
             let _ = read(&value);

@@ -397,6 +397,36 @@ fn garbage_closes_its_sender_with_a_reason_and_the_room_goes_on() {
     assert_eq!(server.handle.metrics().removed, 3);
 }
 
+/// A server alone reserves no seats: a claim of one is refused, and a claim that is no
+/// reservation at all (too long, not hex) is closed as a bad message, saying which field.
+#[test]
+fn a_server_alone_refuses_every_reservation() {
+    let server = Server::start(config());
+    let mut a = server.player("あお");
+    a.send(&ToServer::Claim {
+        reservation: "0123456789abcdef0123456789abcdef".into(),
+    });
+    assert_eq!(a.refused(), Rejection::NoSuchSeat);
+    // Still in the lobby, and free to play.
+    a.send(&ToServer::Queue);
+    assert_eq!(a.next(), ToClient::Waiting { code: None });
+    for (reservation, why) in [
+        (
+            "f".repeat(65),
+            "invalid message: Claim.reservation has 65 characters; the most is 64",
+        ),
+        (
+            "not a token".to_string(),
+            "invalid message: Claim.reservation is \"not a token\"; it must be hexadecimal digits",
+        ),
+    ] {
+        let mut p = server.player("にせ");
+        p.send(&ToServer::Claim { reservation });
+        let closed = p.closed();
+        assert_eq!((closed.code, closed.why.as_str()), (1007, why));
+    }
+}
+
 #[test]
 fn an_oversized_frame_is_closed_before_it_is_read() {
     let mut cfg = config();

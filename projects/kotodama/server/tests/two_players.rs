@@ -7,8 +7,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use jengine_testkit::{Game, Options, Renderer};
-use kotodama_server::{Config, spawn};
+use kotodama_server::{Config, FleetConfig, spawn};
 use serde_json::json;
+
+#[path = "support/redis.rs"]
+mod support;
 
 fn project() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -272,4 +275,86 @@ fn the_online_lobby_matches_its_golden() {
         .text = "server ws://127.0.0.1:7777/".into();
     a.golden("online_lobby");
     server.shutdown();
+}
+
+/// Two games whose lobbies are two processes of a fleet: the quick match places the room on
+/// one of them, the other game is sent there and follows without a word but "Joining the
+/// room...", and they play. When the room's process is lost for good, the game that was sent
+/// there finds its way back through its own lobby and reads it as the other player leaving.
+#[test]
+fn two_games_meet_across_a_fleet_and_a_lost_room_reads_as_leaving() {
+    let Some(redis) = support::Redis::start() else {
+        return;
+    };
+    let server = |seed: u64| {
+        let port = support::free_port();
+        let mut fleet = FleetConfig::new(&redis.url(), &format!("127.0.0.1:{port}"));
+        fleet.heartbeat = Duration::from_millis(150);
+        fleet.reservation = Duration::from_millis(3000);
+        let config = Config {
+            bind: ([127, 0, 0, 1], port).into(),
+            log_matches: false,
+            seed,
+            fleet: Some(fleet),
+            ..Config::default()
+        };
+        let (handle, _thread) = spawn(config).unwrap();
+        support::eventually("the process joins the fleet", || {
+            handle.lobby_up().then_some(())
+        });
+        handle
+    };
+    let servers = [server(1), server(2)];
+    let dirs = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut a = game(&servers[0].url(), "aoi", dirs.0.path());
+    let mut b = game(&servers[1].url(), "ben", dirs.1.path());
+    until(&mut a, &mut b, "both to connect", |a, b| {
+        a.text("lobby_status").starts_with("Connected")
+            && b.text("lobby_status").starts_with("Connected")
+    });
+    a.key("enter");
+    until(&mut a, &mut b, "A to wait", |a, _| {
+        a.text("lobby_status").starts_with("Waiting")
+    });
+    b.key("enter");
+    until(&mut a, &mut b, "the match", |a, b| {
+        kotoba(a)["online"] == true
+            && kotoba(b)["online"] == true
+            && kotoba(a)["active"] == true
+            && kotoba(b)["active"] == true
+    });
+    assert_ne!(kotoba(&a)["seat"], kotoba(&b)["seat"], "two seats");
+    // One of the two was sent to the other's process; all it was told was that it joins.
+    let url = |g: &Game| g.bag("net", "Online")["url"].as_str().unwrap().to_string();
+    assert_eq!(url(&a), url(&b), "both play in one room");
+    let host = servers
+        .iter()
+        .position(|s| s.url() == url(&a))
+        .expect("the room is on a process of the fleet");
+    let (mut sent, mut stayed) = if host == 0 { (b, a) } else { (a, b) };
+    assert_eq!(sent.text("lobby_status"), "Joining the room...");
+    // The processes count it: the redirect on one side, the seats claimed on the room's.
+    let figures = |i: usize| servers[i].metrics().fleet.expect("a fleet process");
+    assert!(figures(1 - host).redirects >= 1 || figures(host).redirects >= 1);
+    assert!(figures(host).claims >= 1);
+    assert!(figures(host).lobby_up);
+    until(&mut sent, &mut stayed, "the fight", |a, b| {
+        kotoba(a)["phase"] == "fight" && kotoba(b)["phase"] == "fight"
+    });
+    // The room's process is lost: the game that was sent there reads it as the other player
+    // leaving, once the fleet has let the process go.
+    servers[host].shutdown();
+    until(
+        &mut sent,
+        &mut stayed,
+        "the match to end for the one sent",
+        |a, _| a.text("lobby_status").contains("left the room"),
+    );
+    sent.key("enter");
+    sent.step(&[]);
+    assert!(
+        sent.text("lobby_status").starts_with("Choose"),
+        "{}",
+        sent.text("lobby_status")
+    );
 }

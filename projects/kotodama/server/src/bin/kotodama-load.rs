@@ -9,7 +9,10 @@
 //! queues again.
 //!
 //! Move-to-ack latency is measured per move, from sending `Play` number n to the first `State`
-//! whose `acked` is n or more.
+//! whose `acked` is n or more; match-making time from sending `Queue` to the `Start` that
+//! answers it, a redirect to another process of a fleet followed on the way (the player
+//! connects where it is sent and claims its seat, as a game does). Several `--url`s spread the
+//! players over the processes of a fleet, player i on the i-th mod their number.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::process::ExitCode;
@@ -36,9 +39,10 @@ use tokio_tungstenite::tungstenite::{Bytes, Message};
 #[derive(Parser, Debug, Clone)]
 #[command(version)]
 struct Args {
-    /// The server's WebSocket URL.
-    #[arg(long, default_value = "ws://127.0.0.1:7777/")]
-    url: String,
+    /// The server's WebSocket URL; give it again for each process of a fleet, and the
+    /// players are spread over them in turn.
+    #[arg(long = "url", default_value = "ws://127.0.0.1:7777/")]
+    urls: Vec<String>,
     /// Simulated players, each on a connection of its own.
     #[arg(long, default_value_t = 100)]
     clients: usize,
@@ -71,6 +75,10 @@ struct Stats {
     sent: AtomicU64,
     acked: AtomicU64,
     matches: AtomicU64,
+    /// Redirects followed to another process.
+    redirects: AtomicU64,
+    /// Match-making times (`Queue` to `Start`), in microseconds, over the whole run.
+    matchmaking: Mutex<Vec<u32>>,
     /// Whether the measured window is open.
     measuring: AtomicBool,
     /// Latencies in the measured window, in microseconds.
@@ -157,6 +165,16 @@ fn main() -> ExitCode {
     println!(
         "matches        {} started",
         stats.matches.load(Ordering::Relaxed)
+    );
+    let mut made = lock(&stats.matchmaking).clone();
+    made.sort_unstable();
+    println!(
+        "match-making   p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms over {} matches found from the line, {} redirects followed",
+        quantile(&made, 0.5),
+        quantile(&made, 0.99),
+        quantile(&made, 1.0),
+        made.len(),
+        stats.redirects.load(Ordering::Relaxed)
     );
     let total: u64 = errors.values().sum();
     println!("errors         {total}");
@@ -335,20 +353,6 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
     let dict = Dict::japanese();
     let tiles = TileStats::from_dict(dict);
     let mut rng = Pcg32::seed_from_u64(args.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    // tungstenite zeroes its whole read buffer before each read: keep it at a page (see
-    // jengine-net's `ws_config`), not the default 128 KiB.
-    let ws_config = WebSocketConfig::default().read_buffer_size(4096);
-    let connect =
-        tokio_tungstenite::connect_async_with_config(args.url.as_str(), Some(ws_config), true);
-    let ws = match tokio::time::timeout(Duration::from_secs(10), connect).await {
-        Ok(Ok((ws, _))) => ws,
-        Ok(Err(e)) => return stats.error(format!("connect: {e}")),
-        Err(_) => return stats.error("connect: no handshake within 10 s".into()),
-    };
-    stats.connected.fetch_add(1, Ordering::Relaxed);
-    let held = stats.held.fetch_add(1, Ordering::Relaxed) + 1;
-    stats.peak.fetch_max(held, Ordering::Relaxed);
-    let (mut sink, mut stream) = ws.split();
     let frame = |msg: &ToServer| -> Message {
         let bytes = Value::of(msg)
             .ok()
@@ -360,114 +364,172 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
         version: VERSION,
         name: format!("load{i}"),
     };
-    let mut ok =
-        sink.send(frame(&hello)).await.is_ok() && sink.send(frame(&ToServer::Queue)).await.is_ok();
-    let mut battle: Option<Seat> = None;
-    let mut again_at: Option<Instant> = None;
-    let period = Duration::from_secs_f64(1.0 / args.rate);
-    let mut beat = tokio::time::interval_at(
-        tokio::time::Instant::now() + period.mul_f64(rng.random::<f64>()),
-        period,
-    );
-    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    while ok {
-        tokio::select! {
-            message = stream.next() => {
-                let bytes = match message {
-                    Some(Ok(Message::Binary(bytes))) => bytes,
-                    Some(Ok(Message::Close(frame))) => {
-                        let why = frame.map_or("no reason".to_string(), |f| format!("{} {}", u16::from(f.code), f.reason));
-                        stats.error(format!("closed by the server: {why}"));
-                        break;
-                    }
-                    Some(Ok(_)) => continue,
-                    Some(Err(e)) => { stats.error(format!("read: {e}")); break; }
-                    None => { stats.error("read: the connection ended".into()); break; }
-                };
-                if let Some(n) = state_acked(&bytes) {
-                    if let Some(b) = battle.as_mut() {
-                        let now = Instant::now();
-                        while b.pending.front().is_some_and(|&(m, _)| m <= n) {
-                            if let Some((_, sent)) = b.pending.pop_front() {
-                                stats.latency(now - sent);
-                            }
-                        }
-                        b.state = Some(bytes);
-                    }
-                    continue;
-                }
-                let Ok(value) = codec.decode::<Value>(&bytes) else {
-                    stats.error("a frame that does not decode".into());
-                    break;
-                };
-                match kind(&value) {
-                    Some("Start") => {
-                        let Ok(ToClient::Start(start)) = value.read::<ToClient>() else {
-                            stats.error("a Start that does not read".into());
-                            break;
-                        };
-                        if start.seat == 0 {
-                            stats.matches.fetch_add(1, Ordering::Relaxed);
-                        }
-                        battle = Some(Seat { seat: start.seat, next: 1, pending: VecDeque::new(), state: None, over: false });
-                    }
-                    Some("Ev") => {
-                        if has_over(&value) && let Some(b) = battle.as_mut() && !b.over {
-                            b.over = true;
-                            again_at = Some(Instant::now() + Duration::from_millis(rng.random_range(200..1000)));
-                        }
-                    }
-                    Some("Left") => {
-                        battle = None;
-                        again_at = None;
-                        ok = sink.send(frame(&ToServer::Queue)).await.is_ok();
-                    }
-                    Some("Refused") => {
-                        let why = body(&value).and_then(|b| field(b, "why")).map_or("?".into(), |w| format!("{:?}", w.to_json()));
-                        stats.error(format!("refused: {why}"));
-                    }
-                    Some("Waiting" | "Again") => {}
-                    _ => stats.error("a frame that is no message of this game".into()),
-                }
-            }
-            _ = beat.tick() => {
-                if let Some(at) = again_at && Instant::now() >= at {
-                    again_at = None;
-                    ok = sink.send(frame(&ToServer::Again)).await.is_ok();
-                    continue;
-                }
-                let Some(b) = battle.as_mut() else { continue };
-                if b.over {
-                    continue;
-                }
-                let read = |bytes: &Bytes| codec.decode::<Value>(bytes).map_err(|e| e.to_string())?.read::<ToClient>();
-                let state = match b.state.as_ref().map(read) {
-                    None => continue,
-                    Some(Ok(ToClient::State(state))) => state,
-                    Some(_) => {
-                        stats.error("a State that does not read".into());
-                        b.state = None;
-                        continue;
-                    }
-                };
-                let Some(mv) = choose(&state, b.seat, dict, &tiles, &mut rng) else { continue };
-                let number = b.next;
-                b.next += 1;
-                b.pending.push_back((number, Instant::now()));
-                stats.sent.fetch_add(1, Ordering::Relaxed);
-                ok = sink.send(frame(&ToServer::Play { number, mv })).await.is_ok();
-            }
-            _ = stop.changed() => {
-                let _ = sink.send(frame(&ToServer::Leave)).await;
-                let _ = sink.close().await;
+    // Where to connect and what to ask first: the lobby and a quick match, then wherever a
+    // redirect sends the player, to claim the seat there.
+    let mut next = Some((args.urls[i % args.urls.len()].clone(), ToServer::Queue));
+    let mut queued_at = Some(Instant::now());
+    let mut first = true;
+    while let Some((url, ask)) = next.take() {
+        // tungstenite zeroes its whole read buffer before each read: keep it at a page (see
+        // jengine-net's `ws_config`), not the default 128 KiB.
+        let ws_config = WebSocketConfig::default().read_buffer_size(4096);
+        let connect =
+            tokio_tungstenite::connect_async_with_config(url.as_str(), Some(ws_config), true);
+        let ws = match tokio::time::timeout(Duration::from_secs(10), connect).await {
+            Ok(Ok((ws, _))) => ws,
+            Ok(Err(e)) => {
+                stats.error(format!("connect: {e}"));
                 break;
             }
+            Err(_) => {
+                stats.error("connect: no handshake within 10 s".into());
+                break;
+            }
+        };
+        if first {
+            first = false;
+            stats.connected.fetch_add(1, Ordering::Relaxed);
+            let held = stats.held.fetch_add(1, Ordering::Relaxed) + 1;
+            stats.peak.fetch_max(held, Ordering::Relaxed);
+        }
+        let (mut sink, mut stream) = ws.split();
+        let mut ok = sink.send(frame(&hello)).await.is_ok() && sink.send(frame(&ask)).await.is_ok();
+        let mut battle: Option<Seat> = None;
+        let mut again_at: Option<Instant> = None;
+        // A player the lobby turned away (busy, the shared lobby down, a seat no longer held)
+        // looks again a moment later.
+        let mut requeue_at: Option<Instant> = None;
+        let period = Duration::from_secs_f64(1.0 / args.rate);
+        let mut beat = tokio::time::interval_at(
+            tokio::time::Instant::now() + period.mul_f64(rng.random::<f64>()),
+            period,
+        );
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        while ok {
+            tokio::select! {
+                message = stream.next() => {
+                    let bytes = match message {
+                        Some(Ok(Message::Binary(bytes))) => bytes,
+                        Some(Ok(Message::Close(frame))) => {
+                            let why = frame.map_or("no reason".to_string(), |f| format!("{} {}", u16::from(f.code), f.reason));
+                            stats.error(format!("closed by the server: {why}"));
+                            break;
+                        }
+                        Some(Ok(_)) => continue,
+                        Some(Err(e)) => { stats.error(format!("read: {e}")); break; }
+                        None => { stats.error("read: the connection ended".into()); break; }
+                    };
+                    if let Some(n) = state_acked(&bytes) {
+                        if let Some(b) = battle.as_mut() {
+                            let now = Instant::now();
+                            while b.pending.front().is_some_and(|&(m, _)| m <= n) {
+                                if let Some((_, sent)) = b.pending.pop_front() {
+                                    stats.latency(now - sent);
+                                }
+                            }
+                            b.state = Some(bytes);
+                        }
+                        continue;
+                    }
+                    let Ok(value) = codec.decode::<Value>(&bytes) else {
+                        stats.error("a frame that does not decode".into());
+                        break;
+                    };
+                    match kind(&value) {
+                        Some("Start") => {
+                            let Ok(ToClient::Start(start)) = value.read::<ToClient>() else {
+                                stats.error("a Start that does not read".into());
+                                break;
+                            };
+                            if start.seat == 0 {
+                                stats.matches.fetch_add(1, Ordering::Relaxed);
+                            }
+                            if let Some(at) = queued_at.take() {
+                                let micros = u32::try_from(at.elapsed().as_micros()).unwrap_or(u32::MAX);
+                                lock(&stats.matchmaking).push(micros);
+                            }
+                            battle = Some(Seat { seat: start.seat, next: 1, pending: VecDeque::new(), state: None, over: false });
+                        }
+                        Some("Ev") => {
+                            if has_over(&value) && let Some(b) = battle.as_mut() && !b.over {
+                                b.over = true;
+                                again_at = Some(Instant::now() + Duration::from_millis(rng.random_range(200..1000)));
+                            }
+                        }
+                        Some("Left") => {
+                            battle = None;
+                            again_at = None;
+                            queued_at = Some(Instant::now());
+                            ok = sink.send(frame(&ToServer::Queue)).await.is_ok();
+                        }
+                        Some("Redirect") => {
+                            let Ok(ToClient::Redirect(to)) = value.read::<ToClient>() else {
+                                stats.error("a Redirect that does not read".into());
+                                break;
+                            };
+                            stats.redirects.fetch_add(1, Ordering::Relaxed);
+                            let _ = sink.close().await;
+                            next = Some((to.address, ToServer::Claim { reservation: to.reservation }));
+                            break;
+                        }
+                        Some("Refused") => {
+                            let why = body(&value).and_then(|b| field(b, "why")).map_or("?".into(), |w| format!("{:?}", w.to_json()));
+                            stats.error(format!("refused: {why}"));
+                            if battle.is_none() {
+                                queued_at.get_or_insert_with(Instant::now);
+                                requeue_at = Some(Instant::now() + Duration::from_millis(500));
+                            }
+                        }
+                        Some("Waiting" | "Again" | "Away" | "Back") => {}
+                        _ => stats.error("a frame that is no message of this game".into()),
+                    }
+                }
+                _ = beat.tick() => {
+                    if let Some(at) = requeue_at && Instant::now() >= at {
+                        requeue_at = None;
+                        ok = sink.send(frame(&ToServer::Queue)).await.is_ok();
+                        continue;
+                    }
+                    if let Some(at) = again_at && Instant::now() >= at {
+                        again_at = None;
+                        ok = sink.send(frame(&ToServer::Again)).await.is_ok();
+                        continue;
+                    }
+                    let Some(b) = battle.as_mut() else { continue };
+                    if b.over {
+                        continue;
+                    }
+                    let read = |bytes: &Bytes| codec.decode::<Value>(bytes).map_err(|e| e.to_string())?.read::<ToClient>();
+                    let state = match b.state.as_ref().map(read) {
+                        None => continue,
+                        Some(Ok(ToClient::State(state))) => state,
+                        Some(_) => {
+                            stats.error("a State that does not read".into());
+                            b.state = None;
+                            continue;
+                        }
+                    };
+                    let Some(mv) = choose(&state, b.seat, dict, &tiles, &mut rng) else { continue };
+                    let number = b.next;
+                    b.next += 1;
+                    b.pending.push_back((number, Instant::now()));
+                    stats.sent.fetch_add(1, Ordering::Relaxed);
+                    ok = sink.send(frame(&ToServer::Play { number, mv })).await.is_ok();
+                }
+                _ = stop.changed() => {
+                    let _ = sink.send(frame(&ToServer::Leave)).await;
+                    let _ = sink.close().await;
+                    break;
+                }
+            }
+        }
+        if !ok {
+            stats.error("write: the connection ended".into());
         }
     }
-    if !ok {
-        stats.error("write: the connection ended".into());
+    if !first {
+        stats.held.fetch_sub(1, Ordering::Relaxed);
     }
-    stats.held.fetch_sub(1, Ordering::Relaxed);
 }
 
 #[cfg(test)]
