@@ -9,6 +9,9 @@
 //! - [`fight`] plays a tactical fight on a [`Field`](fight::Field) of terrain: a grid a caller
 //!   may cut from any level. A fight is its seed plus its commands, so it replays exactly.
 //!
+//! [`crawl`] links the two to `jengine-crawler`: a crawl's waiting fight cut from its level
+//! (`GoldBox.from_crawl`), settled when it ends.
+//!
 //! On top of them [`GoldBoxPackage`] puts fights on the engine: the `goldbox_fight` component,
 //! the `GoldBox.*` commands and the `GoldBox` and `GoldBoxEvents` bags ([`bag`]).
 //!

@@ -229,3 +229,61 @@ fn a_party_is_set_from_rows_and_trained_levels_wait_for_the_hall() {
     );
     assert_eq!(rt.bags()["fight"]["GoldBox"]["party"][0]["name"], "Ada");
 }
+
+#[test]
+fn a_kept_party_loads_and_healing_and_raising_are_refused_in_words_when_they_cannot_be() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rt = project(
+        dir.path(),
+        halls("kobold pack"),
+        &[
+            "local _ = 0",
+            "local s = Entity.get(e, 'GoldBox') KEPT = s.party",
+            "KEPT[1].hp = 3 KEPT[2].hp = -10 GoldBox.party(e, KEPT)",
+            "GoldBox.heal(e, 1, 2) GoldBox.heal(e, 2, 5) GoldBox.raise(e, 3)",
+            "GoldBox.raise(e, 2) GoldBox.heal(e, 3, 1)",
+            "KEPT[1].hp = 'lots' GoldBox.party(e, KEPT)",
+        ],
+    );
+    rt.step(&[]);
+    rt.step(&[]);
+    rt.step(&[]);
+    let party = rt.bags()["fight"]["GoldBox"]["party"].clone();
+    assert_eq!(
+        (party[0]["hp"].as_i64(), party[1]["hp"].as_i64()),
+        (Some(3), Some(-10)),
+        "{:?}",
+        warnings(&mut rt)
+    );
+    rt.step(&[]);
+    let said = warnings(&mut rt);
+    let party = rt.bags()["fight"]["GoldBox"]["party"].clone();
+    assert_eq!(party[0]["hp"].as_i64(), Some(5));
+    assert!(
+        said.iter()
+            .any(|w| w.contains("Hild is dead, past healing")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(|w| w.contains("Sef is not dead")),
+        "{said:?}"
+    );
+    rt.step(&[]);
+    let said = warnings(&mut rt);
+    let party = rt.bags()["fight"]["GoldBox"]["party"].clone();
+    assert_eq!(party[1]["hp"].as_i64(), Some(1), "raised with 1 hit point");
+    assert!(
+        said.iter().any(|w| w.contains("Sef is already whole")),
+        "{said:?}"
+    );
+    rt.step(&[]);
+    let said = warnings(&mut rt);
+    assert!(
+        said.iter().any(|w| w.contains("the kept party, at [0].hp")),
+        "{said:?}"
+    );
+    assert_eq!(
+        rt.bags()["fight"]["GoldBox"]["party"][0]["hp"].as_i64(),
+        Some(5)
+    );
+}
