@@ -143,9 +143,14 @@ impl Call {
                 values.push(self.take(lua, i, v)?);
             }
         }
-        value::check_inline(&self.params, &mut values)
-            .and_then(|()| self.rule.as_ref().map_or(Ok(()), |rule| rule(&values)))
-            .map_err(|e| lua_err(format!("{}{}: {e}", caller(lua), self.name)))?;
+        if let Err(e) = value::check_inline(&self.params, &mut values) {
+            return Err(self.refused(lua, e));
+        }
+        if let Some(rule) = &self.rule
+            && let Err(e) = rule(&values)
+        {
+            return Err(self.refused(lua, e));
+        }
         // The stop was checked at the start; copying the arguments out raises its own.
         self.guard
             .count_queued(|| caller(lua).trim_end_matches(": ").to_string())?;
@@ -155,6 +160,13 @@ impl Call {
             by: self.guard.caller(),
         });
         Ok(())
+    }
+
+    /// A call the checks refused, as the script's error, with its line.
+    #[cold]
+    #[inline(never)]
+    fn refused(&self, lua: &Lua, e: value::ArgError) -> mlua::Error {
+        lua_err(format!("{}{}: {e}", caller(lua), self.name))
     }
 
     /// Argument `i` copied out of Lua: a number, boolean or nil as it is; a string measured

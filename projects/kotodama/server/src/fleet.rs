@@ -475,10 +475,19 @@ impl Fleet {
         let ttl = (self.config.heartbeat * 3).as_millis().max(1).to_string();
         let load = hall.counters.players.load(Ordering::SeqCst).to_string();
         let taking = if hall.draining() { "0" } else { "1" };
+        // What it can hold: a process is never given a room its players would overfill.
+        let capacity = hall.config.max_players.to_string();
         let answer: Result<(i64, i64), Down> = self
             .run(
                 &self.scripts.heartbeat,
-                &[&self.id, &self.config.public_address, &ttl, &load, taking],
+                &[
+                    &self.id,
+                    &self.config.public_address,
+                    &ttl,
+                    &load,
+                    taking,
+                    &capacity,
+                ],
             )
             .await;
         match answer {
@@ -616,8 +625,9 @@ fn deliver(fleet: &Fleet, entry: &str) {
 }
 
 /// `Queue`: pops the oldest live entry of the line (or joins it), places the room on the least
-/// loaded live process (a tie goes to the waiting player's process, then to this one), reserves
-/// both seats there and posts the waiting player's to their process's inbox.
+/// loaded live process with room for two more players (a tie goes to the waiting player's
+/// process, then to this one), reserves both seats there and posts the waiting player's to
+/// their process's inbox.
 /// ARGV: this process, its entry, the waiter's reservation, this player's, the room's key, ms.
 const QUEUE: &str = r#"
 local P = 'kotodama:'
@@ -635,7 +645,9 @@ while true do
       local id, score = ranked[i], tonumber(ranked[i + 1])
       if best ~= nil and score > best then break end
       local at = redis.call('GET', P .. 'proc:' .. id)
-      if at and (host == nil or id == proc or (id == ARGV[1] and host ~= proc)) then
+      local cap = tonumber(redis.call('HGET', P .. 'cap', id))
+      local fits = cap == nil or score + 2 <= cap
+      if at and fits and (host == nil or id == proc or (id == ARGV[1] and host ~= proc)) then
         host, address, best = id, at, score
       end
     end
@@ -716,12 +728,13 @@ return redis.call('SREM', P .. 'codes:' .. ARGV[2], ARGV[1])
 /// process taken out of the placing while it drains), and every process whose entry expired
 /// swept: its codes, its reservations, its inbox and its load. Answers how many were swept
 /// and whether this process's own entry had lapsed. ARGV: this process, its address, TTL ms,
-/// load, '1' if it takes matches.
+/// load, '1' if it takes matches, the players it can hold.
 const HEARTBEAT: &str = r#"
 local P = 'kotodama:'
 local lapsed = redis.call('EXISTS', P .. 'proc:' .. ARGV[1]) == 0 and 1 or 0
 redis.call('SET', P .. 'proc:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
 redis.call('SADD', P .. 'procs', ARGV[1])
+redis.call('HSET', P .. 'cap', ARGV[1], ARGV[6])
 if ARGV[5] == '1' then
   redis.call('ZADD', P .. 'load', ARGV[4], ARGV[1])
 else
@@ -740,6 +753,7 @@ for _, id in ipairs(redis.call('SMEMBERS', P .. 'procs')) do
     end
     redis.call('DEL', P .. 'codes:' .. id, P .. 'resvs:' .. id, P .. 'inbox:' .. id)
     redis.call('ZREM', P .. 'load', id)
+    redis.call('HDEL', P .. 'cap', id)
     redis.call('SREM', P .. 'procs', id)
     swept = swept + 1
   end

@@ -38,8 +38,14 @@ struct Process {
 
 impl Process {
     fn start(redis: &Redis, seed: u64) -> Process {
+        Process::start_with(redis, seed, &[])
+    }
+
+    /// A process started with more flags of its own.
+    fn start_with(redis: &Redis, seed: u64, extra: &[&str]) -> Process {
         let port = free_port();
         let mut child = Command::new(env!("CARGO_BIN_EXE_kotodama-server"))
+            .args(extra)
             .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
             .args(["--metrics-port", "0", "--workers", "1", "--quiet"])
             .args(["--no-countdown", "--hello-seconds", "3", "--seed"])
@@ -314,6 +320,33 @@ fn three_processes_match_two_hundred_players_spread_across_them() {
         results.iter().any(|(home, at, _, _, _)| home != at),
         "some players were sent to another process"
     );
+}
+
+/// A process with no room for two more players is passed over, however lightly loaded: the
+/// room goes where it fits and both players play there.
+#[test]
+fn a_process_without_room_for_a_match_is_not_given_one() {
+    let Some(redis) = Redis::start() else { return };
+    let full = Process::start_with(&redis, 31, &["--max-players", "1"]);
+    let roomy = Process::start(&redis, 32);
+    // The small process must have said what it holds before the match is made.
+    eventually("the small process says what it can hold", || {
+        let cap: Option<u64> = redis
+            .connection()
+            .ok()?
+            .hget("kotodama:cap", &full.id)
+            .ok()?;
+        (cap == Some(1)).then_some(())
+    });
+    let mut a = roomy.player("a");
+    let mut b = roomy.player("b");
+    a.send(&ToServer::Queue);
+    b.send(&ToServer::Queue);
+    let ((mut a, _), (mut b, _)) = both_start(a, b);
+    assert_eq!(a.at, roomy.address());
+    assert_eq!(b.at, roomy.address());
+    assert_eq!(a.play(1).acked, 1);
+    assert_eq!(b.play(1).acked, 1);
 }
 
 #[test]
