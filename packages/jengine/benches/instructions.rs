@@ -14,47 +14,10 @@ use std::process::Command;
 use std::rc::Rc;
 
 use jengine::host::{Limits, ScriptHost};
-use jengine::value::entity;
-use jengine::{Package, Registry, Script, World};
-use serde::{Deserialize, Serialize};
+use jengine::{Registry, Script, World};
 
-struct BenchPackage;
-
-/// A bag of about fifty fields, as the seam bench has.
-#[derive(Serialize, Deserialize, Default, Clone)]
-struct Big {
-    a0: f64,
-    a1: f64,
-    a2: f64,
-    a3: f64,
-    a4: f64,
-    a5: f64,
-    a6: f64,
-    a7: f64,
-    a8: f64,
-    a9: f64,
-    b0: i64,
-    b1: i64,
-    b2: i64,
-    b3: i64,
-    b4: i64,
-    b5: i64,
-    b6: i64,
-    b7: i64,
-    name: String,
-    over: bool,
-    row: Vec<i32>,
-}
-
-impl Package for BenchPackage {
-    fn name(&self) -> &'static str {
-        "bench"
-    }
-    fn register(&self, reg: &mut Registry) {
-        reg.command("Bench", "noop", (entity("e"),), |_, _| Ok(()));
-        reg.bag::<Big>("big");
-    }
-}
+mod common;
+use common::{BenchPackage, Big};
 
 /// The cases: name, what one unit is, and the two sizes run.
 const CASES: [(&str, &str, [u64; 2]); 5] = [
@@ -216,12 +179,9 @@ fn host_with(body: &str, world: &mut World, big: bool) -> (Rc<Registry>, ScriptH
     // What lets `Entity.get` find a package's bag, as the runtime sets it.
     host.set_registry(registry.clone());
     let e = if big {
-        let bag = Big {
-            name: "rival".into(),
-            row: (0..30).collect(),
-            ..Big::default()
-        };
-        world.entities.spawn((bag, Script("case.lua".into())))
+        world
+            .entities
+            .spawn((Big::filled(), Script("case.lua".into())))
     } else {
         world.entities.spawn((Script("case.lua".into()),))
     };

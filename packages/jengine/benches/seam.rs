@@ -2,55 +2,10 @@
 
 use criterion::{Criterion, Throughput, criterion_main};
 use jengine::host::{Limits, Scene, ScriptHost};
-use jengine::value::entity;
-use jengine::{Package, Registry, Script, World};
-use serde::{Deserialize, Serialize};
+use jengine::{Registry, Script, World};
 
-struct BenchPackage;
-
-#[derive(Serialize, Deserialize, Default)]
-struct Tile {
-    kana: String,
-    x: i32,
-    y: i32,
-}
-
-/// A bag of about fifty fields: twenty named scalars and a row of thirty numbers.
-#[derive(Serialize, Deserialize, Default, Clone)]
-struct Big {
-    a0: f64,
-    a1: f64,
-    a2: f64,
-    a3: f64,
-    a4: f64,
-    a5: f64,
-    a6: f64,
-    a7: f64,
-    a8: f64,
-    a9: f64,
-    b0: i64,
-    b1: i64,
-    b2: i64,
-    b3: i64,
-    b4: i64,
-    b5: i64,
-    b6: i64,
-    b7: i64,
-    name: String,
-    over: bool,
-    row: Vec<i32>,
-}
-
-impl Package for BenchPackage {
-    fn name(&self) -> &'static str {
-        "bench"
-    }
-    fn register(&self, reg: &mut Registry) {
-        reg.component::<Tile>("tile");
-        reg.command("Bench", "noop", (entity("e"),), |_, _| Ok(()));
-        reg.bag::<Big>("big");
-    }
-}
+mod common;
+use common::{BenchPackage, Big};
 
 fn command_calls(c: &mut Criterion) {
     const CALLS: u64 = 10_000;
@@ -112,11 +67,7 @@ fn bag_publish(c: &mut Criterion) {
     // What lets `Entity.get` find a package's bag, as the runtime sets it.
     host.set_registry(registry.clone());
     let mut world = World::new();
-    let big = Big {
-        name: "rival".into(),
-        row: (0..30).collect(),
-        ..Big::default()
-    };
+    let big = Big::filled();
     let e = world.entities.spawn((big, Script("read.lua".into())));
     assert!(host.attach(&mut world, &[e]).is_empty());
     host.start(&mut world);
