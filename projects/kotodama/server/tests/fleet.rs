@@ -572,7 +572,7 @@ fn redis_stopped_and_started_again() {
     let mut c = procs[0].player("しろ");
     let why = eventually("a new match is refused", || {
         c.send(&ToServer::Queue);
-        match c.read(Duration::from_secs(3)) {
+        match c.read(PATIENCE) {
             Some(ToClient::Refused { why }) => Some(why),
             _ => None,
         }
@@ -601,7 +601,7 @@ fn redis_stopped_and_started_again() {
     let mut e = procs[1].player("みどり");
     d.send(&ToServer::Queue);
     eventually("the lobby takes players again", || {
-        match d.read(Duration::from_secs(3)) {
+        match d.read(PATIENCE) {
             Some(ToClient::Waiting { .. }) => Some(()),
             Some(ToClient::Refused { .. }) => {
                 d.send(&ToServer::Queue);
