@@ -127,8 +127,17 @@ local function ending(how)
   portrait(nil)
   if how == "won" then
     text("m_head", "The Bog King is Fallen")
+    -- The bells ring for those still standing, and toll for the rest.
+    local standing = 0
+    for _, m in ipairs(goldbox().party or {}) do
+      if m.hp > 0 then standing = standing + 1 end
+    end
+    local words = { "one", "two", "three", "four", "five" }
+    local back = standing >= 6 and "Saltmarch rings its bells for all six, every one come back."
+      or string.format("Saltmarch rings its bells for the %s who came back, and tolls for the rest.",
+        words[standing] or tostring(standing))
     text("m_body", "The salt crown cracks on the crypt floor and the water drains from the abbey.\n"
-      .. "Saltmarch rings its bells for the six who came back.\n\n"
+      .. back .. "\n\n"
       .. string.format("Fights won: %d   Gold: %d", G.won, G.gold))
   else
     text("m_head", "The Marsh Keeps Them")
