@@ -305,6 +305,37 @@ mod tests {
         Project::load(&dir).unwrap()
     }
 
+    /// The crates a package builds from C are read from `c`; a `c` of the wrong shape is a
+    /// refusal naming the file, never a panic or a quiet empty list.
+    #[test]
+    fn the_c_a_package_builds_is_read_and_a_bad_c_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        package(root.path(), "quick", &[]);
+        let dir = root.path().join("packages/quick");
+        let file = dir.join("Cargo.toml");
+        let base = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(
+            &file,
+            format!("{base}c = {{ \"rquickjs-sys\" = \"QuickJS\" }}\n"),
+        )
+        .unwrap();
+        let meta = PackageMeta::read(&dir).unwrap();
+        assert_eq!(
+            meta.c,
+            [("rquickjs-sys".to_string(), "QuickJS".to_string())]
+        );
+        for bad in [
+            "c = 5",
+            "c = [\"rquickjs-sys\"]",
+            "c = { \"rquickjs-sys\" = 3 }",
+        ] {
+            std::fs::write(&file, format!("{base}{bad}\n")).unwrap();
+            let e = PackageMeta::read(&dir).unwrap_err();
+            assert_eq!(e.file, file, "{bad}");
+            assert!(!e.message.is_empty(), "{bad}");
+        }
+    }
+
     #[test]
     fn a_project_listing_only_the_outer_package_is_told_what_to_add() {
         let root = tempfile::tempdir().unwrap();

@@ -600,15 +600,13 @@ fn redis_stopped_and_started_again() {
     let mut d = procs[0].player("くろ");
     let mut e = procs[1].player("みどり");
     d.send(&ToServer::Queue);
-    eventually("the lobby takes players again", || {
-        match d.read(PATIENCE) {
-            Some(ToClient::Waiting { .. }) => Some(()),
-            Some(ToClient::Refused { .. }) => {
-                d.send(&ToServer::Queue);
-                None
-            }
-            _ => None,
+    eventually("the lobby takes players again", || match d.read(PATIENCE) {
+        Some(ToClient::Waiting { .. }) => Some(()),
+        Some(ToClient::Refused { .. }) => {
+            d.send(&ToServer::Queue);
+            None
         }
+        _ => None,
     });
     e.send(&ToServer::Queue);
     let ((_d, sd), (_e, se)) = both_start(d, e);
