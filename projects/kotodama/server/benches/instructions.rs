@@ -21,10 +21,15 @@ use kotodama_server::hot::{self, PlayingRoom};
 use kotodama_server::{Config, PROTOCOL};
 
 /// The cases: name, what one unit is, and the two sizes run.
-const CASES: [(&str, &str, [u64; 2]); 5] = [
+const CASES: [(&str, &str, [u64; 2]); 6] = [
     (
         "state_encode",
         "a state: the battle read into a State, made a frame and encoded to the bytes sent",
+        [100, 1_100],
+    ),
+    (
+        "state_frame",
+        "the first half of that: the battle read into a State and made a frame, not encoded",
         [100, 1_100],
     ),
     (
@@ -66,10 +71,21 @@ fn main() {
     if !args.iter().any(|a| a == "--bench") {
         return;
     }
-    let bytes = state_bytes(&battle());
+    let opening = state_bytes(&battle()).len();
+    let players = players();
+    let room = playing_room(&players);
+    play_moves(&room, 40);
+    let frame = hot::frame(&ToClient::State(
+        room.state().expect("a battle in the room"),
+    ))
+    .expect("a state makes a frame");
+    let later = Codec::new(PROTOCOL)
+        .encode(&frame)
+        .expect("a state encodes")
+        .len();
     println!(
-        "a state is {} bytes on the wire (a battle's opening, board ひろば)",
-        bytes.len()
+        "a state is {opening} bytes on the wire at a battle's opening (board ひろば), {later} after 40 moves; a move's frame {} bytes",
+        play_bytes().len()
     );
     let me = std::env::current_exe().expect("the bench knows where it is");
     for (case, unit, sizes) in CASES {
@@ -117,6 +133,7 @@ fn count(me: &std::path::Path, case: &str, n: u64) -> u64 {
 fn run_case(case: &str, n: u64) {
     match case {
         "state_encode" => state_encode(n),
+        "state_frame" => state_frame(n),
         "state_decode" => state_decode(n),
         "move_read" => move_read(n),
         "room_move" => room_move(n),
@@ -171,6 +188,22 @@ fn measured_state_encode(battle: &Battle, codec: &Codec, n: u64) -> usize {
     total
 }
 
+fn state_frame(n: u64) {
+    let battle = battle();
+    let made = measured_state_frame(&battle, n);
+    assert_eq!(made, n);
+}
+
+#[inline(never)]
+fn measured_state_frame(battle: &Battle, n: u64) -> u64 {
+    let mut made = 0;
+    for i in 0..n {
+        let state = ToClient::State(state_for(battle, (i % 7) as u32));
+        made += u64::from(hot::frame(&state).is_some());
+    }
+    made
+}
+
 fn state_decode(n: u64) {
     let battle = battle();
     let bytes = state_bytes(&battle);
@@ -191,14 +224,18 @@ fn measured_state_decode(bytes: &[u8], codec: &Codec, n: u64) -> u64 {
     read
 }
 
-fn move_read(n: u64) {
-    let battle = battle();
-    let state = state_for(&battle, 0);
+/// The bytes of a player's first placement, move number 12, as a client sends them.
+fn play_bytes() -> Vec<u8> {
+    let state = state_for(&battle(), 0);
     let mv = legal_move(&state, 0).expect("an opening hand has a legal placement");
     let msg = ToServer::Play { number: 12, mv };
-    let bytes = Codec::new(PROTOCOL)
+    Codec::new(PROTOCOL)
         .encode(&Value::of(&msg).expect("a move makes a frame"))
-        .expect("a move encodes");
+        .expect("a move encodes")
+}
+
+fn move_read(n: u64) {
+    let bytes = play_bytes();
     let read = measured_move_read(&bytes, &Codec::new(PROTOCOL), n);
     assert_eq!(read, n);
 }
@@ -304,8 +341,17 @@ fn playing_room(players: &Players) -> PlayingRoom {
 fn room_move(n: u64) {
     let players = players();
     let room = playing_room(&players);
+    let before = placed(&room.state().expect("a battle in the room"));
+    play_moves(&room, n);
+    let state = room.state().expect("a battle in the room");
+    assert_eq!(placed(&state), before + n as usize, "every move was taken");
+    assert!(room.playing());
+}
+
+/// `n` moves, each seat in turn placing its lowest-scoring legal tile (the other seat when
+/// the one in turn has none).
+fn play_moves(room: &PlayingRoom, n: u64) {
     let mut numbers = [0u32; 2];
-    let placed_before = placed(&room.state().expect("a battle in the room"));
     for i in 0..n {
         let state = room.state().expect("a battle in the room");
         assert_eq!(
@@ -318,15 +364,8 @@ fn room_move(n: u64) {
             .find_map(|seat| legal_move(&state, seat).map(|mv| (seat, mv)))
             .unwrap_or_else(|| panic!("no legal placement after {i} moves"));
         numbers[seat] += 1;
-        measured_room_move(&room, seat, numbers[seat], mv);
+        measured_room_move(room, seat, numbers[seat], mv);
     }
-    let state = room.state().expect("a battle in the room");
-    assert_eq!(
-        placed(&state),
-        placed_before + n as usize,
-        "every move was taken"
-    );
-    assert!(room.playing());
 }
 
 /// Kana on the board.
