@@ -465,10 +465,20 @@ fn the_fights_keep_to_the_difficulty_curve() {
                 t.per(t.dead)
             );
         }
-        if name == "bog king" && !*human {
+        // The curve: the warren's first fights are won almost always, and the Bog King by a
+        // careful human party most of the time, but not always.
+        if *human && (name == "kobold pack" || name == "slingers") {
             assert!(
-                (0.60..=0.95).contains(&t.win_rate()),
-                "the Bog King: the computer won {:.2}",
+                t.win_rate() >= 0.90,
+                "{name}: the human won {:.2}",
+                t.win_rate()
+            );
+        }
+        if name == "bog king" {
+            let (lo, hi) = if *human { (0.60, 0.92) } else { (0.70, 1.0) };
+            assert!(
+                (lo..=hi).contains(&t.win_rate()),
+                "the Bog King: {who} won {:.2}",
                 t.win_rate()
             );
         }
