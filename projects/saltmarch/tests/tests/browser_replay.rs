@@ -1,0 +1,44 @@
+//! Saltmarch in the browser: the web build plays the committed playthrough
+//! (`inputs/saltmarch_playthrough.json`: the title, the party of six made, both dungeons with
+//! the town between, the Bog King) in headless Chromium, with the same bag trace, frame by
+//! frame, and the same last frame as a native headless run. The crawl's dice and the tactical
+//! fights handed to the computer all run in the packages' Rust, so this is where the two
+//! platforms would part.
+//!
+//! Without Chromium or the wasm tools the test says so and passes; with
+//! `JENGINE_REQUIRE_CHROMIUM=1`, or `JENGINE_REQUIRE_WASM=1` when it is the wasm tools that are
+//! missing, that is a failure.
+
+use jengine_testkit::web::{Start, replay_game_in_browser, wasm_missing};
+use saltmarch_tests::{PACKAGES, project};
+
+#[test]
+fn the_playthrough_reaches_the_ending_in_the_browser_as_headless() {
+    if let Some(missing) = wasm_missing() {
+        assert!(
+            std::env::var("JENGINE_REQUIRE_WASM").as_deref() != Ok("1"),
+            "Saltmarch's browser replay: a web build needs {missing} \
+             (JENGINE_REQUIRE_WASM=1, so this cannot be skipped)"
+        );
+    }
+    let build =
+        |p: &std::path::Path| jengine_tool::web_build::web_build(p, None, true).map(|b| b.out);
+    let input = project().join("tests/inputs/saltmarch_playthrough.json");
+    let Some(page) = replay_game_in_browser(
+        "Saltmarch",
+        build,
+        &project(),
+        PACKAGES,
+        &Start::seed(1),
+        &input,
+        40,
+    ) else {
+        return;
+    };
+    // The last fight, the Bog King's, is won down in the crypt.
+    let last = page.trace.last().expect("the page ran frames");
+    assert!(
+        last.contains(r#""level_name":"Abbey Crypt""#) && last.contains(r#""ending":"won""#),
+        "the page did not reach the ending: {last:.600}"
+    );
+}
