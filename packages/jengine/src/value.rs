@@ -812,6 +812,57 @@ fn check_filled(params: &[Param], values: &mut [Value]) -> Result<(), ArgError> 
     Ok(())
 }
 
+/// A parameter with nothing to check but its kind (no bounds, no list of strings, no asset
+/// name): what most parameters are. A call whose parameters are all plain is checked by one
+/// comparison a value, the full check running only when that one says no.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Plain {
+    kind: Kind,
+    optional: bool,
+}
+
+impl Plain {
+    /// The parameters as plain ones, if every one is.
+    pub(crate) fn of(params: &[Param]) -> Option<Box<[Plain]>> {
+        params
+            .iter()
+            .map(|p| {
+                let plain = p.at_least.is_none()
+                    && p.at_most.is_none()
+                    && p.one_of.is_empty()
+                    && p.kind != Kind::AssetName;
+                plain.then_some(Plain {
+                    kind: p.kind,
+                    optional: p.optional,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether `value` passes as it is. Never true where [`accepts`] is false or would
+    /// change the value; a whole float for an integer is left to the full check.
+    #[inline(always)]
+    fn passes(self, value: &Value) -> bool {
+        match (self.kind, value) {
+            (_, Value::Nil) => self.optional,
+            (Kind::Any, _)
+            | (Kind::Number | Kind::Integer, Value::Int(_))
+            | (Kind::String, Value::Str(_))
+            | (Kind::Boolean, Value::Bool(_))
+            | (Kind::Table, Value::Table(_)) => true,
+            (Kind::Entity, Value::Int(bits)) => Entity::from_bits(*bits as u64).is_some(),
+            (Kind::Number, Value::Num(n)) => n.is_finite(),
+            _ => false,
+        }
+    }
+
+    /// Whether exactly one value a parameter was passed and each passes as it is.
+    #[inline]
+    pub(crate) fn all_pass(plain: &[Plain], values: &[Value]) -> bool {
+        plain.len() == values.len() && plain.iter().zip(values).all(|(p, v)| p.passes(v))
+    }
+}
+
 /// A call's values, the first three held inline: most commands take no more, so queuing one
 /// allocates nothing for its arguments.
 pub(crate) type ArgValues = smallvec::SmallVec<[Value; 3]>;
@@ -854,6 +905,73 @@ impl Args {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The quick check a call of plain parameters takes says yes only where the full check
+    /// passes the value unchanged, for every kind and every sort of value.
+    #[test]
+    fn the_quick_check_passes_nothing_the_full_check_refuses_or_changes() {
+        let params = [
+            entity("e").param(),
+            entity("e").optional().param(),
+            number("x").param(),
+            number("x").optional().param(),
+            integer("n").param(),
+            string("s").param(),
+            boolean("b").param(),
+            table("t").param(),
+            any("v").param(),
+            any("v").optional().param(),
+        ];
+        let values = [
+            Value::Nil,
+            Value::Bool(false),
+            Value::Int(0),
+            Value::Int(1 << 32),
+            Value::Int(-1),
+            Value::Num(2.0),
+            Value::Num(2.5),
+            Value::Num(f64::NAN),
+            Value::Num(f64::INFINITY),
+            Value::Str("a".into()),
+            Value::Table(serde_json::json!([1])),
+        ];
+        let mut quick_yes = 0;
+        for param in &params {
+            let plain = Plain::of(std::slice::from_ref(param)).expect("a plain parameter");
+            for value in &values {
+                let mut full = value.clone();
+                let passes = check(1, param, &mut full).is_ok();
+                let quick = Plain::all_pass(&plain, std::slice::from_ref(value));
+                if quick {
+                    quick_yes += 1;
+                    assert!(passes, "{param:?} quick-passed {value:?}");
+                    // (by their text: NaN is not equal to itself)
+                    assert_eq!(
+                        format!("{full:?}"),
+                        format!("{value:?}"),
+                        "{param:?} changes it"
+                    );
+                }
+                // What the quick check leaves to the full one is the whole float for an
+                // integer; anything else it answers as the full check does.
+                if !matches!((param.kind, value), (Kind::Integer, Value::Num(_))) {
+                    assert_eq!(quick, passes, "{param:?} on {value:?}");
+                }
+            }
+        }
+        assert!(quick_yes > params.len());
+        // Bounds, lists of strings and asset names are never plain.
+        for param in [
+            integer("n").at_least(0).param(),
+            number("x").at_most(1.0).param(),
+            asset("file").param(),
+            string("way").one_of(&["up", "down"]).param(),
+        ] {
+            assert!(Plain::of(&[param]).is_none());
+        }
+        assert!(Plain::all_pass(&[], &[]));
+        assert!(!Plain::all_pass(&[], &[Value::Nil]));
+    }
 
     fn checked(params: &impl Params, values: Vec<Value>) -> Result<Vec<Value>, ArgError> {
         let mut values = values;

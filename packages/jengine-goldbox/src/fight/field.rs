@@ -353,6 +353,18 @@ impl Field {
     /// squares `blocked` says are taken: the cost (or `u16::MAX`) and the square each was
     /// reached from, indexed by `y * width + x`.
     pub fn walk_costs(&self, from: Pos, points: u16, blocked: impl Fn(Pos) -> bool) -> Walk {
+        self.walk_costs_over(from, points, blocked, |_| false)
+    }
+
+    /// [`Field::walk_costs`], where squares `over` says may be walked through but not stopped
+    /// on (a friend's, standing or fallen): they are on paths, never a walk's end.
+    pub fn walk_costs_over(
+        &self,
+        from: Pos,
+        points: u16,
+        blocked: impl Fn(Pos) -> bool,
+        over: impl Fn(Pos) -> bool,
+    ) -> Walk {
         let n = (self.width * self.height) as usize;
         let mut cost = vec![u16::MAX; n];
         let mut came = vec![u32::MAX; n];
@@ -390,10 +402,17 @@ impl Field {
                 }
             }
         }
+        let through = (0..n)
+            .map(|i| {
+                let p = Pos::new(i as i32 % self.width, i as i32 / self.width);
+                cost[i] != u16::MAX && p != from && over(p)
+            })
+            .collect();
         Walk {
             width: self.width,
             cost,
             came,
+            through,
         }
     }
 
@@ -544,6 +563,8 @@ pub struct Walk {
     width: i32,
     cost: Vec<u16>,
     came: Vec<u32>,
+    /// Squares on paths that a walk may not end on.
+    through: Vec<bool>,
 }
 
 impl Walk {
@@ -553,7 +574,10 @@ impl Walk {
             return None;
         }
         let i = (p.y * self.width + p.x) as usize;
-        self.cost.get(i).copied().filter(|c| *c != u16::MAX)
+        self.cost
+            .get(i)
+            .copied()
+            .filter(|c| *c != u16::MAX && !self.through[i])
     }
 
     /// Every square that can be reached, with its cost, row by row.
@@ -561,7 +585,7 @@ impl Walk {
         self.cost
             .iter()
             .enumerate()
-            .filter(|(_, c)| **c != u16::MAX)
+            .filter(|(i, c)| **c != u16::MAX && !self.through[*i])
             .map(|(i, c)| (Pos::new(i as i32 % self.width, i as i32 / self.width), *c))
     }
 

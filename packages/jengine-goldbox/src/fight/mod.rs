@@ -315,11 +315,34 @@ impl Fight {
     }
 
     /// Where `u` can walk with the moves it has left.
+    /// Where `u` may walk this turn: round its enemies, through its friends (standing or
+    /// fallen, so a member down in a corridor does not wall the others off), ending on a free
+    /// square.
     pub(crate) fn walk_for(&self, u: &Unit) -> field::Walk {
         let taken = self.occupancy(u.id);
         let w = self.field.width();
-        self.field
-            .walk_costs(u.pos, u.moves_left, |p| taken[(p.y * w + p.x) as usize])
+        let friends = self.occupancy_of(u.side, u.id);
+        self.field.walk_costs_over(
+            u.pos,
+            u.moves_left,
+            |p| {
+                let i = (p.y * w + p.x) as usize;
+                taken[i] && !friends[i]
+            },
+            |p| friends[(p.y * w + p.x) as usize],
+        )
+    }
+
+    /// Squares taken by `side` (`except` left free), row by row.
+    fn occupancy_of(&self, side: Side, except: UnitId) -> Vec<bool> {
+        let w = self.field.width();
+        let mut taken = vec![false; (w * self.field.height()) as usize];
+        for u in &self.units {
+            if u.side == side && u.id != except && u.status.occupies() && self.field.inside(u.pos) {
+                taken[(u.pos.y * w + u.pos.x) as usize] = true;
+            }
+        }
+        taken
     }
 
     /// How many free attacks and guard strikes walking `path` from `from` invites.

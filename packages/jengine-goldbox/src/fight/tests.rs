@@ -852,3 +852,39 @@ fn a_saved_fight_resumes_where_it_was() {
             .starts_with("the save's field: ")
     );
 }
+
+/// A member down in a one-square corridor does not wall off the friends behind: they walk
+/// through the square (never stopping on it) to the enemy beyond.
+#[test]
+fn friends_walk_through_a_fallen_member_but_never_stop_on_one() {
+    let rules = rules();
+    let p = party(&rules);
+    let mut rows = vec!["############"];
+    rows.extend(["#####.######"; 7]);
+    rows.extend([
+        "#..........#",
+        "#..........#",
+        "#..........#",
+        "############",
+    ]);
+    let field = Field::from_rows(&rows).unwrap();
+    let mut f = Fight::start(rules, field, p, &encounter(&[("orc", 1)]), 18).unwrap();
+    hold_monsters(&mut f);
+    // Ana down in the corridor, Bo behind her, the orc up the corridor.
+    arrange(&mut f, &[(1, 5, 5), (2, 5, 6), (3, 2, 9), (4, 5, 1)], 2);
+    f.units[0].hp = 0;
+    f.units[0].status = Status::Unconscious;
+    let legal = f.legal().unwrap();
+    let at = |x, y| legal.moves.iter().any(|s| (s.x, s.y) == (x, y));
+    assert!(
+        at(5, 4) && at(5, 2),
+        "past the fallen member: {:?}",
+        legal.moves
+    );
+    assert!(!at(5, 5), "never onto them");
+    assert!(!at(5, 1), "never onto an enemy");
+    // The walk there goes through her square, and moving says the same.
+    f.execute(&Command::Move { x: 5, y: 3 }).unwrap();
+    assert_eq!(f.units[1].pos, Pos::new(5, 3));
+    assert_eq!(f.units[0].pos, Pos::new(5, 5));
+}

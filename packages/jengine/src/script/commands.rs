@@ -51,6 +51,7 @@ pub(crate) fn install(
         let call = Call {
             index,
             params: cmd.params().into(),
+            plain: value::Plain::of(cmd.params()),
             rule: cmd.rule_check(),
             queue: queue.clone(),
             guard: guard.clone(),
@@ -117,6 +118,8 @@ impl mlua::FromLuaMulti for Surplus {
 struct Call {
     index: usize,
     params: Rc<[Param]>,
+    /// The parameters when none has more to check than its kind.
+    plain: Option<Box<[value::Plain]>>,
     rule: Option<crate::registry::Rule>,
     queue: Queue,
     guard: Rc<Guard>,
@@ -143,7 +146,11 @@ impl Call {
                 values.push(self.take(lua, i, v)?);
             }
         }
-        if let Err(e) = value::check_inline(&self.params, &mut values) {
+        let plain = self
+            .plain
+            .as_deref()
+            .is_some_and(|plain| value::Plain::all_pass(plain, &values));
+        if !plain && let Err(e) = value::check_inline(&self.params, &mut values) {
             return Err(self.refused(lua, e));
         }
         if let Some(rule) = &self.rule

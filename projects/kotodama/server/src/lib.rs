@@ -29,6 +29,8 @@
 
 mod config;
 mod fleet;
+#[doc(hidden)]
+pub mod hot;
 mod http;
 mod life;
 mod lobby;

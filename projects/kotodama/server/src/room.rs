@@ -242,6 +242,16 @@ impl Room {
         self.game.as_ref().is_some_and(|g| !g.ended)
     }
 
+    /// The server's number of the match in the room, once one has begun.
+    pub fn match_number(&self) -> Option<u64> {
+        self.game.as_ref().map(|g| g.number)
+    }
+
+    /// The battle of the match in the room, once one has begun.
+    pub fn battle(&self) -> Option<&Battle> {
+        self.game.as_ref().map(|g| &g.battle)
+    }
+
     /// Seats the second player and starts the first match.
     pub fn sit_and_start(&mut self, hall: &Arc<Hall>, me: &RoomRef, second: Seat) {
         self.seats[1] = Some(second);
@@ -334,7 +344,7 @@ impl Room {
 
     /// One beat of the clock: time moves on, the state and any events go out. Says whether
     /// the clock should keep beating for match `number`.
-    fn tick(&mut self, hall: &Hall, number: u64) -> bool {
+    pub(crate) fn tick(&mut self, hall: &Hall, number: u64) -> bool {
         let Some(game) = self.game.as_mut() else {
             return false;
         };
