@@ -5,7 +5,8 @@
 //! floats, so this is where the two platforms' arithmetic would part.
 //!
 //! Without Chromium or the wasm tools the test says so and passes; with
-//! `JENGINE_REQUIRE_CHROMIUM=1` that is a failure.
+//! `JENGINE_REQUIRE_CHROMIUM=1` (or `JENGINE_REQUIRE_WASM=1` for the wasm tools) that is a
+//! failure.
 
 use jengine_testkit::web::{Start, replay_game_in_browser};
 use kotodama_tests::{input_file, packages, project};

@@ -3,7 +3,8 @@
 //! same bag trace, frame by frame, and the same last frame as a native headless run.
 //!
 //! Without Chromium or the wasm tools the test says so and passes; with
-//! `JENGINE_REQUIRE_CHROMIUM=1` that is a failure.
+//! `JENGINE_REQUIRE_CHROMIUM=1` (or `JENGINE_REQUIRE_WASM=1` for the wasm tools) that is a
+//! failure.
 
 use jengine_testkit::web::{Start, replay_game_in_browser};
 use miau_tests::{PACKAGES, project};

@@ -5,7 +5,8 @@
 //! run in the page, so this is where the two platforms would part.
 //!
 //! Without Chromium or the wasm tools the test says so and passes; with
-//! `JENGINE_REQUIRE_CHROMIUM=1` that is a failure.
+//! `JENGINE_REQUIRE_CHROMIUM=1`, or `JENGINE_REQUIRE_WASM=1` when it is the wasm tools that are
+//! missing, that is a failure.
 
 use jengine_testkit::web::{Start, replay_game_in_browser};
 use saltmarch_tests::{PACKAGES, project};
@@ -34,4 +35,10 @@ fn the_playthrough_reaches_the_ending_in_the_browser_as_headless() {
         .filter(|line| line.contains(r#""ending":"won""#))
         .count();
     assert!(won > 0, "no fight was won in the page");
+    // And the page ends where the playthrough does: the Bog King's fight won in the crypt.
+    let last = page.trace.last().expect("the page ran frames");
+    assert!(
+        last.contains(r#""level_name":"Abbey Crypt""#) && last.contains(r#""ending":"won""#),
+        "the page did not end with the Bog King beaten: {last:.600}"
+    );
 }
