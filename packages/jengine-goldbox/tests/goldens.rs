@@ -126,8 +126,8 @@ fn the_battlefield_is_drawn_as_its_goldens_show() {
             vec![PACK, "GoldBox.point(e, 10, 3, 'fire burst')"],
             4,
         ),
-        // The targeting cursor on the front kobold with the burst laid over friends too: the
-        // caster stands close enough to be caught, and the preview shows it.
+        // The targeting cursor between the pack and the party, the burst's ground laid over
+        // whoever stands in it, the kobold beside the caster included.
         (
             "goldbox_aim_friends",
             &HALL,
