@@ -79,6 +79,8 @@ pub struct FightBag {
     pub cursor: Option<Pos>,
     /// The squares the spell being aimed would cover.
     pub preview: Vec<Pos>,
+    /// Why the spell being aimed (`GoldBox.aim`) cannot be cast at the cursor, or `nil`.
+    pub aim_refused: Option<String>,
     /// The fight as JSON text to keep (`Save.set(key, state.save)`); `GoldBox.resume(e, text)`
     /// plays it again to where it was. `nil` before a fight.
     pub save: Option<String>,
@@ -138,6 +140,7 @@ impl FightBag {
             seed: f.seed(),
             cursor: None,
             preview: Vec::new(),
+            aim_refused: None,
             save: serde_json::to_string(&f.save()).ok(),
         }
     }

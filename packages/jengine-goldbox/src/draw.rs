@@ -153,6 +153,8 @@ pub struct Pointing {
     pub cursor: Option<Pos>,
     /// The squares the spell being aimed would cover.
     pub preview: Vec<Pos>,
+    /// Why the spell being aimed cannot be cast at the cursor (`GoldBox.aim`), or `None`.
+    pub refused: Option<String>,
 }
 
 /// One thing to draw.
@@ -286,7 +288,12 @@ pub fn pieces(f: &Fight, view: &View, pointing: &Pointing, floaters: &[Floater])
         }
     }
     if let Some(p) = pointing.cursor {
-        out.push(square(p, 7.0, "marker", [1.0, 0.95, 0.2, 0.8], 1.05));
+        let tint = if pointing.refused.is_some() {
+            [0.6, 0.6, 0.6, 0.7]
+        } else {
+            [1.0, 0.95, 0.2, 0.8]
+        };
+        out.push(square(p, 7.0, "marker", tint, 1.05));
     }
     // Floating numbers rise half a square and fade over their life; two on one square stack.
     let mut seen: Vec<(Pos, u32)> = Vec::new();

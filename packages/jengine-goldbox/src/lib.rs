@@ -773,6 +773,7 @@ fn play(world: &mut World, _dt: f64) {
         };
         state.cursor = run.pointing.cursor;
         state.preview.clone_from(&run.pointing.preview);
+        state.aim_refused.clone_from(&run.pointing.refused);
     }
 }
 
@@ -878,7 +879,46 @@ fn point(
         run.pointing = draw::Pointing {
             cursor: Some(at),
             preview,
+            refused: None,
         };
+        Ok(Vec::new())
+    })
+}
+
+/// `GoldBox.aim(e, x, y, spell)`: the targeting cursor. It moves to any square of the field;
+/// with a spell the active unit could cast there, the ground it would cover is previewed,
+/// friends and foes alike; where it could not, the preview is empty and the bag's
+/// `aim_refused` says why (the same words a cast there would be refused in).
+fn aim(w: &mut World, (e, x, y, spell): (Entity, i64, i64, Option<String>)) -> Result<(), String> {
+    act(w, e, |run, _| {
+        let fight = run
+            .fight
+            .as_ref()
+            .ok_or("no fight is on: call GoldBox.start first")?;
+        let at = Pos::new(x as i32, y as i32);
+        if !fight.field().inside(at) {
+            return Err(format!("{at} is off the field"));
+        }
+        let (preview, refused) = match &spell {
+            Some(spell) => match fight.spell_area(spell, at.x, at.y) {
+                Ok(area) => (area, None),
+                Err(r) => (Vec::new(), Some(r.0)),
+            },
+            None => (Vec::new(), None),
+        };
+        run.pointing = draw::Pointing {
+            cursor: Some(at),
+            preview,
+            refused,
+        };
+        Ok(Vec::new())
+    })
+}
+
+/// `GoldBox.unpoint(e)`: takes the cursor and any preview off the field.
+fn unpoint(w: &mut World, (e,): (Entity,)) -> Result<(), String> {
+    act(w, e, |run, _| {
+        run.pointing = draw::Pointing::default();
         Ok(Vec::new())
     })
 }
@@ -1159,6 +1199,18 @@ impl Package for GoldBoxPackage {
             ),
             point,
         );
+        reg.command(
+            "GoldBox",
+            "aim",
+            (
+                entity("e"),
+                integer("x").range(0, 63),
+                integer("y").range(0, 63),
+                string("spell").up_to(64).optional(),
+            ),
+            aim,
+        );
+        reg.command("GoldBox", "unpoint", (entity("e"),), unpoint);
 
         reg.system("goldbox", play);
         reg.system("draw", draw_system);

@@ -108,7 +108,7 @@ type Case<'a> = (&'a str, &'a [&'a str], Option<&'a str>, Vec<&'a str>, usize);
 fn the_battlefield_is_drawn_as_its_goldens_show() {
     let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let out = std::env::temp_dir().join("jengine-golden/goldbox");
-    let cases: [Case; 3] = [
+    let cases: [Case; 4] = [
         // The shipped party against the orc band: walls, a shut and two open doors, six
         // members below, seven monsters above, the active member's reach in green.
         (
@@ -124,6 +124,15 @@ fn the_battlefield_is_drawn_as_its_goldens_show() {
             &HALL,
             Some(MAGE),
             vec![PACK, "GoldBox.point(e, 10, 3, 'fire burst')"],
+            4,
+        ),
+        // The targeting cursor between the pack and the party, the burst's ground laid over
+        // whoever stands in it, the kobold beside the caster included.
+        (
+            "goldbox_aim_friends",
+            &HALL,
+            Some(MAGE),
+            vec![PACK, "GoldBox.aim(e, 10, 8, 'fire burst')"],
             4,
         ),
         // A frame after the burst: damage floats up from the survivors, crosses mark the dead.
@@ -151,6 +160,14 @@ fn the_battlefield_is_drawn_as_its_goldens_show() {
         assert!(problems.is_empty(), "{name}: {problems:#?}");
         let state = game.bags()["fight"]["GoldBox"].clone();
         assert_eq!(state["fighting"], true, "{name}");
+        if name == "goldbox_aim_friends" {
+            assert!(
+                state["aim_refused"].is_null(),
+                "{name}: {}",
+                state["aim_refused"]
+            );
+            assert!(!state["preview"].as_array().unwrap().is_empty(), "{name}");
+        }
         if name == "goldbox_aim" {
             assert_eq!(state["preview"].as_array().unwrap().len(), 21, "{name}");
         }

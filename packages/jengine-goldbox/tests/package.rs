@@ -452,6 +452,55 @@ fn pointing_moves_the_cursor_and_previews_a_spell() {
     );
 }
 
+#[test]
+fn aiming_previews_where_it_may_and_says_why_where_it_may_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let party = r#"[{ "name": "Corvin", "race": "human", "classes": ["mage"], "levels": [5],
+        "abilities": { "str": 8, "int": 17, "wis": 12, "dex": 14, "con": 12, "cha": 10 },
+        "spells": ["fire burst"] }]"#;
+    let steps = [
+        "GoldBox.start(e, 'kobold pack', 3)",
+        // On the caster's own square: the burst would cover it too.
+        "local s = Entity.get(e, 'GoldBox') local me = s.units[s.active] \
+         GoldBox.aim(e, me.x, me.y, 'fire burst')",
+        "GoldBox.aim(e, 0, 0, 'no such spell')",
+        "GoldBox.unpoint(e)",
+    ];
+    let mut rt = start_with(
+        dir.path(),
+        serde_json::json!({}),
+        &[("goldbox_party", party)],
+        &plan(&steps),
+    )
+    .unwrap_or_else(|p| panic!("{p:#?}"));
+    rt.step(&[]);
+    rt.step(&[]);
+    let s = state(&rt);
+    let me = s["units"][0].clone();
+    let here = serde_json::json!({ "x": me["x"], "y": me["y"] });
+    assert_eq!(s["cursor"], here);
+    assert!(s["aim_refused"].is_null(), "{}", s["aim_refused"]);
+    assert!(
+        s["preview"].as_array().unwrap().contains(&here),
+        "a friend under the burst is shown under it"
+    );
+    rt.step(&[]);
+    assert!(
+        warnings(&mut rt).is_empty(),
+        "aiming where a cast is refused is no error"
+    );
+    let s = state(&rt);
+    assert_eq!(s["cursor"], serde_json::json!({ "x": 0, "y": 0 }));
+    assert!(s["preview"].as_array().unwrap().is_empty());
+    let why = s["aim_refused"].as_str().expect("a reason");
+    assert!(why.contains("no such spell"), "{why}");
+    rt.step(&[]);
+    let s = state(&rt);
+    assert!(s["cursor"].is_null());
+    assert!(s["preview"].as_array().unwrap().is_empty());
+    assert!(s["aim_refused"].is_null());
+}
+
 fn sprites(rt: &Runtime) -> usize {
     rt.world
         .entities

@@ -521,9 +521,136 @@ local function nearest_enemy(f, from)
   return best
 end
 
+-- Targeting: A and S put a cursor on the field. `aim` is nil outside it; inside it holds the
+-- kind ("attack" or "spell"), the spell, the legal targets (units, nearest first), which of
+-- them Tab last chose, and the cursor's square.
+local aim
+
+local function as_id(t) return type(t) == "table" and (t.target or t.unit or t.id) or t end
+local function spell_name(s) return type(s) == "table" and (s.spell or s.name) or s end
+
+local function unit_by_id(f, id)
+  for _, u in ipairs(f.units or {}) do if u.id == id then return u end end
+end
+
+local function by_distance(list, from)
+  local function d(u) return math.max(math.abs(u.x - from.x), math.abs(u.y - from.y)) end
+  table.sort(list, function(a, b)
+    if d(a) ~= d(b) then return d(a) < d(b) end
+    return a.id < b.id
+  end)
+  return list
+end
+
+local function show_aim()
+  if aim.kind == "spell" then
+    GoldBox.aim(FIGHT, aim.x, aim.y, aim.spell)
+  else
+    GoldBox.aim(FIGHT, aim.x, aim.y)
+  end
+end
+
+local function aim_leave()
+  aim = nil
+  GoldBox.unpoint(FIGHT)
+end
+
+-- Enters targeting for `kind`; the cursor starts on the nearest legal target.
+local function aim_enter(f, me, kind, spell)
+  local targets = {}
+  if kind == "attack" then
+    local legal = f.legal
+    for _, t in ipairs(legal.attacks or {}) do targets[#targets + 1] = unit_by_id(f, as_id(t)) end
+    for _, t in ipairs(legal.shots or {}) do
+      local u = unit_by_id(f, as_id(t))
+      local seen = false
+      for _, v in ipairs(targets) do if v == u then seen = true end end
+      if u and not seen then targets[#targets + 1] = u end
+    end
+    if #targets == 0 then fight_say("Nobody is in reach.") return end
+    by_distance(targets, me)
+  else
+    -- Foes first, nearest first; then the party, for a spell meant for friends.
+    local foes, friends = {}, {}
+    for _, u in ipairs(f.units or {}) do
+      if u.status ~= "fled" and u.status ~= "dead" then
+        if u.side ~= me.side then foes[#foes + 1] = u else friends[#friends + 1] = u end
+      end
+    end
+    by_distance(foes, me)
+    by_distance(friends, me)
+    for _, u in ipairs(friends) do foes[#foes + 1] = u end
+    targets = foes
+  end
+  local first = targets[1] or me
+  aim = { kind = kind, spell = spell, targets = targets, pick = 1, x = first.x, y = first.y }
+  show_aim()
+  if kind == "spell" then
+    fight_say("Aim " .. spell .. ": arrows, Tab, Enter casts, Esc backs out.")
+  else
+    fight_say("Aim: arrows, Tab, Enter attacks, Esc backs out.")
+  end
+end
+
+local function aim_key(f, name)
+  local steps = { up = { 0, -1 }, down = { 0, 1 }, left = { -1, 0 }, right = { 1, 0 } }
+  if steps[name] then
+    local nx, ny = aim.x + steps[name][1], aim.y + steps[name][2]
+    if nx >= 0 and ny >= 0 and nx < (f.width or 0) and ny < (f.height or 0) then
+      aim.x, aim.y = nx, ny
+      show_aim()
+    end
+  elseif name == "tab" then
+    if #aim.targets > 0 then
+      aim.pick = aim.pick % #aim.targets + 1
+      local u = unit_by_id(f, aim.targets[aim.pick].id) or aim.targets[aim.pick]
+      aim.x, aim.y = u.x, u.y
+      show_aim()
+    end
+  elseif name == "escape" then
+    aim_leave()
+    fight_say("Back.")
+  elseif name == "enter" or name == "space" then
+    if aim.kind == "spell" then
+      if f.aim_refused then fight_say(f.aim_refused) return end
+      local spell, x, y = aim.spell, aim.x, aim.y
+      aim_leave()
+      GoldBox.cast(FIGHT, spell, x, y)
+    else
+      local target
+      for _, u in ipairs(aim.targets) do
+        local now = unit_by_id(f, u.id)
+        if now and now.x == aim.x and now.y == aim.y then target = now.id end
+      end
+      if not target then fight_say("No target there.") return end
+      aim_leave()
+      GoldBox.attack(FIGHT, target)
+    end
+  end
+end
+
+-- Choosing which spell S casts: up and down go through the ones held, Enter takes it.
+local choosing
+
+local function choose_key(f, me, name)
+  local list = choosing.spells
+  if name == "up" or name == "down" then
+    choosing.pick = (choosing.pick + (name == "down" and 1 or -2)) % #list + 1
+    fight_say("Spell: " .. list[choosing.pick])
+  elseif name == "enter" or name == "space" or name == "s" then
+    local spell = list[choosing.pick]
+    choosing = nil
+    aim_enter(f, me, "spell", spell)
+  elseif name == "escape" then
+    choosing = nil
+    fight_say("Back.")
+  end
+end
+
 local function fight_key(name)
   local f = goldbox()
   if fight_over then
+    aim, choosing = nil, nil
     if name == "enter" or name == "space" then
       fight_log = {}
       draw_fight()
@@ -537,14 +664,17 @@ local function fight_key(name)
   if not legal then return end
   local me
   for _, u in ipairs(f.units or {}) do if u.id == f.active then me = u end end
+  if aim and aim.unit ~= f.active then aim_leave() end
+  if choosing and choosing.unit ~= f.active then choosing = nil end
+  if aim then aim.unit = f.active aim_key(f, name) return end
+  if choosing and me then choose_key(f, me, name) return end
   if name == "q" then
     for _, u in ipairs(f.units or {}) do
       if u.side == "party" and not u.quick then GoldBox.quick(FIGHT, true, u.id) end
     end
-  elseif name == "a" then
-    local t = (legal.attacks or {})[1] or (legal.shots or {})[1]
-    if t then GoldBox.attack(FIGHT, type(t) == "table" and (t.target or t.unit or t.id) or t)
-    else fight_say("Nobody is in reach.") end
+  elseif name == "a" and me then
+    aim_enter(f, me, "attack")
+    if aim then aim.unit = f.active end
   elseif name == "m" and me then
     local foe = nearest_enemy(f, me)
     local best, bd
@@ -554,11 +684,16 @@ local function fight_key(name)
     end
     if best then GoldBox.move(FIGHT, best.x, best.y) end
   elseif name == "s" and me then
-    local spell = (legal.spells or {})[1]
-    local foe = nearest_enemy(f, me)
-    if spell and foe then
-      GoldBox.cast(FIGHT, type(spell) == "table" and (spell.spell or spell.name) or spell, foe.x, foe.y)
-    else fight_say("No spell to cast.") end
+    local spells = {}
+    for _, s in ipairs(legal.spells or {}) do spells[#spells + 1] = spell_name(s) end
+    if #spells == 0 then fight_say("No spell to cast.")
+    elseif #spells == 1 then
+      aim_enter(f, me, "spell", spells[1])
+      if aim then aim.unit = f.active end
+    else
+      choosing = { spells = spells, pick = 1, unit = f.active }
+      fight_say("Spell: " .. spells[1] .. " (up/down, Enter, Esc)")
+    end
   elseif name == "g" then GoldBox.guard(FIGHT)
   elseif name == "e" then GoldBox.end_turn(FIGHT)
   end
