@@ -28,6 +28,7 @@ class Fighter extends Schema {
     this.life = LIFE;
     this.score = 0;
     this.combo = 0;
+    this.comboLeft = 0; // seconds left to chain the next word, as Kotodama's combo_left
     this.stun = 0;
     this.hand = new ArraySchema(...Array.from({ length: HAND }, draw));
   }
@@ -37,6 +38,7 @@ defineTypes(Fighter, {
   life: "uint16",
   score: "uint32",
   combo: "uint8",
+  comboLeft: "float32",
   stun: "float32",
   hand: ["string"],
 });
@@ -102,13 +104,20 @@ export class BattleRoom extends Room {
       if (s.countdown === 0) s.phase = "fight";
     } else if (s.phase === "fight") {
       s.timeLeft = Math.max(0, s.timeLeft - dt);
-      for (const f of s.fighters) if (f.stun > 0) f.stun = Math.max(0, f.stun - dt);
+      for (const f of s.fighters) {
+        if (f.stun > 0) f.stun = Math.max(0, f.stun - dt);
+        if (f.comboLeft > 0) {
+          f.comboLeft = Math.max(0, f.comboLeft - dt);
+          if (f.comboLeft === 0) f.combo = 0;
+        }
+      }
       if (s.timeLeft === 0) this.rematch();
     }
   }
 
   // A battle that ran out of time starts again at once with the same two players (Kotodama's
-  // players ask for a rematch, and both agree, a moment after the end).
+  // players ask for a rematch, and both agree, a moment after the end). Move numbers go on
+  // rising through the room's life, so `acked` is not reset.
   rematch() {
     const s = this.state;
     s.opening();
@@ -116,9 +125,9 @@ export class BattleRoom extends Room {
       f.life = LIFE;
       f.score = 0;
       f.combo = 0;
+      f.comboLeft = 0;
       f.stun = 0;
       for (let j = 0; j < HAND; j++) f.hand[j] = draw();
-      s.acked[i] = 0;
     });
     s.countdown = COUNTDOWN;
     s.timeLeft = FIGHT;
@@ -138,7 +147,8 @@ export class BattleRoom extends Room {
       s.board[cell] = tile;
       me.hand[slot] = draw();
       me.score += 1;
-      me.combo = (me.combo + 1) % 4;
+      me.combo = Math.min(me.combo + 1, 4);
+      me.comboLeft = 3;
       const other = s.fighters[1 - seat];
       if (other) other.life = Math.max(0, other.life - 1);
     }
