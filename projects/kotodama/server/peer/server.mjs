@@ -115,7 +115,7 @@ export class BattleRoom extends Room {
     }
   }
 
-  // A battle that ran out of time starts again at once with the same two players (Kotodama's
+  // A battle that ran out of time or board starts again at once with the same two players (Kotodama's
   // players ask for a rematch, and both agree, a moment after the end). Move numbers go on
   // rising through the room's life, so `acked` is not reset.
   rematch() {
@@ -154,6 +154,8 @@ export class BattleRoom extends Room {
     }
     // Applied or refused, the number is acked, and both players hear it now.
     s.acked[seat] = number;
+    // A full board ends the battle, as in Kotodama (`why=full`), and another begins.
+    if (!s.board.includes("")) this.rematch();
     this.broadcastPatch();
   }
 }
