@@ -9,6 +9,7 @@
 //
 // The summary lines on stdout read like kotodama-load's.
 
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Client } from "colyseus.js";
 
 function arg(name, fallback) {
@@ -153,8 +154,12 @@ console.error(`load: ${stats.held} held; measuring for ${seconds} s`);
 players.forEach((p) => p.open());
 stats.measuring = true;
 const started = now();
+// How long this process's own thread kept work waiting, a share of what it measures.
+const lag = monitorEventLoopDelay({ resolution: 1 });
+lag.enable();
 await sleep(seconds * 1000);
 stats.measuring = false;
+lag.disable();
 const took = (now() - started) / 1000;
 let sent = 0;
 let received = 0;
@@ -174,6 +179,7 @@ console.log(`held           ${stats.held} at the end, ${stats.joined} joined in 
 console.log(`moves          ${stats.sent} sent, ${stats.acked} acked (${window.length} in the measured ${seconds} s: ${(window.length / seconds).toFixed(0)} moves/s)`);
 console.log(`move-to-ack    p50 ${f(quantile(window, 0.5))} ms, p90 ${f(quantile(window, 0.9))} ms, p99 ${f(quantile(window, 0.99))} ms, max ${f(quantile(window, 1))} ms`);
 console.log(`bytes          ${f(sent / took / clients)} B/s sent, ${f(received / took / clients)} B/s received a player (TCP payload, over ${f(took)} s)`);
+console.log(`loop delay     p50 ${f(lag.percentile(50) / 1e6)} ms, p99 ${f(lag.percentile(99) / 1e6)} ms, max ${f(lag.max / 1e6)} ms (this process's event loop, in the window)`);
 console.log(`errors         ${errors.reduce((a, [, n]) => a + n, 0)}`);
 for (const [what, n] of errors) console.log(`  ${String(n).padStart(6)}  ${what}`);
 process.exit(0);

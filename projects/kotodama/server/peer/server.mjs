@@ -8,6 +8,7 @@
 //
 //   NODE_ENV=production node server.mjs [--port 2567]
 
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Server, Room } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { Schema, ArraySchema, defineTypes } from "@colyseus/schema";
@@ -172,4 +173,11 @@ const server = new Server({
 });
 server.define("battle", BattleRoom);
 await server.listen(port, "127.0.0.1");
+// How long work waited for the one thread, said on the way out (compare keeps it in its log).
+const lag = monitorEventLoopDelay({ resolution: 1 });
+lag.enable();
+process.on("exit", () => {
+  const ms = (ns) => (ns / 1e6).toFixed(2);
+  console.log(`peer: event loop delay p50 ${ms(lag.percentile(50))} ms, p99 ${ms(lag.percentile(99))} ms, max ${ms(lag.max)} ms`);
+});
 console.log(`peer: Colyseus listening on ws://127.0.0.1:${port} (NODE_ENV=${process.env.NODE_ENV ?? "unset"})`);
