@@ -357,6 +357,13 @@ mod package {
             reg.command("Kotoba", "swell", (entity("e"), number("amount")), swell);
             reg.command("Kotoba", "online", (entity("e"), integer("conn")), online);
 
+            jengine_online::protocol::<net::ToServer, net::ToClient>(
+                reg,
+                net::PROTOCOL,
+                net::WIRE,
+                |m| m.validate().map_err(|e| e.to_string()),
+                |m| m.validate().map_err(|e| e.to_string()),
+            );
             reg.system("play", play);
             reg.system("draw", draw::system);
             reg.system("sea", draw::sea::system);

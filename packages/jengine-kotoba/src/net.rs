@@ -27,8 +27,16 @@ pub use mirror::{Mirror, Pending, Unpredicted};
 pub use room::{events_for, start_for, state_for};
 
 /// The version of these messages; a player says it in [`ToServer::Hello`]. Version 3 added
-/// the fleet's redirect ([`ToClient::Redirect`], [`ToServer::Claim`]).
-pub const VERSION: u32 = 3;
+/// the fleet's redirect ([`ToClient::Redirect`], [`ToServer::Claim`]); version 4 sends them as
+/// their own postcard ([`WIRE`]) instead of a tree of named fields.
+pub const VERSION: u32 = 4;
+/// The version byte in front of every frame: then the postcard of a [`ToServer`] or a
+/// [`ToClient`], nothing else. An end that speaks another version is closed at its first frame
+/// by the transport, which says both versions.
+pub const WIRE: u8 = VERSION as u8;
+/// The name a scene's `online` component gives to speak these messages
+/// (`"online": {"protocol": "kotoba"}`).
+pub const PROTOCOL: &str = "kotoba";
 /// The longest player name, in characters.
 pub const MAX_NAME: usize = 16;
 /// The longest room code, in characters (ASCII letters and digits).

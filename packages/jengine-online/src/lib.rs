@@ -5,8 +5,10 @@
 //! why, error). Any project can speak its own protocol with it; a package can read the same
 //! frames from the bag (Kotodama's battles do).
 //!
-//! Frames are `jengine_net::Value`s behind protocol version byte 1, so a server written with
-//! typed serde messages reads them with `value.read::<T>()`.
+//! By default frames are `jengine_net::Value`s behind protocol version byte 1, so a server
+//! written with typed serde messages reads them with `value.read::<T>()`. A package may declare
+//! a typed protocol of its own ([`protocol()`]); an `online` component that names it sends and
+//! hears that protocol's postcard messages, while its scripts still hand over and read tables.
 //!
 //! ```text
 //! scene:  { "name": "net", "online": { "url": "ws://127.0.0.1:7777" } }
@@ -18,11 +20,15 @@
 
 use jengine::value::{any, entity, string};
 use jengine::{Entity, Package, Registry, World};
-use jengine_net::{Client, ClientConfig, Codec, Event, Reconnect, State, Value};
+use jengine_net::{ClientConfig, Event, Reconnect, State};
 use serde::{Deserialize, Serialize};
 
-/// The protocol version byte every frame carries.
-pub const PROTOCOL: u8 = 1;
+mod protocol;
+
+pub use protocol::{GENERIC, GENERIC_VERSION, NotSent, Protocol, Protocols, Speaker, protocol};
+
+/// The protocol version byte of the generic frames.
+pub const PROTOCOL: u8 = GENERIC_VERSION;
 /// The most frames the bag hands to scripts in one frame; the rest wait for the next.
 pub const MAX_FRAMES_PER_FRAME: usize = 256;
 
@@ -36,6 +42,9 @@ pub struct Online {
     pub url: String,
     /// Times to reconnect after a lost connection (0: never).
     pub reconnect: u32,
+    /// The protocol spoken: a name a linked package declared ([`protocol()`]), or empty for
+    /// the generic frames any table makes.
+    pub protocol: String,
 }
 
 impl Online {
@@ -45,6 +54,12 @@ impl Online {
             return Err(format!(
                 "url: {:?} is not a ws:// address (this build speaks plain WebSocket)",
                 self.url
+            ));
+        }
+        if self.protocol.len() > 64 || self.protocol.chars().any(char::is_control) {
+            return Err(format!(
+                "protocol: {:?} is no protocol name (at most 64 characters, none of them control characters)",
+                self.protocol
             ));
         }
         if self.reconnect > 100 {
@@ -91,7 +106,7 @@ pub struct OnlineBag {
 
 /// The live connection of an `online` entity (not in scenes; made by `Online.connect`).
 pub struct Link {
-    client: Client<Value, Value>,
+    client: Box<dyn Speaker>,
     url: String,
     /// Events seen by commands this frame (a refused send), published with the rest.
     pending: Vec<OnlineEvent>,
@@ -121,8 +136,28 @@ fn connect(world: &mut World, e: Entity, url: Option<String>) -> Result<(), Stri
     if url.is_empty() {
         return Err("Online.connect: no address (give one, or set online.url)".into());
     }
+    let Some(protocol) = world
+        .resources
+        .get::<Protocols>()
+        .cloned()
+        .unwrap_or_default()
+        .get(&online.protocol)
+    else {
+        let known = world
+            .resources
+            .get::<Protocols>()
+            .map_or(String::new(), |p| p.names().collect::<Vec<_>>().join(", "));
+        return Err(format!(
+            "Online.connect: no linked package speaks protocol {:?} (known: {})",
+            online.protocol,
+            if known.is_empty() {
+                "none but the generic frames"
+            } else {
+                &known
+            }
+        ));
+    };
     let config = ClientConfig {
-        codec: Codec::new(PROTOCOL),
         reconnect: if online.reconnect == 0 {
             Reconnect::OFF
         } else {
@@ -136,7 +171,7 @@ fn connect(world: &mut World, e: Entity, url: Option<String>) -> Result<(), Stri
         ..ClientConfig::default()
     };
     // A refused address is said in the bag, like any failure a player can cause.
-    let client = match Client::connect(&url, config) {
+    let client = match protocol.connect(&url, config) {
         Ok(c) => c,
         Err(err) => {
             let bag = OnlineBag {
@@ -177,17 +212,17 @@ fn connect(world: &mut World, e: Entity, url: Option<String>) -> Result<(), Stri
 }
 
 fn send(world: &mut World, e: Entity, frame: serde_json::Value) -> Result<(), String> {
-    let value = Value::from_json(&frame).map_err(|err| format!("Online.send: {err}"))?;
     let mut link = world
         .entities
         .get::<&mut Link>(e)
         .map_err(|_| "Online.send: not connected (call Online.connect first)".to_string())?;
-    match link.client.send(&value) {
+    match link.client.send(&frame) {
         Ok(()) => {
             link.sent += 1;
             Ok(())
         }
-        Err(err) => {
+        Err(NotSent::Shape(err)) => Err(format!("Online.send: {err}")),
+        Err(NotSent::Transport(err)) => {
             // A full queue, the rate limit or a closed connection is the game's news, not a
             // script error: said in the bag this frame.
             link.pending.push(OnlineEvent {
@@ -214,9 +249,9 @@ fn poll(world: &mut World, _dt: f64) {
                     event: "connected".into(),
                     ..OnlineEvent::default()
                 },
-                Event::Message(value) => {
+                Event::Message(table) => {
                     link.received += 1;
-                    link.backlog.push_back(value.to_json());
+                    link.backlog.push_back(table);
                     continue;
                 }
                 Event::Closed { code, why } => {

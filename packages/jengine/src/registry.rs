@@ -365,6 +365,27 @@ impl ComponentBinding {
 }
 
 type SystemFn = Box<dyn Fn(&mut World, f64)>;
+type SetupFn = Box<dyn Fn(&mut World)>;
+
+/// A package's step run once on each new world, before its first scene loads: what the
+/// package puts in the world's resources for the other packages and the host to find (a
+/// protocol a connection may speak, say).
+pub struct Setup {
+    name: String,
+    package: String,
+    run: SetupFn,
+}
+
+impl Setup {
+    /// A name for logs and docs.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The registering package.
+    pub fn package(&self) -> &str {
+        &self.package
+    }
+}
 
 /// A per-frame update, run in registration order after commands are applied.
 pub struct System {
@@ -462,6 +483,7 @@ pub struct Registry {
     components: BTreeMap<String, ComponentBinding>,
     commands: Vec<Command>,
     systems: Vec<System>,
+    setups: Vec<Setup>,
     bags: Vec<Bag>,
     tables: Vec<TableBinding>,
     defaults: BTreeMap<String, (String, &'static [u8])>,
@@ -477,6 +499,7 @@ impl Registry {
             components: BTreeMap::new(),
             commands: Vec::new(),
             systems: Vec::new(),
+            setups: Vec::new(),
             bags: Vec::new(),
             tables: Vec::new(),
             defaults: BTreeMap::new(),
@@ -526,6 +549,20 @@ impl Registry {
     /// Systems in registration order.
     pub fn systems(&self) -> &[System] {
         &self.systems
+    }
+
+    /// Set-up steps in registration order.
+    pub fn setups(&self) -> &[Setup] {
+        &self.setups
+    }
+
+    /// Runs every set-up step on a new world, in registration order (a package's after those
+    /// of the packages it depends on, since those register first). A host calls it once,
+    /// after putting its own resources in and before loading a scene.
+    pub fn set_up(&self, world: &mut World) {
+        for setup in &self.setups {
+            (setup.run)(world);
+        }
     }
 
     /// Bags in registration order.
@@ -830,6 +867,18 @@ impl Registry {
         });
     }
 
+    /// Adds a step run once on each new world before its first scene loads (see [`Setup`]).
+    pub fn setup<F>(&mut self, name: &str, run: F)
+    where
+        F: Fn(&mut World) + 'static,
+    {
+        self.setups.push(Setup {
+            name: name.to_string(),
+            package: self.current.clone(),
+            run: Box::new(run),
+        });
+    }
+
     /// Publishes every entity's `T` to scripts under `key`, after systems run each frame.
     pub fn bag<T>(&mut self, key: &str)
     where
@@ -961,6 +1010,37 @@ mod tests {
         assert_eq!(cmd.package(), "jengine-counter");
         assert!(reg.find_command("Counter.add").is_some());
         assert!(reg.problems().is_empty(), "{:?}", reg.problems());
+    }
+
+    /// Two packages whose set-up steps fill one resource: the second's runs after the first's.
+    struct Lays(&'static str);
+    impl Package for Lays {
+        fn name(&self) -> &'static str {
+            self.0
+        }
+        fn register(&self, reg: &mut Registry) {
+            let name = self.0;
+            reg.setup("lay", move |world| {
+                world
+                    .resources
+                    .get_or_default::<Vec<&'static str>>()
+                    .push(name)
+            });
+        }
+    }
+
+    #[test]
+    fn set_up_steps_run_once_on_a_world_in_registration_order() {
+        let reg = Registry::with(&[&Lays("first"), &CounterPackage, &Lays("second")]);
+        assert_eq!(reg.setups().len(), 2);
+        assert_eq!(reg.setups()[1].package(), "second");
+        assert_eq!(reg.setups()[1].name(), "lay");
+        let mut world = World::new();
+        reg.set_up(&mut world);
+        assert_eq!(
+            world.resources.get::<Vec<&'static str>>().unwrap(),
+            &vec!["first", "second"]
+        );
     }
 
     /// A package with short flat names, one prefix that is no Lua name, and one alias that

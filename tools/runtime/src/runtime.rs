@@ -250,6 +250,9 @@ impl Runtime {
             data_dir: options.save_dir.clone(),
             args: options.args.clone(),
         });
+        // What the packages put in the world for each other (a protocol, say), before any
+        // scene or script can ask for it.
+        registry.set_up(&mut world);
         let scripts = within(&project.assets, "assets/scripts");
         let mut scripts = ScriptHost::with_assets(&registry, scripts, options.limits, options.seed)
             .map_err(|e| {

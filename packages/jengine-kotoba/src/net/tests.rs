@@ -685,6 +685,25 @@ fn every_message_goes_through_postcard_and_back() {
     assert!(state.len() < 256, "{} bytes", state.len());
 }
 
+/// Scripts speak the `kotoba` protocol as tables: every message made a table reads back as
+/// itself, which is the path a script's `Online.send` and a frame handed to scripts take.
+#[test]
+fn every_message_goes_through_a_scripts_table_and_back() {
+    assert_eq!(u32::from(WIRE), VERSION);
+    for (to_client, to_server) in every_message() {
+        let table = serde_json::to_value(&to_client).unwrap();
+        assert_eq!(
+            serde_json::from_value::<ToClient>(table).unwrap(),
+            to_client
+        );
+        let table = serde_json::to_value(&to_server).unwrap();
+        assert_eq!(
+            serde_json::from_value::<ToServer>(table).unwrap(),
+            to_server
+        );
+    }
+}
+
 #[test]
 fn validation_names_the_field() {
     let d = dict();

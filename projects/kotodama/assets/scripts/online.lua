@@ -18,8 +18,9 @@ local word = import("flow/word.lua")
 local banner = import("flow/banner.lua")
 
 -- The room messages' version (jengine_kotoba::net::VERSION): 3 sends a player on to the room's
--- server with a redirect.
-local VERSION = 3
+-- server with a redirect; 4 speaks the messages as their own bytes (the scene's online
+-- component names the "kotoba" protocol).
+local VERSION = 4
 local DEFAULT_SERVER = "ws://127.0.0.1:7777/"
 local AWAY = 100
 local HAND = { 0, -3.65 }

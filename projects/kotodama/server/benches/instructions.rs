@@ -16,7 +16,7 @@ use jengine_kotoba::dict::Dict;
 use jengine_kotoba::kana::TileStats;
 use jengine_kotoba::legal_moves;
 use jengine_kotoba::net::{State, ToClient, ToServer, state_for};
-use jengine_net::{Codec, Connection, Sender, ServerConfig, Value};
+use jengine_net::{Codec, Connection, Sender, ServerConfig};
 use kotodama_server::hot::{self, PlayingRoom};
 use kotodama_server::{Config, PROTOCOL};
 
@@ -29,7 +29,7 @@ const CASES: [(&str, &str, [u64; 2]); 6] = [
     ),
     (
         "state_frame",
-        "the first half of that: the battle read into a State and made a frame, not encoded",
+        "the first part of that alone: the battle read into a State, not encoded",
         [100, 1_100],
     ),
     (
@@ -75,12 +75,10 @@ fn main() {
     let players = players();
     let room = playing_room(&players);
     play_moves(&room, 40);
-    let frame = hot::frame(&ToClient::State(
-        room.state().expect("a battle in the room"),
-    ))
-    .expect("a state makes a frame");
     let later = Codec::new(PROTOCOL)
-        .encode(&frame)
+        .encode(&ToClient::State(
+            room.state().expect("a battle in the room"),
+        ))
         .expect("a state encodes")
         .len();
     println!(
@@ -164,9 +162,8 @@ fn battle() -> Battle {
 
 /// A state's bytes as the room sends them.
 fn state_bytes(battle: &Battle) -> Vec<u8> {
-    let frame = hot::frame(&ToClient::State(state_for(battle, 3))).expect("a state makes a frame");
     Codec::new(PROTOCOL)
-        .encode(&frame)
+        .encode(&ToClient::State(state_for(battle, 3)))
         .expect("a state encodes")
 }
 
@@ -182,8 +179,7 @@ fn measured_state_encode(battle: &Battle, codec: &Codec, n: u64) -> usize {
     let mut total = 0;
     for i in 0..n {
         let state = ToClient::State(state_for(battle, (i % 7) as u32));
-        let frame = hot::frame(&state).expect("a state makes a frame");
-        total += codec.encode(&frame).expect("a state encodes").len();
+        total += codec.encode(&state).expect("a state encodes").len();
     }
     total
 }
@@ -198,8 +194,8 @@ fn state_frame(n: u64) {
 fn measured_state_frame(battle: &Battle, n: u64) -> u64 {
     let mut made = 0;
     for i in 0..n {
-        let state = ToClient::State(state_for(battle, (i % 7) as u32));
-        made += u64::from(hot::frame(&state).is_some());
+        let state = state_for(battle, (i % 7) as u32);
+        made += u64::from(state.acked < 7);
     }
     made
 }
@@ -216,8 +212,7 @@ fn state_decode(n: u64) {
 fn measured_state_decode(bytes: &[u8], codec: &Codec, n: u64) -> u64 {
     let mut read = 0;
     for _ in 0..n {
-        let value: Value = codec.decode(bytes).expect("a state's bytes decode");
-        if let Ok(ToClient::State(state)) = value.read::<ToClient>() {
+        if let Ok(ToClient::State(state)) = codec.decode::<ToClient>(bytes) {
             read += u64::from(state.acked == 3);
         }
     }
@@ -229,9 +224,7 @@ fn play_bytes() -> Vec<u8> {
     let state = state_for(&battle(), 0);
     let mv = legal_move(&state, 0).expect("an opening hand has a legal placement");
     let msg = ToServer::Play { number: 12, mv };
-    Codec::new(PROTOCOL)
-        .encode(&Value::of(&msg).expect("a move makes a frame"))
-        .expect("a move encodes")
+    Codec::new(PROTOCOL).encode(&msg).expect("a move encodes")
 }
 
 fn move_read(n: u64) {
@@ -244,8 +237,8 @@ fn move_read(n: u64) {
 fn measured_move_read(bytes: &[u8], codec: &Codec, n: u64) -> u64 {
     let mut read = 0;
     for _ in 0..n {
-        let value: Value = codec.decode(bytes).expect("a move's bytes decode");
-        if let Ok(ToServer::Play { number: 12, .. }) = hot::read(&value) {
+        let msg: ToServer = codec.decode(bytes).expect("a move's bytes decode");
+        if let Ok(ToServer::Play { number: 12, .. }) = hot::read(msg) {
             read += 1;
         }
     }
@@ -273,9 +266,9 @@ fn legal_move(state: &State, seat: usize) -> Option<Move> {
 /// queued (the queue is made long enough for a case).
 struct Players {
     runtime: tokio::runtime::Runtime,
-    seats: Vec<Sender<Value>>,
+    seats: Vec<Sender<ToClient>>,
     _clients: Vec<Box<dyn std::any::Any>>,
-    _connections: Vec<Connection<Value, Value>>,
+    _connections: Vec<Connection<ToClient, ToServer>>,
 }
 
 fn players() -> Players {
@@ -284,6 +277,7 @@ fn players() -> Players {
         .build()
         .expect("a runtime");
     let transport = ServerConfig {
+        codec: Codec::new(PROTOCOL),
         send_queue: 1 << 14,
         idle_timeout: Duration::from_secs(3_600),
         ping_interval: Duration::from_secs(3_600),
@@ -308,7 +302,7 @@ fn players() -> Players {
             };
             let server = async {
                 let (tcp, _) = listener.accept().await.expect("accepted");
-                Connection::<Value, Value>::accept(tcp, &transport)
+                Connection::<ToClient, ToServer>::accept(tcp, &transport)
                     .await
                     .expect("a connection")
             };

@@ -9,7 +9,7 @@ use std::time::Duration;
 use jengine_kotoba::battle::{FighterSpec, Setup};
 use jengine_kotoba::board::Board;
 use jengine_kotoba::content;
-use jengine_net::ServerConfig;
+use jengine_net::{Codec, ServerConfig};
 
 use crate::fleet::FleetConfig;
 
@@ -21,7 +21,7 @@ pub struct Config {
     pub bind: SocketAddr,
     /// Where the health and metrics endpoints listen, over plain HTTP (`None`: nowhere).
     pub metrics_bind: Option<SocketAddr>,
-    /// The transport's limits: frame size (64 KiB), rate (200 frames a second), handshake
+    /// The transport's codec (protocol [`crate::PROTOCOL`]) and limits: frame size (64 KiB), rate (200 frames a second), handshake
     /// (5 s) and idle (30 s) timeouts, pings, queues. Its codec must speak
     /// [`crate::PROTOCOL`].
     pub transport: ServerConfig,
@@ -70,7 +70,10 @@ impl Default for Config {
         Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 0)),
             metrics_bind: None,
-            transport: ServerConfig::default(),
+            transport: ServerConfig {
+                codec: Codec::new(crate::PROTOCOL),
+                ..ServerConfig::default()
+            },
             hello_timeout: Duration::from_secs(5),
             max_players: 10_000,
             max_rooms: 5_000,

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use jengine_kotoba::battle::Move;
+use jengine_kotoba::net::ToClient;
 use jengine_kotoba::net::{Rejection, State, state_for};
-use jengine_net::{Sender, Value};
+use jengine_net::Sender;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
@@ -16,7 +17,7 @@ use crate::config::Config;
 use crate::life::Life;
 use crate::room::{Hall, Room, RoomRef, Seat, lock};
 
-pub use crate::wire::{frame, read, set_acked};
+pub use crate::wire::{read, send};
 
 /// A room whose two seats are taken and whose match has begun, as the lobby leaves it.
 pub struct PlayingRoom {
@@ -28,7 +29,7 @@ impl PlayingRoom {
     /// Seats two players, their frames going to `seats`, and starts their match under
     /// `config` (its seed gives the battle's). Inside a tokio runtime: the match's clock is a
     /// task of it, beating every `config.tick`.
-    pub fn start(config: Config, seats: [(String, Sender<Value>); 2]) -> PlayingRoom {
+    pub fn start(config: Config, seats: [(String, Sender<ToClient>); 2]) -> PlayingRoom {
         let seeds = Pcg64::seed_from_u64(config.seed);
         let hall = Arc::new(Hall::new(
             config,
@@ -37,7 +38,7 @@ impl PlayingRoom {
             String::new(),
         ));
         let [(first, a), (second, b)] = seats;
-        let seat = |name: String, out: Sender<Value>, conn: u64| Seat { name, out, conn };
+        let seat = |name: String, out: Sender<ToClient>, conn: u64| Seat { name, out, conn };
         let room = Arc::new(std::sync::Mutex::new(Room::new(1, None, seat(first, a, 1))));
         assert!(hall.room_opened(), "a hall of one room has room for it");
         lock(&room).sit_and_start(&hall, &room, seat(second, b, 2));

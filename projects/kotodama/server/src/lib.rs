@@ -7,11 +7,12 @@
 //! predict their own moves on a `jengine_kotoba::net::Mirror` and take the room's word when it
 //! comes.
 //!
-//! Every frame is `jengine_net::Codec::new(1)` around a `jengine_net::Value` holding a
-//! `jengine_kotoba::net` message in serde's JSON shape. The transport keeps the limits (frame
-//! size, rate, handshake and idle timeouts, a player who stops reading); the server adds the
-//! lobby's (a hello timeout, most players, most rooms) and closes a frame that is not a valid
-//! message with 1007 and the reason, while the room goes on.
+//! Every frame is version byte `jengine_kotoba::net::WIRE` then the postcard of a
+//! `jengine_kotoba::net` message, decoded by the transport straight into the message type. The
+//! transport keeps the limits (frame size, rate, handshake and idle timeouts, a player who stops
+//! reading) and closes a frame that is no message with 1007 and the reason; the server adds the
+//! lobby's (a hello timeout, most players, most rooms) and closes a message that breaks its
+//! caps the same way, while the room goes on.
 //!
 //! Priorities, in order: the room's word is the same for both players; one bad or slow player
 //! costs the others nothing; a fleet can run it (health, metrics, drain); then speed.
@@ -40,9 +41,9 @@ mod room;
 mod server;
 mod wire;
 
-/// The protocol version byte of every frame (`jengine_net::Codec::new(PROTOCOL)`): the frames
-/// are `jengine_net::Value`s holding `jengine_kotoba::net` messages.
-pub const PROTOCOL: u8 = 1;
+/// The protocol version byte of every frame (`jengine_net::Codec::new(PROTOCOL)`): the
+/// postcard of a `jengine_kotoba::net` message follows it.
+pub const PROTOCOL: u8 = jengine_kotoba::net::WIRE;
 
 pub use config::{Config, read_board};
 pub use fleet::FleetConfig;

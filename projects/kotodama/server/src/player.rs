@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use jengine_kotoba::net::{Gone, Redirect, Rejection, ToClient, ToServer, VERSION};
-use jengine_net::{CloseReason, Connection, Value};
+use jengine_net::Connection;
 use tokio::sync::mpsc;
 
 use crate::fleet::{Claimed, Fleet, Joined, Notice, Queued, Reserved};
@@ -68,7 +68,7 @@ impl Drop for Admitted {
 }
 
 /// Serves one connection until it ends.
-pub(crate) async fn player(mut conn: Connection<Value, Value>, players: Arc<Players>) {
+pub(crate) async fn player(mut conn: Connection<ToClient, ToServer>, players: Arc<Players>) {
     let hall = &players.hall;
     let Some(_admitted) = admit(hall) else {
         hall.refused_busy();
@@ -112,7 +112,7 @@ pub(crate) async fn player(mut conn: Connection<Value, Value>, players: Arc<Play
             }
         };
         let heard = Instant::now();
-        let msg = match wire::read(&frame) {
+        let msg = match wire::read(frame) {
             Ok(msg) => msg,
             Err(reason) => {
                 hall.removed();
@@ -131,27 +131,20 @@ pub(crate) async fn player(mut conn: Connection<Value, Value>, players: Arc<Play
 
 /// Waits for the first message, which must be a `Hello` of this version with a fair name.
 /// Anything else is refused and the connection closed, saying why.
-async fn hello(conn: &mut Connection<Value, Value>, hall: &Hall) -> Option<String> {
+async fn hello(conn: &mut Connection<ToClient, ToServer>, hall: &Hall) -> Option<String> {
     let wait = hall.config.hello_timeout;
-    let frame = match tokio::time::timeout(wait, conn.recv()).await {
+    // A frame of another protocol version never gets here: the transport closes it, saying
+    // both versions.
+    let msg = match tokio::time::timeout(wait, conn.recv()).await {
         Err(_) => {
             conn.close(&format!("no Hello within {} ms", wait.as_millis()));
             return None;
         }
         Ok(Err(_)) => return None,
-        Ok(Ok(frame)) => frame,
+        Ok(Ok(msg)) => msg,
     };
     // The version is looked at before the rest is checked: a player of another version may
     // disagree about everything else.
-    let msg = match frame.read::<ToServer>() {
-        Ok(msg) => msg,
-        Err(e) => {
-            conn.close_with(CloseReason::Garbage(format!(
-                "not a message of this game: {e}"
-            )));
-            return None;
-        }
-    };
     match msg {
         ToServer::Hello { version, .. } if version != VERSION => {
             let words = format!(
@@ -193,7 +186,7 @@ fn busy_words(hall: &Hall) -> &'static str {
 }
 
 /// Sends `Refused` and closes (1000) with these words; the refusal goes out first.
-fn refuse(conn: &Connection<Value, Value>, why: Rejection, words: &str) {
+fn refuse(conn: &Connection<ToClient, ToServer>, why: Rejection, words: &str) {
     wire::send(&conn.sender(), &ToClient::Refused { why });
     conn.close(words);
 }

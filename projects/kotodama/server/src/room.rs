@@ -13,7 +13,7 @@ use std::time::Instant;
 use jengine_kotoba::battle::{Battle, Move, Phase};
 use jengine_kotoba::net::{Gone, Rejection, Start, ToClient, events_for, start_for, state_for};
 use jengine_kotoba::play::Ending;
-use jengine_net::{Sender, Value};
+use jengine_net::Sender;
 use tokio::time::MissedTickBehavior;
 
 use std::collections::HashMap;
@@ -163,7 +163,7 @@ pub(crate) fn lock(room: &RoomRef) -> MutexGuard<'_, Room> {
 #[derive(Clone)]
 pub(crate) struct Seat {
     pub name: String,
-    pub out: Sender<Value>,
+    pub out: Sender<ToClient>,
     pub conn: u64,
 }
 
@@ -537,21 +537,19 @@ impl Room {
     }
 
     /// The battle now to each seat, each with its own last answered move. The state is made
-    /// a frame once, and only its `acked` changed for the other seat: ten times a second in
-    /// every room, this is most of what a server does.
+    /// once, and only its `acked` changed for the other seat: ten times a second in every
+    /// room, this is most of what a server does.
     fn send_state(&self) {
         let Some(game) = &self.game else {
             return;
         };
-        let Some(mut frame) = wire::frame(&ToClient::State(state_for(&game.battle, 0))) else {
-            return;
-        };
+        let mut msg = ToClient::State(state_for(&game.battle, 0));
         for (seat, player) in self.seats.iter().enumerate() {
             if let Some(player) = player.as_ref().filter(|_| self.away[seat].is_none()) {
-                if !wire::set_acked(&mut frame, game.acked[seat]) {
-                    return;
+                if let ToClient::State(state) = &mut msg {
+                    state.acked = game.acked[seat];
                 }
-                let _ = player.out.send(&frame);
+                wire::send(&player.out, &msg);
             }
         }
     }
@@ -568,12 +566,9 @@ impl Room {
     }
 
     fn broadcast(&self, msg: &ToClient) {
-        let Some(frame) = wire::frame(msg) else {
-            return;
-        };
         for (seat, player) in self.seats.iter().enumerate() {
             if let Some(player) = player.as_ref().filter(|_| self.away[seat].is_none()) {
-                let _ = player.out.send(&frame);
+                wire::send(&player.out, msg);
             }
         }
     }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use jengine_kotoba::battle::Move;
 use jengine_kotoba::net::{Redirect, Rejection, Start, State, ToClient, ToServer, VERSION};
-use jengine_net::{Codec, Value};
+use jengine_net::Codec;
 use redis::Commands;
 use tungstenite::{Message, WebSocket};
 
@@ -140,7 +140,7 @@ impl Player {
             .unwrap();
         Player {
             ws,
-            codec: Codec::new(1),
+            codec: Codec::new(kotodama_server::PROTOCOL),
             name: name.to_string(),
             at: address.to_string(),
         }
@@ -156,7 +156,7 @@ impl Player {
     }
 
     fn send(&mut self, msg: &ToServer) {
-        let bytes = self.codec.encode(&Value::of(msg).unwrap()).unwrap();
+        let bytes = self.codec.encode(msg).unwrap();
         self.ws.send(Message::Binary(bytes.into())).unwrap();
     }
 
@@ -166,8 +166,7 @@ impl Player {
         loop {
             match self.ws.read() {
                 Ok(Message::Binary(bytes)) => {
-                    let value: Value = self.codec.decode(&bytes).expect("a frame");
-                    let msg = value.read::<ToClient>().expect("a message");
+                    let msg: ToClient = self.codec.decode(&bytes).expect("a message");
                     msg.validate().expect("a valid message");
                     return Some(msg);
                 }

@@ -14,6 +14,7 @@ use jengine_kotoba::kana::TileStats;
 use jengine_kotoba::net::{Gone, Mirror, Rejection, Start, State, ToClient, ToServer, VERSION};
 use jengine_kotoba::play::{Event, Refusal};
 use jengine_net::{Codec, RateLimit, ServerConfig, Value};
+use kotodama_server::PROTOCOL;
 use kotodama_server::{Config, Handle, spawn};
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::{Message, WebSocket};
@@ -28,7 +29,7 @@ fn config() -> Config {
             idle_timeout: Duration::from_secs(3),
             ping_interval: Duration::from_millis(200),
             close_timeout: Duration::from_millis(300),
-            ..ServerConfig::default()
+            ..Config::default().transport
         },
         hello_timeout: Duration::from_millis(400),
         countdown: false,
@@ -98,7 +99,8 @@ impl Drop for Server {
     }
 }
 
-/// One player's socket: frames of `Value`s in `Codec::new(1)`, read with a deadline.
+/// One player's socket: the game's messages behind version byte `PROTOCOL`, read with a
+/// deadline.
 struct Player {
     ws: WebSocket<TcpStream>,
     codec: Codec,
@@ -120,16 +122,12 @@ impl Player {
         let (ws, _) = tungstenite::client(format!("ws://{addr}/"), stream).unwrap();
         Player {
             ws,
-            codec: Codec::new(1),
+            codec: Codec::new(PROTOCOL),
         }
     }
 
     fn send(&mut self, msg: &ToServer) {
-        self.send_value(&Value::of(msg).unwrap());
-    }
-
-    fn send_value(&mut self, value: &Value) {
-        let bytes = self.codec.encode(value).unwrap();
+        let bytes = self.codec.encode(msg).unwrap();
         self.send_raw(bytes);
     }
 
@@ -143,8 +141,7 @@ impl Player {
         loop {
             match self.ws.read() {
                 Ok(Message::Binary(bytes)) => {
-                    let value: Value = self.codec.decode(&bytes).expect("a frame");
-                    let msg = value.read::<ToClient>().expect("a message");
+                    let msg: ToClient = self.codec.decode(&bytes).expect("a message");
                     msg.validate().expect("a valid message");
                     return Some(Ok(msg));
                 }
@@ -358,24 +355,22 @@ fn garbage_closes_its_sender_with_a_reason_and_the_room_goes_on() {
     let ((mut a, _), (mut b, _)) = server.pair();
     // Bytes that are no frame: closed by the transport.
     a.send_raw(vec![
-        1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        PROTOCOL, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
     ]);
     let closed = a.closed();
     assert_eq!(closed.code, 1007, "{closed:?}");
     assert_eq!(b.left(), Gone::Removed);
-    // A frame that is a value but no message of this game: closed by the server.
+    // A frame of the right version whose bytes are no message of this game (a variant it
+    // does not have): closed by the transport, saying so.
     b.send(&ToServer::Queue);
     let mut c = server.player("しろ");
     c.send(&ToServer::Queue);
     c.start();
     b.start();
-    c.send_value(&Value::Map(vec![("Shout".into(), Value::Str("!".into()))]));
+    c.send_raw(vec![PROTOCOL, 99, 1, 2]);
     let closed = c.closed();
-    assert_eq!(closed.code, 1007);
-    assert!(
-        closed.why.starts_with("not a message of this game"),
-        "{closed:?}"
-    );
+    assert_eq!(closed.code, 1007, "{closed:?}");
+    assert!(!closed.why.is_empty(), "{closed:?}");
     assert_eq!(b.left(), Gone::Removed);
     // And one of the right shape that does not hold: closed too, saying which field.
     let mut d = server.player("くろ");
@@ -433,7 +428,9 @@ fn an_oversized_frame_is_closed_before_it_is_read() {
     cfg.transport.codec = cfg.transport.codec.with_max_frame(1024);
     let server = Server::start(cfg);
     let ((mut a, _), (mut b, _)) = server.pair();
-    a.send_value(&Value::Str("あ".repeat(2000)));
+    let mut big = vec![PROTOCOL];
+    big.extend("あ".repeat(2000).as_bytes());
+    a.send_raw(big);
     let closed = a.closed();
     assert_eq!(closed.code, 1009, "{closed:?}");
     assert_eq!(b.left(), Gone::Removed);
@@ -682,15 +679,21 @@ fn a_wrong_version_is_refused_in_words() {
     let closed = p.closed();
     assert_eq!(closed.code, 1000);
     assert!(closed.why.starts_with("protocol mismatch"), "{closed:?}");
-    // A frame of another protocol version byte is the transport's to refuse.
+    // A frame of another protocol version byte is the transport's to refuse: here a player
+    // of version 3, whose frames were dynamic values behind byte 1.
     let mut q = Player::connect(server.handle.local_addr());
-    q.send_raw(vec![2, 0]);
+    let old_hello = Value::of(&ToServer::Hello {
+        version: 3,
+        name: "むかし".into(),
+    })
+    .unwrap();
+    q.send_raw(Codec::new(1).encode(&old_hello).unwrap());
     let closed = q.closed();
     assert_eq!(
         (closed.code, closed.why.as_str()),
         (
             1002,
-            "protocol mismatch: the server speaks protocol 1, the client 2"
+            "protocol mismatch: the server speaks protocol 4, the client 1"
         )
     );
     // A bad name, and a first message that is not a hello.

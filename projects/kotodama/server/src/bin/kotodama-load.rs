@@ -27,8 +27,9 @@ use jengine_kotoba::board::{Board, Pos};
 use jengine_kotoba::bot::legal_moves;
 use jengine_kotoba::dict::Dict;
 use jengine_kotoba::kana::TileStats;
-use jengine_kotoba::net::{State, ToClient, ToServer, VERSION};
-use jengine_net::{Codec, Value};
+use jengine_kotoba::net::{State, ToClient, ToServer, VERSION, WIRE};
+use jengine_kotoba::play::Event;
+use jengine_net::Codec;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use tokio::sync::watch;
@@ -250,35 +251,13 @@ struct Seat {
     over: bool,
 }
 
-/// Whether a frame is the message `kind` (its one key, in serde's JSON shape).
-fn kind(v: &Value) -> Option<&str> {
-    match v {
-        Value::Map(entries) if entries.len() == 1 => Some(entries[0].0.as_str()),
-        _ => None,
-    }
-}
-
-fn body(v: &Value) -> Option<&Value> {
-    match v {
-        Value::Map(entries) if entries.len() == 1 => Some(&entries[0].1),
-        _ => None,
-    }
-}
-
-fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
-    match v {
-        Value::Map(entries) => entries.iter().find(|(k, _)| k == name).map(|(_, v)| v),
-        _ => None,
-    }
-}
-
 /// A `State` frame's `acked`, read from the frame's first bytes without decoding the rest;
 /// `None` for any other frame. Ten states a second to each of thousands of players are most
 /// of what the tool reads, and it needs only this number of most of them.
 ///
-/// The frame is `Codec::new(1)` around a `Value`: version 1, a map (variant 6) of one entry,
-/// the key "State", a map of the state's fields with `acked` first (the fields are in name
-/// order, which is also their declaration order), an `Int` (variant 2), zigzag LEB128.
+/// The frame is the version byte [`WIRE`], then `ToClient::State` in postcard: the variant's
+/// index (3) as a varint, then the state's fields in declaration order, `acked` first, a `u32`
+/// as a LEB128 varint.
 fn state_acked(frame: &[u8]) -> Option<u32> {
     fn varint(bytes: &[u8]) -> Option<(u64, &[u8])> {
         let mut n = 0u64;
@@ -290,21 +269,13 @@ fn state_acked(frame: &[u8]) -> Option<u32> {
         }
         None
     }
-    let rest = frame.strip_prefix(b"\x01\x06\x01\x05State\x06")?;
-    let (_, rest) = varint(rest)?;
-    let rest = rest.strip_prefix(b"\x05acked\x02")?;
-    let (zigzag, _) = varint(rest)?;
-    let n = (zigzag >> 1) as i64 ^ -((zigzag & 1) as i64);
+    let rest = frame.strip_prefix(&[WIRE, STATE_VARIANT])?;
+    let (n, _) = varint(rest)?;
     u32::try_from(n).ok()
 }
 
-/// Whether an `Ev` frame holds the battle's end.
-fn has_over(ev: &Value) -> bool {
-    let Some(Value::List(events)) = body(ev).and_then(|b| field(b, "events")) else {
-        return false;
-    };
-    events.iter().any(|e| kind(e) == Some("Over"))
-}
+/// `ToClient::State`'s index among the message's variants, its first byte in postcard.
+const STATE_VARIANT: u8 = 3;
 
 /// A move for `seat` in `state`: mostly a legal placement, sometimes a tile on any free cell
 /// next to a kana, a swap when nothing else fits.
@@ -349,15 +320,12 @@ fn choose(
 }
 
 async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver<bool>) {
-    let codec = Codec::new(1);
+    let codec = Codec::new(WIRE);
     let dict = Dict::japanese();
     let tiles = TileStats::from_dict(dict);
     let mut rng = Pcg32::seed_from_u64(args.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let frame = |msg: &ToServer| -> Message {
-        let bytes = Value::of(msg)
-            .ok()
-            .and_then(|v| codec.encode(&v).ok())
-            .unwrap_or_default();
+        let bytes = codec.encode(msg).unwrap_or_default();
         Message::Binary(bytes.into())
     };
     let hello = ToServer::Hello {
@@ -431,16 +399,12 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
                         }
                         continue;
                     }
-                    let Ok(value) = codec.decode::<Value>(&bytes) else {
+                    let Ok(msg) = codec.decode::<ToClient>(&bytes) else {
                         stats.error("a frame that does not decode".into());
                         break;
                     };
-                    match kind(&value) {
-                        Some("Start") => {
-                            let Ok(ToClient::Start(start)) = value.read::<ToClient>() else {
-                                stats.error("a Start that does not read".into());
-                                break;
-                            };
+                    match msg {
+                        ToClient::Start(start) => {
                             if start.seat == 0 {
                                 stats.matches.fetch_add(1, Ordering::Relaxed);
                             }
@@ -450,38 +414,33 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
                             }
                             battle = Some(Seat { seat: start.seat, next: 1, pending: VecDeque::new(), state: None, over: false });
                         }
-                        Some("Ev") => {
-                            if has_over(&value) && let Some(b) = battle.as_mut() && !b.over {
+                        ToClient::Ev { events } => {
+                            let over = events.iter().any(|e| matches!(e, Event::Over { .. }));
+                            if over && let Some(b) = battle.as_mut() && !b.over {
                                 b.over = true;
                                 again_at = Some(Instant::now() + Duration::from_millis(rng.random_range(200..1000)));
                             }
                         }
-                        Some("Left") => {
+                        ToClient::Left { .. } => {
                             battle = None;
                             again_at = None;
                             queued_at = Some(Instant::now());
                             ok = sink.send(frame(&ToServer::Queue)).await.is_ok();
                         }
-                        Some("Redirect") => {
-                            let Ok(ToClient::Redirect(to)) = value.read::<ToClient>() else {
-                                stats.error("a Redirect that does not read".into());
-                                break;
-                            };
+                        ToClient::Redirect(to) => {
                             stats.redirects.fetch_add(1, Ordering::Relaxed);
                             let _ = sink.close().await;
                             next = Some((to.address, ToServer::Claim { reservation: to.reservation }));
                             break;
                         }
-                        Some("Refused") => {
-                            let why = body(&value).and_then(|b| field(b, "why")).map_or("?".into(), |w| format!("{:?}", w.to_json()));
-                            stats.error(format!("refused: {why}"));
+                        ToClient::Refused { why } => {
+                            stats.error(format!("refused: {why:?}"));
                             if battle.is_none() {
                                 queued_at.get_or_insert_with(Instant::now);
                                 requeue_at = Some(Instant::now() + Duration::from_millis(500));
                             }
                         }
-                        Some("Waiting" | "Again" | "Away" | "Back") => {}
-                        _ => stats.error("a frame that is no message of this game".into()),
+                        ToClient::State(_) | ToClient::Waiting { .. } | ToClient::Again { .. } | ToClient::Away { .. } | ToClient::Back { .. } => {}
                     }
                 }
                 _ = beat.tick() => {
@@ -499,7 +458,7 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
                     if b.over {
                         continue;
                     }
-                    let read = |bytes: &Bytes| codec.decode::<Value>(bytes).map_err(|e| e.to_string())?.read::<ToClient>();
+                    let read = |bytes: &Bytes| codec.decode::<ToClient>(bytes);
                     let state = match b.state.as_ref().map(read) {
                         None => continue,
                         Some(Ok(ToClient::State(state))) => state,
@@ -544,16 +503,16 @@ mod tests {
         let dict = Dict::japanese();
         let (_, setup) = Config::default().setup(["あ", "い"], 3);
         let battle = Battle::new(&setup, &TileStats::from_dict(dict)).unwrap();
-        let codec = Codec::new(1);
-        for acked in [0, 1, 63, 64, 300, u32::MAX] {
+        let codec = Codec::new(WIRE);
+        for acked in [0, 1, 63, 64, 300, 127, 128, 16_383, 16_384, u32::MAX] {
             let msg = ToClient::State(state_for(&battle, acked));
-            let frame = codec.encode(&Value::of(&msg).unwrap()).unwrap();
+            let frame = codec.encode(&msg).unwrap();
             assert_eq!(state_acked(&frame), Some(acked));
         }
         let other = ToClient::Again {
             asked: [true, false],
         };
-        let frame = codec.encode(&Value::of(&other).unwrap()).unwrap();
+        let frame = codec.encode(&other).unwrap();
         assert_eq!(state_acked(&frame), None);
         assert_eq!(state_acked(&[]), None);
     }

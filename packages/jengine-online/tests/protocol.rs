@@ -1,0 +1,264 @@
+//! A package's typed protocol through the online component, against a real server on
+//! localhost that knows only the typed messages: scripts' tables go out as the messages' own
+//! postcard and come back as tables; a table that is no message, or one that breaks the
+//! protocol's checks, is refused at the call; a bad message from the server is said in the bag
+//! and never reaches scripts; a protocol no package declared is refused at connect.
+
+use std::time::{Duration, Instant};
+
+use jengine::{Args, Package, Registry, Time, Value, World};
+use jengine_net::{Codec, Connection, ServerConfig, serve};
+use jengine_online::{OnlineBag, OnlinePackage};
+use serde::{Deserialize, Serialize};
+
+/// The version byte of the test protocol.
+const WIRE: u8 = 9;
+
+/// What a player sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum Up {
+    Say {
+        text: String,
+    },
+    /// Asks the server for a message the player's checks refuse.
+    Provoke,
+    Leave,
+}
+
+/// What the server sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum Down {
+    Heard { text: String, chars: u32 },
+}
+
+fn check_up(up: &Up) -> Result<(), String> {
+    match up {
+        Up::Say { text } if text.chars().count() > 8 => Err(format!(
+            "Say.text has {} characters; the most is 8",
+            text.chars().count()
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn check_down(down: &Down) -> Result<(), String> {
+    match down {
+        Down::Heard { text, chars } if text.chars().count() as u32 != *chars => {
+            Err(format!("Heard.chars is {chars} for {text:?}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A package that declares the protocol, as a game's package does in its `register`.
+struct Talk;
+
+impl Package for Talk {
+    fn name(&self) -> &'static str {
+        "talk"
+    }
+    fn register(&self, reg: &mut Registry) {
+        jengine_online::protocol::<Up, Down>(reg, "talk", WIRE, check_up, check_down);
+    }
+}
+
+/// A server of the typed protocol only: `Say` is answered with what was heard, `Provoke` with
+/// a message whose count is wrong.
+fn talker() -> (tokio::runtime::Runtime, std::net::SocketAddr) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let addr = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let config = ServerConfig {
+            codec: Codec::new(WIRE),
+            ..ServerConfig::default()
+        };
+        let server = serve(
+            listener,
+            config,
+            |mut conn: Connection<Down, Up>| async move {
+                while let Ok(up) = conn.recv().await {
+                    let down = match up {
+                        Up::Say { text } => Down::Heard {
+                            chars: text.chars().count() as u32,
+                            text,
+                        },
+                        Up::Provoke => Down::Heard {
+                            text: "にせ".into(),
+                            chars: 7,
+                        },
+                        Up::Leave => return conn.close("bye"),
+                    };
+                    let _ = conn.send(&down);
+                }
+            },
+        )
+        .unwrap();
+        let addr = server.local_addr();
+        Box::leak(Box::new(server));
+        addr
+    });
+    (rt, addr)
+}
+
+struct Game {
+    registry: Registry,
+    world: World,
+    e: jengine::Entity,
+}
+
+impl Game {
+    fn new(url: &str, protocol: &str) -> Game {
+        let registry = Registry::with(&[&OnlinePackage, &Talk]);
+        let mut world = World::new();
+        world.resources.insert(Time::default());
+        registry.set_up(&mut world);
+        let scene = serde_json::json!({"version": 2, "entities": [
+            {"name": "net", "online": {"url": url, "protocol": protocol}}
+        ]})
+        .to_string();
+        let e = jengine::host::Scene::parse("t.scene", &scene, &registry)
+            .unwrap()
+            .spawn(&mut world)[0];
+        Game { registry, world, e }
+    }
+
+    fn call(&mut self, name: &str, mut args: Vec<Value>) -> Result<(), String> {
+        args.insert(0, Value::Int(self.e.to_bits().get() as i64));
+        self.registry
+            .find_command(name)
+            .unwrap()
+            .apply(&mut self.world, Args::new(args))
+    }
+
+    fn send(&mut self, table: serde_json::Value) -> Result<(), String> {
+        self.call("Online.send", vec![Value::Table(table)])
+    }
+
+    fn frame(&mut self) -> OnlineBag {
+        for system in self.registry.systems() {
+            system.run(&mut self.world, 1.0 / 60.0);
+        }
+        self.world
+            .entities
+            .get::<&OnlineBag>(self.e)
+            .map(|b| (*b).clone())
+            .unwrap_or_default()
+    }
+
+    /// Runs frames until `done` says so (the transport's thread answers in its own time);
+    /// returns every bag seen.
+    fn until(&mut self, done: impl Fn(&OnlineBag) -> bool) -> Vec<OnlineBag> {
+        let start = Instant::now();
+        let mut seen = Vec::new();
+        while start.elapsed() < Duration::from_secs(10) {
+            let bag = self.frame();
+            let stop = done(&bag);
+            seen.push(bag);
+            if stop {
+                return seen;
+            }
+            std::thread::yield_now();
+        }
+        panic!("gave up waiting: {:?}", seen.last());
+    }
+}
+
+#[test]
+fn a_table_goes_out_as_the_typed_message_and_the_answer_comes_back_as_a_table() {
+    let (_rt, addr) = talker();
+    let mut g = Game::new(&format!("ws://{addr}/"), "talk");
+    g.call("Online.connect", vec![]).unwrap();
+    g.send(serde_json::json!({"Say": {"text": "ことば"}}))
+        .unwrap();
+    let seen = g.until(|b| !b.frames.is_empty());
+    let last = seen.last().unwrap();
+    assert_eq!(
+        last.frames,
+        vec![serde_json::json!({"Heard": {"text": "ことば", "chars": 3}})]
+    );
+    assert_eq!((last.sent, last.received), (1, 1));
+    // A close the server makes after a typed message says why, as with the generic frames.
+    g.send(serde_json::json!("Leave")).unwrap();
+    let seen = g.until(|b| b.status == "closed");
+    assert_eq!(seen.last().unwrap().closed.as_deref(), Some("bye"));
+}
+
+#[test]
+fn a_table_that_is_no_message_or_breaks_the_checks_is_refused_at_the_call_and_not_sent() {
+    let (_rt, addr) = talker();
+    let mut g = Game::new(&format!("ws://{addr}/"), "talk");
+    g.call("Online.connect", vec![]).unwrap();
+    let shout = g.send(serde_json::json!({"Shout": "!"})).unwrap_err();
+    assert!(
+        shout.starts_with("Online.send: unknown variant `Shout`"),
+        "{shout}"
+    );
+    let long = g
+        .send(serde_json::json!({"Say": {"text": "ながいながいながいことば"}}))
+        .unwrap_err();
+    assert_eq!(
+        long,
+        "Online.send: Say.text has 12 characters; the most is 8"
+    );
+    let wrong = g.send(serde_json::json!({"Say": {"text": 5}})).unwrap_err();
+    assert!(wrong.contains("invalid type"), "{wrong}");
+    // Nothing was sent: the next message is the first the server hears.
+    g.send(serde_json::json!({"Say": {"text": "あ"}})).unwrap();
+    let seen = g.until(|b| !b.frames.is_empty());
+    let last = seen.last().unwrap();
+    assert_eq!(last.sent, 1);
+    assert_eq!(last.frames.len(), 1);
+}
+
+#[test]
+fn a_bad_message_from_the_server_is_said_in_the_bag_and_never_reaches_scripts() {
+    let (_rt, addr) = talker();
+    let mut g = Game::new(&format!("ws://{addr}/"), "talk");
+    g.call("Online.connect", vec![]).unwrap();
+    g.send(serde_json::json!("Provoke")).unwrap();
+    let seen = g.until(|b| b.events.iter().any(|e| e.event == "error"));
+    assert!(seen.iter().all(|b| b.frames.is_empty()));
+    let why = seen
+        .last()
+        .unwrap()
+        .events
+        .iter()
+        .find_map(|e| e.why.clone())
+        .unwrap();
+    assert_eq!(
+        why,
+        "the server sent a bad message: Heard.chars is 7 for \"にせ\""
+    );
+    // The connection goes on.
+    g.send(serde_json::json!({"Say": {"text": "い"}})).unwrap();
+    let seen = g.until(|b| !b.frames.is_empty());
+    assert_eq!(seen.last().unwrap().status, "open");
+}
+
+#[test]
+fn a_protocol_no_package_declared_is_refused_at_connect_naming_those_known() {
+    let mut g = Game::new("ws://127.0.0.1:9/", "tlak");
+    let err = g.call("Online.connect", vec![]).unwrap_err();
+    assert_eq!(
+        err,
+        "Online.connect: no linked package speaks protocol \"tlak\" (known: talk)"
+    );
+    assert_eq!(g.frame().status, "idle");
+}
+
+#[test]
+fn a_generic_player_and_a_typed_server_disagree_in_words() {
+    let (_rt, addr) = talker();
+    let mut g = Game::new(&format!("ws://{addr}/"), "");
+    g.call("Online.connect", vec![]).unwrap();
+    g.send(serde_json::json!({"Say": {"text": "あ"}})).unwrap();
+    let seen = g.until(|b| b.status == "closed");
+    assert_eq!(
+        seen.last().unwrap().closed.as_deref(),
+        Some("protocol mismatch: the server speaks protocol 9, the client 1")
+    );
+}
