@@ -90,8 +90,7 @@ export class BattleRoom extends Room {
 
   onLeave(client) {
     // The one who stays wins; the room closes with the last player (autoDispose).
-    const seat = this.seatOf(client);
-    if (seat >= 0) this.state.phase = "over";
+    if (this.seatOf(client) >= 0) this.state.phase = "over";
   }
 
   seatOf(client) {
@@ -116,13 +115,13 @@ export class BattleRoom extends Room {
     }
   }
 
-  // A battle that ran out of time or board starts again at once with the same two players (Kotodama's
-  // players ask for a rematch, and both agree, a moment after the end). Move numbers go on
-  // rising through the room's life, so `acked` is not reset.
+  // A battle that ran out of time or board starts again at once with the same two players
+  // (Kotodama's players ask for a rematch, and both agree, a moment after the end). Move
+  // numbers go on rising through the room's life, so `acked` is not reset.
   rematch() {
     const s = this.state;
     s.opening();
-    s.fighters.forEach((f, i) => {
+    s.fighters.forEach((f) => {
       f.life = LIFE;
       f.score = 0;
       f.combo = 0;
