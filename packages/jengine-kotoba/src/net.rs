@@ -17,12 +17,14 @@ use crate::board::MAX_SIDE;
 use crate::play::Event;
 
 mod check;
+mod delta;
 mod mirror;
 mod room;
 #[cfg(test)]
 mod tests;
 
 pub use check::Invalid;
+pub use delta::{Delta, FighterDelta};
 pub use mirror::{Mirror, Pending, Unpredicted};
 pub use room::{events_for, start_for, state_for};
 
@@ -110,6 +112,10 @@ pub enum ToClient {
     /// coming back into a match, [`ToServer::Rejoin`] with the same ticket, which is then the
     /// reservation) within `seconds`.
     Redirect(Redirect),
+    /// What changed in the room's battle since the last [`ToClient::State`] or
+    /// [`ToClient::Delta`] this seat was sent: applied to that state, it gives the state now.
+    /// The first state after a [`ToClient::Start`] is always whole.
+    Delta(Delta),
 }
 
 /// Where a player's room is, and the one-time reservation of their seat in it.

@@ -65,6 +65,7 @@ impl ToClient {
                 .map_or(Ok(()), |code| check_code("Waiting.code", code)),
             ToClient::Start(start) => start.validate(),
             ToClient::State(state) => state.validate(),
+            ToClient::Delta(delta) => delta.validate(),
             ToClient::Ev { events } => {
                 check_len("Ev.events", events.len(), "events", MAX_EVENTS)?;
                 for (i, event) in events.iter().enumerate() {
@@ -205,6 +206,61 @@ impl Start {
             seed: self.seed,
             countdown: self.countdown,
         })
+    }
+}
+
+impl Delta {
+    /// Checks every field against its cap, as [`State::validate`] does for the fields it
+    /// carries: at most a board's rows, each within a board's width, hands of at most
+    /// [`MAX_HAND`], clocks in range, a best word within its caps, a winner who is a player.
+    /// Whether it fits the state before it is for [`Delta::apply`].
+    pub fn validate(&self) -> Result<(), Invalid> {
+        check_len("Delta.rows", self.rows.len(), "rows", MAX_SIDE)?;
+        for (i, (row, text)) in self.rows.iter().enumerate() {
+            if usize::from(*row) >= MAX_SIDE {
+                return Err(out(
+                    &format!("Delta.rows[{i}].0"),
+                    row,
+                    format!("below {MAX_SIDE}"),
+                ));
+            }
+            // A cell is one character, a kana at most three bytes.
+            check_len(
+                &format!("Delta.rows[{i}].1"),
+                text.len(),
+                "bytes",
+                3 * MAX_SIDE,
+            )?;
+        }
+        for (i, f) in self.fighters.iter().enumerate() {
+            let Some(f) = f else { continue };
+            let field = |name: &str| format!("Delta.fighters[{i}].{name}");
+            if let Some(hand) = &f.hand {
+                check_len(&field("hand"), hand.len(), "tiles", MAX_HAND)?;
+            }
+            if let Some(stun) = f.stun {
+                check_seconds(&field("stun"), stun, STUN)?;
+            }
+            if let Some(left) = f.combo_left {
+                check_seconds(&field("combo_left"), left, COMBO_WINDOW)?;
+            }
+            if let Some(best) = &f.best {
+                check_word(&field("best"), best)?;
+            }
+        }
+        if let Some(Phase::Over {
+            winner: Some(w), ..
+        }) = self.phase
+        {
+            check_player("Delta.phase.winner", w)?;
+        }
+        if let Some(countdown) = self.countdown {
+            check_seconds("Delta.countdown", countdown, COUNTDOWN as f32)?;
+        }
+        if let Some(left) = self.time_left {
+            check_seconds("Delta.time_left", left, MAX_TIME)?;
+        }
+        Ok(())
     }
 }
 

@@ -9,7 +9,7 @@ use crate::dict::Dict;
 use crate::kana::{Kana, TileStats};
 use crate::play::Refusal;
 
-use super::{Invalid, Start, State, ToServer};
+use super::{Delta, Invalid, Start, State, ToServer};
 
 /// A move the player has sent and the room has not answered yet.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -66,6 +66,8 @@ pub struct Mirror {
     faces: Vec<Option<Kana>>,
     /// The slots holding a tile dealt by a pending move: the mirror's guess.
     guessed: Vec<bool>,
+    /// The room's last state as it was sent, which the next [`Delta`] changes.
+    room: Option<State>,
 }
 
 impl Mirror {
@@ -85,6 +87,7 @@ impl Mirror {
             last: 0,
             faces: vec![None; hand],
             guessed: vec![false; hand],
+            room: None,
         })
     }
 
@@ -193,6 +196,26 @@ impl Mirror {
     ///
     /// A state that is not a moment of this battle changes nothing.
     pub fn apply_state(&mut self, dict: &Dict, state: &State) -> Result<(), Invalid> {
+        self.take_state(dict, state)?;
+        self.room = Some(state.clone());
+        Ok(())
+    }
+
+    /// Takes the room's word as a change to its last state (see [`Mirror::apply_state`]). A
+    /// change with no state before it, or one that does not fit it, changes nothing.
+    pub fn apply_delta(&mut self, dict: &Dict, delta: &Delta) -> Result<(), Invalid> {
+        let before = self.room.as_ref().ok_or_else(|| Invalid::Out {
+            field: "Delta".into(),
+            value: "a change".into(),
+            expected: "to a state the room sent before it".into(),
+        })?;
+        let state = delta.apply(before)?;
+        self.take_state(dict, &state)?;
+        self.room = Some(state);
+        Ok(())
+    }
+
+    fn take_state(&mut self, dict: &Dict, state: &State) -> Result<(), Invalid> {
         let mut snapshot = state.snapshot()?;
         // The room never sees a turn: show the player's faces on the tiles the state deals.
         let hand = &mut snapshot.fighters[self.seat].hand;

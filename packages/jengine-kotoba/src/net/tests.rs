@@ -175,7 +175,23 @@ fn a_mirror_starts_as_the_battle_the_room_set_up() {
 /// moment it was played; and once everything is answered both mirrors are the room's
 /// battle. (A tile the room refuses may go, and so may one played against it, since the
 /// word it made may be gone with it.)
-fn exchange(seed: u64, latency: [u32; 2]) {
+/// The room's state to `seat` as the server sends it: whole the first time, then as a change
+/// to the last one sent, and nothing on a beat whose only news is the clocks, but for every
+/// tenth beat.
+fn as_sent(sent: &mut Option<State>, now: State, tick: u32) -> Option<ToClient> {
+    let msg = match sent
+        .as_ref()
+        .and_then(|before| Some((before, Delta::between(before, &now)?)))
+    {
+        Some((before, delta)) if delta.clocks_only(before.acked) && tick % 10 != 0 => return None,
+        Some((_, delta)) => ToClient::Delta(delta),
+        None => ToClient::State(now.clone()),
+    };
+    *sent = Some(now);
+    Some(msg)
+}
+
+fn exchange(seed: u64, latency: [u32; 2], deltas: bool) {
     let d = Dict::japanese();
     let stats = TileStats::from_dict(d);
     let setup = big_setup(seed);
@@ -188,6 +204,7 @@ fn exchange(seed: u64, latency: [u32; 2]) {
     // (seat, number, cell, whether its cell has been seen empty since).
     let mut predicted: Vec<(usize, u32, Pos, bool)> = Vec::new();
     let mut taken: Vec<(usize, u32)> = Vec::new();
+    let mut sent: [Option<State>; 2] = [None, None];
     for tick in 0..400 {
         // The room hears what has arrived, first come first served.
         up.sort_by_key(|m| m.0);
@@ -207,14 +224,24 @@ fn exchange(seed: u64, latency: [u32; 2]) {
             msg.validate().unwrap();
         }
         for (seat, lag) in latency.iter().enumerate() {
-            down.push((tick + lag, seat, ToClient::State(room.state(seat))));
+            let msg = if deltas {
+                as_sent(&mut sent[seat], room.state(seat), tick)
+            } else {
+                Some(ToClient::State(room.state(seat)))
+            };
+            if let Some(msg) = msg {
+                msg.validate().unwrap();
+                down.push((tick + lag, seat, msg));
+            }
         }
         // The players hear the room, and play.
         let (heard, later): (Vec<_>, _) = down.into_iter().partition(|m| m.0 <= tick);
         down = later;
         for (_, seat, msg) in heard {
-            if let ToClient::State(state) = wire(&msg) {
-                players[seat].apply_state(d, &state).unwrap();
+            match wire(&msg) {
+                ToClient::State(state) => players[seat].apply_state(d, &state).unwrap(),
+                ToClient::Delta(delta) => players[seat].apply_delta(d, &delta).unwrap(),
+                _ => {}
             }
         }
         for (seat, m) in players.iter_mut().enumerate() {
@@ -279,9 +306,33 @@ fn exchange(seed: u64, latency: [u32; 2]) {
 
 #[test]
 fn a_served_battle_and_its_mirrors_stay_equal() {
-    exchange(1, [1, 1]);
-    exchange(2, [2, 5]);
-    exchange(3, [6, 3]);
+    exchange(1, [1, 1], false);
+    exchange(2, [2, 5], false);
+    exchange(3, [6, 3], false);
+}
+
+/// The same with states sent as the server sends them: changes to the last one, and no beat
+/// that only runs the clocks but one in ten.
+#[test]
+fn a_battle_served_as_changes_and_its_mirrors_stay_equal() {
+    exchange(1, [1, 1], true);
+    exchange(2, [2, 5], true);
+    exchange(3, [6, 3], true);
+}
+
+#[test]
+fn a_change_with_no_state_before_it_changes_nothing() {
+    let d = dict();
+    let setup = small_setup();
+    let room = Room::new(&d, &setup);
+    let [mut m, _] = mirrors(&d, &setup);
+    let before = m.battle().clone();
+    let delta = Delta::between(&room.state(0), &room.state(0)).unwrap();
+    assert_eq!(
+        m.apply_delta(&d, &delta).unwrap_err().to_string(),
+        "Delta is a change; it must be to a state the room sent before it"
+    );
+    assert_eq!(m.battle(), &before);
 }
 
 #[test]
@@ -583,6 +634,13 @@ fn every_message() -> Vec<(ToClient, ToServer)> {
                 why: Rejection::LobbyDown,
             },
             ToServer::Queue,
+        ),
+        (
+            ToClient::Delta(
+                Delta::between(&state_for(&Room::new(&d, &setup).battle, 0), &room.state(0))
+                    .expect("one battle's two moments"),
+            ),
+            ToServer::Leave,
         ),
     ]
 }

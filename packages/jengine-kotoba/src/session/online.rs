@@ -65,6 +65,13 @@ impl Session {
                     .map_err(|e| e.to_string()),
                 _ => Err("a state with no battle from the room".into()),
             },
+            ToClient::Delta(delta) => match &mut self.mode {
+                Mode::Online(g) => g
+                    .mirror
+                    .apply_delta(dict, &delta)
+                    .map_err(|e| e.to_string()),
+                _ => Err("a change of state with no battle from the room".into()),
+            },
             ToClient::Ev { events } => {
                 if !matches!(self.mode, Mode::Online(_)) {
                     return Err("events with no battle from the room".into());

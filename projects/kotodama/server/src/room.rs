@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use jengine_kotoba::battle::{Battle, Move, Phase};
-use jengine_kotoba::net::{Gone, Rejection, Start, ToClient, events_for, start_for, state_for};
+use jengine_kotoba::net::{
+    Delta, Gone, Rejection, Start, State, ToClient, events_for, start_for, state_for,
+};
 use jengine_kotoba::play::Ending;
 use jengine_net::Sender;
 use tokio::time::MissedTickBehavior;
@@ -187,7 +189,17 @@ struct Match {
     /// What each seat was sent to begin: sent again, with a new ticket, to a player who
     /// comes back.
     starts: [Start; 2],
+    /// By seat: the state last sent, which the next [`Delta`] is a change to (`None`: the
+    /// next state goes whole, as after a `Start`).
+    sent: [Option<State>; 2],
+    /// Beats of the clock so far.
+    beats: u32,
 }
+
+/// A beat whose only news is the clocks running down sends nothing, but for one beat in this
+/// many (once a second at the default beat): a player's mirror runs the same clocks between
+/// states, and this keeps them in step.
+const CLOCKS_EVERY: u32 = 10;
 
 /// Two seats, the match between them, and who has asked for another.
 pub(crate) struct Room {
@@ -294,6 +306,8 @@ impl Room {
             ended: false,
             abandoned: false,
             starts,
+            sent: [None, None],
+            beats: 0,
         });
         self.again = [false; 2];
         if hall.config.log_matches {
@@ -305,7 +319,7 @@ impl Room {
                 b.name,
             );
         }
-        self.send_state();
+        self.send_state(false);
         self.send_events();
         tokio::spawn(clock(Arc::clone(hall), Arc::clone(me), number));
     }
@@ -335,7 +349,7 @@ impl Room {
         if game.battle.apply(hall.dict, seat, mv).is_ok() {
             game.moves[seat] += 1;
         }
-        self.send_state();
+        self.send_state(false);
         hall.counters.acked(heard.elapsed());
         self.send_events();
         self.check_over(hall);
@@ -355,7 +369,7 @@ impl Room {
         game.battle
             .update(hall.dict, now.duration_since(game.clock).as_secs_f32());
         game.clock = now;
-        self.send_state();
+        self.send_state(true);
         self.send_events();
         self.check_over(hall);
         self.playing()
@@ -471,11 +485,12 @@ impl Room {
             return Err(Rejection::NoSuchMatch);
         };
         game.acked[seat] = 0;
+        game.sent[seat] = None;
         wire::send(&player.out, &ToClient::Start(game.starts[seat].clone()));
         self.seats[seat] = Some(player);
         self.set_here(hall, seat);
         hall.counters.rejoined.fetch_add(1, Ordering::Relaxed);
-        self.send_state();
+        self.send_state(false);
         if let Some(other) = &self.seats[1 - seat] {
             wire::send(&other.out, &ToClient::Back { seat });
         }
@@ -536,21 +551,38 @@ impl Room {
         hall.match_finished();
     }
 
-    /// The battle now to each seat, each with its own last answered move. The state is made
-    /// once, and only its `acked` changed for the other seat: ten times a second in every
-    /// room, this is most of what a server does.
-    fn send_state(&self) {
-        let Some(game) = &self.game else {
+    /// The battle now to each seat, each with its own last answered move, as a change to the
+    /// state the seat was sent last (whole when there is none). The state is read from the
+    /// battle once for both seats. On a `beat` of the clock, a seat whose change holds
+    /// nothing but the clocks running down is sent nothing, but for one beat in
+    /// [`CLOCKS_EVERY`]; an answer to a move always goes.
+    fn send_state(&mut self, beat: bool) {
+        let Room {
+            game, seats, away, ..
+        } = self;
+        let Some(game) = game.as_mut() else {
             return;
         };
-        let mut msg = ToClient::State(state_for(&game.battle, 0));
-        for (seat, player) in self.seats.iter().enumerate() {
-            if let Some(player) = player.as_ref().filter(|_| self.away[seat].is_none()) {
-                if let ToClient::State(state) = &mut msg {
-                    state.acked = game.acked[seat];
-                }
-                wire::send(&player.out, &msg);
-            }
+        if beat {
+            game.beats = game.beats.wrapping_add(1);
+        }
+        let clocks_due = !beat || game.beats % CLOCKS_EVERY == 0;
+        let mut now = state_for(&game.battle, 0);
+        for (seat, player) in seats.iter().enumerate() {
+            let Some(player) = player.as_ref().filter(|_| away[seat].is_none()) else {
+                continue;
+            };
+            now.acked = game.acked[seat];
+            let msg = match game.sent[seat].as_ref() {
+                Some(before) => match Delta::between(before, &now) {
+                    Some(delta) if !clocks_due && delta.clocks_only(before.acked) => continue,
+                    Some(delta) => ToClient::Delta(delta),
+                    None => ToClient::State(now.clone()),
+                },
+                None => ToClient::State(now.clone()),
+            };
+            wire::send(&player.out, &msg);
+            game.sent[seat] = Some(now.clone());
         }
     }
 

@@ -122,6 +122,8 @@ struct Player {
     name: String,
     /// Where the player is connected now.
     at: String,
+    /// The room's state as last sent.
+    state: Option<State>,
 }
 
 impl Player {
@@ -141,6 +143,7 @@ impl Player {
         Player {
             ws,
             codec: Codec::new(kotodama_server::PROTOCOL),
+            state: None,
             name: name.to_string(),
             at: address.to_string(),
         }
@@ -168,6 +171,25 @@ impl Player {
                 Ok(Message::Binary(bytes)) => {
                     let msg: ToClient = self.codec.decode(&bytes).expect("a message");
                     msg.validate().expect("a valid message");
+                    // A change of state is read as the state it makes, as a player's mirror
+                    // does; a start means the next state comes whole.
+                    let msg = match msg {
+                        ToClient::Start(_) => {
+                            self.state = None;
+                            msg
+                        }
+                        ToClient::State(state) => {
+                            self.state = Some(state.clone());
+                            ToClient::State(state)
+                        }
+                        ToClient::Delta(delta) => {
+                            let before = self.state.as_ref().expect("a state before a change");
+                            let state = delta.apply(before).expect("a change that fits");
+                            self.state = Some(state.clone());
+                            ToClient::State(state)
+                        }
+                        other => other,
+                    };
                     return Some(msg);
                 }
                 Ok(Message::Close(_)) => return None,

@@ -104,6 +104,8 @@ impl Drop for Server {
 struct Player {
     ws: WebSocket<TcpStream>,
     codec: Codec,
+    /// The room's state as last sent.
+    state: Option<State>,
 }
 
 /// What a connection's end looked like from the player's side.
@@ -123,6 +125,7 @@ impl Player {
         Player {
             ws,
             codec: Codec::new(PROTOCOL),
+            state: None,
         }
     }
 
@@ -143,6 +146,25 @@ impl Player {
                 Ok(Message::Binary(bytes)) => {
                     let msg: ToClient = self.codec.decode(&bytes).expect("a message");
                     msg.validate().expect("a valid message");
+                    // A change of state is read as the state it makes, as a player's mirror
+                    // does; a start means the next state comes whole.
+                    let msg = match msg {
+                        ToClient::Start(_) => {
+                            self.state = None;
+                            msg
+                        }
+                        ToClient::State(state) => {
+                            self.state = Some(state.clone());
+                            ToClient::State(state)
+                        }
+                        ToClient::Delta(delta) => {
+                            let before = self.state.as_ref().expect("a state before a change");
+                            let state = delta.apply(before).expect("a change that fits");
+                            self.state = Some(state.clone());
+                            ToClient::State(state)
+                        }
+                        other => other,
+                    };
                     return Some(Ok(msg));
                 }
                 Ok(Message::Close(frame)) => {

@@ -33,8 +33,8 @@ use jengine_net::Codec;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use tokio::sync::watch;
+use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 /// Simulated players for Kotodama's room server.
 #[derive(Parser, Debug, Clone)]
@@ -246,36 +246,23 @@ struct Seat {
     next: u32,
     /// Moves sent and not yet answered: (number, when sent).
     pending: VecDeque<(u32, Instant)>,
-    /// The latest state's frame, decoded only when a move is chosen.
-    state: Option<Bytes>,
+    /// The room's state as last sent: whole, or the last one changed by a `Delta`.
+    state: Option<State>,
     over: bool,
 }
 
-/// A `State` frame's `acked`, read from the frame's first bytes without decoding the rest;
-/// `None` for any other frame. Ten states a second to each of thousands of players are most
-/// of what the tool reads, and it needs only this number of most of them.
-///
-/// The frame is the version byte [`WIRE`], then `ToClient::State` in postcard: the variant's
-/// index (3) as a varint, then the state's fields in declaration order, `acked` first, a `u32`
-/// as a LEB128 varint.
-fn state_acked(frame: &[u8]) -> Option<u32> {
-    fn varint(bytes: &[u8]) -> Option<(u64, &[u8])> {
-        let mut n = 0u64;
-        for (i, &b) in bytes.iter().enumerate().take(10) {
-            n |= u64::from(b & 0x7f) << (7 * i);
-            if b & 0x80 == 0 {
-                return Some((n, &bytes[i + 1..]));
+impl Seat {
+    /// The room's state now: the moves it answers are timed, and it is kept to choose from.
+    fn heard(&mut self, state: State, stats: &Stats) {
+        let now = Instant::now();
+        while self.pending.front().is_some_and(|&(m, _)| m <= state.acked) {
+            if let Some((_, sent)) = self.pending.pop_front() {
+                stats.latency(now - sent);
             }
         }
-        None
+        self.state = Some(state);
     }
-    let rest = frame.strip_prefix(&[WIRE, STATE_VARIANT])?;
-    let (n, _) = varint(rest)?;
-    u32::try_from(n).ok()
 }
-
-/// `ToClient::State`'s index among the message's variants, its first byte in postcard.
-const STATE_VARIANT: u8 = 3;
 
 /// A move for `seat` in `state`: mostly a legal placement, sometimes a tile on any free cell
 /// next to a kana, a swap when nothing else fits.
@@ -387,23 +374,27 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
                         Some(Err(e)) => { stats.error(format!("read: {e}")); break; }
                         None => { stats.error("read: the connection ended".into()); break; }
                     };
-                    if let Some(n) = state_acked(&bytes) {
-                        if let Some(b) = battle.as_mut() {
-                            let now = Instant::now();
-                            while b.pending.front().is_some_and(|&(m, _)| m <= n) {
-                                if let Some((_, sent)) = b.pending.pop_front() {
-                                    stats.latency(now - sent);
-                                }
-                            }
-                            b.state = Some(bytes);
-                        }
-                        continue;
-                    }
                     let Ok(msg) = codec.decode::<ToClient>(&bytes) else {
                         stats.error("a frame that does not decode".into());
                         break;
                     };
                     match msg {
+                        ToClient::State(state) => {
+                            if let Some(b) = battle.as_mut() {
+                                b.heard(state, &stats);
+                            }
+                        }
+                        ToClient::Delta(delta) => {
+                            if let Some(b) = battle.as_mut() {
+                                match b.state.as_ref().map(|before| delta.apply(before)) {
+                                    Some(Ok(state)) => b.heard(state, &stats),
+                                    _ => {
+                                        stats.error("a change of state that does not fit the last".into());
+                                        b.state = None;
+                                    }
+                                }
+                            }
+                        }
                         ToClient::Start(start) => {
                             if start.seat == 0 {
                                 stats.matches.fetch_add(1, Ordering::Relaxed);
@@ -440,7 +431,7 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
                                 requeue_at = Some(Instant::now() + Duration::from_millis(500));
                             }
                         }
-                        ToClient::State(_) | ToClient::Waiting { .. } | ToClient::Again { .. } | ToClient::Away { .. } | ToClient::Back { .. } => {}
+                        ToClient::Waiting { .. } | ToClient::Again { .. } | ToClient::Away { .. } | ToClient::Back { .. } => {}
                     }
                 }
                 _ = beat.tick() => {
@@ -458,17 +449,8 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
                     if b.over {
                         continue;
                     }
-                    let read = |bytes: &Bytes| codec.decode::<ToClient>(bytes);
-                    let state = match b.state.as_ref().map(read) {
-                        None => continue,
-                        Some(Ok(ToClient::State(state))) => state,
-                        Some(_) => {
-                            stats.error("a State that does not read".into());
-                            b.state = None;
-                            continue;
-                        }
-                    };
-                    let Some(mv) = choose(&state, b.seat, dict, &tiles, &mut rng) else { continue };
+                    let Some(state) = b.state.as_ref() else { continue };
+                    let Some(mv) = choose(state, b.seat, dict, &tiles, &mut rng) else { continue };
                     let number = b.next;
                     b.next += 1;
                     b.pending.push_back((number, Instant::now()));
@@ -488,32 +470,5 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
     }
     if !first {
         stats.held.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use jengine_kotoba::battle::Battle;
-    use jengine_kotoba::net::state_for;
-    use kotodama_server::Config;
-
-    #[test]
-    fn a_states_acked_is_read_from_its_first_bytes() {
-        let dict = Dict::japanese();
-        let (_, setup) = Config::default().setup(["あ", "い"], 3);
-        let battle = Battle::new(&setup, &TileStats::from_dict(dict)).unwrap();
-        let codec = Codec::new(WIRE);
-        for acked in [0, 1, 63, 64, 300, 127, 128, 16_383, 16_384, u32::MAX] {
-            let msg = ToClient::State(state_for(&battle, acked));
-            let frame = codec.encode(&msg).unwrap();
-            assert_eq!(state_acked(&frame), Some(acked));
-        }
-        let other = ToClient::Again {
-            asked: [true, false],
-        };
-        let frame = codec.encode(&other).unwrap();
-        assert_eq!(state_acked(&frame), None);
-        assert_eq!(state_acked(&[]), None);
     }
 }

@@ -1,0 +1,301 @@
+//! A state as what changed since the last one a seat was sent: the board's rows that changed,
+//! each fighter's fields that changed, the phase and the clocks.
+//!
+//! Most of a battle's tenths of a second change nothing but its clocks, and most moves one row
+//! of the board and a fighter or two, so a [`Delta`] is a few bytes where a whole [`State`] is
+//! hundreds. Applied to the state before it, it gives the state after exactly: every field is
+//! either carried whole or left out.
+
+use serde::{Deserialize, Serialize};
+
+use crate::battle::{FighterState, Phase};
+use crate::kana::Kana;
+use crate::play::MadeWord;
+
+use super::{Invalid, State};
+
+/// What changed in a [`State`], for [`super::ToClient::Delta`]. A field left `None` (or a row
+/// not listed) is as it was.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Delta {
+    /// The seat's last answered move (always carried: it is the seat's own).
+    pub acked: u32,
+    /// The rows of the board that changed, by index, each whole.
+    pub rows: Vec<(u8, String)>,
+    /// What changed in each fighter, seat 0 first (`None`: nothing).
+    pub fighters: [Option<FighterDelta>; 2],
+    /// The phase, when it changed.
+    pub phase: Option<Phase>,
+    /// Seconds of countdown left, when they changed.
+    pub countdown: Option<f32>,
+    /// Seconds of fighting left, when they changed.
+    pub time_left: Option<f32>,
+}
+
+/// What changed in one fighter.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FighterDelta {
+    /// Life left.
+    pub hp: Option<u32>,
+    /// Points from words.
+    pub score: Option<u32>,
+    /// Chain steps so far.
+    pub combo: Option<u32>,
+    /// Seconds left for the next word to chain.
+    pub combo_left: Option<f32>,
+    /// Seconds left stunned.
+    pub stun: Option<f32>,
+    /// Words made.
+    pub words: Option<u32>,
+    /// The best-scoring word, when a better one was made (it is never taken away within a
+    /// battle, so there is no change back to none).
+    pub best: Option<MadeWord>,
+    /// The tiles held, whole, when any changed.
+    pub hand: Option<Vec<Kana>>,
+}
+
+/// `after` when it differs from `before`.
+fn changed<T: PartialEq + Clone>(before: &T, after: &T) -> Option<T> {
+    (before != after).then(|| after.clone())
+}
+
+impl FighterDelta {
+    fn between(before: &FighterState, after: &FighterState) -> FighterDelta {
+        FighterDelta {
+            hp: changed(&before.hp, &after.hp),
+            score: changed(&before.score, &after.score),
+            combo: changed(&before.combo, &after.combo),
+            combo_left: changed(&before.combo_left, &after.combo_left),
+            stun: changed(&before.stun, &after.stun),
+            words: changed(&before.words, &after.words),
+            best: if before.best != after.best {
+                after.best.clone()
+            } else {
+                None
+            },
+            hand: changed(&before.hand, &after.hand),
+        }
+    }
+
+    fn apply(&self, to: &mut FighterState) {
+        let FighterDelta {
+            hp,
+            score,
+            combo,
+            combo_left,
+            stun,
+            words,
+            best,
+            hand,
+        } = self;
+        to.hp = hp.unwrap_or(to.hp);
+        to.score = score.unwrap_or(to.score);
+        to.combo = combo.unwrap_or(to.combo);
+        to.combo_left = combo_left.unwrap_or(to.combo_left);
+        to.stun = stun.unwrap_or(to.stun);
+        to.words = words.unwrap_or(to.words);
+        if let Some(best) = best {
+            to.best = Some(best.clone());
+        }
+        if let Some(hand) = hand {
+            to.hand = hand.clone();
+        }
+    }
+
+    /// Whether only the fighter's running clocks changed (or nothing did).
+    fn clocks_only(&self) -> bool {
+        let FighterDelta {
+            hp,
+            score,
+            combo,
+            combo_left: _,
+            stun: _,
+            words,
+            best,
+            hand,
+        } = self;
+        hp.is_none()
+            && score.is_none()
+            && combo.is_none()
+            && words.is_none()
+            && best.is_none()
+            && hand.is_none()
+    }
+}
+
+impl Delta {
+    /// What changed from `before` to `after`, with `after`'s `acked`. `None` when `after` is
+    /// not of the same battle shape as `before` (another board size, or a best word taken
+    /// away): send `after` whole then.
+    pub fn between(before: &State, after: &State) -> Option<Delta> {
+        if before.board.len() != after.board.len()
+            || before.board.len() > usize::from(u8::MAX)
+            || (0..2).any(|i| before.fighters[i].best.is_some() && after.fighters[i].best.is_none())
+        {
+            return None;
+        }
+        let rows = before
+            .board
+            .iter()
+            .zip(&after.board)
+            .enumerate()
+            .filter(|(_, (b, a))| b != a)
+            .map(|(i, (_, a))| (i as u8, a.clone()))
+            .collect();
+        Some(Delta {
+            acked: after.acked,
+            rows,
+            fighters: [0, 1].map(|i| {
+                Some(FighterDelta::between(
+                    &before.fighters[i],
+                    &after.fighters[i],
+                ))
+                .filter(|d| *d != FighterDelta::default())
+            }),
+            phase: changed(&before.phase, &after.phase),
+            countdown: changed(&before.countdown, &after.countdown),
+            time_left: changed(&before.time_left, &after.time_left),
+        })
+    }
+
+    /// The state `before` becomes with this change, checked whole. A row past the board's is
+    /// refused.
+    pub fn apply(&self, before: &State) -> Result<State, Invalid> {
+        self.validate()?;
+        let mut state = before.clone();
+        state.acked = self.acked;
+        for (i, (row, text)) in self.rows.iter().enumerate() {
+            let Some(slot) = state.board.get_mut(usize::from(*row)) else {
+                return Err(Invalid::Out {
+                    field: format!("Delta.rows[{i}]"),
+                    value: row.to_string(),
+                    expected: format!("a row of the board (it has {})", before.board.len()),
+                });
+            };
+            *slot = text.clone();
+        }
+        for (delta, fighter) in self.fighters.iter().zip(&mut state.fighters) {
+            if let Some(delta) = delta {
+                delta.apply(fighter);
+            }
+        }
+        state.phase = self.phase.unwrap_or(state.phase);
+        state.countdown = self.countdown.unwrap_or(state.countdown);
+        state.time_left = self.time_left.unwrap_or(state.time_left);
+        state.validate()?;
+        Ok(state)
+    }
+
+    /// Whether nothing changed but the clocks running down (the countdown, the fight's clock,
+    /// chains and stuns) since a state whose `acked` was `acked`: news a player's mirror
+    /// already has, since it runs the same clocks between states.
+    pub fn clocks_only(&self, acked: u32) -> bool {
+        self.acked == acked
+            && self.rows.is_empty()
+            && self.phase.is_none()
+            && self
+                .fighters
+                .iter()
+                .flatten()
+                .all(FighterDelta::clocks_only)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::{Battle, FighterSpec, Move, Setup};
+    use crate::board::Board;
+    use crate::dict::Dict;
+    use crate::kana::TileStats;
+    use crate::net::state_for;
+
+    /// さか in the middle of a 6x5 board, fighting at once.
+    fn battle(seed: u64) -> Battle {
+        let fighter = |name: &str| FighterSpec {
+            name: name.into(),
+            life: 60,
+            hand: 5,
+            bot: None,
+        };
+        let setup = Setup {
+            board: Board::from_rows(&["......", "......", "..さか..", "......", "......"]).unwrap(),
+            fighters: [fighter("あ"), fighter("い")],
+            time: 60.0,
+            seed,
+            countdown: false,
+        };
+        Battle::new(&setup, &TileStats::from_dict(Dict::japanese())).unwrap()
+    }
+
+    #[test]
+    fn a_moment_of_clocks_is_a_few_bytes_and_applies_back_exactly() {
+        let mut b = battle(3);
+        let before = state_for(&b, 2);
+        b.update(Dict::japanese(), 0.1);
+        let after = state_for(&b, 2);
+        let delta = Delta::between(&before, &after).unwrap();
+        assert!(delta.clocks_only(2), "{delta:?}");
+        assert!(!delta.clocks_only(1));
+        assert_eq!(delta.apply(&before).unwrap(), after);
+        let bytes = postcard::to_allocvec(&delta).unwrap();
+        let whole = postcard::to_allocvec(&after).unwrap();
+        assert!(bytes.len() <= 12, "{} bytes", bytes.len());
+        assert!(
+            whole.len() > 10 * bytes.len(),
+            "{} against {}",
+            whole.len(),
+            bytes.len()
+        );
+    }
+
+    #[test]
+    fn a_move_is_a_row_and_a_fighter_and_applies_back_exactly() {
+        let mut b = battle(5);
+        let before = state_for(&b, 0);
+        let dict = Dict::japanese();
+        let moves = crate::bot::legal_moves(
+            &Board::from_rows(&before.board).unwrap(),
+            dict,
+            &TileStats::from_dict(dict),
+            &before.fighters[0].hand,
+        );
+        let m = moves[0];
+        b.apply(
+            dict,
+            0,
+            Move::Place {
+                slot: m.slot,
+                pos: m.pos,
+                face: m.face,
+            },
+        )
+        .unwrap();
+        let after = state_for(&b, 1);
+        let delta = Delta::between(&before, &after).unwrap();
+        assert!(!delta.clocks_only(0));
+        assert!(!delta.rows.is_empty());
+        assert!(delta.fighters[0].as_ref().unwrap().hand.is_some());
+        assert_eq!(delta.apply(&before).unwrap(), after);
+    }
+
+    #[test]
+    fn a_row_past_the_board_or_a_bad_field_is_refused_and_changes_nothing() {
+        let before = state_for(&battle(1), 0);
+        let past = Delta {
+            rows: vec![(40, "...".into())],
+            ..Delta::default()
+        };
+        assert!(past.apply(&before).is_err());
+        let bad_clock = Delta {
+            time_left: Some(f32::NAN),
+            ..Delta::default()
+        };
+        assert!(bad_clock.apply(&before).is_err());
+        let bad_row = Delta {
+            rows: vec![(0, "?".repeat(400))],
+            ..Delta::default()
+        };
+        assert!(bad_row.apply(&before).is_err());
+    }
+}
