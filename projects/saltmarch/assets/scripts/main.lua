@@ -335,17 +335,18 @@ end
 
 ---------------------------------------------------------------- the shop
 
--- The chandler's screens: "buy" (the stock), "for" (who gets `arg`, an item), "sell" (whose
--- pack) and "sell_from" (member `arg`'s things). A sale or a purchase is asked of the rules
--- (GoldBox.give / GoldBox.remove) and settled when the bag's `outfit` answers: gold changes
--- hands only for what the rules allowed, and a refusal is said in their words.
+-- The chandler's screens: "buy" (the counter: draughts and the shelves), "stock" (shelf `arg`),
+-- "for" (who gets item `arg`), "sell" (whose pack) and "sell_from" (member `arg`'s things). A
+-- sale or a purchase is asked of the rules (GoldBox.give / GoldBox.remove) and settled when the
+-- bag's `outfit` answers: gold changes hands only for what the rules allowed, and a refusal is
+-- said in their words.
 local shopping
 
 local function shop_body()
   local ms, sheets = members(), goldbox().sheets or {}
   local lines = { string.format("Gold %d   Draughts %d", G.gold, G.draughts), "" }
   for i, m in ipairs(ms) do
-    lines[#lines + 1] = shop.sheet_line(i, m, sheets[i] or {}, m.race .. " " .. party.classes_of(m))
+    lines[#lines + 1] = shop.sheet_line(i, m, sheets[i] or {}, party.classes_of(m))
   end
   text("m_body", table.concat(lines, "\n"))
 end
@@ -401,7 +402,14 @@ function shop_screen(view, arg)
         end
         shop_screen("buy")
       end }
-    for _, name in ipairs(shop.STOCK) do
+    for i, shelf in ipairs(shop.SHELVES) do
+      rows[#rows + 1] = { label = shelf.name, on = function() shop_screen("stock", i) end }
+    end
+    rows[#rows + 1] = { label = "Sell something", on = function() shop_screen("sell") end }
+    rows[#rows + 1] = { label = "Back to the town", on = function() shopping = nil menu.focus = 1 town() end }
+  elseif view == "stock" then
+    shopping.shelf = arg
+    for _, name in ipairs(shop.SHELVES[arg].items) do
       local price = shop.price(name)
       rows[#rows + 1] = { label = string.format("Buy: %s (%d gold)", name, price),
         about = shop.about(name, ms, sheets),
@@ -410,21 +418,20 @@ function shop_screen(view, arg)
           shop_screen("for", name)
         end }
     end
-    rows[#rows + 1] = { label = "Sell something", on = function() shop_screen("sell") end }
-    rows[#rows + 1] = { label = "Back to the town", on = function() shopping = nil menu.focus = 1 town() end }
+    rows[#rows + 1] = { label = "Back to the counter", on = function() shop_screen("buy") end }
   elseif view == "for" then
     local price = shop.price(arg)
     for i, m in ipairs(ms) do
       rows[#rows + 1] = { label = string.format("For %s, %s", m.name, party.classes_of(m)),
         on = function() ask("buy", i, arg, price) end }
     end
-    rows[#rows + 1] = { label = "Back to the stock", on = function() shop_screen("buy") end }
+    rows[#rows + 1] = { label = "Back to the shelf", on = function() shop_screen("stock", shopping.shelf) end }
     text("m_side", shop.about(arg, ms, sheets))
   elseif view == "sell" then
     for i, m in ipairs(ms) do
       rows[#rows + 1] = { label = "Sell from " .. m.name .. "'s pack", on = function() shop_screen("sell_from", i) end }
     end
-    rows[#rows + 1] = { label = "Back to the stock", on = function() shop_screen("buy") end }
+    rows[#rows + 1] = { label = "Back to the counter", on = function() shop_screen("buy") end }
   else
     local m = ms[arg] or { items = {} }
     for _, item in ipairs(m.items or {}) do

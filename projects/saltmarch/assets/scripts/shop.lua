@@ -7,9 +7,12 @@
 local M = {}
 
 M.DRAUGHT = 10
-M.STOCK = {
-  "dagger", "short sword", "long sword", "mace", "war hammer", "quarterstaff", "halberd",
-  "short bow", "sling", "leather armour", "chain mail", "plate mail", "shield",
+-- The shelves, each a short menu of its own.
+M.SHELVES = {
+  { name = "Arms", items = { "dagger", "short sword", "long sword", "mace", "war hammer",
+    "quarterstaff", "halberd" } },
+  { name = "Bows and slings", items = { "short bow", "sling" } },
+  { name = "Armour and shields", items = { "leather armour", "chain mail", "plate mail", "shield" } },
 }
 
 local items = {}
@@ -46,7 +49,7 @@ function M.about(name, members, sheets)
     if (it.hands or 1) >= 2 then what = what .. ", two hands" end
     if (it.reach or 1) >= 2 then what = what .. ", reach 2" end
   else
-    what = "armour class " .. (it.ac or 0) .. " better"
+    what = (it.ac or 0) .. " better armour class"
     if it.armour then what = what .. " (" .. it.armour .. ")" end
   end
   local who = {}
@@ -59,17 +62,17 @@ function M.about(name, members, sheets)
   return table.concat(lines, "\n")
 end
 
--- One member's gear as the rules make it.
+-- One member's gear as the rules make it, its classes (`classes`) last.
 function M.sheet_line(i, m, s, classes)
   local gear = {}
   if s.weapon ~= "" then gear[#gear + 1] = s.weapon .. " " .. s.damage end
   if s.missile ~= "" then gear[#gear + 1] = s.missile end
   if s.armour ~= "" then gear[#gear + 1] = s.armour end
   if s.shield ~= "" then gear[#gear + 1] = s.shield end
-  local line = string.format("%d %-7s %-22s AC %2d  move %2d  load %d/%d  %s", i, m.name, classes,
-    s.ac or 10, s.move_rate or 0, s.load or 0, s.allowance or 0, table.concat(gear, ", "))
-  if s.arcane_ok == false then line = line .. "  (no spells in it)" end
-  return line
+  local line = string.format("%d %-7s AC %2d  move %2d  load %d/%d   %s", i, m.name, s.ac or 10,
+    s.move_rate or 0, s.load or 0, s.allowance or 0, table.concat(gear, ", "))
+  if s.arcane_ok == false then line = line .. " (no spells in that armour)" end
+  return line .. "   [" .. classes .. "]"
 end
 
 return M

@@ -493,11 +493,13 @@ fn sheet(p: &Player, member: usize) -> serde_json::Value {
 
 /// Buys `item` at the chandler's for `member` (the "For <name>" row) and waits for the rules'
 /// answer.
-fn buy(p: &mut Player, item: &str, member: &str) {
+fn buy(p: &mut Player, shelf: &str, item: &str, member: &str) {
+    p.pick(shelf);
     p.pick(&format!("Buy: {item} ("));
     p.pick(&format!("For {member},"));
     p.game.settle(2);
-    p.pick("Back to the stock");
+    p.pick("Back to the shelf");
+    p.pick("Back to the counter");
 }
 
 /// Multi-class members are made on the creation screen (a dwarf fighter/thief, an elf
@@ -561,7 +563,7 @@ fn a_multi_class_party_outfits_itself_at_the_shop() {
     assert_eq!(gold(&p), 120);
     // Chain mail for Aldren: leather's 2 becomes chain's 5.
     let ac = sheet(&p, 0)["ac"].as_i64().unwrap();
-    buy(&mut p, "chain mail", "Aldren");
+    buy(&mut p, "Armour", "chain mail", "Aldren");
     assert_eq!(sheet(&p, 0)["armour"], "chain mail");
     assert_eq!(sheet(&p, 0)["ac"].as_i64().unwrap(), ac - 3);
     assert_eq!(gold(&p), 45);
@@ -574,14 +576,14 @@ fn a_multi_class_party_outfits_itself_at_the_shop() {
         p.game.text("m_note")
     );
     // A cleric wields no blade: refused in the rules' words, no gold taken.
-    buy(&mut p, "long sword", "Corin");
+    buy(&mut p, "Arms", "long sword", "Corin");
     assert_eq!(
         p.game.text("m_note"),
         "no class of Corin may use a blade weapon (long sword)."
     );
     assert_eq!(gold(&p), 45);
     // A halberd takes both hands: not beside Fenna's shield.
-    buy(&mut p, "halberd", "Fenna");
+    buy(&mut p, "Arms", "halberd", "Fenna");
     assert!(
         p.game.text("m_note").contains("two hands"),
         "{}",
@@ -589,13 +591,15 @@ fn a_multi_class_party_outfits_itself_at_the_shop() {
     );
     assert_eq!(gold(&p), 45);
     // Plate is more than the purse holds.
+    p.pick("Armour");
     p.pick("Buy: plate mail");
     assert_eq!(
         p.game.text("m_note"),
         "The plate mail costs 400 gold; you have 45."
     );
+    p.pick("Back to the counter");
     // A short bow for Brisa (the fighter half shoots anything), then her sword is sold.
-    buy(&mut p, "short bow", "Brisa");
+    buy(&mut p, "Bows", "short bow", "Brisa");
     assert_eq!(sheet(&p, 1)["missile"], "short bow");
     assert_eq!(gold(&p), 30);
     p.pick("Sell something");
@@ -609,13 +613,13 @@ fn a_multi_class_party_outfits_itself_at_the_shop() {
     assert_eq!(gold(&p), 32);
     assert_eq!(sheet(&p, 0)["armour"], "chain mail", "the mail stays on");
     p.pick("Back");
-    p.pick("Back to the stock");
-    // The stock with chain mail under the focus: its words and who may wear it on the right.
-    for _ in 0..11 {
-        p.press("down");
-    }
+    p.pick("Back to the counter");
+    // The armour with chain mail under the focus: its words and who may wear it on the right.
+    p.pick("Armour");
+    p.press("down");
     assert!(p.row("Buy: chain mail").starts_with("> "));
     p.game.golden("saltmarch_shop");
+    p.pick("Back to the counter");
     // Dessa's long sword with her strength: what the sheet says she deals.
     let dessa = sheet(&p, 3);
     assert_eq!(dessa["weapon"], "long sword");
