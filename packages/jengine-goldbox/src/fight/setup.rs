@@ -4,9 +4,9 @@
 //!
 //! Placing: the party stands by formation round its anchor, and each monster takes the open
 //! square nearest its place in ranks of six *among those that keep it off the party* (on the
-//! monsters' side and [`START_GAP`] squares from every member), so a group cut from a narrow
-//! corridor does not start at the party's elbow. Only when the field has no such square left
-//! does a monster come closer, and then no closer than it must.
+//! monsters' side, not next to any member), so a group cut from a narrow corridor does not
+//! start at the party's elbow. Only when the field has no such square left does a monster
+//! stand where the formation alone would put it.
 
 use serde::{Deserialize, Serialize};
 
@@ -179,17 +179,19 @@ impl Encounter {
     }
 }
 
-/// Squares between a monster and the nearest member at the start, when the field has room:
-/// three, so two clear squares lie between and nobody strikes before the first moves.
-pub const START_GAP: i32 = 3;
+/// How far (in squares, a diagonal counting one) a monster starts from the nearest member
+/// when the field has room: two, so a clear square lies between and no blow of an ordinary
+/// reach lands before somebody moves. (Three was tried: bands then start so far up a hall
+/// that a careful party's fights stall into the hundred-round limit.)
+pub const START_GAP: i32 = 2;
 
 /// Where both sides stand as a fight starts on `field`: `members` squares for the party by
-/// formation round `party_at` (ranks of three, each further rank a row further down), then `monsters` squares for the monsters in ranks of up to six round
-/// `monsters_at` (each further rank a row further up). Each monster takes, nearest its place first, a free open square on the
-/// monsters' side (no nearer the party's anchor than its own) [`START_GAP`] or more from
-/// every member; failing that one on their side not next to any member; failing that the
-/// nearest free square at all. `Err(n)` names the unit (0-based: the party first) left
-/// without an open square.
+/// formation round `party_at` (ranks of three, each further rank a row further down), then
+/// `monsters` squares for the monsters in ranks of up to six round `monsters_at` (each
+/// further rank a row further up). Each monster takes, nearest its place first, a free open
+/// square on the monsters' side (no nearer the party's anchor than the monsters') at least
+/// [`START_GAP`] from every member; only when none is left, the nearest free square at all.
+/// `Err(n)` names the unit (0-based, the party first) left without an open square.
 pub fn places(
     field: &Field,
     members: usize,
@@ -197,8 +199,6 @@ pub fn places(
     party_at: Pos,
     monsters_at: Pos,
 ) -> Result<(Vec<Pos>, Vec<Pos>), usize> {
-    // The party's further ranks go down the field and the monsters' up it, as the anchors
-    // left out put them (the party near the bottom).
     let back = 1;
     let mut taken: Vec<Pos> = Vec::new();
     for n in 0..members {
@@ -227,7 +227,6 @@ pub fn places(
         let pick = open
             .iter()
             .position(|&p| theirs(p) && gap(p) >= START_GAP)
-            .or_else(|| open.iter().position(|&p| theirs(p) && gap(p) >= 2))
             .or(if open.is_empty() { None } else { Some(0) })
             .ok_or(members + n)?;
         placed.push(open.remove(pick));
@@ -326,8 +325,15 @@ mod tests {
             );
             assert!(m.y < party_at.y, "{m} stands behind the party");
         }
-        // The first monster takes the nearest square that keeps the gap, no further.
-        assert_eq!(band[0], Pos::new(2, party_at.y - START_GAP));
+        // The band stands as close as the gap allows, not further up than it must.
+        assert!(
+            band.contains(&Pos::new(2, party_at.y - START_GAP)),
+            "{band:?}"
+        );
+        assert!(
+            band.iter().all(|m| m.y >= party_at.y - START_GAP - 3),
+            "{band:?}"
+        );
     }
 
     /// With no room to keep the gap, monsters still stand on the field, no nearer than the
@@ -338,10 +344,11 @@ mod tests {
         let field = Field::from_rows(&room).unwrap();
         let (party, band) = places(&field, 3, 10, Pos::new(5, 2), Pos::new(5, 1)).unwrap();
         assert_eq!(party, vec![Pos::new(4, 2), Pos::new(5, 2), Pos::new(6, 2)]);
-        // Fifteen squares are free: four are three off the party, four two off, and the
-        // last two monsters must stand next to it.
+        // Fifteen squares are free and eight of them are off the party: the first eight
+        // monsters take those, and the last two must stand next to a member.
         let far: Vec<i32> = band.iter().map(|m| gap(&party, *m)).collect();
-        assert_eq!(far, vec![3, 3, 3, 3, 2, 2, 2, 2, 1, 1], "{band:?}");
+        assert!(far[..8].iter().all(|&g| g >= START_GAP), "{band:?}");
+        assert_eq!(&far[8..], &[1, 1], "{band:?}");
         assert!(
             band.iter()
                 .all(|m| field.passable(*m) && !party.contains(m))

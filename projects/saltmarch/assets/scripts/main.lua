@@ -111,7 +111,7 @@ function title(why)
   local kept, problem = keep.slot()
   set_menu({
     { label = "New party", on = function() create_next(true) end },
-    { label = kept and "Continue from the inn" or ("Continue (" .. (problem or "nothing saved") .. ")"),
+    { label = kept and ("Continue from the " .. (kept.where or "inn")) or ("Continue (" .. (problem or "nothing saved") .. ")"),
       on = function()
         if not kept then note = "There is no game to continue: " .. (problem or "nothing is saved yet") .. "." return end
         G = kept
@@ -286,7 +286,7 @@ function town(why)
     end },
     { label = "Inn: memorise spells", on = function() memorise_next(true) end },
     { label = "Inn: save the game", on = function()
-      local ok, why = keep.save(G, members(), crawl_state().save)
+      local ok, why = keep.save(G, members(), crawl_state().save, "inn")
       note = ok and "Saved at the inn." or ("The game was NOT saved: " .. why .. ". The save you had is kept.")
       draw_menu()
     end },
@@ -529,6 +529,13 @@ local function camp()
   say("You camp: spells are memorised anew, and you keep watch.")
 end
 
+-- Keeps the game where the party camps (the crawl only, with nothing waiting on an answer),
+-- as atomically as the inn does.
+local function camp_save()
+  local ok, why = keep.save(G, members(), crawl_state().save, "camp")
+  say(ok and "The game is kept at this camp." or ("The game was NOT kept: " .. why .. ". The save you had stays."))
+end
+
 local function quaff()
   for i, m in ipairs(members()) do
     if m.hp > -10 and m.hp < m.max_hp and G.draughts > 0 then
@@ -560,6 +567,7 @@ local function crawl_key(name)
   elseif name == "right" or name == "d" then Crawler.turn(CRAWL, 1)
   elseif name == "space" then Crawler.use(CRAWL)
   elseif name == "c" then camp()
+  elseif name == "k" then camp_save()
   elseif name == "q" then quaff()
   end
 end
@@ -832,8 +840,13 @@ function update(e, dt)
     local s = crawl_state()
     if pending_load <= 0 and s.save_in_play == "loaded" then
       pending_load = nil
-      say("Back at the inn, as you left it.")
-      town("welcome")
+      if G.where == "camp" then
+        say("Back at the camp, as you left it.")
+        crawl_mode()
+      else
+        say("Back at the inn, as you left it.")
+        town("welcome")
+      end
     end
   end
   local events = (Entity.get(CRAWL, "CrawlEvents") or {}).events or {}

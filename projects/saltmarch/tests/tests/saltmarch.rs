@@ -417,6 +417,84 @@ fn a_tampered_save_is_refused_in_words_and_kept() {
     assert_eq!(q.game.text("m_head"), "Make a Party of Six");
 }
 
+/// On the road the game is kept at a camp (K), written whole like the inn's save: the title
+/// then offers to continue from the camp, and the party stands on the road where it was, with
+/// its gold, draughts and members as they were.
+#[test]
+fn a_game_kept_at_a_camp_goes_on_from_the_camp() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = || Options {
+        save_dir: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    let mut p = Player::new(options(), false);
+    p.game.settle(3);
+    p.pick("New party");
+    for class in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"] {
+        p.make_member(class);
+    }
+    p.pick("Shop");
+    p.pick("Buy: a healing draught");
+    p.pick("Back to the town");
+    p.pick("Leave for the Marsh Road");
+    p.game.settle(2);
+    p.walk(&["up", "up", "left"]);
+    let here = |p: &Player| {
+        let s = p.crawl();
+        (
+            s["level_name"].clone(),
+            s["x"].clone(),
+            s["y"].clone(),
+            s["facing"].clone(),
+        )
+    };
+    let at = here(&p);
+    assert_eq!(at.0, "Marsh Road");
+    p.press("k");
+    assert!(
+        p.game
+            .text("c_log")
+            .ends_with("The game is kept at this camp."),
+        "{}",
+        p.game.text("c_log")
+    );
+    let kept = p.game.saved("saltmarch").unwrap();
+    assert_eq!(kept["where"], "camp");
+    assert_eq!(
+        (kept["gold"].as_i64(), kept["draughts"].as_i64()),
+        (Some(110), Some(3))
+    );
+    p.game.rt.finish();
+    drop(p);
+
+    let mut q = Player::new(options(), false);
+    q.game.settle(3);
+    assert!(
+        q.row("Continue").ends_with("Continue from the camp"),
+        "{}",
+        q.row("Continue")
+    );
+    q.pick("Continue");
+    q.game.settle(6);
+    assert!(
+        q.game
+            .text("c_log")
+            .ends_with("Back at the camp, as you left it."),
+        "{}",
+        q.game.text("c_log")
+    );
+    assert_eq!(here(&q), at);
+    assert!(
+        q.game.text("c_where").contains("gold 110  draughts 3"),
+        "{}",
+        q.game.text("c_where")
+    );
+    assert_eq!(q.fight()["party"].as_array().map(Vec::len), Some(6));
+    // The crawl goes on from there.
+    q.walk(&["right", "up"]);
+    assert_eq!(q.crawl()["level_name"], "Marsh Road");
+}
+
 /// A save whose gold was made text: the title names what is wrong, and Continue is refused.
 #[test]
 fn a_save_that_cannot_be_played_is_said_on_the_title() {
