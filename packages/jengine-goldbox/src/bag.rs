@@ -126,7 +126,7 @@ impl Sheet {
         let weapon = c.weapon(rules);
         let damage = weapon
             .as_ref()
-            .and_then(|w| w.damage.clone())
+            .and_then(|w| w.damage)
             .map(|d| {
                 let plus = c.melee_bonus(rules).1 as i16;
                 crate::rules::Dice {

@@ -528,6 +528,68 @@ fn the_battlefield_is_drawn_unless_the_scene_says_not() {
     assert_eq!(state(&rt)["fighting"], true);
 }
 
+/// Gear between fights through the engine: the bag's `sheets` show what the rules make of it,
+/// `outfit` answers every change (done, or refused in words with nothing changed and nothing
+/// logged as a script's error), and the middle of a fight refuses it.
+#[test]
+fn gear_is_given_readied_and_removed_and_answered_in_the_bag() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "GoldBox.give(e, 6, 'chain mail')",
+        "GoldBox.give(e, 1, 'plate mail')",
+        "GoldBox.ready(e, 1, 'chain mail')",
+        "GoldBox.remove(e, 1, 'plate mail')",
+        "GoldBox.ready(e, 1, 'plate mail')",
+        "GoldBox.start(e, 'kobold pack', 3)",
+        "GoldBox.give(e, 1, 'dagger')",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    let sheet = |rt: &Runtime, i: usize| state(rt)["sheets"][i].clone();
+    let outfit = |rt: &Runtime| state(rt)["outfit"].clone();
+    rt.step(&[]);
+    let ac = sheet(&rt, 0)["ac"].as_i64().unwrap();
+    assert_eq!(sheet(&rt, 0)["armour"], "chain mail");
+    assert_eq!(
+        sheet(&rt, 0)["damage"],
+        "1d8+1",
+        "a long sword and strength 17"
+    );
+    assert_eq!(outfit(&rt)["count"], 1);
+    assert_eq!(
+        outfit(&rt)["refused"],
+        "no class of Pip may wear chain mail"
+    );
+    assert!(
+        !sheet(&rt, 5)["usable"]
+            .as_array()
+            .unwrap()
+            .contains(&"chain mail".into())
+    );
+    rt.step(&[]);
+    assert!(outfit(&rt)["refused"].is_null());
+    assert_eq!(outfit(&rt)["count"], 2);
+    assert_eq!(sheet(&rt, 0)["armour"], "plate mail");
+    assert_eq!(sheet(&rt, 0)["ac"].as_i64().unwrap(), ac - 2);
+    rt.step(&[]);
+    assert_eq!(sheet(&rt, 0)["armour"], "chain mail");
+    rt.step(&[]);
+    assert_eq!(state(&rt)["party"][0]["items"].as_array().unwrap().len(), 4);
+    rt.step(&[]);
+    assert_eq!(outfit(&rt)["refused"], "Brannoc carries no plate mail");
+    assert_eq!(outfit(&rt)["count"], 5);
+    assert!(
+        warnings(&mut rt).is_empty(),
+        "a refused change is no script error"
+    );
+    rt.step(&[]);
+    rt.step(&[]);
+    assert_eq!(
+        outfit(&rt)["refused"],
+        "gear is changed between fights, not in the middle of one"
+    );
+    assert_eq!(state(&rt)["party"][0]["items"].as_array().unwrap().len(), 4);
+}
+
 /// Everything drawn for the fight (sprites and floating words), in the order it was spawned.
 fn drawn(rt: &Runtime) -> Vec<jengine::Entity> {
     let mut out: Vec<jengine::Entity> = rt
