@@ -369,23 +369,35 @@ fn saltmarch_checks_clean() {
     assert!(report.ok(), "{:#?}", report.problems);
 }
 
+/// A player at the town's gate with the usual six (three fighters, a cleric, a mage and a
+/// thief, all human) made on the creation screen.
+fn new_party(options: Options) -> Player {
+    let mut p = Player::new(options, false);
+    p.game.settle(3);
+    p.pick("New party");
+    for class in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"] {
+        p.make_member(class);
+    }
+    p
+}
+
+/// Options keeping saves in `dir`.
+fn keeping_in(dir: &std::path::Path) -> Options {
+    Options {
+        save_dir: Some(dir.to_path_buf()),
+        ..Options::default()
+    }
+}
+
 /// A kept game whose crawl was tampered with (the party moved into rock): the crawl refuses it,
 /// the title says so in words, the stored save is left byte for byte as it was, and a new
 /// party can still be made.
 #[test]
 fn a_tampered_save_is_refused_in_words_and_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let options = || Options {
-        save_dir: Some(dir.path().to_path_buf()),
-        ..Options::default()
-    };
+    let options = || keeping_in(dir.path());
     // Play to the first save at the inn, then leave.
-    let mut p = Player::new(options(), false);
-    p.game.settle(3);
-    p.pick("New party");
-    for class in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"] {
-        p.make_member(class);
-    }
+    let mut p = new_party(options());
     p.pick("Inn: save");
     assert_eq!(p.game.text("m_note"), "Saved at the inn.");
     p.game.rt.finish();
@@ -423,16 +435,8 @@ fn a_tampered_save_is_refused_in_words_and_kept() {
 #[test]
 fn a_game_kept_at_a_camp_goes_on_from_the_camp() {
     let dir = tempfile::tempdir().unwrap();
-    let options = || Options {
-        save_dir: Some(dir.path().to_path_buf()),
-        ..Options::default()
-    };
-    let mut p = Player::new(options(), false);
-    p.game.settle(3);
-    p.pick("New party");
-    for class in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"] {
-        p.make_member(class);
-    }
+    let options = || keeping_in(dir.path());
+    let mut p = new_party(options());
     p.pick("Shop");
     p.pick("Buy: a healing draught");
     p.pick("Back to the town");
@@ -505,13 +509,7 @@ fn a_save_that_cannot_be_played_is_said_on_the_title() {
         serde_json::json!({ "saltmarch": slot }).to_string(),
     )
     .unwrap();
-    let mut p = Player::new(
-        Options {
-            save_dir: Some(dir.path().to_path_buf()),
-            ..Options::default()
-        },
-        false,
-    );
+    let mut p = Player::new(keeping_in(dir.path()), false);
     p.game.settle(3);
     let row = p.row("Continue");
     assert!(
@@ -533,12 +531,7 @@ fn a_save_that_cannot_be_played_is_said_on_the_title() {
 /// says so.
 #[test]
 fn a_careless_party_is_lost() {
-    let mut p = Player::new(Options::default(), false);
-    p.game.settle(3);
-    p.pick("New party");
-    for class in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"] {
-        p.make_member(class);
-    }
+    let mut p = new_party(Options::default());
     p.pick("Leave for the Marsh Road");
     p.game.settle(2);
     p.walk(&["up"; 7]);
