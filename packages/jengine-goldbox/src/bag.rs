@@ -42,6 +42,8 @@ pub struct UnitView {
     pub fleeing: bool,
     /// Spells it still holds.
     pub spells: Vec<String>,
+    /// Shots left for its missile, or `nil` when it needs none.
+    pub shots: Option<u32>,
 }
 
 /// The `GoldBox` bag.
@@ -103,6 +105,8 @@ pub struct Sheet {
     pub damage: String,
     /// The bow or sling in use, or `""`.
     pub missile: String,
+    /// Shots carried for it, or `nil` when it needs none.
+    pub shots: Option<u32>,
     /// The armour worn, or `""`.
     pub armour: String,
     /// The shield carried, or `""`.
@@ -142,6 +146,7 @@ impl Sheet {
             weapon: name(weapon),
             damage,
             missile: name(c.missile(rules)),
+            shots: c.shots(rules),
             armour: name(c.armour(rules)),
             shield: name(
                 c.items
@@ -209,6 +214,7 @@ fn view(f: &Fight, id: UnitId) -> Option<UnitView> {
             .filter(|h| !h.used)
             .map(|h| h.spell.clone())
             .collect(),
+        shots: u.shots,
     })
 }
 

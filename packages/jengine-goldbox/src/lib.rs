@@ -547,6 +547,16 @@ fn kept_party(rules: &Rules, text: &str) -> Option<Result<Party, String>> {
             if let Some(s) = m.memorised.iter().find(|s| rules.spell(&s.spell).is_none()) {
                 return Err(format!("{at}: {:?} is not in the spells table", s.spell));
             }
+            if let Some((sort, n)) = m
+                .ammo
+                .iter()
+                .find(|(s, n)| rules.ammo_for(s).is_none() || **n > rules::Character::MAX_SHOTS)
+            {
+                return Err(format!(
+                    "{at}: {n} shots for a {sort:?} cannot be (the items table sells none, or more than {})",
+                    rules::Character::MAX_SHOTS
+                ));
+            }
         }
         Ok(Party { members })
     })())
@@ -689,7 +699,7 @@ fn outfit(
             match gear {
                 Gear::Give => who.take_up(&rules, &item),
                 Gear::Ready => who.ready(&rules, &item),
-                Gear::Remove => who.put_down(&item).map(|_| ()),
+                Gear::Remove => who.put_down(&rules, &item).map(|_| ()),
             }
         })();
         run.outfit = bag::Outfit {

@@ -363,11 +363,15 @@ impl Fight {
         d >= 1 && d <= u.reach as i32 && (d == 1 || self.field.line_of_sight(at, t.pos))
     }
 
-    /// Whether `u` could shoot `t` from `at`: a missile, range, sight, and no enemy next to it.
+    /// Whether `u` could shoot `t` from `at`: a missile with a shot left, range, sight, and no
+    /// enemy next to it.
     pub(crate) fn can_shoot(&self, u: &Unit, at: Pos, t: &Unit) -> bool {
         let Some(shot) = &u.missile else {
             return false;
         };
+        if u.shots == Some(0) {
+            return false;
+        }
         let d = at.distance(t.pos);
         d >= 2
             && d <= shot.range as i32

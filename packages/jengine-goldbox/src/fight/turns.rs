@@ -235,6 +235,10 @@ impl Fight {
                 continue;
             };
             c.hp = u.hp;
+            // Shots spent are gone from the quiver.
+            if let (Some(n), Some(sort)) = (u.shots, c.missile(&self.rules).and_then(|m| m.sort)) {
+                c.ammo.insert(sort, n);
+            }
             // Spells cast in the fight are spent in the party too (only unspent ones came).
             for h in u.spells.iter().filter(|h| h.used) {
                 if let Some(m) = c

@@ -3,6 +3,8 @@
 //! character splits its experience evenly, fights and saves with its best class, and wears
 //! what its most lenient class allows, but an arcane spell still fails in heavy armour.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::dice::Roller;
@@ -111,11 +113,16 @@ pub struct Character {
     pub items: Vec<String>,
     /// Spells held.
     pub memorised: Vec<Memorised>,
+    /// Shots carried, by the sort of missile they are shot from (`bow`: arrows).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ammo: BTreeMap<String, u32>,
 }
 
 impl Character {
     /// The most things one character carries.
     pub const MAX_ITEMS: usize = 16;
+    /// The most shots of one sort it carries.
+    pub const MAX_SHOTS: u32 = 99;
 
     fn first(&self, rules: &Rules, kind: ItemKind) -> Option<Item> {
         self.items
@@ -217,13 +224,31 @@ impl Character {
         (dex_missile(self.abilities.dexterity) + magic, magic)
     }
 
-    /// Weight carried, in coins.
+    /// Weight carried, in coins: the items, and the shots at their bundle's weight.
     pub fn load(&self, rules: &Rules) -> u32 {
-        self.items
+        let items: u32 = self
+            .items
             .iter()
             .filter_map(|n| rules.item(n))
             .map(|i| i.weight)
-            .sum()
+            .sum();
+        let shots: u32 = self
+            .ammo
+            .iter()
+            .filter_map(|(sort, n)| {
+                let a = rules.ammo_for(sort)?;
+                Some((n.saturating_mul(a.weight)).div_ceil(a.count.max(1) as u32))
+            })
+            .sum();
+        items.saturating_add(shots)
+    }
+
+    /// Shots left for the missile in use, or `None` when it needs none (no missile, or the
+    /// tables sell nothing for it to shoot).
+    pub fn shots(&self, rules: &Rules) -> Option<u32> {
+        let sort = self.missile(rules)?.sort?;
+        rules.ammo_for(&sort)?;
+        Some(self.ammo.get(&sort).copied().unwrap_or(0))
     }
 
     /// What it can carry at full speed, in coins: 35 a point of strength.
@@ -318,6 +343,9 @@ impl Character {
         let it = rules
             .item(item)
             .ok_or_else(|| format!("{item:?} is not in the items table"))?;
+        if it.kind == ItemKind::Ammo {
+            return self.take_shots(rules, it);
+        }
         if self.items.len() >= Character::MAX_ITEMS {
             return Err(format!(
                 "{} carries {} things already and has no room for {}",
@@ -330,6 +358,39 @@ impl Character {
         next.items.push(it.name.clone());
         let at = next.items.len() - 1;
         next.ready_at(rules, at)?;
+        if next.move_rate(rules) == 0 {
+            return Err(format!(
+                "{} cannot carry {} too: {} coins' weight would stop them (strength {} carries {} at full speed)",
+                self.name,
+                it.name,
+                next.load(rules),
+                self.abilities.strength,
+                self.allowance()
+            ));
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// A bundle of ammunition into the quiver or pouch: its shots added to those of its sort.
+    fn take_shots(&mut self, rules: &Rules, it: &Item) -> Result<(), String> {
+        if let Some(why) = self.cannot_use(rules, it) {
+            return Err(why);
+        }
+        let sort = it.sort.clone().unwrap_or_default();
+        let mut next = self.clone();
+        let held = next.ammo.entry(sort).or_insert(0);
+        if *held + it.count as u32 > Character::MAX_SHOTS {
+            return Err(format!(
+                "{} carries {} {} already; {} more would be over {}",
+                self.name,
+                held,
+                it.name,
+                it.count,
+                Character::MAX_SHOTS
+            ));
+        }
+        *held += it.count as u32;
         if next.move_rate(rules) == 0 {
             return Err(format!(
                 "{} cannot carry {} too: {} coins' weight would stop them (strength {} carries {} at full speed)",
@@ -387,8 +448,26 @@ impl Character {
     }
 
     /// Gives up one carried `item` (a spare before the one in use, so selling a second sword
-    /// keeps the first in hand). Refused in words when it carries none.
-    pub fn put_down(&mut self, item: &str) -> Result<String, String> {
+    /// keeps the first in hand; for ammunition, one whole bundle of shots). Refused in words
+    /// when it carries none (or less than a bundle).
+    pub fn put_down(&mut self, rules: &Rules, item: &str) -> Result<String, String> {
+        if let Some(it) = rules.item(item).filter(|i| i.kind == ItemKind::Ammo) {
+            let sort = it.sort.clone().unwrap_or_default();
+            let held = self.ammo.get(&sort).copied().unwrap_or(0);
+            if held < it.count as u32 {
+                return Err(format!(
+                    "{} has {held} {} left, less than a bundle of {}",
+                    self.name, it.name, it.count
+                ));
+            }
+            let left = held - it.count as u32;
+            if left == 0 {
+                self.ammo.remove(&sort);
+            } else {
+                self.ammo.insert(sort, left);
+            }
+            return Ok(it.name.clone());
+        }
         let at = self
             .items
             .iter()
@@ -537,7 +616,7 @@ fn class_bars(who: &str, classes: &[Class], it: &Item) -> Option<String> {
         return None;
     }
     match it.kind {
-        ItemKind::Weapon | ItemKind::Missile => {
+        ItemKind::Weapon | ItemKind::Missile | ItemKind::Ammo => {
             let sort = it.sort.as_deref().unwrap_or_default();
             (!classes.iter().any(|k| k.wields(sort)))
                 .then(|| format!("no class of {who} may use a {sort} weapon ({})", it.name))
@@ -736,6 +815,7 @@ fn member(rules: &Rules, r: &mut Report<'_>, row: usize, m: &MemberRow) -> Optio
     }
     let mut kinds_seen: Vec<ItemKind> = Vec::new();
     let mut hands = 0;
+    let mut ammo: BTreeMap<String, u32> = BTreeMap::new();
     for (i, name) in m.items.iter().enumerate() {
         let field = format!("items[{i}]");
         let Some(it) = rules.item(name) else {
@@ -747,6 +827,14 @@ fn member(rules: &Rules, r: &mut Report<'_>, row: usize, m: &MemberRow) -> Optio
             );
             continue;
         };
+        if it.kind == ItemKind::Ammo {
+            if let Some(why) = class_bars(n, &classes, it) {
+                r.add(row, n, &field, why);
+            }
+            let sort = it.sort.clone().unwrap_or_default();
+            *ammo.entry(sort).or_insert(0) += it.count as u32;
+            continue;
+        }
         let in_use = !kinds_seen.contains(&it.kind);
         kinds_seen.push(it.kind);
         if !in_use {
@@ -773,9 +861,12 @@ fn member(rules: &Rules, r: &mut Report<'_>, row: usize, m: &MemberRow) -> Optio
         items: m
             .items
             .iter()
-            .filter_map(|i| rules.item(i).map(|it| it.name.clone()))
+            .filter_map(|i| rules.item(i))
+            .filter(|it| it.kind != ItemKind::Ammo)
+            .map(|it| it.name.clone())
             .collect(),
         memorised: Vec::new(),
+        ammo,
     };
     if r.problems.len() == before && c.move_rate(rules) == 0 {
         r.add(

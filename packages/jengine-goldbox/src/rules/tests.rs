@@ -325,9 +325,9 @@ fn taking_up_readying_and_giving_up_items_follow_the_rules() {
     assert_eq!(pip.armour_class(&rules), ac);
     pip.ready(&rules, "short sword").unwrap();
     assert_eq!(pip.weapon(&rules).unwrap().name, "short sword");
-    assert_eq!(pip.put_down("long sword").unwrap(), "long sword");
+    assert_eq!(pip.put_down(&rules, "long sword").unwrap(), "long sword");
     assert_eq!(
-        pip.put_down("long sword").unwrap_err(),
+        pip.put_down(&rules, "long sword").unwrap_err(),
         "Pip carries no long sword"
     );
     assert_eq!(pip.items, party.members[5].items);
@@ -346,7 +346,7 @@ fn taking_up_readying_and_giving_up_items_follow_the_rules() {
         "{said}"
     );
     assert_eq!(brannoc, before);
-    brannoc.put_down("shield").unwrap();
+    brannoc.put_down(&rules, "shield").unwrap();
     brannoc.take_up(&rules, "halberd").unwrap();
     assert_eq!(brannoc.weapon(&rules).unwrap().reach, 2);
     assert!(brannoc.take_up(&rules, "shield").is_err());
@@ -355,7 +355,7 @@ fn taking_up_readying_and_giving_up_items_follow_the_rules() {
     let mut ilyra = party.members[3].clone();
     ilyra.take_up(&rules, "chain mail").unwrap();
     assert!(!ilyra.arcane_armour_ok(&rules));
-    ilyra.put_down("chain mail").unwrap();
+    ilyra.put_down(&rules, "chain mail").unwrap();
     assert!(ilyra.arcane_armour_ok(&rules));
 
     // Corvin (strength 8) slows under plate and halberd, and stops before he cannot move.
@@ -401,6 +401,82 @@ fn a_bad_combination_of_classes_is_refused_at_load() {
         "data/goldbox_races.json: row 2 (\"elf\"), classes[1]: \"fighter/fighter\" must name one to three different classes",
         "data/goldbox_races.json: row 2 (\"elf\"), classes[2]: \"fighter/mage/thief/cleric\" must name one to three different classes",
         "data/goldbox_races.json: row 2 (\"elf\"), classes[3]: \"bard\" is not in the classes table",
+    ] {
+        assert!(
+            said.iter().any(|s| s == expected),
+            "{expected}\n in {said:#?}"
+        );
+    }
+}
+
+/// Ammunition: a bundle taken up adds its shots to the quiver of its sort (weighing as the
+/// bundle does), one class must shoot that sort, a bundle is given up whole, and a missile
+/// the tables sell nothing for needs none. Bad ammunition rows are refused at load.
+#[test]
+fn ammunition_is_carried_by_the_bundle_and_counted_by_the_shot() {
+    let items = builtin_text("goldbox_items").unwrap().trim_end();
+    let with_ammo = |extra: &str| format!("{}, {extra}]", items.strip_suffix(']').unwrap());
+    let arrows = r#"{ "name": "arrows", "kind": "ammo", "sort": "bow", "count": 20, "weight": 30, "value": 2 }"#;
+    let rules = with(2, &with_ammo(arrows)).unwrap_or_else(|e| panic!("{e}"));
+    let mut brannoc = builtin_party().members[0].clone();
+    assert_eq!(brannoc.shots(&rules), Some(0), "a bow and no arrows");
+    assert_eq!(
+        brannoc.shots(&Rules::builtin()),
+        None,
+        "no arrows sold: it shoots freely"
+    );
+    let load = brannoc.load(&rules);
+    brannoc.take_up(&rules, "arrows").unwrap();
+    brannoc.take_up(&rules, "arrows").unwrap();
+    assert_eq!(brannoc.shots(&rules), Some(40));
+    assert_eq!(brannoc.load(&rules), load + 60);
+    assert!(
+        !brannoc.items.contains(&"arrows".to_string()),
+        "shots are not a thing in the pack"
+    );
+    brannoc.ammo.insert("bow".into(), 7);
+    assert_eq!(
+        brannoc.load(&rules),
+        load + 11,
+        "seven arrows weigh 7 * 30 / 20, rounded up"
+    );
+    assert_eq!(
+        brannoc.put_down(&rules, "arrows").unwrap_err(),
+        "Brannoc has 7 arrows left, less than a bundle of 20"
+    );
+    brannoc.ammo.insert("bow".into(), 20);
+    brannoc.put_down(&rules, "arrows").unwrap();
+    assert!(brannoc.ammo.is_empty());
+    let mut corvin = builtin_party().members[4].clone();
+    assert_eq!(
+        corvin.take_up(&rules, "arrows").unwrap_err(),
+        "no class of Corvin may use a bow weapon (arrows)"
+    );
+    for _ in 0..4 {
+        brannoc.take_up(&rules, "arrows").unwrap();
+    }
+    assert!(
+        brannoc
+            .take_up(&rules, "arrows")
+            .unwrap_err()
+            .contains("over 99")
+    );
+
+    let e = with(
+        2,
+        &with_ammo(
+            r#"{ "name": "bolts", "kind": "ammo", "sort": "crossbow", "count": 10 },
+               { "name": "pebbles", "kind": "ammo", "count": 0 },
+               { "name": "bundle of swords", "kind": "weapon", "damage": "1d8", "sort": "blade", "count": 5 }"#,
+        ),
+    )
+    .unwrap_err();
+    let said = messages(e);
+    for expected in [
+        "data/goldbox_items.json: row 16 (\"bolts\"), sort: no missile in the items table shoots \"crossbow\"",
+        "data/goldbox_items.json: row 17 (\"pebbles\"), sort: ammunition needs the sort of missile it is shot from (bow, sling...)",
+        "data/goldbox_items.json: row 17 (\"pebbles\"), count: 0 is not 1 to 100 shots",
+        "data/goldbox_items.json: row 18 (\"bundle of swords\"), count: only ammunition comes in bundles",
     ] {
         assert!(
             said.iter().any(|s| s == expected),
