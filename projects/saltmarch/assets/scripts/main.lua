@@ -439,6 +439,18 @@ function shop_screen(view, arg)
       rows[#rows + 1] = { label = string.format("Sell: %s (%d gold)", item, price),
         on = function() ask("sell", arg, item, price) end }
     end
+    -- Shots go back a bundle at a time.
+    local ammo, sorts = shop.ammo_by_sort(), {}
+    for sort in pairs(m.ammo or {}) do sorts[#sorts + 1] = sort end
+    table.sort(sorts)
+    for _, sort in ipairs(sorts) do
+      local item, shots = ammo[sort], m.ammo[sort]
+      if item and shots >= shop.bundle(item) then
+        local price = shop.sell_price(item)
+        rows[#rows + 1] = { label = string.format("Sell: %d %s of %d (%d gold)", shop.bundle(item), item, shots, price),
+          on = function() ask("sell", arg, item, price) end }
+      end
+    end
     rows[#rows + 1] = { label = "Back", on = function() shop_screen("sell") end }
   end
   set_menu(rows, same and menu.focus or 1)

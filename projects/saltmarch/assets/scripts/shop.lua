@@ -11,7 +11,7 @@ M.DRAUGHT = 10
 M.SHELVES = {
   { name = "Arms", items = { "dagger", "short sword", "long sword", "mace", "war hammer",
     "quarterstaff", "halberd" } },
-  { name = "Bows and slings", items = { "short bow", "sling" } },
+  { name = "Bows and slings", items = { "short bow", "sling", "arrows", "sling stones" } },
   { name = "Armour and shields", items = { "leather armour", "chain mail", "plate mail", "shield" } },
 }
 
@@ -25,6 +25,21 @@ end
 function M.price(name)
   local it = items[name]
   return it and (it.value or 0) or 0
+end
+
+-- The ammunition items, by the sort of missile they feed.
+function M.ammo_by_sort()
+  local out = {}
+  for name, it in pairs(items) do
+    if it.kind == "ammo" and it.sort then out[it.sort] = name end
+  end
+  return out
+end
+
+-- Shots in one bundle of `name`.
+function M.bundle(name)
+  local it = items[name]
+  return it and (it.count or 1) or 1
 end
 
 function M.sell_price(name)
@@ -43,7 +58,9 @@ function M.about(name, members, sheets)
   local it = items[name]
   if not it then return "" end
   local what
-  if it.kind == "weapon" or it.kind == "missile" then
+  if it.kind == "ammo" then
+    what = (it.count or 1) .. " shots for a " .. (it.sort or "?")
+  elseif it.kind == "weapon" or it.kind == "missile" then
     what = (it.damage or "?") .. " damage"
     if it.range then what = what .. ", range " .. it.range end
     if (it.hands or 1) >= 2 then what = what .. ", two hands" end
@@ -66,7 +83,9 @@ end
 function M.sheet_line(i, m, s, classes)
   local gear = {}
   if s.weapon ~= "" then gear[#gear + 1] = s.weapon .. " " .. s.damage end
-  if s.missile ~= "" then gear[#gear + 1] = s.missile end
+  if s.missile ~= "" then
+    gear[#gear + 1] = s.shots and string.format("%s (%d shots)", s.missile, s.shots) or s.missile
+  end
   if s.armour ~= "" then gear[#gear + 1] = s.armour end
   if s.shield ~= "" then gear[#gear + 1] = s.shield end
   local line = string.format("%d %-7s AC %2d  move %2d  load %d/%d   %s", i, m.name, s.ac or 10,

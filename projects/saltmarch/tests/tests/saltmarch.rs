@@ -673,6 +673,16 @@ fn a_multi_class_party_outfits_itself_at_the_shop() {
     buy(&mut p, "Bows", "short bow", "Brisa");
     assert_eq!(sheet(&p, 1)["missile"], "short bow");
     assert_eq!(gold(&p), 30);
+    // A bow shoots what its bearer carries: a quiver of twenty, sold back a bundle at a time.
+    assert_eq!(sheet(&p, 1)["shots"], 0);
+    buy(&mut p, "Bows", "arrows", "Brisa");
+    assert_eq!(sheet(&p, 1)["shots"], 20);
+    assert_eq!(gold(&p), 28);
+    buy(&mut p, "Bows", "arrows", "Corin");
+    assert_eq!(
+        p.game.text("m_note"),
+        "no class of Corin may use a bow weapon (arrows)."
+    );
     p.pick("Sell something");
     p.pick("Sell from Aldren");
     p.pick("Sell: leather armour");
@@ -681,7 +691,7 @@ fn a_multi_class_party_outfits_itself_at_the_shop() {
         p.game.text("m_note"),
         "Aldren sells the leather armour for 2 gold."
     );
-    assert_eq!(gold(&p), 32);
+    assert_eq!(gold(&p), 30);
     assert_eq!(sheet(&p, 0)["armour"], "chain mail", "the mail stays on");
     p.pick("Back");
     p.pick("Back to the counter");
