@@ -1,9 +1,13 @@
 //! A tactical turn on a 20x20 field, six members against twelve monsters: the active
-//! member's legal moves and targets, and the choice the monster AI makes for a monster.
+//! member's legal moves and targets, and the choice the monster AI makes for a monster. And
+//! the same fight redrawn into a world: its entities updated in place, against despawning and
+//! spawning them all again as the drawing once did.
 
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_main};
+use jengine::World;
+use jengine_goldbox::draw::{self, Pointing, View};
 use jengine_goldbox::fight::{Encounter, Field, Fight, Group, Side, Status};
 use jengine_goldbox::rules::{Party, Rules, Source, builtin_text};
 
@@ -73,10 +77,30 @@ fn turn(c: &mut Criterion) {
     });
 }
 
+fn redraw(c: &mut Criterion) {
+    let f = fight();
+    let view = View::default();
+    let pieces = draw::pieces(&f, &view, &Pointing::default(), &[]);
+    let mut world = World::new();
+    let owner = world.spawn(((),));
+    let mut pool = Vec::new();
+    draw::write(&mut world, owner, &mut pool, &view, &pieces);
+    c.bench_function("redraw in place, 6 vs 12 on 20x20", |b| {
+        b.iter(|| draw::write(&mut world, owner, &mut pool, &view, &pieces))
+    });
+    c.bench_function("redraw spawning anew, 6 vs 12 on 20x20", |b| {
+        b.iter(|| {
+            draw::clear(&mut world, &mut pool);
+            draw::write(&mut world, owner, &mut pool, &view, &pieces)
+        })
+    });
+}
+
 /// Runs every benchmark of this file.
 fn benches() {
     let mut c = Criterion::default().configure_from_args();
     turn(&mut c);
+    redraw(&mut c);
 }
 
 criterion_main!(benches);

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::fight::{Event, Fight, Legal, Outcome, Pos, Side, Status, UnitId};
-use crate::rules::Character;
+use crate::rules::{Character, Rules};
 
 /// One unit, as a script sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -42,6 +42,8 @@ pub struct UnitView {
     pub fleeing: bool,
     /// Spells it still holds.
     pub spells: Vec<String>,
+    /// Shots left for its missile, or `nil` when it needs none.
+    pub shots: Option<u32>,
 }
 
 /// The `GoldBox` bag.
@@ -73,6 +75,10 @@ pub struct FightBag {
     pub outcome: Option<Outcome>,
     /// The party as it stands (hit points, experience, spells).
     pub party: Vec<Character>,
+    /// What each member's gear makes of it, in the party's order (see [`Sheet`]).
+    pub sheets: Vec<Sheet>,
+    /// The answer to the last `GoldBox.give`, `ready` or `remove`.
+    pub outfit: Outfit,
     /// The fight's seed, for a replay.
     pub seed: u64,
     /// The cursor's square (`GoldBox.point`), or `nil`.
@@ -84,6 +90,97 @@ pub struct FightBag {
     /// The fight as JSON text to keep (`Save.set(key, state.save)`); `GoldBox.resume(e, text)`
     /// plays it again to where it was. `nil` before a fight.
     pub save: Option<String>,
+}
+
+/// One member's gear and what the rules make of it, for a shop or a character screen.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Sheet {
+    /// Armour class.
+    pub ac: i32,
+    /// The roll to hit armour class 0.
+    pub thac0: i32,
+    /// The weapon in hand, or `""`.
+    pub weapon: String,
+    /// Its damage with strength and magic (`1d8+1`), or `""` bare-handed.
+    pub damage: String,
+    /// The bow or sling in use, or `""`.
+    pub missile: String,
+    /// Shots carried for it, or `nil` when it needs none.
+    pub shots: Option<u32>,
+    /// The armour worn, or `""`.
+    pub armour: String,
+    /// The shield carried, or `""`.
+    pub shield: String,
+    /// Half-squares a round, after the load.
+    pub move_rate: u8,
+    /// Weight carried, in coins.
+    pub load: u32,
+    /// What it carries at full speed, in coins.
+    pub allowance: u32,
+    /// Whether its armour lets it cast arcane spells (true for those who cast none).
+    pub arcane_ok: bool,
+    /// The items of the tables some class of it may use.
+    pub usable: Vec<String>,
+}
+
+impl Sheet {
+    /// The sheet of `c` under `rules`.
+    pub fn of(rules: &Rules, c: &Character) -> Sheet {
+        let name = |i: Option<crate::rules::Item>| i.map(|i| i.name).unwrap_or_default();
+        let weapon = c.weapon(rules);
+        let damage = weapon
+            .as_ref()
+            .and_then(|w| w.damage)
+            .map(|d| {
+                let plus = c.melee_bonus(rules).1 as i16;
+                crate::rules::Dice {
+                    bonus: d.bonus.saturating_add(plus),
+                    ..d
+                }
+                .to_string()
+            })
+            .unwrap_or_default();
+        Sheet {
+            ac: c.armour_class(rules),
+            thac0: c.thac0(rules),
+            weapon: name(weapon),
+            damage,
+            missile: name(c.missile(rules)),
+            shots: c.shots(rules),
+            armour: name(c.armour(rules)),
+            shield: name(
+                c.items
+                    .iter()
+                    .filter_map(|n| rules.item(n))
+                    .find(|i| i.kind == crate::rules::ItemKind::Shield)
+                    .cloned(),
+            ),
+            move_rate: c.move_rate(rules),
+            load: c.load(rules),
+            allowance: c.allowance(),
+            arcane_ok: c.arcane_armour_ok(rules),
+            usable: rules
+                .items()
+                .iter()
+                .filter(|i| c.cannot_use(rules, i).is_none())
+                .map(|i| i.name.clone())
+                .collect(),
+        }
+    }
+}
+
+/// The answer to the last change of a member's gear. A refusal is an answer here, not an
+/// error: a shop reads it, says it, and charges nothing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Outfit {
+    /// How many changes have been answered: it grows by one with each.
+    pub count: u32,
+    /// The member (from 1) and the item of the last one.
+    pub member: i64,
+    /// The item.
+    pub item: String,
+    /// Why it was refused, in words, or `nil` when it was done.
+    pub refused: Option<String>,
 }
 
 /// The `GoldBoxEvents` bag.
@@ -117,6 +214,7 @@ fn view(f: &Fight, id: UnitId) -> Option<UnitView> {
             .filter(|h| !h.used)
             .map(|h| h.spell.clone())
             .collect(),
+        shots: u.shots,
     })
 }
 
@@ -137,6 +235,8 @@ impl FightBag {
             log: f.log().to_vec(),
             outcome: f.outcome().cloned(),
             party: f.party().members.clone(),
+            sheets: Vec::new(),
+            outfit: Outfit::default(),
             seed: f.seed(),
             cursor: None,
             preview: Vec::new(),

@@ -319,8 +319,12 @@ pub fn pieces(f: &Fight, view: &View, pointing: &Pointing, floaters: &[Floater])
     out
 }
 
-/// Replaces the pool's entities with one per piece, each marked as spawned for `owner` (the
-/// `goldbox_fight` entity), so a tool picking what is drawn picks the fight.
+/// Writes the pieces into the pool's entities, one per piece, each marked as spawned for
+/// `owner` (the `goldbox_fight` entity), so a tool picking what is drawn picks the fight. The
+/// entities the pool already holds are kept and given their piece's place, sprite or words
+/// (a sprite becoming words and back swaps the component); only a longer list spawns more,
+/// and a shorter one despawns the rest. Kept entities keep their spawn order, so pieces at one
+/// depth still draw in list order.
 pub fn write(
     world: &mut World,
     owner: Entity,
@@ -328,46 +332,69 @@ pub fn write(
     view: &View,
     pieces: &[Piece],
 ) {
-    clear(world, pool);
-    for p in pieces {
+    for (i, p) in pieces.iter().enumerate() {
         let transform = Transform2D {
             pos: p.pos,
             z: p.z,
             ..Transform2D::default()
         };
-        let e = match &p.text {
-            Some(words) => world.spawn((
-                BulkEntity,
-                SpawnedFor(owner),
-                transform,
-                Text {
-                    text: words.clone(),
-                    size: p.size[1],
-                    color: Color(p.tint),
-                    ..Text::default()
-                },
-            )),
+        let kept = pool.get(i).copied().filter(|e| world.entities.contains(*e));
+        let e = match kept {
+            Some(e) => e,
             None => {
-                let region = p
-                    .tile
-                    .as_ref()
-                    .and_then(|t| view.sheet.regions.get(t))
-                    .copied();
-                let sprite = Sprite {
-                    texture: if region.is_some() {
-                        view.sheet.texture.clone()
-                    } else {
-                        String::new()
-                    },
-                    region,
-                    size: p.size,
-                    tint: Color(p.tint),
-                    nine_slice: None,
-                };
-                world.spawn((BulkEntity, SpawnedFor(owner), transform, sprite))
+                let e = world.spawn((BulkEntity, SpawnedFor(owner), transform));
+                match pool.get_mut(i) {
+                    Some(slot) => *slot = e,
+                    None => pool.push(e),
+                }
+                e
             }
         };
-        pool.push(e);
+        // The entity was just found or spawned, so inserting cannot miss it.
+        let _ = match &p.text {
+            Some(words) => {
+                let _ = world.entities.remove_one::<Sprite>(e);
+                world.entities.insert(
+                    e,
+                    (
+                        transform,
+                        Text {
+                            text: words.clone(),
+                            size: p.size[1],
+                            color: Color(p.tint),
+                            ..Text::default()
+                        },
+                    ),
+                )
+            }
+            None => {
+                let _ = world.entities.remove_one::<Text>(e);
+                world.entities.insert(e, (transform, sprite(view, p)))
+            }
+        };
+    }
+    for e in pool.drain(pieces.len().min(pool.len())..) {
+        let _ = world.entities.despawn(e);
+    }
+}
+
+/// A piece's sprite: its tile's region of the sheet, or a plain rectangle of its tint.
+fn sprite(view: &View, p: &Piece) -> Sprite {
+    let region = p
+        .tile
+        .as_ref()
+        .and_then(|t| view.sheet.regions.get(t))
+        .copied();
+    Sprite {
+        texture: if region.is_some() {
+            view.sheet.texture.clone()
+        } else {
+            String::new()
+        },
+        region,
+        size: p.size,
+        tint: Color(p.tint),
+        nine_slice: None,
     }
 }
 

@@ -255,6 +255,8 @@ pub struct Run {
     link: Option<Entity>,
     /// The party has been written back from the fight's end.
     written: bool,
+    /// The answer to the last change of gear.
+    outfit: bag::Outfit,
 }
 
 impl Run {
@@ -287,6 +289,7 @@ fn ensure(world: &mut World, e: Entity) -> Result<(), String> {
         pointing: draw::Pointing::default(),
         floaters: Vec::new(),
         pool: Vec::new(),
+        outfit: bag::Outfit::default(),
         redraw: true,
         link: None,
         written: false,
@@ -544,6 +547,16 @@ fn kept_party(rules: &Rules, text: &str) -> Option<Result<Party, String>> {
             if let Some(s) = m.memorised.iter().find(|s| rules.spell(&s.spell).is_none()) {
                 return Err(format!("{at}: {:?} is not in the spells table", s.spell));
             }
+            if let Some((sort, n)) = m
+                .ammo
+                .iter()
+                .find(|(s, n)| rules.ammo_for(s).is_none() || **n > rules::Character::MAX_SHOTS)
+            {
+                return Err(format!(
+                    "{at}: {n} shots for a {sort:?} cannot be (the items table sells none, or more than {})",
+                    rules::Character::MAX_SHOTS
+                ));
+            }
         }
         Ok(Party { members })
     })())
@@ -647,6 +660,54 @@ fn train(world: &mut World, (e, member, seed): (Entity, i64, i64)) -> Result<(),
             return Err(format!("{} has no level waiting to be trained", who.name));
         }
         *who = trained;
+        Ok(Vec::new())
+    })
+}
+
+/// A change of one member's gear: `GoldBox.give`, `GoldBox.ready` or `GoldBox.remove`.
+#[derive(Debug, Clone, Copy)]
+enum Gear {
+    Give,
+    Ready,
+    Remove,
+}
+
+/// `GoldBox.give(e, member, item)` (takes it up and readies it), `GoldBox.ready(e, member,
+/// item)` (readies one it carries) and `GoldBox.remove(e, member, item)` (gives one up), all
+/// between fights. The rules' answer, done or refused in words, is the bag's `outfit`; a
+/// refusal changes nothing and is no error of the script's.
+fn outfit(
+    world: &mut World,
+    e: Entity,
+    member: i64,
+    item: String,
+    gear: Gear,
+) -> Result<(), String> {
+    act(world, e, |run, _| {
+        let answer = (|| {
+            if run.fight.as_ref().is_some_and(|f| f.outcome().is_none()) {
+                return Err("gear is changed between fights, not in the middle of one".to_string());
+            }
+            let loaded = run.loaded.as_ref().map_err(|p| p.clone())?;
+            let rules = loaded.rules.clone();
+            let party = run.party.get_or_insert_with(|| loaded.party.clone());
+            let count = party.members.len();
+            let who = party
+                .members
+                .get_mut(member as usize - 1)
+                .ok_or_else(|| format!("the party has {count} members, not {member}"))?;
+            match gear {
+                Gear::Give => who.take_up(&rules, &item),
+                Gear::Ready => who.ready(&rules, &item),
+                Gear::Remove => who.put_down(&rules, &item).map(|_| ()),
+            }
+        })();
+        run.outfit = bag::Outfit {
+            count: run.outfit.count + 1,
+            member,
+            item: item.clone(),
+            refused: answer.err(),
+        };
         Ok(Vec::new())
     })
 }
@@ -761,20 +822,31 @@ fn play(world: &mut World, _dt: f64) {
                 error: Some(p.clone()),
                 ..FightBag::default()
             },
-            (Ok(_), Some(f)) => FightBag {
+            (Ok(l), Some(f)) => FightBag {
                 // After a rest the party is newer than the fight's.
                 party: run.party.as_ref().unwrap_or(f.party()).members.clone(),
+                sheets: sheets(&l.rules, run.party.as_ref().unwrap_or(f.party())),
                 ..FightBag::of(f)
             },
             (Ok(l), None) => FightBag {
                 party: run.party.as_ref().unwrap_or(&l.party).members.clone(),
+                sheets: sheets(&l.rules, run.party.as_ref().unwrap_or(&l.party)),
                 ..FightBag::default()
             },
         };
+        state.outfit.clone_from(&run.outfit);
         state.cursor = run.pointing.cursor;
         state.preview.clone_from(&run.pointing.preview);
         state.aim_refused.clone_from(&run.pointing.refused);
     }
+}
+
+fn sheets(rules: &Rules, party: &Party) -> Vec<bag::Sheet> {
+    party
+        .members
+        .iter()
+        .map(|m| bag::Sheet::of(rules, m))
+        .collect()
 }
 
 /// Writes every fight whose picture changed into its pool of sprites.
@@ -1176,6 +1248,22 @@ impl Package for GoldBoxPackage {
             ),
             train,
         );
+        for (name, gear, about) in [
+            ("give", Gear::Give, "the item to take up and ready"),
+            ("ready", Gear::Ready, "the carried item to ready"),
+            ("remove", Gear::Remove, "the carried item to give up"),
+        ] {
+            reg.command(
+                "GoldBox",
+                name,
+                (
+                    entity("e"),
+                    integer("member").range(1, 6),
+                    string("item").up_to(64).about(about),
+                ),
+                move |w, (e, member, item)| outfit(w, e, member, item, gear),
+            );
+        }
         reg.command(
             "GoldBox",
             "resume",

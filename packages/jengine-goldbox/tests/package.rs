@@ -528,6 +528,135 @@ fn the_battlefield_is_drawn_unless_the_scene_says_not() {
     assert_eq!(state(&rt)["fighting"], true);
 }
 
+/// Gear between fights through the engine: the bag's `sheets` show what the rules make of it,
+/// `outfit` answers every change (done, or refused in words with nothing changed and nothing
+/// logged as a script's error), and the middle of a fight refuses it.
+#[test]
+fn gear_is_given_readied_and_removed_and_answered_in_the_bag() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "GoldBox.give(e, 6, 'chain mail')",
+        "GoldBox.give(e, 1, 'plate mail')",
+        "GoldBox.ready(e, 1, 'chain mail')",
+        "GoldBox.remove(e, 1, 'plate mail')",
+        "GoldBox.ready(e, 1, 'plate mail')",
+        "GoldBox.start(e, 'kobold pack', 3)",
+        "GoldBox.give(e, 1, 'dagger')",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    let sheet = |rt: &Runtime, i: usize| state(rt)["sheets"][i].clone();
+    let outfit = |rt: &Runtime| state(rt)["outfit"].clone();
+    rt.step(&[]);
+    let ac = sheet(&rt, 0)["ac"].as_i64().unwrap();
+    assert_eq!(sheet(&rt, 0)["armour"], "chain mail");
+    assert_eq!(
+        sheet(&rt, 0)["damage"],
+        "1d8+1",
+        "a long sword and strength 17"
+    );
+    assert_eq!(outfit(&rt)["count"], 1);
+    assert_eq!(
+        outfit(&rt)["refused"],
+        "no class of Pip may wear chain mail"
+    );
+    assert!(
+        !sheet(&rt, 5)["usable"]
+            .as_array()
+            .unwrap()
+            .contains(&"chain mail".into())
+    );
+    rt.step(&[]);
+    assert!(outfit(&rt)["refused"].is_null());
+    assert_eq!(outfit(&rt)["count"], 2);
+    assert_eq!(sheet(&rt, 0)["armour"], "plate mail");
+    assert_eq!(sheet(&rt, 0)["ac"].as_i64().unwrap(), ac - 2);
+    rt.step(&[]);
+    assert_eq!(sheet(&rt, 0)["armour"], "chain mail");
+    rt.step(&[]);
+    assert_eq!(state(&rt)["party"][0]["items"].as_array().unwrap().len(), 4);
+    rt.step(&[]);
+    assert_eq!(outfit(&rt)["refused"], "Brannoc carries no plate mail");
+    assert_eq!(outfit(&rt)["count"], 5);
+    assert!(
+        warnings(&mut rt).is_empty(),
+        "a refused change is no script error"
+    );
+    rt.step(&[]);
+    rt.step(&[]);
+    assert_eq!(
+        outfit(&rt)["refused"],
+        "gear is changed between fights, not in the middle of one"
+    );
+    assert_eq!(state(&rt)["party"][0]["items"].as_array().unwrap().len(), 4);
+}
+
+/// Everything drawn for the fight (sprites and floating words), in the order it was spawned.
+fn drawn(rt: &Runtime) -> Vec<jengine::Entity> {
+    let mut out: Vec<jengine::Entity> = rt
+        .world
+        .entities
+        .query::<(jengine::Entity, &jengine::BulkEntity, &jengine::SpawnedFor)>()
+        .iter()
+        .map(|(e, _, _)| e)
+        .collect();
+    out.sort_by_key(|e| rt.world.spawn_order(*e));
+    out
+}
+
+/// A redraw updates the entities already drawn instead of spawning new ones: moving the
+/// cursor about keeps the very same entities, taking it away gives back the first set, and
+/// after a move (other markers, perhaps floating numbers) the terrain's entities are the same
+/// ones and nothing is left behind in the world.
+#[test]
+fn redrawing_keeps_the_same_entities() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "GoldBox.start(e, 'kobold pack', 3)",
+        "GoldBox.point(e, 4, 5)",
+        "GoldBox.point(e, 5, 5)",
+        "GoldBox.point(e, 6, 6)",
+        "GoldBox.unpoint(e)",
+        MOVE_FIRST,
+        "GoldBox.point(e, 2, 2)",
+    ];
+    let mut rt = start(dir.path(), serde_json::json!({}), &plan(&steps));
+    rt.step(&[]);
+    let first = drawn(&rt);
+    let others = rt.world.entities.len() as usize - first.len();
+    assert!(first.len() > 20 * 14 + 12, "{}", first.len());
+    rt.step(&[]);
+    let pointed = drawn(&rt);
+    assert_eq!(pointed.len(), first.len() + 1, "one more: the cursor");
+    assert_eq!(
+        &pointed[..first.len()],
+        &first[..],
+        "the rest are the same entities"
+    );
+    for _ in 0..2 {
+        rt.step(&[]);
+        assert_eq!(drawn(&rt), pointed, "the cursor moved, nothing was spawned");
+        assert_eq!(rt.world.entities.len() as usize, others + pointed.len());
+    }
+    rt.step(&[]);
+    assert_eq!(drawn(&rt), first);
+    rt.step(&[]);
+    rt.step(&[]);
+    assert!(warnings(&mut rt).is_empty());
+    let after = drawn(&rt);
+    assert_eq!(
+        &after[..20 * 14],
+        &first[..20 * 14],
+        "the terrain is redrawn in place"
+    );
+    assert_eq!(rt.world.entities.len() as usize, others + after.len());
+    for _ in 0..60 {
+        rt.step(&[]);
+    }
+    // Floating numbers come and go; the world holds the drawing and nothing else of it.
+    assert_eq!(rt.world.entities.len() as usize, others + drawn(&rt).len());
+    assert_eq!(&drawn(&rt)[..20 * 14], &first[..20 * 14]);
+}
+
 #[test]
 fn a_kept_fight_resumes_where_it_was() {
     let dir = tempfile::tempdir().unwrap();

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use jengine_goldbox::fight::setup::{START_GAP, places};
 use jengine_goldbox::fight::{Command, Encounter, Event, Field, Fight, Group, Pos, Terrain};
 use jengine_goldbox::rules::{Dice, Party, RuleSources, Rules, Source, builtin_text};
 use proptest::prelude::*;
@@ -92,6 +93,43 @@ fn check_places(f: &Fight) -> Result<(), TestCaseError> {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Whatever the field and the anchors: everyone stands on open ground, nobody on another,
+    /// and when the field has at least as many open squares on the monsters' side and
+    /// `START_GAP` from every member as there are monsters, every monster starts that far off.
+    #[test]
+    fn monsters_start_off_the_party_when_the_field_allows(
+        walls in proptest::collection::vec(proptest::bool::weighted(0.35), 15 * 12),
+        members in 1usize..7,
+        monsters in 1usize..13,
+        party_at in (0i32..15, 0i32..12),
+        monsters_at in (0i32..15, 0i32..12),
+    ) {
+        let field = field_from(&walls, 15);
+        let party_at = Pos::new(party_at.0, party_at.1);
+        let monsters_at = Pos::new(monsters_at.0, monsters_at.1);
+        let Ok((party, band)) = places(&field, members, monsters, party_at, monsters_at) else {
+            let open = (0..12).flat_map(|y| (0..15).map(move |x| Pos::new(x, y)))
+                .filter(|p| field.passable(*p)).count();
+            prop_assert!(open < members + monsters, "refused with {open} open squares");
+            return Ok(());
+        };
+        prop_assert_eq!((party.len(), band.len()), (members, monsters));
+        let mut seen = Vec::new();
+        for p in party.iter().chain(&band) {
+            prop_assert!(field.passable(*p), "{p} is rock");
+            prop_assert!(!seen.contains(p), "two on {p}");
+            seen.push(*p);
+        }
+        let gap = |p: Pos| party.iter().map(|m| m.distance(p)).min().unwrap();
+        let room = |least: i32| (0..12).flat_map(|y| (0..15).map(move |x| Pos::new(x, y)))
+            .filter(|&p| field.passable(p) && p.distance(monsters_at) <= p.distance(party_at))
+            .filter(|&p| gap(p) >= least)
+            .count();
+        if room(START_GAP) >= monsters {
+            prop_assert!(band.iter().all(|&m| gap(m) >= START_GAP), "{band:?} near {party:?}");
+        }
+    }
 
     #[test]
     fn fights_keep_units_apart_walks_short_and_replay_exactly(

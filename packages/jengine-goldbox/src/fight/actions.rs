@@ -210,6 +210,9 @@ impl Fight {
         if !melee && !self.can_shoot(u, u.pos, t) {
             let d = u.pos.distance(t.pos);
             let why = match &u.missile {
+                Some(_) if d >= 2 && u.shots == Some(0) && !u.melee.is_empty() => {
+                    format!("reach {}, and nothing left to shoot", u.reach)
+                }
                 Some(s) if d <= s.range as i32 && d >= 2 => {
                     if self.field.line_of_sight(u.pos, t.pos) {
                         "an enemy is next to it, too close to shoot".to_string()
@@ -234,6 +237,8 @@ impl Fight {
                 self.swing(id, target, &a, false);
             }
         } else if let Some(shot) = u.missile.clone() {
+            let shooter = &mut self.units[id.index()];
+            shooter.shots = shooter.shots.map(|n| n.saturating_sub(1));
             self.swing(id, target, &shot.attack, true);
         }
         if self.outcome.is_none() {

@@ -27,7 +27,6 @@ pub use unit::{Attack, Side, Status, Unit, UnitId};
 
 use crate::rules::{Party, Roller, Rules};
 use log::refuse;
-use turns::place;
 
 /// Rounds after which a fight nobody can finish ends with the sides parting.
 pub const MAX_ROUNDS: u32 = 100;
@@ -136,19 +135,11 @@ impl Fight {
         for (i, u) in units.iter_mut().enumerate() {
             u.id = UnitId(i as u16 + 1);
         }
-        place(
+        setup::place_all(
             &field,
             &mut units,
-            Side::Party,
             encounter.party_anchor(&field),
-            1,
-        )?;
-        place(
-            &field,
-            &mut units,
-            Side::Monsters,
             encounter.monster_anchor(&field),
-            -1,
         )?;
         let monsters_at_start = units.iter().filter(|u| u.side == Side::Monsters).count();
         let mut fight = Fight {
@@ -372,11 +363,15 @@ impl Fight {
         d >= 1 && d <= u.reach as i32 && (d == 1 || self.field.line_of_sight(at, t.pos))
     }
 
-    /// Whether `u` could shoot `t` from `at`: a missile, range, sight, and no enemy next to it.
+    /// Whether `u` could shoot `t` from `at`: a missile with a shot left, range, sight, and no
+    /// enemy next to it.
     pub(crate) fn can_shoot(&self, u: &Unit, at: Pos, t: &Unit) -> bool {
         let Some(shot) = &u.missile else {
             return false;
         };
+        if u.shots == Some(0) {
+            return false;
+        }
         let d = at.distance(t.pos);
         d >= 2
             && d <= shot.range as i32

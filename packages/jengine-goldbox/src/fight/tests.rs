@@ -888,3 +888,64 @@ fn friends_walk_through_a_fallen_member_but_never_stop_on_one() {
     assert_eq!(f.units[1].pos, Pos::new(5, 3));
     assert_eq!(f.units[0].pos, Pos::new(5, 5));
 }
+
+/// The shipped items with arrows for bows added.
+fn rules_with_arrows() -> Arc<Rules> {
+    let items = builtin_text("goldbox_items").unwrap().trim_end();
+    let items = format!(
+        "{}, {{ \"name\": \"arrows\", \"kind\": \"ammo\", \"sort\": \"bow\", \"count\": 20, \"weight\": 20, \"value\": 2 }}]",
+        items.strip_suffix(']').unwrap()
+    );
+    let mut src = crate::rules::RuleSources::builtin();
+    src.items = Source {
+        file: "items",
+        text: &items,
+    };
+    Arc::new(Rules::from_json(src).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// Where the tables sell arrows a bow shoots only what its bearer carries: the shot spends
+/// one, an empty quiver takes the shots off the legal moves and refuses one in words, and the
+/// quiver the fight leaves is the party's. Monsters shoot as before, without counting.
+#[test]
+fn a_bow_shoots_only_what_is_in_the_quiver() {
+    let rules = rules_with_arrows();
+    let mut p = party(&rules);
+    p.members[0].ammo.insert("bow".into(), 1);
+    let mut f = Fight::start(
+        rules.clone(),
+        Field::open(12, 12).unwrap(),
+        p,
+        &encounter(&[("orc", 1), ("goblin slinger", 1)]),
+        3,
+    )
+    .unwrap();
+    hold_monsters(&mut f);
+    assert_eq!(f.units[3].shots, None, "a monster counts no shots");
+    assert_eq!(f.units[4].shots, None);
+    arrange(&mut f, &[(1, 3, 3), (4, 3, 8), (5, 11, 11)], 1);
+    // An orc no single arrow fells.
+    f.units[3].hp = 60;
+    f.units[3].max_hp = 60;
+    assert_eq!(f.units[0].shots, Some(1));
+    assert_eq!(f.legal().unwrap().shots, vec![UnitId(4)]);
+    f.execute(&Command::Attack { target: UnitId(4) }).unwrap();
+    assert_eq!(f.units[0].shots, Some(0));
+    give_turn(&mut f, 1);
+    assert!(f.legal().unwrap().shots.is_empty());
+    let before = f.units.clone();
+    let said = f
+        .execute(&Command::Attack { target: UnitId(4) })
+        .unwrap_err();
+    assert_eq!(
+        said.0,
+        "orc is out of Ana's reach: 5 squares away (reach 1, and nothing left to shoot)"
+    );
+    assert_eq!(f.units, before);
+    for id in [4, 5] {
+        let hp = f.units[id - 1].hp;
+        f.hurt(UnitId(id as u16), hp.max(1));
+    }
+    assert!(f.outcome().is_some());
+    assert_eq!(f.party().members[0].ammo.get("bow"), Some(&0));
+}

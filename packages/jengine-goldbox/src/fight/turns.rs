@@ -1,10 +1,9 @@
 //! Rounds and turns: initiative, bleeding and spells wearing off at the top of a round, whose
 //! turn it is, the computer playing its units, morale, and the end with its experience and
-//! treasure. Also where each side stands when the fight begins.
+//! treasure. (Where each side stands when the fight begins is [`super::setup`]'s.)
 
-use super::field::{Field, Pos};
-use super::log::{Ending, Event, Outcome, Refused, Roll, refuse};
-use super::unit::{Side, Status, Unit, UnitId};
+use super::log::{Ending, Event, Outcome, Roll};
+use super::unit::{Side, Status, UnitId};
 use super::{Fight, MAX_ROUNDS, ai};
 use crate::rules::Dice;
 
@@ -236,6 +235,10 @@ impl Fight {
                 continue;
             };
             c.hp = u.hp;
+            // Shots spent are gone from the quiver.
+            if let (Some(n), Some(sort)) = (u.shots, c.missile(&self.rules).and_then(|m| m.sort)) {
+                c.ammo.insert(sort, n);
+            }
             // Spells cast in the fight are spent in the party too (only unspent ones came).
             for h in u.spells.iter().filter(|h| h.used) {
                 if let Some(m) = c
@@ -275,56 +278,4 @@ impl Fight {
             level_ups,
         });
     }
-}
-
-/// Places one side by formation around `anchor`: ranks of three (the party) or of up to
-/// six (monsters), each further rank one row further from the enemy (`back` is the row step
-/// away from them), every unit on the free open square nearest its place.
-pub(super) fn place(
-    field: &Field,
-    units: &mut [Unit],
-    side: Side,
-    anchor: Pos,
-    back: i32,
-) -> Result<(), Refused> {
-    let per_rank = if side == Side::Party { 3 } else { 6 };
-    let ids: Vec<usize> = (0..units.len())
-        .filter(|&i| units[i].side == side)
-        .collect();
-    let mut taken: Vec<Pos> = units
-        .iter()
-        .filter(|u| u.side != side)
-        .map(|u| u.pos)
-        .collect();
-    for (n, &i) in ids.iter().enumerate() {
-        let rank = (n / per_rank) as i32;
-        let file = (n % per_rank) as i32;
-        let in_rank = (ids.len() - rank as usize * per_rank).min(per_rank) as i32;
-        let want = Pos::new(anchor.x - in_rank / 2 + file, anchor.y + rank * back);
-        let Some(at) = nearest_free(field, want, &taken) else {
-            return refuse(format!(
-                "the battlefield has no open square left for {}",
-                units[i].name
-            ));
-        };
-        taken.push(at);
-        units[i].pos = at;
-    }
-    Ok(())
-}
-
-/// The open square nearest `want` (ring by ring, row by row within a ring) not in `taken`.
-fn nearest_free(field: &Field, want: Pos, taken: &[Pos]) -> Option<Pos> {
-    let reach = field.width().max(field.height()) * 2;
-    for r in 0..=reach {
-        for y in want.y - r..=want.y + r {
-            for x in want.x - r..=want.x + r {
-                let p = Pos::new(x, y);
-                if p.distance(want) == r && field.passable(p) && !taken.contains(&p) {
-                    return Some(p);
-                }
-            }
-        }
-    }
-    None
 }

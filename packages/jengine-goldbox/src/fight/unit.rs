@@ -137,6 +137,10 @@ pub struct Unit {
     pub reach: u8,
     /// Its missile, if any.
     pub missile: Option<Shot>,
+    /// Shots left for it, or `None` when it needs none (monsters, and missiles the tables
+    /// sell nothing for).
+    #[serde(default)]
+    pub shots: Option<u32>,
     /// The five saves, in [`SaveKind`] order.
     pub saves: [i32; 5],
     /// Morale on 2d6 (12 never breaks).
@@ -239,6 +243,7 @@ impl Unit {
             melee,
             reach: weapon.map_or(1, |w| w.reach),
             missile,
+            shots: c.shots(rules),
             saves,
             morale: 12,
             undead: false,
@@ -330,6 +335,7 @@ impl Unit {
                 },
                 range: s.range,
             }),
+            shots: None,
             saves,
             morale: if m.undead { 12 } else { m.morale },
             undead: m.undead,

@@ -3,12 +3,14 @@
 //! character splits its experience evenly, fights and saves with its best class, and wears
 //! what its most lenient class allows, but an arcane spell still fails in heavy armour.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::dice::Roller;
 use super::tables::{
-    Ability, ArmourWeight, Item, ItemKind, Problem, Report, SaveKind, School, Source, check_names,
-    read_rows,
+    Ability, ArmourWeight, Class, Item, ItemKind, Problem, Report, SaveKind, School, Source,
+    check_names, read_rows,
 };
 use super::{Rules, con_hp, dex_ac, dex_missile, str_damage, str_to_hit, sturdy_save};
 
@@ -111,9 +113,17 @@ pub struct Character {
     pub items: Vec<String>,
     /// Spells held.
     pub memorised: Vec<Memorised>,
+    /// Shots carried, by the sort of missile they are shot from (`bow`: arrows).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ammo: BTreeMap<String, u32>,
 }
 
 impl Character {
+    /// The most things one character carries.
+    pub const MAX_ITEMS: usize = 16;
+    /// The most shots of one sort it carries.
+    pub const MAX_SHOTS: u32 = 99;
+
     fn first(&self, rules: &Rules, kind: ItemKind) -> Option<Item> {
         self.items
             .iter()
@@ -214,13 +224,31 @@ impl Character {
         (dex_missile(self.abilities.dexterity) + magic, magic)
     }
 
-    /// Weight carried, in coins.
+    /// Weight carried, in coins: the items, and the shots at their bundle's weight.
     pub fn load(&self, rules: &Rules) -> u32 {
-        self.items
+        let items: u32 = self
+            .items
             .iter()
             .filter_map(|n| rules.item(n))
             .map(|i| i.weight)
-            .sum()
+            .sum();
+        let shots: u32 = self
+            .ammo
+            .iter()
+            .filter_map(|(sort, n)| {
+                let a = rules.ammo_for(sort)?;
+                Some((n.saturating_mul(a.weight)).div_ceil(a.count.max(1) as u32))
+            })
+            .sum();
+        items.saturating_add(shots)
+    }
+
+    /// Shots left for the missile in use, or `None` when it needs none (no missile, or the
+    /// tables sell nothing for it to shoot).
+    pub fn shots(&self, rules: &Rules) -> Option<u32> {
+        let sort = self.missile(rules)?.sort?;
+        rules.ammo_for(&sort)?;
+        Some(self.ammo.get(&sort).copied().unwrap_or(0))
     }
 
     /// What it can carry at full speed, in coins: 35 a point of strength.
@@ -294,6 +322,158 @@ impl Character {
             (Some(worn), Some(allowed)) => worn <= allowed,
             _ => true,
         }
+    }
+
+    /// Why no class of it may use `item` (the weapon's sort, the armour's weight, a shield),
+    /// or `None` when one may.
+    pub fn cannot_use(&self, rules: &Rules, item: &Item) -> Option<String> {
+        let classes: Vec<Class> = self
+            .classes
+            .iter()
+            .filter_map(|c| rules.class(&c.class).cloned())
+            .collect();
+        class_bars(&self.name, &classes, item)
+    }
+
+    /// Takes `item` into its pack and readies it (the first of its kind, so in use), as a
+    /// shop's sale does. Refused in words, changing nothing: an item the tables lack, one no
+    /// class of it may use, a shield beside a two-handed weapon (or the other way round), a
+    /// full pack, or a load it could not move under.
+    pub fn take_up(&mut self, rules: &Rules, item: &str) -> Result<(), String> {
+        let it = rules
+            .item(item)
+            .ok_or_else(|| format!("{item:?} is not in the items table"))?;
+        if it.kind == ItemKind::Ammo {
+            return self.take_shots(rules, it);
+        }
+        if self.items.len() >= Character::MAX_ITEMS {
+            return Err(format!(
+                "{} carries {} things already and has no room for {}",
+                self.name,
+                self.items.len(),
+                it.name
+            ));
+        }
+        let mut next = self.clone();
+        next.items.push(it.name.clone());
+        let at = next.items.len() - 1;
+        next.ready_at(rules, at)?;
+        if next.move_rate(rules) == 0 {
+            return Err(format!(
+                "{} cannot carry {} too: {} coins' weight would stop them (strength {} carries {} at full speed)",
+                self.name,
+                it.name,
+                next.load(rules),
+                self.abilities.strength,
+                self.allowance()
+            ));
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// A bundle of ammunition into the quiver or pouch: its shots added to those of its sort.
+    fn take_shots(&mut self, rules: &Rules, it: &Item) -> Result<(), String> {
+        if let Some(why) = self.cannot_use(rules, it) {
+            return Err(why);
+        }
+        let sort = it.sort.clone().unwrap_or_default();
+        let mut next = self.clone();
+        let held = next.ammo.entry(sort).or_insert(0);
+        if *held + it.count as u32 > Character::MAX_SHOTS {
+            return Err(format!(
+                "{} carries {} {} already; {} more would be over {}",
+                self.name,
+                held,
+                it.name,
+                it.count,
+                Character::MAX_SHOTS
+            ));
+        }
+        *held += it.count as u32;
+        if next.move_rate(rules) == 0 {
+            return Err(format!(
+                "{} cannot carry {} too: {} coins' weight would stop them (strength {} carries {} at full speed)",
+                self.name,
+                it.name,
+                next.load(rules),
+                self.abilities.strength,
+                self.allowance()
+            ));
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// Readies an item it carries: puts it first of its kind, so it is the one in use.
+    /// Refused in words, changing nothing, for an item it does not carry, one no class of it
+    /// may use, or a shield beside a two-handed weapon (or the other way round).
+    pub fn ready(&mut self, rules: &Rules, item: &str) -> Result<(), String> {
+        let at = self
+            .items
+            .iter()
+            .position(|i| i.eq_ignore_ascii_case(item))
+            .ok_or_else(|| format!("{} carries no {item}", self.name))?;
+        let mut next = self.clone();
+        next.ready_at(rules, at)?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Puts the item at `at` of the pack first of its kind, after the checks of [`ready`].
+    fn ready_at(&mut self, rules: &Rules, at: usize) -> Result<(), String> {
+        let it = rules
+            .item(&self.items[at])
+            .cloned()
+            .ok_or_else(|| format!("{:?} is not in the items table", self.items[at]))?;
+        if let Some(why) = self.cannot_use(rules, &it) {
+            return Err(why);
+        }
+        let name = self.items.remove(at);
+        let first = self
+            .items
+            .iter()
+            .position(|n| rules.item(n).is_some_and(|i| i.kind == it.kind))
+            .unwrap_or(self.items.len());
+        self.items.insert(first, name);
+        let two_hands = self.weapon(rules).is_some_and(|w| w.hands >= 2);
+        if two_hands && self.first(rules, ItemKind::Shield).is_some() {
+            let weapon = self.weapon(rules).map(|w| w.name).unwrap_or_default();
+            return Err(format!(
+                "{} cannot hold the {weapon} (two hands) and a shield at once: sell the one or the other first",
+                self.name
+            ));
+        }
+        Ok(())
+    }
+
+    /// Gives up one carried `item` (a spare before the one in use, so selling a second sword
+    /// keeps the first in hand; for ammunition, one whole bundle of shots). Refused in words
+    /// when it carries none (or less than a bundle).
+    pub fn put_down(&mut self, rules: &Rules, item: &str) -> Result<String, String> {
+        if let Some(it) = rules.item(item).filter(|i| i.kind == ItemKind::Ammo) {
+            let sort = it.sort.clone().unwrap_or_default();
+            let held = self.ammo.get(&sort).copied().unwrap_or(0);
+            if held < it.count as u32 {
+                return Err(format!(
+                    "{} has {held} {} left, less than a bundle of {}",
+                    self.name, it.name, it.count
+                ));
+            }
+            let left = held - it.count as u32;
+            if left == 0 {
+                self.ammo.remove(&sort);
+            } else {
+                self.ammo.insert(sort, left);
+            }
+            return Ok(it.name.clone());
+        }
+        let at = self
+            .items
+            .iter()
+            .rposition(|i| i.eq_ignore_ascii_case(item))
+            .ok_or_else(|| format!("{} carries no {item}", self.name))?;
+        Ok(self.items.remove(at))
     }
 
     /// Marks one held copy of `spell` spent.
@@ -426,6 +606,30 @@ impl Character {
             }
         }
         (total + n - 1) / n
+    }
+}
+
+/// Why no class among `classes` lets `who` use `it` (a weapon's or missile's sort, armour
+/// heavier than every class wears, a shield no class carries), or `None` when one does.
+fn class_bars(who: &str, classes: &[Class], it: &Item) -> Option<String> {
+    if classes.is_empty() {
+        return None;
+    }
+    match it.kind {
+        ItemKind::Weapon | ItemKind::Missile | ItemKind::Ammo => {
+            let sort = it.sort.as_deref().unwrap_or_default();
+            (!classes.iter().any(|k| k.wields(sort)))
+                .then(|| format!("no class of {who} may use a {sort} weapon ({})", it.name))
+        }
+        ItemKind::Armour => {
+            let weight = it.armour.unwrap_or(ArmourWeight::Plate);
+            let most = classes.iter().map(|k| k.armour).max();
+            most.is_some_and(|most| weight > most)
+                .then(|| format!("no class of {who} may wear {}", it.name))
+        }
+        ItemKind::Shield => (!classes.iter().any(|k| k.shield))
+            .then(|| format!("no class of {who} may carry a shield")),
+        ItemKind::Ring => None,
     }
 }
 
@@ -611,6 +815,7 @@ fn member(rules: &Rules, r: &mut Report<'_>, row: usize, m: &MemberRow) -> Optio
     }
     let mut kinds_seen: Vec<ItemKind> = Vec::new();
     let mut hands = 0;
+    let mut ammo: BTreeMap<String, u32> = BTreeMap::new();
     for (i, name) in m.items.iter().enumerate() {
         let field = format!("items[{i}]");
         let Some(it) = rules.item(name) else {
@@ -622,52 +827,28 @@ fn member(rules: &Rules, r: &mut Report<'_>, row: usize, m: &MemberRow) -> Optio
             );
             continue;
         };
+        if it.kind == ItemKind::Ammo {
+            if let Some(why) = class_bars(n, &classes, it) {
+                r.add(row, n, &field, why);
+            }
+            let sort = it.sort.clone().unwrap_or_default();
+            *ammo.entry(sort).or_insert(0) += it.count as u32;
+            continue;
+        }
         let in_use = !kinds_seen.contains(&it.kind);
         kinds_seen.push(it.kind);
         if !in_use {
             continue;
         }
+        if let Some(why) = class_bars(n, &classes, it) {
+            r.add(row, n, &field, why);
+        }
         match it.kind {
-            ItemKind::Weapon | ItemKind::Missile => {
-                let sort = it.sort.as_deref().unwrap_or_default();
-                if !classes.is_empty() && !classes.iter().any(|k| k.wields(sort)) {
-                    r.add(
-                        row,
-                        n,
-                        &field,
-                        format!("no class of {n} may use a {sort} weapon ({})", it.name),
-                    );
-                }
-                if it.kind == ItemKind::Weapon {
-                    hands = hands.max(it.hands);
-                }
+            ItemKind::Weapon => hands = hands.max(it.hands),
+            ItemKind::Shield if hands >= 2 => {
+                r.add(row, n, &field, "a shield with a two-handed weapon");
             }
-            ItemKind::Armour => {
-                let weight = it.armour.unwrap_or(ArmourWeight::Plate);
-                let most = classes.iter().map(|k| k.armour).max();
-                if most.is_some_and(|most| weight > most) {
-                    r.add(
-                        row,
-                        n,
-                        &field,
-                        format!("no class of {n} may wear {}", it.name),
-                    );
-                }
-            }
-            ItemKind::Shield => {
-                if !classes.is_empty() && !classes.iter().any(|k| k.shield) {
-                    r.add(
-                        row,
-                        n,
-                        &field,
-                        format!("no class of {n} may carry a shield"),
-                    );
-                }
-                if hands >= 2 {
-                    r.add(row, n, &field, "a shield with a two-handed weapon");
-                }
-            }
-            ItemKind::Ring => {}
+            _ => {}
         }
     }
     let mut c = Character {
@@ -680,9 +861,12 @@ fn member(rules: &Rules, r: &mut Report<'_>, row: usize, m: &MemberRow) -> Optio
         items: m
             .items
             .iter()
-            .filter_map(|i| rules.item(i).map(|it| it.name.clone()))
+            .filter_map(|i| rules.item(i))
+            .filter(|it| it.kind != ItemKind::Ammo)
+            .map(|it| it.name.clone())
             .collect(),
         memorised: Vec::new(),
+        ammo,
     };
     if r.problems.len() == before && c.move_rate(rules) == 0 {
         r.add(

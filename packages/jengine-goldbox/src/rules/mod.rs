@@ -148,6 +148,26 @@ impl Rules {
             for (i, it) in &items {
                 check_item(&mut r, *i, it);
             }
+            // Ammunition must feed a missile the table has.
+            for (i, it) in items.iter().filter(|(_, it)| it.kind == ItemKind::Ammo) {
+                let Some(sort) = it.sort.as_deref().filter(|s| !s.trim().is_empty()) else {
+                    continue;
+                };
+                let shot = items.iter().any(|(_, m)| {
+                    m.kind == ItemKind::Missile
+                        && m.sort
+                            .as_deref()
+                            .is_some_and(|m| m.eq_ignore_ascii_case(sort))
+                });
+                if !shot {
+                    r.add(
+                        *i,
+                        &it.name,
+                        "sort",
+                        format!("no missile in the items table shoots {sort:?}"),
+                    );
+                }
+            }
         }
         {
             let mut r = Report {
@@ -195,6 +215,17 @@ impl Rules {
                 monsters: Vec::new(),
             },
         }
+    }
+
+    /// The ammunition a missile of `sort` shoots, when the items table sells any: a missile
+    /// with none shoots as often as it likes.
+    pub fn ammo_for(&self, sort: &str) -> Option<&Item> {
+        self.items.iter().find(|i| {
+            i.kind == ItemKind::Ammo
+                && i.sort
+                    .as_deref()
+                    .is_some_and(|s| s.eq_ignore_ascii_case(sort))
+        })
     }
 
     /// A class by name (any case).

@@ -356,6 +356,9 @@ fn twelve() -> u8 {
 fn one() -> u8 {
     1
 }
+fn one16() -> u16 {
+    1
+}
 
 /// What an item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -371,6 +374,8 @@ pub enum ItemKind {
     Shield,
     /// A ring or charm: armour class and saving throw bonus.
     Ring,
+    /// Shots for a missile of its `sort` (arrows for a bow), sold `count` to a bundle.
+    Ammo,
 }
 
 /// An item: its damage dice, bonus, armour, weight (in coins) and worth (in gold).
@@ -414,6 +419,9 @@ pub struct Item {
     /// Bonus to every saving throw (rings).
     #[serde(default)]
     pub save: i8,
+    /// Shots in a bundle of ammunition (1 for everything else).
+    #[serde(default = "one16")]
+    pub count: u16,
     /// A line about it.
     #[serde(default)]
     pub text: String,
@@ -780,6 +788,26 @@ pub(crate) fn check_race(r: &mut Report<'_>, row: usize, race: &Race, classes: &
 pub(crate) fn check_item(r: &mut Report<'_>, row: usize, it: &Item) {
     let n = &it.name;
     let armed = matches!(it.kind, ItemKind::Weapon | ItemKind::Missile);
+    if it.kind == ItemKind::Ammo {
+        if it.sort.as_deref().is_none_or(|s| s.trim().is_empty()) {
+            r.add(
+                row,
+                n,
+                "sort",
+                "ammunition needs the sort of missile it is shot from (bow, sling...)",
+            );
+        }
+        if !(1..=100).contains(&it.count) {
+            r.add(
+                row,
+                n,
+                "count",
+                format!("{} is not 1 to 100 shots", it.count),
+            );
+        }
+    } else if it.count != 1 {
+        r.add(row, n, "count", "only ammunition comes in bundles");
+    }
     if armed && it.damage.is_none() {
         r.add(row, n, "damage", "a weapon needs damage dice");
     }

@@ -297,3 +297,190 @@ fn an_overloaded_member_is_refused_with_the_weights() {
         ]
     );
 }
+
+/// A shop's sale through the rules: what is taken up is in use at once, and armour class,
+/// damage and movement follow; the class limits, both hands, a full load and the pack's room
+/// are refused in words with nothing changed; readying and giving up move what is in use.
+#[test]
+fn taking_up_readying_and_giving_up_items_follow_the_rules() {
+    let rules = Rules::builtin();
+    let party = builtin_party();
+    // Pip the halfling thief: leather armour, short sword, sling.
+    let mut pip = party.members[5].clone();
+    let ac = pip.armour_class(&rules);
+    for (item, refused) in [
+        ("chain mail", "no class of Pip may wear chain mail"),
+        (
+            "short bow",
+            "no class of Pip may use a bow weapon (short bow)",
+        ),
+        ("shield", "no class of Pip may carry a shield"),
+        ("tower", "\"tower\" is not in the items table"),
+    ] {
+        assert_eq!(pip.take_up(&rules, item).unwrap_err(), refused);
+    }
+    assert_eq!(pip, party.members[5], "refusals change nothing");
+    pip.take_up(&rules, "long sword").unwrap();
+    assert_eq!(pip.weapon(&rules).unwrap().name, "long sword");
+    assert_eq!(pip.armour_class(&rules), ac);
+    pip.ready(&rules, "short sword").unwrap();
+    assert_eq!(pip.weapon(&rules).unwrap().name, "short sword");
+    assert_eq!(pip.put_down(&rules, "long sword").unwrap(), "long sword");
+    assert_eq!(
+        pip.put_down(&rules, "long sword").unwrap_err(),
+        "Pip carries no long sword"
+    );
+    assert_eq!(pip.items, party.members[5].items);
+
+    // Brannoc, a fighter: plate mail in place of chain is two better.
+    let mut brannoc = party.members[0].clone();
+    let ac = brannoc.armour_class(&rules);
+    brannoc.take_up(&rules, "plate mail").unwrap();
+    assert_eq!(brannoc.armour(&rules).unwrap().name, "plate mail");
+    assert_eq!(brannoc.armour_class(&rules), ac - 2);
+    // A halberd takes both hands: not beside the shield in use.
+    let before = brannoc.clone();
+    let said = brannoc.take_up(&rules, "halberd").unwrap_err();
+    assert!(
+        said.contains("two hands") && said.contains("shield"),
+        "{said}"
+    );
+    assert_eq!(brannoc, before);
+    brannoc.put_down(&rules, "shield").unwrap();
+    brannoc.take_up(&rules, "halberd").unwrap();
+    assert_eq!(brannoc.weapon(&rules).unwrap().reach, 2);
+    assert!(brannoc.take_up(&rules, "shield").is_err());
+
+    // Ilyra, fighter/mage: the fighter lets her wear mail, where her spells fail.
+    let mut ilyra = party.members[3].clone();
+    ilyra.take_up(&rules, "chain mail").unwrap();
+    assert!(!ilyra.arcane_armour_ok(&rules));
+    ilyra.put_down(&rules, "chain mail").unwrap();
+    assert!(ilyra.arcane_armour_ok(&rules));
+
+    // Corvin (strength 8) slows under plate and halberd, and stops before he cannot move.
+    let mut corvin = party.members[4].clone();
+    corvin.classes[0].class = "fighter".into();
+    let said = (0..6)
+        .map(|_| corvin.take_up(&rules, "plate mail"))
+        .find_map(Result::err)
+        .expect("a load that stops him is refused");
+    assert!(
+        said.starts_with("Corvin cannot carry plate mail too: "),
+        "{said}"
+    );
+    assert!(
+        said.ends_with("(strength 8 carries 280 at full speed)"),
+        "{said}"
+    );
+    assert!(corvin.move_rate(&rules) > 0);
+    // The pack holds sixteen things.
+    let mut pip = party.members[5].clone();
+    for _ in 0..Character::MAX_ITEMS - 3 {
+        pip.take_up(&rules, "dagger").unwrap();
+    }
+    assert!(
+        pip.take_up(&rules, "dagger")
+            .unwrap_err()
+            .contains("no room")
+    );
+}
+
+/// A race's multi-class combination naming a class twice, or four classes, is refused at load
+/// with the file, the row and the field.
+#[test]
+fn a_bad_combination_of_classes_is_refused_at_load() {
+    let e = with(
+        1,
+        r#"[{ "name": "human", "classes": ["fighter", "cleric", "mage", "thief"] },
+            { "name": "elf", "classes": ["fighter", "fighter/fighter", "fighter/mage/thief/cleric", "mage/bard"] }]"#,
+    )
+    .unwrap_err();
+    let said = messages(e);
+    for expected in [
+        "data/goldbox_races.json: row 2 (\"elf\"), classes[1]: \"fighter/fighter\" must name one to three different classes",
+        "data/goldbox_races.json: row 2 (\"elf\"), classes[2]: \"fighter/mage/thief/cleric\" must name one to three different classes",
+        "data/goldbox_races.json: row 2 (\"elf\"), classes[3]: \"bard\" is not in the classes table",
+    ] {
+        assert!(
+            said.iter().any(|s| s == expected),
+            "{expected}\n in {said:#?}"
+        );
+    }
+}
+
+/// Ammunition: a bundle taken up adds its shots to the quiver of its sort (weighing as the
+/// bundle does), one class must shoot that sort, a bundle is given up whole, and a missile
+/// the tables sell nothing for needs none. Bad ammunition rows are refused at load.
+#[test]
+fn ammunition_is_carried_by_the_bundle_and_counted_by_the_shot() {
+    let items = builtin_text("goldbox_items").unwrap().trim_end();
+    let with_ammo = |extra: &str| format!("{}, {extra}]", items.strip_suffix(']').unwrap());
+    let arrows = r#"{ "name": "arrows", "kind": "ammo", "sort": "bow", "count": 20, "weight": 30, "value": 2 }"#;
+    let rules = with(2, &with_ammo(arrows)).unwrap_or_else(|e| panic!("{e}"));
+    let mut brannoc = builtin_party().members[0].clone();
+    assert_eq!(brannoc.shots(&rules), Some(0), "a bow and no arrows");
+    assert_eq!(
+        brannoc.shots(&Rules::builtin()),
+        None,
+        "no arrows sold: it shoots freely"
+    );
+    let load = brannoc.load(&rules);
+    brannoc.take_up(&rules, "arrows").unwrap();
+    brannoc.take_up(&rules, "arrows").unwrap();
+    assert_eq!(brannoc.shots(&rules), Some(40));
+    assert_eq!(brannoc.load(&rules), load + 60);
+    assert!(
+        !brannoc.items.contains(&"arrows".to_string()),
+        "shots are not a thing in the pack"
+    );
+    brannoc.ammo.insert("bow".into(), 7);
+    assert_eq!(
+        brannoc.load(&rules),
+        load + 11,
+        "seven arrows weigh 7 * 30 / 20, rounded up"
+    );
+    assert_eq!(
+        brannoc.put_down(&rules, "arrows").unwrap_err(),
+        "Brannoc has 7 arrows left, less than a bundle of 20"
+    );
+    brannoc.ammo.insert("bow".into(), 20);
+    brannoc.put_down(&rules, "arrows").unwrap();
+    assert!(brannoc.ammo.is_empty());
+    let mut corvin = builtin_party().members[4].clone();
+    assert_eq!(
+        corvin.take_up(&rules, "arrows").unwrap_err(),
+        "no class of Corvin may use a bow weapon (arrows)"
+    );
+    for _ in 0..4 {
+        brannoc.take_up(&rules, "arrows").unwrap();
+    }
+    assert!(
+        brannoc
+            .take_up(&rules, "arrows")
+            .unwrap_err()
+            .contains("over 99")
+    );
+
+    let e = with(
+        2,
+        &with_ammo(
+            r#"{ "name": "bolts", "kind": "ammo", "sort": "crossbow", "count": 10 },
+               { "name": "pebbles", "kind": "ammo", "count": 0 },
+               { "name": "bundle of swords", "kind": "weapon", "damage": "1d8", "sort": "blade", "count": 5 }"#,
+        ),
+    )
+    .unwrap_err();
+    let said = messages(e);
+    for expected in [
+        "data/goldbox_items.json: row 16 (\"bolts\"), sort: no missile in the items table shoots \"crossbow\"",
+        "data/goldbox_items.json: row 17 (\"pebbles\"), sort: ammunition needs the sort of missile it is shot from (bow, sling...)",
+        "data/goldbox_items.json: row 17 (\"pebbles\"), count: 0 is not 1 to 100 shots",
+        "data/goldbox_items.json: row 18 (\"bundle of swords\"), count: only ammunition comes in bundles",
+    ] {
+        assert!(
+            said.iter().any(|s| s == expected),
+            "{expected}\n in {said:#?}"
+        );
+    }
+}

@@ -1,6 +1,7 @@
 -- The game as it is kept: one value in the host's save store, written whole or not at all
 -- (Save.set is atomic), holding the gold, the draughts, the party's looks, the dice, the party
--- as the fight keeps it and the crawl's own save. A save that cannot be played is said in
+-- as the fight keeps it, the crawl's own save, and where it was kept: at the inn, or at a
+-- camp on the road or in a dungeon (never in a fight, nor with an event waiting). A save that cannot be played is said in
 -- words and left as it is on disk; one the crawl refuses is set aside under another key.
 
 local M = {}
@@ -33,6 +34,9 @@ function M.problem(g)
     end
   end
   if type(g.crawl) ~= "table" then return "it has no crawl" end
+  if g.where ~= nil and g.where ~= "inn" and g.where ~= "camp" then
+    return "it was kept neither at the inn nor at a camp"
+  end
   return nil
 end
 
@@ -47,10 +51,12 @@ function M.slot()
   return g, nil
 end
 
--- Keeps the game; false and why when the store refuses it (what was kept stays).
-function M.save(g, members, crawl)
+-- Keeps the game, kept `where` ("inn" or "camp"); false and why when the store refuses it
+-- (what was kept stays).
+function M.save(g, members, crawl, where)
   g.party = members
   g.crawl = crawl
+  g.where = where
   local ok, err = pcall(Save.set, M.SLOT, g)
   if ok then return true end
   return false, tostring(err)

@@ -11,6 +11,7 @@
 local dice = import("dice.lua")
 local party = import("party.lua")
 local keep = import("keep.lua")
+local shop = import("shop.lua")
 
 local CRAWL, FIGHT, CAMERA
 local G            -- the game being played (see keep.lua), nil on the title
@@ -49,6 +50,8 @@ local function draw_menu()
   end
   text("m_menu", table.concat(lines, "\n"))
   text("m_note", note)
+  local row = menu.rows[menu.focus]
+  if row and row.about then text("m_side", row.about) end
 end
 
 local function set_menu(rows, focus)
@@ -108,7 +111,7 @@ function title(why)
   local kept, problem = keep.slot()
   set_menu({
     { label = "New party", on = function() create_next(true) end },
-    { label = kept and "Continue from the inn" or ("Continue (" .. (problem or "nothing saved") .. ")"),
+    { label = kept and ("Continue from the " .. (kept.where or "inn")) or ("Continue (" .. (problem or "nothing saved") .. ")"),
       on = function()
         if not kept then note = "There is no game to continue: " .. (problem or "nothing is saved yet") .. "." return end
         G = kept
@@ -168,7 +171,7 @@ local function draw_creation()
   text("m_body", table.concat(lines, "\n"))
   local made = {}
   for i, r in ipairs(creating.rows) do
-    made[i] = string.format("%s, %s %s, %s", r.name, r.race, r.classes[1], creating.looks[i].alignment)
+    made[i] = string.format("%s, %s %s, %s", r.name, r.race, table.concat(r.classes, "/"), creating.looks[i].alignment)
   end
   text("m_side", table.concat(made, "\n"))
   portrait(c.portrait)
@@ -234,7 +237,7 @@ end
 
 local function members() return goldbox().party or {} end
 
-local memorise_next
+local memorise_next, shop_screen
 
 function town(why)
   mode = "town"
@@ -246,12 +249,7 @@ function town(why)
   text("m_side", "")
   if why == "welcome" then note = "Lamps on the quay, gulls on the roofs. Where first?" end
   set_menu({
-    { label = "Shop: a healing draught (10 gold)", on = function()
-      if G.gold < 10 then note = "You cannot pay for a draught." else
-        G.gold = G.gold - 10; G.draughts = G.draughts + 1; note = "A draught, corked and sealed."
-      end
-      town()
-    end },
+    { label = "Shop: draughts, arms and armour", on = function() shop_screen("buy") end },
     { label = "Temple: heal every wound (5 gold each)", on = function()
       local healed = 0
       for i, m in ipairs(ms) do
@@ -288,7 +286,7 @@ function town(why)
     end },
     { label = "Inn: memorise spells", on = function() memorise_next(true) end },
     { label = "Inn: save the game", on = function()
-      local ok, why = keep.save(G, members(), crawl_state().save)
+      local ok, why = keep.save(G, members(), crawl_state().save, "inn")
       note = ok and "Saved at the inn." or ("The game was NOT saved: " .. why .. ". The save you had is kept.")
       draw_menu()
     end },
@@ -333,6 +331,129 @@ function memorise_next(fresh)
   end
   menu.focus = 1
   draw()
+end
+
+---------------------------------------------------------------- the shop
+
+-- The chandler's screens: "buy" (the counter: draughts and the shelves), "stock" (shelf `arg`),
+-- "for" (who gets item `arg`), "sell" (whose pack) and "sell_from" (member `arg`'s things). A
+-- sale or a purchase is asked of the rules (GoldBox.give / GoldBox.remove) and settled when the
+-- bag's `outfit` answers: gold changes hands only for what the rules allowed, and a refusal is
+-- said in their words.
+local shopping
+
+local function shop_body()
+  local ms, sheets = members(), goldbox().sheets or {}
+  local lines = { string.format("Gold %d   Draughts %d", G.gold, G.draughts), "" }
+  for i, m in ipairs(ms) do
+    lines[#lines + 1] = shop.sheet_line(i, m, sheets[i] or {}, party.classes_of(m))
+  end
+  text("m_body", table.concat(lines, "\n"))
+end
+
+local function ask(kind, member, item, price)
+  if shopping.pending then note = "The chandler is still wrapping the last one." return end
+  local sheet = (goldbox().sheets or {})[member] or {}
+  shopping.pending = { kind = kind, member = member, item = item, price = price,
+    count = (goldbox().outfit or {}).count or 0, ac = sheet.ac, move = sheet.move_rate }
+  if kind == "buy" then GoldBox.give(FIGHT, member, item) else GoldBox.remove(FIGHT, member, item) end
+end
+
+-- The rules' answer to the pending purchase or sale, once the bag has it.
+local function shop_answer()
+  local p = shopping and shopping.pending
+  local o = goldbox().outfit or {}
+  if not p or (o.count or 0) <= p.count then return end
+  shopping.pending = nil
+  local m = members()[p.member] or { name = "?" }
+  local s = (goldbox().sheets or {})[p.member] or {}
+  if o.refused then
+    note = o.refused .. "."
+  elseif p.kind == "buy" then
+    G.gold = G.gold - p.price
+    note = string.format("%s takes the %s for %d gold: armour class %d to %d, move %d to %d.", m.name,
+      p.item, p.price, p.ac or 0, s.ac or 0, p.move or 0, s.move_rate or 0)
+  else
+    G.gold = G.gold + p.price
+    note = string.format("%s sells the %s for %d gold.", m.name, p.item, p.price)
+  end
+  shop_screen(shopping.view, shopping.arg)
+end
+
+function shop_screen(view, arg)
+  mode = "shop"
+  -- A new view starts at its first row; the same one redrawn keeps the focus.
+  local same = shopping ~= nil and shopping.view == view and shopping.arg == arg
+  shopping = shopping or {}
+  shopping.view, shopping.arg = view, arg
+  look_at(0, 50)
+  portrait(nil)
+  text("m_head", "The Quay Chandler")
+  shop_body()
+  text("m_side", "")
+  local ms, sheets = members(), goldbox().sheets or {}
+  local rows = {}
+  if view == "buy" then
+    rows[1] = { label = string.format("Buy: a healing draught (%d gold)", shop.DRAUGHT),
+      about = "A healing draught: Q in the crawl gives the first member hurt 8 hit points.",
+      on = function()
+        if G.gold < shop.DRAUGHT then note = "You cannot pay for a draught." else
+          G.gold = G.gold - shop.DRAUGHT; G.draughts = G.draughts + 1; note = "A draught, corked and sealed."
+        end
+        shop_screen("buy")
+      end }
+    for i, shelf in ipairs(shop.SHELVES) do
+      rows[#rows + 1] = { label = shelf.name, on = function() shop_screen("stock", i) end }
+    end
+    rows[#rows + 1] = { label = "Sell something", on = function() shop_screen("sell") end }
+    rows[#rows + 1] = { label = "Back to the town", on = function() shopping = nil menu.focus = 1 town() end }
+  elseif view == "stock" then
+    shopping.shelf = arg
+    for _, name in ipairs(shop.SHELVES[arg].items) do
+      local price = shop.price(name)
+      rows[#rows + 1] = { label = string.format("Buy: %s (%d gold)", name, price),
+        about = shop.about(name, ms, sheets),
+        on = function()
+          if G.gold < price then note = string.format("The %s costs %d gold; you have %d.", name, price, G.gold) return end
+          shop_screen("for", name)
+        end }
+    end
+    rows[#rows + 1] = { label = "Back to the counter", on = function() shop_screen("buy") end }
+  elseif view == "for" then
+    local price = shop.price(arg)
+    for i, m in ipairs(ms) do
+      rows[#rows + 1] = { label = string.format("For %s, %s", m.name, party.classes_of(m)),
+        on = function() ask("buy", i, arg, price) end }
+    end
+    rows[#rows + 1] = { label = "Back to the shelf", on = function() shop_screen("stock", shopping.shelf) end }
+    text("m_side", shop.about(arg, ms, sheets))
+  elseif view == "sell" then
+    for i, m in ipairs(ms) do
+      rows[#rows + 1] = { label = "Sell from " .. m.name .. "'s pack", on = function() shop_screen("sell_from", i) end }
+    end
+    rows[#rows + 1] = { label = "Back to the counter", on = function() shop_screen("buy") end }
+  else
+    local m = ms[arg] or { items = {} }
+    for _, item in ipairs(m.items or {}) do
+      local price = shop.sell_price(item)
+      rows[#rows + 1] = { label = string.format("Sell: %s (%d gold)", item, price),
+        on = function() ask("sell", arg, item, price) end }
+    end
+    -- Shots go back a bundle at a time.
+    local ammo, sorts = shop.ammo_by_sort(), {}
+    for sort in pairs(m.ammo or {}) do sorts[#sorts + 1] = sort end
+    table.sort(sorts)
+    for _, sort in ipairs(sorts) do
+      local item, shots = ammo[sort], m.ammo[sort]
+      if item and shots >= shop.bundle(item) then
+        local price = shop.sell_price(item)
+        rows[#rows + 1] = { label = string.format("Sell: %d %s of %d (%d gold)", shop.bundle(item), item, shots, price),
+          on = function() ask("sell", arg, item, price) end }
+      end
+    end
+    rows[#rows + 1] = { label = "Back", on = function() shop_screen("sell") end }
+  end
+  set_menu(rows, same and menu.focus or 1)
 end
 
 ---------------------------------------------------------------- the crawl
@@ -420,6 +541,13 @@ local function camp()
   say("You camp: spells are memorised anew, and you keep watch.")
 end
 
+-- Keeps the game where the party camps (the crawl only, with nothing waiting on an answer),
+-- as atomically as the inn does.
+local function camp_save()
+  local ok, why = keep.save(G, members(), crawl_state().save, "camp")
+  say(ok and "The game is kept at this camp." or ("The game was NOT kept: " .. why .. ". The save you had stays."))
+end
+
 local function quaff()
   for i, m in ipairs(members()) do
     if m.hp > -10 and m.hp < m.max_hp and G.draughts > 0 then
@@ -451,6 +579,7 @@ local function crawl_key(name)
   elseif name == "right" or name == "d" then Crawler.turn(CRAWL, 1)
   elseif name == "space" then Crawler.use(CRAWL)
   elseif name == "c" then camp()
+  elseif name == "k" then camp_save()
   elseif name == "q" then quaff()
   end
 end
@@ -706,6 +835,7 @@ function start(e)
   FIGHT = Entity.find("fight")
   CAMERA = Entity.find("camera")
   party.load(Data.table)
+  shop.load(Data.table)
   title()
 end
 
@@ -722,8 +852,13 @@ function update(e, dt)
     local s = crawl_state()
     if pending_load <= 0 and s.save_in_play == "loaded" then
       pending_load = nil
-      say("Back at the inn, as you left it.")
-      town("welcome")
+      if G.where == "camp" then
+        say("Back at the camp, as you left it.")
+        crawl_mode()
+      else
+        say("Back at the inn, as you left it.")
+        town("welcome")
+      end
     end
   end
   local events = (Entity.get(CRAWL, "CrawlEvents") or {}).events or {}
@@ -743,5 +878,8 @@ function update(e, dt)
     draw_crawl()
   elseif mode == "town" and G then
     text("m_body", string.format("Gold %d   Draughts %d\n\n", G.gold, G.draughts) .. roster(members()))
+  elseif mode == "shop" and G then
+    shop_answer()
+    shop_body()
   end
 end

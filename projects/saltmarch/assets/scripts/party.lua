@@ -1,6 +1,7 @@
 -- The party's rules as this game reads them from the Gold Box tables in data/: races and the
--- single classes open to them, ability minimums, starting kit, who is ready to train, and the
--- spells a caster may memorise.
+-- classes open to them (single, and the multi-class combinations a race lists, such as an
+-- elf's fighter/mage), ability minimums, starting kit, who is ready to train, and the spells a
+-- caster may memorise.
 
 local M = {}
 
@@ -9,13 +10,32 @@ M.NAMES = { "Aldren", "Brisa", "Corin", "Dessa", "Evart", "Fenna" }
 M.ALIGNMENTS = { "lawful good", "neutral good", "chaotic good", "lawful neutral", "true neutral", "chaotic neutral" }
 M.RACES = {}
 
--- What each class starts with (light enough for any strength a class allows).
+-- What each class, and each combination, starts with (light enough for any strength the
+-- classes allow). A combination with a mage wears no armour, so its spells work; the rules
+-- would let its fighter half wear mail, and the shop sells it.
 M.KIT = {
   fighter = { "long sword", "leather armour", "shield" },
   cleric = { "mace", "leather armour", "shield" },
   mage = { "dagger" },
   thief = { "short sword", "leather armour" },
+  ["fighter/mage"] = { "long sword" },
+  ["fighter/thief"] = { "long sword", "leather armour" },
+  ["mage/thief"] = { "short sword" },
+  ["fighter/mage/thief"] = { "long sword" },
+  ["cleric/fighter"] = { "mace", "leather armour", "shield" },
+  ["cleric/mage"] = { "mace" },
+  ["cleric/fighter/mage"] = { "mace" },
 }
+
+-- The classes of a race table's entry ("fighter/mage" is two), and its key in KIT.
+function M.split(entry)
+  local parts = {}
+  for part in string.gmatch(entry, "[^/]+") do parts[#parts + 1] = part end
+  local sorted = {}
+  for i, p in ipairs(parts) do sorted[i] = p end
+  table.sort(sorted)
+  return parts, table.concat(sorted, "/")
+end
 
 local races, classes, spells = {}, {}, {}
 
@@ -38,28 +58,36 @@ function M.adjusted(race, abilities)
   return out
 end
 
--- The single classes `race` may take whose minimums the adjusted abilities meet.
+-- What `race` may be, as its table lists it (single classes first, then combinations such as
+-- "fighter/thief"), where the adjusted abilities meet the minimums of every class in it.
 function M.classes_open(race, abilities)
   local a = M.adjusted(race, abilities)
   local open = {}
-  for _, name in ipairs((races[race] or {}).classes or {}) do
-    local c = classes[name]
-    if c and M.KIT[name] then
-      local ok = true
-      for k, min in pairs(c.minimum or {}) do
-        if a[k] < min then ok = false end
+  for _, entry in ipairs((races[race] or {}).classes or {}) do
+    local parts, key = M.split(entry)
+    local ok = M.KIT[key] ~= nil
+    for _, name in ipairs(parts) do
+      local c = classes[name]
+      if not c then ok = false else
+        for k, min in pairs(c.minimum or {}) do
+          if a[k] < min then ok = false end
+        end
       end
-      if ok then open[#open + 1] = name end
     end
+    if ok then open[#open + 1] = entry end
   end
   return open
 end
 
--- A row of the party table.
+-- A row of the party table: every class at level 1 (the rules share out hit points and, later,
+-- experience among them) with the combination's kit.
 function M.row(name, race, class, abilities)
   local a = {}
   for _, k in ipairs(M.ABILITIES) do a[k] = abilities[k] end
-  return { name = name, race = race, classes = { class }, levels = { 1 }, abilities = a, items = M.KIT[class] }
+  local parts, key = M.split(class)
+  local levels = {}
+  for i = 1, #parts do levels[i] = 1 end
+  return { name = name, race = race, classes = parts, levels = levels, abilities = a, items = M.KIT[key] }
 end
 
 function M.classes_of(m)

@@ -83,9 +83,26 @@ impl Player {
     }
 
     fn make_member(&mut self, class: &str) {
-        for _ in 0..40 {
+        self.make("human", class);
+    }
+
+    /// Makes the member on the creation screen a `race` `class` (`fighter/thief` for a
+    /// multi-class one), rolling again until the abilities allow it, and accepts it.
+    fn make(&mut self, race: &str, class: &str) {
+        for _ in 0..8 {
+            if self.row("Race: ").ends_with(&format!(": {race}")) {
+                break;
+            }
+            self.pick("Race: ");
+        }
+        assert!(
+            self.row("Race: ").ends_with(&format!(": {race}")),
+            "no race {race}"
+        );
+        let is = |row: &str| row.ends_with(&format!(": {class}"));
+        for _ in 0..60 {
             let shown = self.row("Class: ");
-            if shown.ends_with(class) {
+            if is(&shown) {
                 self.pick("Accept");
                 return;
             }
@@ -95,17 +112,17 @@ impl Player {
             let mut seen = vec![before];
             loop {
                 let now = self.row("Class: ");
-                if now.ends_with(class) || seen.contains(&now) {
+                if is(&now) || seen.contains(&now) {
                     break;
                 }
                 seen.push(now);
                 self.pick("Class: ");
             }
-            if !self.row("Class: ").ends_with(class) {
+            if !is(&self.row("Class: ")) {
                 self.pick("Roll the abilities again");
             }
         }
-        panic!("no {class} could be made");
+        panic!("no {race} {class} could be made");
     }
 
     /// Answers whatever the crawl is waiting on, and plays out a fight.
@@ -281,7 +298,9 @@ fn in_town(p: &mut Player) {
     p.pick("Temple: heal");
     p.pick("Training hall");
     p.pick("Shop");
-    p.pick("Shop");
+    p.pick("Buy: a healing draught");
+    p.pick("Buy: a healing draught");
+    p.pick("Back to the town");
     p.pick("Inn: rest");
     memorise(p);
     p.pick("Inn: save");
@@ -350,23 +369,35 @@ fn saltmarch_checks_clean() {
     assert!(report.ok(), "{:#?}", report.problems);
 }
 
+/// A player at the town's gate with the usual six (three fighters, a cleric, a mage and a
+/// thief, all human) made on the creation screen.
+fn new_party(options: Options) -> Player {
+    let mut p = Player::new(options, false);
+    p.game.settle(3);
+    p.pick("New party");
+    for class in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"] {
+        p.make_member(class);
+    }
+    p
+}
+
+/// Options keeping saves in `dir`.
+fn keeping_in(dir: &std::path::Path) -> Options {
+    Options {
+        save_dir: Some(dir.to_path_buf()),
+        ..Options::default()
+    }
+}
+
 /// A kept game whose crawl was tampered with (the party moved into rock): the crawl refuses it,
 /// the title says so in words, the stored save is left byte for byte as it was, and a new
 /// party can still be made.
 #[test]
 fn a_tampered_save_is_refused_in_words_and_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let options = || Options {
-        save_dir: Some(dir.path().to_path_buf()),
-        ..Options::default()
-    };
+    let options = || keeping_in(dir.path());
     // Play to the first save at the inn, then leave.
-    let mut p = Player::new(options(), false);
-    p.game.settle(3);
-    p.pick("New party");
-    for class in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"] {
-        p.make_member(class);
-    }
+    let mut p = new_party(options());
     p.pick("Inn: save");
     assert_eq!(p.game.text("m_note"), "Saved at the inn.");
     p.game.rt.finish();
@@ -398,6 +429,76 @@ fn a_tampered_save_is_refused_in_words_and_kept() {
     assert_eq!(q.game.text("m_head"), "Make a Party of Six");
 }
 
+/// On the road the game is kept at a camp (K), written whole like the inn's save: the title
+/// then offers to continue from the camp, and the party stands on the road where it was, with
+/// its gold, draughts and members as they were.
+#[test]
+fn a_game_kept_at_a_camp_goes_on_from_the_camp() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = || keeping_in(dir.path());
+    let mut p = new_party(options());
+    p.pick("Shop");
+    p.pick("Buy: a healing draught");
+    p.pick("Back to the town");
+    p.pick("Leave for the Marsh Road");
+    p.game.settle(2);
+    p.walk(&["up", "up", "left"]);
+    let here = |p: &Player| {
+        let s = p.crawl();
+        (
+            s["level_name"].clone(),
+            s["x"].clone(),
+            s["y"].clone(),
+            s["facing"].clone(),
+        )
+    };
+    let at = here(&p);
+    assert_eq!(at.0, "Marsh Road");
+    p.press("k");
+    assert!(
+        p.game
+            .text("c_log")
+            .ends_with("The game is kept at this camp."),
+        "{}",
+        p.game.text("c_log")
+    );
+    let kept = p.game.saved("saltmarch").unwrap();
+    assert_eq!(kept["where"], "camp");
+    assert_eq!(
+        (kept["gold"].as_i64(), kept["draughts"].as_i64()),
+        (Some(110), Some(3))
+    );
+    p.game.rt.finish();
+    drop(p);
+
+    let mut q = Player::new(options(), false);
+    q.game.settle(3);
+    assert!(
+        q.row("Continue").ends_with("Continue from the camp"),
+        "{}",
+        q.row("Continue")
+    );
+    q.pick("Continue");
+    q.game.settle(6);
+    assert!(
+        q.game
+            .text("c_log")
+            .ends_with("Back at the camp, as you left it."),
+        "{}",
+        q.game.text("c_log")
+    );
+    assert_eq!(here(&q), at);
+    assert!(
+        q.game.text("c_where").contains("gold 110  draughts 3"),
+        "{}",
+        q.game.text("c_where")
+    );
+    assert_eq!(q.fight()["party"].as_array().map(Vec::len), Some(6));
+    // The crawl goes on from there.
+    q.walk(&["right", "up"]);
+    assert_eq!(q.crawl()["level_name"], "Marsh Road");
+}
+
 /// A save whose gold was made text: the title names what is wrong, and Continue is refused.
 #[test]
 fn a_save_that_cannot_be_played_is_said_on_the_title() {
@@ -408,13 +509,7 @@ fn a_save_that_cannot_be_played_is_said_on_the_title() {
         serde_json::json!({ "saltmarch": slot }).to_string(),
     )
     .unwrap();
-    let mut p = Player::new(
-        Options {
-            save_dir: Some(dir.path().to_path_buf()),
-            ..Options::default()
-        },
-        false,
-    );
+    let mut p = Player::new(keeping_in(dir.path()), false);
     p.game.settle(3);
     let row = p.row("Continue");
     assert!(
@@ -436,12 +531,7 @@ fn a_save_that_cannot_be_played_is_said_on_the_title() {
 /// says so.
 #[test]
 fn a_careless_party_is_lost() {
-    let mut p = Player::new(Options::default(), false);
-    p.game.settle(3);
-    p.pick("New party");
-    for class in ["fighter", "fighter", "cleric", "mage", "thief", "fighter"] {
-        p.make_member(class);
-    }
+    let mut p = new_party(Options::default());
     p.pick("Leave for the Marsh Road");
     p.game.settle(2);
     p.walk(&["up"; 7]);
@@ -466,4 +556,193 @@ fn a_careless_party_is_lost() {
     assert!(p.lost, "the careless party won {} fights", p.fights);
     p.game.settle(3);
     assert_eq!(p.game.text("m_head"), "The Marsh Keeps Them");
+}
+
+fn sheet(p: &Player, member: usize) -> serde_json::Value {
+    p.fight()["sheets"][member].clone()
+}
+
+/// Buys `item` at the chandler's for `member` (the "For <name>" row) and waits for the rules'
+/// answer.
+fn buy(p: &mut Player, shelf: &str, item: &str, member: &str) {
+    p.pick(shelf);
+    p.pick(&format!("Buy: {item} ("));
+    p.pick(&format!("For {member},"));
+    p.game.settle(2);
+    p.pick("Back to the shelf");
+    p.pick("Back to the counter");
+}
+
+/// Multi-class members are made on the creation screen (a dwarf fighter/thief, an elf
+/// fighter/mage, a half-elf cleric/fighter/mage), with every class at level 1, hit points the
+/// average of the classes' and the combination's kit. At the chandler's the party buys arms
+/// and armour for gold: armour class and damage change as the rules say, a thing a member's
+/// classes may not use and a halberd beside a shield are refused in the rules' words with no
+/// gold taken, and a sale pays half. The party then wins its first fight, and each class of a
+/// multi-class member banks an even share of the experience.
+#[test]
+fn a_multi_class_party_outfits_itself_at_the_shop() {
+    let mut p = Player::new(Options::default(), false);
+    p.game.settle(3);
+    p.pick("New party");
+    p.make("human", "fighter");
+    p.make("dwarf", "fighter/thief");
+    p.make("human", "cleric");
+    p.make("elf", "fighter/mage");
+    p.make("half-elf", "cleric/fighter/mage");
+    p.make("human", "fighter");
+    let party = p.fight()["party"].clone();
+    let classes = |i: usize| -> Vec<(String, i64)> {
+        party[i]["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["class"].as_str().unwrap().to_string(),
+                    c["level"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let ones = |names: &[&str]| -> Vec<(String, i64)> {
+        names.iter().map(|n| (n.to_string(), 1)).collect()
+    };
+    assert_eq!(classes(1), ones(&["fighter", "thief"]));
+    assert_eq!(classes(3), ones(&["fighter", "mage"]));
+    assert_eq!(classes(4), ones(&["cleric", "fighter", "mage"]));
+    assert_eq!(party[1]["race"], "dwarf");
+    assert_eq!(party[3]["items"], serde_json::json!(["long sword"]));
+    // Hit points: each class's first die in full with constitution, averaged (rounded up).
+    let con = |i: usize| party[i]["abilities"]["con"].as_u64().unwrap() as u8;
+    let first =
+        |die: i32, c: u8, warrior: bool| (die + jengine_goldbox::rules::con_hp(c, warrior)).max(1);
+    let elf = first(10, con(3), true) + first(4, con(3), false);
+    assert_eq!(party[3]["max_hp"].as_i64().unwrap(), ((elf + 1) / 2) as i64);
+    let half_elf = first(8, con(4), false) + first(10, con(4), true) + first(4, con(4), false);
+    assert_eq!(
+        party[4]["max_hp"].as_i64().unwrap(),
+        ((half_elf + 2) / 3) as i64
+    );
+
+    p.pick("Shop");
+    assert_eq!(p.game.text("m_head"), "The Quay Chandler");
+    let gold = |p: &Player| -> i64 {
+        let body = p.game.text("m_body");
+        body.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    assert_eq!(gold(&p), 120);
+    // Chain mail for Aldren: leather's 2 becomes chain's 5.
+    let ac = sheet(&p, 0)["ac"].as_i64().unwrap();
+    buy(&mut p, "Armour", "chain mail", "Aldren");
+    assert_eq!(sheet(&p, 0)["armour"], "chain mail");
+    assert_eq!(sheet(&p, 0)["ac"].as_i64().unwrap(), ac - 3);
+    assert_eq!(gold(&p), 45);
+    assert!(
+        p.game.text("m_note").starts_with(&format!(
+            "Aldren takes the chain mail for 75 gold: armour class {ac} to {}",
+            ac - 3
+        )),
+        "{}",
+        p.game.text("m_note")
+    );
+    // A cleric wields no blade: refused in the rules' words, no gold taken.
+    buy(&mut p, "Arms", "long sword", "Corin");
+    assert_eq!(
+        p.game.text("m_note"),
+        "no class of Corin may use a blade weapon (long sword)."
+    );
+    assert_eq!(gold(&p), 45);
+    // A halberd takes both hands: not beside Fenna's shield.
+    buy(&mut p, "Arms", "halberd", "Fenna");
+    assert!(
+        p.game.text("m_note").contains("two hands"),
+        "{}",
+        p.game.text("m_note")
+    );
+    assert_eq!(gold(&p), 45);
+    // Plate is more than the purse holds.
+    p.pick("Armour");
+    p.pick("Buy: plate mail");
+    assert_eq!(
+        p.game.text("m_note"),
+        "The plate mail costs 400 gold; you have 45."
+    );
+    p.pick("Back to the counter");
+    // A short bow for Brisa (the fighter half shoots anything), then her sword is sold.
+    buy(&mut p, "Bows", "short bow", "Brisa");
+    assert_eq!(sheet(&p, 1)["missile"], "short bow");
+    assert_eq!(gold(&p), 30);
+    // A bow shoots what its bearer carries: a quiver of twenty, sold back a bundle at a time.
+    assert_eq!(sheet(&p, 1)["shots"], 0);
+    buy(&mut p, "Bows", "arrows", "Brisa");
+    assert_eq!(sheet(&p, 1)["shots"], 20);
+    assert_eq!(gold(&p), 28);
+    buy(&mut p, "Bows", "arrows", "Corin");
+    assert_eq!(
+        p.game.text("m_note"),
+        "no class of Corin may use a bow weapon (arrows)."
+    );
+    p.pick("Sell something");
+    p.pick("Sell from Aldren");
+    p.pick("Sell: leather armour");
+    p.game.settle(2);
+    assert_eq!(
+        p.game.text("m_note"),
+        "Aldren sells the leather armour for 2 gold."
+    );
+    assert_eq!(gold(&p), 30);
+    assert_eq!(sheet(&p, 0)["armour"], "chain mail", "the mail stays on");
+    p.pick("Back");
+    p.pick("Back to the counter");
+    // The armour with chain mail under the focus: its words and who may wear it on the right.
+    p.pick("Armour");
+    p.press("down");
+    assert!(p.row("Buy: chain mail").starts_with("> "));
+    p.game.golden("saltmarch_shop");
+    p.pick("Back to the counter");
+    // Dessa's long sword with her strength: what the sheet says she deals.
+    let dessa = sheet(&p, 3);
+    assert_eq!(dessa["weapon"], "long sword");
+    assert!(
+        dessa["damage"].as_str().unwrap().starts_with("1d8"),
+        "{dessa}"
+    );
+    assert_eq!(dessa["arcane_ok"], true);
+    p.pick("Back to the town");
+    assert_eq!(p.game.text("m_head"), "Saltmarch");
+
+    memorise(&mut p);
+    p.pick("Leave for the Marsh Road");
+    p.game.settle(2);
+    let road = [
+        "up", "up", "up", "up", "up", "up", "up", "right", "up", "up", "up", "left", "up", "up",
+        "right", "up", "up", "right", "up", "up", "space",
+    ];
+    for k in road {
+        if p.fights > 0 {
+            break;
+        }
+        p.walk(&[k]);
+    }
+    assert!(p.fights > 0, "no fight on the way into the warren");
+    let party = p.fight()["party"].clone();
+    let mut banked = 0;
+    for i in [1, 3, 4] {
+        let xp: Vec<i64> = party[i]["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["xp"].as_i64().unwrap())
+            .collect();
+        assert!(
+            xp.iter().all(|x| *x == xp[0]),
+            "member {i}'s share is uneven: {xp:?}"
+        );
+        banked += xp[0];
+    }
+    assert!(
+        banked > 0,
+        "no multi-class member banked experience: {party:#}"
+    );
 }
