@@ -183,7 +183,9 @@ fn as_sent(sent: &mut Option<State>, now: State, tick: u32) -> Option<ToClient> 
         .as_ref()
         .and_then(|before| Some((before, Delta::between(before, &now)?)))
     {
-        Some((before, delta)) if delta.clocks_only(before.acked) && tick % 10 != 0 => return None,
+        Some((before, delta)) if delta.clocks_only(before.acked) && !tick.is_multiple_of(10) => {
+            return None;
+        }
         Some((_, delta)) => ToClient::Delta(delta),
         None => ToClient::State(now.clone()),
     };

@@ -566,7 +566,7 @@ impl Room {
         if beat {
             game.beats = game.beats.wrapping_add(1);
         }
-        let clocks_due = !beat || game.beats % CLOCKS_EVERY == 0;
+        let clocks_due = !beat || game.beats.is_multiple_of(CLOCKS_EVERY);
         let mut now = state_for(&game.battle, 0);
         for (seat, player) in seats.iter().enumerate() {
             let Some(player) = player.as_ref().filter(|_| away[seat].is_none()) else {
