@@ -15,6 +15,7 @@ use crate::generate::{
     check_metas, crate_id, generate, link_host, workspace_tables, write_if_changed,
 };
 use crate::stale::{sources, staleness};
+use crate::unify::{TREE_FILE, Unified, built_with, workspace_tree};
 use crate::{Profile, Viewport, ViewportError};
 
 /// Generates and (when stale) builds the viewport for the project `name` at `home` (the
@@ -65,12 +66,43 @@ pub fn build_with(
         source,
     })?;
     let linked = link_host(&crate_dir, root);
-    let (manifest, main) = generate(&id, root, metas, linked, &workspace_tables(root, linked));
-    write_if_changed(&crate_dir.join("Cargo.toml"), manifest.as_bytes())?;
+    let tables = workspace_tables(root, linked);
+    // The workspace's resolution as read at the last build: read again only when cargo runs, so
+    // an unchanged project starts without asking cargo anything.
+    let tree_file = crate_dir.join(TREE_FILE);
+    let last = std::fs::read_to_string(&tree_file).unwrap_or_default();
+    let (manifest, main) = generate(&id, root, metas, linked, &tables, &Unified::parse(&last));
+    let manifest_file = crate_dir.join("Cargo.toml");
+    write_if_changed(&manifest_file, manifest.as_bytes())?;
     write_if_changed(&crate_dir.join("main.rs"), main.as_bytes())?;
     let binary = target_dir(root)
         .join(profile.dir())
         .join(format!("viewport-{id}"));
+    let (root_dir, metas_owned) = (root.to_path_buf(), metas.to_vec());
+    let profile_dir = target_dir(root).join(profile.dir());
+    let unify = move || -> Result<Option<String>, ViewportError> {
+        let tree = match workspace_tree(&root_dir) {
+            Ok(tree) => tree,
+            Err(why) => {
+                return Ok(Some(format!(
+                    "cannot read the workspace's features ({why}); crates its build compiled may compile again"
+                )));
+            }
+        };
+        // Asked for only when the workspace's build is in the target folder (see `built_with`).
+        let mut unified = Unified::parse(&tree);
+        let named: Vec<PathBuf> = std::iter::once(root_dir.join("tools/jengine"))
+            .chain(metas_owned.iter().map(|m| m.dir.clone()))
+            .collect();
+        let mut kept = tree.as_str();
+        if !built_with(&unified.below(&named), &profile_dir) {
+            (unified, kept) = (Unified::default(), "");
+        }
+        write_if_changed(&tree_file, kept.as_bytes())?;
+        let (manifest, _) = generate(&id, &root_dir, &metas_owned, linked, &tables, &unified);
+        write_if_changed(&manifest_file, manifest.as_bytes())?;
+        Ok(None)
+    };
     let job = Job {
         what: "viewport",
         crate_dir,
@@ -78,6 +110,7 @@ pub fn build_with(
         stamp_name: format!("built-{}", profile.dir()),
         cargo_args: Vec::new(),
         extra_sources: Vec::new(),
+        before_build: Some(Box::new(unify)),
     };
     run_cargo(job, name, home, root, metas, profile, output)
 }
@@ -126,7 +159,13 @@ pub(crate) struct Job {
     pub cargo_args: Vec<String>,
     /// Sources besides the host's and the packages' whose change makes it stale.
     pub extra_sources: Vec<std::path::PathBuf>,
+    /// Run once the build is known to be needed, before cargo: rewrites what must be current
+    /// for it, and may return a line to say with what is built.
+    pub before_build: Option<BeforeBuild>,
 }
+
+/// See [`Job::before_build`].
+pub(crate) type BeforeBuild = Box<dyn FnOnce() -> Result<Option<String>, ViewportError>>;
 
 /// Seeds the generated crate's lock from the workspace's, skips cargo when `job.artifact` is
 /// fresh, else runs cargo as `output` says and stamps the build.
@@ -146,6 +185,7 @@ pub(crate) fn run_cargo(
         stamp_name,
         cargo_args,
         extra_sources,
+        before_build,
     } = job;
     let target_dir = target_dir(root);
     // Build from the workspace's lock so the viewport uses the same versions (and so reuses the
@@ -169,6 +209,10 @@ pub(crate) fn run_cargo(
             binary,
             reason: None,
         });
+    };
+    let note = match before_build {
+        Some(before) => before()?,
+        None => None,
     };
     // Taken before cargo starts, so a source saved during the build still counts as newer.
     let started = SystemTime::now();
@@ -201,7 +245,10 @@ pub(crate) fn run_cargo(
         root.display(),
         target_dir.display()
     );
-    for line in c_to_compile(metas, &target_dir, profile) {
+    for line in note
+        .into_iter()
+        .chain(c_to_compile(metas, &target_dir, profile))
+    {
         what.push('\n');
         what.push_str(&line);
     }

@@ -4,18 +4,21 @@
 //! `[workspace]`, depends on this host and on each listed package by path, and its `main` hands
 //! the listed entry points to `jengine_tool::cli::viewport_main`. It builds into the workspace's own
 //! target folder with the workspace's lock, profiles and workspace tables, and reaches the host
-//! through links that put it at the same relative path as in the workspace; cargo names a
-//! compiled crate by exactly those things, so everything a workspace build compiled is reused.
+//! through links that put it at the same relative path as in the workspace, and asks for every
+//! crate it links with the features the workspace's own build gives it; cargo names a compiled
+//! crate by exactly those things, so everything a workspace build compiled is reused.
 //! The build is skipped when a stamp written after the last build is newer than every source.
 //!
-//! The jobs, one module each: finding the workspace (`discover`), generating the crate
-//! (`generate`), the staleness list (`stale`) and running cargo (`build`). `web` is the same for
+//! The jobs, one module each: finding the workspace (`discover`), reading the workspace's
+//! features (`unify`), generating the crate (`generate`), the staleness list (`stale`) and
+//! running cargo (`build`). `web` is the same for
 //! a browser build: a `wasm32` library that hands the listed packages to `jengine-web`.
 
 mod build;
 mod discover;
 mod generate;
 mod stale;
+mod unify;
 mod web;
 
 use std::fmt;
@@ -25,6 +28,7 @@ pub use build::{Output, build, build_for, build_reporting, build_with};
 pub use discover::{target_dir, workspace, workspace_packages};
 pub use generate::generate;
 pub use stale::stale;
+pub use unify::Unified;
 pub use web::{WEB_TARGET, build_web, generate_web};
 
 /// Which cargo profile a viewport is built with.
