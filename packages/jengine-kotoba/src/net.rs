@@ -24,7 +24,7 @@ mod room;
 mod tests;
 
 pub use check::Invalid;
-pub use delta::{Delta, FighterDelta};
+pub use delta::{Delta, FighterDelta, Received};
 pub use mirror::{Mirror, Pending, Unpredicted};
 pub use room::{events_for, start_for, state_for};
 

@@ -201,6 +201,50 @@ impl Delta {
     }
 }
 
+/// The room's states as one seat has been sent them, for a reader that wants each whole: a
+/// [`super::ToClient::Start`] forgets the last state (the next comes whole), a
+/// [`super::ToClient::State`] is kept, and a [`super::ToClient::Delta`] is applied to it and
+/// read as the state it makes.
+#[derive(Clone, Debug, Default)]
+pub struct Received {
+    last: Option<State>,
+}
+
+impl Received {
+    /// `msg` with a change read as the whole state it makes; any other message as it is. A
+    /// change with no state before it, or one that does not fit it, is refused and the last
+    /// state kept.
+    pub fn read(&mut self, msg: super::ToClient) -> Result<super::ToClient, Invalid> {
+        use super::ToClient;
+        match msg {
+            ToClient::Start(start) => {
+                self.last = None;
+                Ok(ToClient::Start(start))
+            }
+            ToClient::State(state) => {
+                self.last = Some(state.clone());
+                Ok(ToClient::State(state))
+            }
+            ToClient::Delta(delta) => {
+                let before = self.last.as_ref().ok_or_else(|| Invalid::Out {
+                    field: "Delta".into(),
+                    value: "a change".into(),
+                    expected: "to a state the room sent before it".into(),
+                })?;
+                let state = delta.apply(before)?;
+                self.last = Some(state.clone());
+                Ok(ToClient::State(state))
+            }
+            other => Ok(other),
+        }
+    }
+
+    /// The last state, whole.
+    pub fn last(&self) -> Option<&State> {
+        self.last.as_ref()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,21 +255,24 @@ mod tests {
     use crate::net::state_for;
 
     /// さか in the middle of a 6x5 board, fighting at once.
-    fn battle(seed: u64) -> Battle {
+    fn setup(seed: u64) -> Setup {
         let fighter = |name: &str| FighterSpec {
             name: name.into(),
             life: 60,
             hand: 5,
             bot: None,
         };
-        let setup = Setup {
+        Setup {
             board: Board::from_rows(&["......", "......", "..さか..", "......", "......"]).unwrap(),
             fighters: [fighter("あ"), fighter("い")],
             time: 60.0,
             seed,
             countdown: false,
-        };
-        Battle::new(&setup, &TileStats::from_dict(Dict::japanese())).unwrap()
+        }
+    }
+
+    fn battle(seed: u64) -> Battle {
+        Battle::new(&setup(seed), &TileStats::from_dict(Dict::japanese())).unwrap()
     }
 
     #[test]
@@ -277,6 +324,34 @@ mod tests {
         assert!(!delta.rows.is_empty());
         assert!(delta.fighters[0].as_ref().unwrap().hand.is_some());
         assert_eq!(delta.apply(&before).unwrap(), after);
+    }
+
+    #[test]
+    fn received_messages_read_changes_as_whole_states_and_a_start_forgets() {
+        use crate::net::ToClient;
+        let mut b = battle(7);
+        let first = state_for(&b, 0);
+        b.update(Dict::japanese(), 0.25);
+        let second = state_for(&b, 0);
+        let delta = ToClient::Delta(Delta::between(&first, &second).unwrap());
+        let mut seen = Received::default();
+        assert!(seen.read(delta.clone()).is_err(), "no state before it");
+        assert_eq!(seen.last(), None);
+        seen.read(ToClient::State(first.clone())).unwrap();
+        assert_eq!(
+            seen.read(delta.clone()),
+            Ok(ToClient::State(second.clone()))
+        );
+        assert_eq!(seen.last(), Some(&second));
+        let other = ToClient::Again {
+            asked: [true, false],
+        };
+        assert_eq!(seen.read(other.clone()), Ok(other));
+        assert_eq!(seen.last(), Some(&second));
+        let start = ToClient::Start(crate::net::start_for(&setup(7), "さか", 0));
+        assert_eq!(seen.read(start.clone()), Ok(start));
+        assert_eq!(seen.last(), None);
+        assert!(seen.read(delta).is_err(), "the next state comes whole");
     }
 
     #[test]

@@ -15,7 +15,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use jengine_kotoba::battle::Move;
-use jengine_kotoba::net::{Redirect, Rejection, Start, State, ToClient, ToServer, VERSION};
+use jengine_kotoba::net::{
+    Received, Redirect, Rejection, Start, State, ToClient, ToServer, VERSION,
+};
 use jengine_net::Codec;
 use redis::Commands;
 use tungstenite::{Message, WebSocket};
@@ -122,8 +124,8 @@ struct Player {
     name: String,
     /// Where the player is connected now.
     at: String,
-    /// The room's state as last sent.
-    state: Option<State>,
+    /// The room's states as sent so far.
+    received: Received,
 }
 
 impl Player {
@@ -143,7 +145,7 @@ impl Player {
         Player {
             ws,
             codec: Codec::new(kotodama_server::PROTOCOL),
-            state: None,
+            received: Received::default(),
             name: name.to_string(),
             at: address.to_string(),
         }
@@ -172,24 +174,8 @@ impl Player {
                     let msg: ToClient = self.codec.decode(&bytes).expect("a message");
                     msg.validate().expect("a valid message");
                     // A change of state is read as the state it makes, as a player's mirror
-                    // does; a start means the next state comes whole.
-                    let msg = match msg {
-                        ToClient::Start(_) => {
-                            self.state = None;
-                            msg
-                        }
-                        ToClient::State(state) => {
-                            self.state = Some(state.clone());
-                            ToClient::State(state)
-                        }
-                        ToClient::Delta(delta) => {
-                            let before = self.state.as_ref().expect("a state before a change");
-                            let state = delta.apply(before).expect("a change that fits");
-                            self.state = Some(state.clone());
-                            ToClient::State(state)
-                        }
-                        other => other,
-                    };
+                    // does.
+                    let msg = self.received.read(msg).expect("a change that fits");
                     return Some(msg);
                 }
                 Ok(Message::Close(_)) => return None,

@@ -11,7 +11,9 @@ use jengine_kotoba::battle::{Move, Phase};
 use jengine_kotoba::bot::legal_moves;
 use jengine_kotoba::dict::Dict;
 use jengine_kotoba::kana::TileStats;
-use jengine_kotoba::net::{Gone, Mirror, Rejection, Start, State, ToClient, ToServer, VERSION};
+use jengine_kotoba::net::{
+    Gone, Mirror, Received, Rejection, Start, State, ToClient, ToServer, VERSION,
+};
 use jengine_kotoba::play::{Event, Refusal};
 use jengine_net::{Codec, RateLimit, ServerConfig, Value};
 use kotodama_server::PROTOCOL;
@@ -104,8 +106,8 @@ impl Drop for Server {
 struct Player {
     ws: WebSocket<TcpStream>,
     codec: Codec,
-    /// The room's state as last sent.
-    state: Option<State>,
+    /// The room's states as sent so far.
+    received: Received,
 }
 
 /// What a connection's end looked like from the player's side.
@@ -125,7 +127,7 @@ impl Player {
         Player {
             ws,
             codec: Codec::new(PROTOCOL),
-            state: None,
+            received: Received::default(),
         }
     }
 
@@ -147,24 +149,8 @@ impl Player {
                     let msg: ToClient = self.codec.decode(&bytes).expect("a message");
                     msg.validate().expect("a valid message");
                     // A change of state is read as the state it makes, as a player's mirror
-                    // does; a start means the next state comes whole.
-                    let msg = match msg {
-                        ToClient::Start(_) => {
-                            self.state = None;
-                            msg
-                        }
-                        ToClient::State(state) => {
-                            self.state = Some(state.clone());
-                            ToClient::State(state)
-                        }
-                        ToClient::Delta(delta) => {
-                            let before = self.state.as_ref().expect("a state before a change");
-                            let state = delta.apply(before).expect("a change that fits");
-                            self.state = Some(state.clone());
-                            ToClient::State(state)
-                        }
-                        other => other,
-                    };
+                    // does.
+                    let msg = self.received.read(msg).expect("a change that fits");
                     return Some(Ok(msg));
                 }
                 Ok(Message::Close(frame)) => {

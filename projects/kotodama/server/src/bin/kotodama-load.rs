@@ -27,7 +27,7 @@ use jengine_kotoba::board::{Board, Pos};
 use jengine_kotoba::bot::legal_moves;
 use jengine_kotoba::dict::Dict;
 use jengine_kotoba::kana::TileStats;
-use jengine_kotoba::net::{State, ToClient, ToServer, VERSION, WIRE};
+use jengine_kotoba::net::{Received, State, ToClient, ToServer, VERSION, WIRE};
 use jengine_kotoba::play::Event;
 use jengine_net::Codec;
 use rand::{Rng, SeedableRng};
@@ -350,6 +350,7 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
         let (mut sink, mut stream) = ws.split();
         let mut ok = sink.send(frame(&hello)).await.is_ok() && sink.send(frame(&ask)).await.is_ok();
         let mut battle: Option<Seat> = None;
+        let mut received = Received::default();
         let mut again_at: Option<Instant> = None;
         // A player the lobby turned away (busy, the shared lobby down, a seat no longer held)
         // looks again a moment later.
@@ -378,21 +379,18 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
                         stats.error("a frame that does not decode".into());
                         break;
                     };
+                    // A change of state is read as the whole state it makes.
+                    let msg = match received.read(msg) {
+                        Ok(msg) => msg,
+                        Err(e) => {
+                            stats.error(format!("a change of state that does not fit the last: {e}"));
+                            continue;
+                        }
+                    };
                     match msg {
                         ToClient::State(state) => {
                             if let Some(b) = battle.as_mut() {
                                 b.heard(state, &stats);
-                            }
-                        }
-                        ToClient::Delta(delta) => {
-                            if let Some(b) = battle.as_mut() {
-                                match b.state.as_ref().map(|before| delta.apply(before)) {
-                                    Some(Ok(state)) => b.heard(state, &stats),
-                                    _ => {
-                                        stats.error("a change of state that does not fit the last".into());
-                                        b.state = None;
-                                    }
-                                }
                             }
                         }
                         ToClient::Start(start) => {
@@ -431,7 +429,7 @@ async fn play(i: usize, args: Args, stats: Arc<Stats>, mut stop: watch::Receiver
                                 requeue_at = Some(Instant::now() + Duration::from_millis(500));
                             }
                         }
-                        ToClient::Waiting { .. } | ToClient::Again { .. } | ToClient::Away { .. } | ToClient::Back { .. } => {}
+                        ToClient::Delta(_) | ToClient::Waiting { .. } | ToClient::Again { .. } | ToClient::Away { .. } | ToClient::Back { .. } => {}
                     }
                 }
                 _ = beat.tick() => {
