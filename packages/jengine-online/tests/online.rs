@@ -2,11 +2,13 @@
 //! comes back as a frame in the bag, the round trip is measured, and every way a connection
 //! can fail is said in the bag without stopping the game.
 
+mod support;
+
 use std::time::{Duration, Instant};
 
-use jengine::{Args, Registry, Time, Value, World};
+use jengine::Value;
 use jengine_net::{Connection, ServerConfig, serve};
-use jengine_online::{OnlineBag, OnlinePackage};
+use support::Game;
 
 /// An echo server: every frame comes back; `{"bye": why}` closes with `why`.
 fn echo() -> (tokio::runtime::Runtime, std::net::SocketAddr) {
@@ -41,63 +43,6 @@ fn echo() -> (tokio::runtime::Runtime, std::net::SocketAddr) {
         addr
     });
     (rt, addr)
-}
-
-struct Game {
-    registry: Registry,
-    world: World,
-    e: jengine::Entity,
-}
-
-impl Game {
-    fn new(url: &str) -> Game {
-        let registry = Registry::with(&[&OnlinePackage]);
-        let mut world = World::new();
-        world.resources.insert(Time::default());
-        let scene = serde_json::json!({"version": 2, "entities": [
-            {"name": "net", "online": {"url": url}}
-        ]})
-        .to_string();
-        let e = jengine::host::Scene::parse("t.scene", &scene, &registry)
-            .unwrap()
-            .spawn(&mut world)[0];
-        Game { registry, world, e }
-    }
-
-    fn call(&mut self, name: &str, mut args: Vec<Value>) -> Result<(), String> {
-        args.insert(0, Value::Int(self.e.to_bits().get() as i64));
-        self.registry
-            .find_command(name)
-            .unwrap()
-            .apply(&mut self.world, Args::new(args))
-    }
-
-    fn frame(&mut self) -> OnlineBag {
-        for system in self.registry.systems() {
-            system.run(&mut self.world, 1.0 / 60.0);
-        }
-        self.world
-            .entities
-            .get::<&OnlineBag>(self.e)
-            .map(|b| (*b).clone())
-            .unwrap_or_default()
-    }
-
-    /// Runs frames (a few ms apart) until `done` says so; returns every bag seen.
-    fn until(&mut self, done: impl Fn(&OnlineBag) -> bool) -> Vec<OnlineBag> {
-        let start = Instant::now();
-        let mut seen = Vec::new();
-        while start.elapsed() < Duration::from_secs(5) {
-            let bag = self.frame();
-            let stop = done(&bag);
-            seen.push(bag);
-            if stop {
-                return seen;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        panic!("gave up waiting: {:?}", seen.last());
-    }
 }
 
 #[test]

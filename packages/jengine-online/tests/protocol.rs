@@ -4,12 +4,12 @@
 //! protocol's checks, is refused at the call; a bad message from the server is said in the bag
 //! and never reaches scripts; a protocol no package declared is refused at connect.
 
-use std::time::{Duration, Instant};
+mod support;
 
-use jengine::{Args, Package, Registry, Time, Value, World};
+use jengine::{Package, Registry};
 use jengine_net::{Codec, Connection, ServerConfig, serve};
-use jengine_online::{OnlineBag, OnlinePackage};
 use serde::{Deserialize, Serialize};
+use support::Game;
 
 /// The version byte of the test protocol.
 const WIRE: u8 = 9;
@@ -104,73 +104,10 @@ fn talker() -> (tokio::runtime::Runtime, std::net::SocketAddr) {
     (rt, addr)
 }
 
-struct Game {
-    registry: Registry,
-    world: World,
-    e: jengine::Entity,
-}
-
-impl Game {
-    fn new(url: &str, protocol: &str) -> Game {
-        let registry = Registry::with(&[&OnlinePackage, &Talk]);
-        let mut world = World::new();
-        world.resources.insert(Time::default());
-        registry.set_up(&mut world);
-        let scene = serde_json::json!({"version": 2, "entities": [
-            {"name": "net", "online": {"url": url, "protocol": protocol}}
-        ]})
-        .to_string();
-        let e = jengine::host::Scene::parse("t.scene", &scene, &registry)
-            .unwrap()
-            .spawn(&mut world)[0];
-        Game { registry, world, e }
-    }
-
-    fn call(&mut self, name: &str, mut args: Vec<Value>) -> Result<(), String> {
-        args.insert(0, Value::Int(self.e.to_bits().get() as i64));
-        self.registry
-            .find_command(name)
-            .unwrap()
-            .apply(&mut self.world, Args::new(args))
-    }
-
-    fn send(&mut self, table: serde_json::Value) -> Result<(), String> {
-        self.call("Online.send", vec![Value::Table(table)])
-    }
-
-    fn frame(&mut self) -> OnlineBag {
-        for system in self.registry.systems() {
-            system.run(&mut self.world, 1.0 / 60.0);
-        }
-        self.world
-            .entities
-            .get::<&OnlineBag>(self.e)
-            .map(|b| (*b).clone())
-            .unwrap_or_default()
-    }
-
-    /// Runs frames until `done` says so (the transport's thread answers in its own time);
-    /// returns every bag seen.
-    fn until(&mut self, done: impl Fn(&OnlineBag) -> bool) -> Vec<OnlineBag> {
-        let start = Instant::now();
-        let mut seen = Vec::new();
-        while start.elapsed() < Duration::from_secs(10) {
-            let bag = self.frame();
-            let stop = done(&bag);
-            seen.push(bag);
-            if stop {
-                return seen;
-            }
-            std::thread::yield_now();
-        }
-        panic!("gave up waiting: {:?}", seen.last());
-    }
-}
-
 #[test]
 fn a_table_goes_out_as_the_typed_message_and_the_answer_comes_back_as_a_table() {
     let (_rt, addr) = talker();
-    let mut g = Game::new(&format!("ws://{addr}/"), "talk");
+    let mut g = Game::speaking(&format!("ws://{addr}/"), "talk", &[&Talk]);
     g.call("Online.connect", vec![]).unwrap();
     g.send(serde_json::json!({"Say": {"text": "ことば"}}))
         .unwrap();
@@ -190,7 +127,7 @@ fn a_table_goes_out_as_the_typed_message_and_the_answer_comes_back_as_a_table() 
 #[test]
 fn a_table_that_is_no_message_or_breaks_the_checks_is_refused_at_the_call_and_not_sent() {
     let (_rt, addr) = talker();
-    let mut g = Game::new(&format!("ws://{addr}/"), "talk");
+    let mut g = Game::speaking(&format!("ws://{addr}/"), "talk", &[&Talk]);
     g.call("Online.connect", vec![]).unwrap();
     let shout = g.send(serde_json::json!({"Shout": "!"})).unwrap_err();
     assert!(
@@ -217,7 +154,7 @@ fn a_table_that_is_no_message_or_breaks_the_checks_is_refused_at_the_call_and_no
 #[test]
 fn a_bad_message_from_the_server_is_said_in_the_bag_and_never_reaches_scripts() {
     let (_rt, addr) = talker();
-    let mut g = Game::new(&format!("ws://{addr}/"), "talk");
+    let mut g = Game::speaking(&format!("ws://{addr}/"), "talk", &[&Talk]);
     g.call("Online.connect", vec![]).unwrap();
     g.send(serde_json::json!("Provoke")).unwrap();
     let seen = g.until(|b| b.events.iter().any(|e| e.event == "error"));
@@ -241,7 +178,7 @@ fn a_bad_message_from_the_server_is_said_in_the_bag_and_never_reaches_scripts() 
 
 #[test]
 fn a_protocol_no_package_declared_is_refused_at_connect_naming_those_known() {
-    let mut g = Game::new("ws://127.0.0.1:9/", "tlak");
+    let mut g = Game::speaking("ws://127.0.0.1:9/", "tlak", &[&Talk]);
     let err = g.call("Online.connect", vec![]).unwrap_err();
     assert_eq!(
         err,
@@ -253,7 +190,7 @@ fn a_protocol_no_package_declared_is_refused_at_connect_naming_those_known() {
 #[test]
 fn a_generic_player_and_a_typed_server_disagree_in_words() {
     let (_rt, addr) = talker();
-    let mut g = Game::new(&format!("ws://{addr}/"), "");
+    let mut g = Game::speaking(&format!("ws://{addr}/"), "", &[&Talk]);
     g.call("Online.connect", vec![]).unwrap();
     g.send(serde_json::json!({"Say": {"text": "あ"}})).unwrap();
     let seen = g.until(|b| b.status == "closed");

@@ -358,6 +358,12 @@ impl Character {
         next.items.push(it.name.clone());
         let at = next.items.len() - 1;
         next.ready_at(rules, at)?;
+        self.settle(rules, it, next)
+    }
+
+    /// Takes `next` (this member with `it` added) as this member, unless the load would stop
+    /// them: refused in words then, changing nothing.
+    fn settle(&mut self, rules: &Rules, it: &Item, next: Character) -> Result<(), String> {
         if next.move_rate(rules) == 0 {
             return Err(format!(
                 "{} cannot carry {} too: {} coins' weight would stop them (strength {} carries {} at full speed)",
@@ -391,18 +397,7 @@ impl Character {
             ));
         }
         *held += it.count as u32;
-        if next.move_rate(rules) == 0 {
-            return Err(format!(
-                "{} cannot carry {} too: {} coins' weight would stop them (strength {} carries {} at full speed)",
-                self.name,
-                it.name,
-                next.load(rules),
-                self.abilities.strength,
-                self.allowance()
-            ));
-        }
-        *self = next;
-        Ok(())
+        self.settle(rules, it, next)
     }
 
     /// Readies an item it carries: puts it first of its kind, so it is the one in use.
