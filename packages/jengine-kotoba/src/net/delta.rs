@@ -373,4 +373,54 @@ mod tests {
         };
         assert!(bad_row.apply(&before).is_err());
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// A change as a hostile room might send it (rows anywhere, of any text, fighters'
+        /// fields of any value, clocks of any float) is refused or makes a state that holds,
+        /// and never panics; a refused one leaves nothing changed.
+        #[test]
+        fn any_change_is_refused_or_makes_a_state_that_holds(
+            rows in proptest::collection::vec((0u8..20, "[.さかなあいうー#]{0,14}"), 0..5),
+            hp in proptest::option::of(0u32..500),
+            hand in proptest::option::of(proptest::collection::vec(
+                proptest::sample::select(Kana::all().collect::<Vec<_>>()), 0..12)),
+            stun in proptest::option::of(proptest::num::f32::ANY),
+            time_left in proptest::option::of(proptest::num::f32::ANY),
+            acked in 0u32..100,
+        ) {
+            let dict = Dict::japanese();
+            let before = state_for(&battle(9), 0);
+            let mut mirror =
+                crate::net::Mirror::new(dict, &crate::net::start_for(&setup(9), "さか", 0)).unwrap();
+            mirror.apply_state(dict, &before).unwrap();
+            let shown = mirror.battle().clone();
+            let delta = Delta {
+                acked,
+                rows,
+                fighters: [
+                    Some(FighterDelta { hp, hand, stun, ..FighterDelta::default() }),
+                    None,
+                ],
+                time_left,
+                ..Delta::default()
+            };
+            match delta.apply(&before) {
+                Ok(after) => {
+                    proptest::prop_assert!(after.validate().is_ok());
+                    proptest::prop_assert!(after.snapshot().is_ok());
+                }
+                Err(_) => {
+                    // The mirror refuses it too, and keeps both what it shows and the state
+                    // the next change applies to.
+                    proptest::prop_assert!(mirror.apply_delta(dict, &delta).is_err());
+                    proptest::prop_assert_eq!(mirror.battle(), &shown);
+                    let quiet = Delta { acked: 0, ..Delta::default() };
+                    proptest::prop_assert!(mirror.apply_delta(dict, &quiet).is_ok());
+                    proptest::prop_assert_eq!(mirror.battle(), &shown);
+                }
+            }
+        }
+    }
 }
