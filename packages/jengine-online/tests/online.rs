@@ -7,42 +7,23 @@ mod support;
 use std::time::{Duration, Instant};
 
 use jengine::Value;
-use jengine_net::{Connection, ServerConfig, serve};
+use jengine_net::Connection;
 use support::Game;
 
 /// An echo server: every frame comes back; `{"bye": why}` closes with `why`.
 fn echo() -> (tokio::runtime::Runtime, std::net::SocketAddr) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let addr = rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let config = ServerConfig {
-            codec: jengine_net::Codec::new(1),
-            ..ServerConfig::default()
-        };
-        let server = serve(
-            listener,
-            config,
-            |mut conn: Connection<jengine_net::Value, jengine_net::Value>| async move {
-                while let Ok(frame) = conn.recv().await {
-                    if let Some(why) = frame.to_json().get("bye").and_then(|w| w.as_str()) {
-                        conn.close(why);
-                        return;
-                    }
-                    let _ = conn.send(&frame);
+    support::server(
+        1,
+        |mut conn: Connection<jengine_net::Value, jengine_net::Value>| async move {
+            while let Ok(frame) = conn.recv().await {
+                if let Some(why) = frame.to_json().get("bye").and_then(|w| w.as_str()) {
+                    conn.close(why);
+                    return;
                 }
-            },
-        )
-        .unwrap();
-        let addr = server.local_addr();
-        // The server lives as long as the test process.
-        Box::leak(Box::new(server));
-        addr
-    });
-    (rt, addr)
+                let _ = conn.send(&frame);
+            }
+        },
+    )
 }
 
 #[test]

@@ -7,7 +7,7 @@
 mod support;
 
 use jengine::{Package, Registry};
-use jengine_net::{Codec, Connection, ServerConfig, serve};
+use jengine_net::Connection;
 use serde::{Deserialize, Serialize};
 use support::Game;
 
@@ -65,43 +65,22 @@ impl Package for Talk {
 /// A server of the typed protocol only: `Say` is answered with what was heard, `Provoke` with
 /// a message whose count is wrong.
 fn talker() -> (tokio::runtime::Runtime, std::net::SocketAddr) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let addr = rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let config = ServerConfig {
-            codec: Codec::new(WIRE),
-            ..ServerConfig::default()
-        };
-        let server = serve(
-            listener,
-            config,
-            |mut conn: Connection<Down, Up>| async move {
-                while let Ok(up) = conn.recv().await {
-                    let down = match up {
-                        Up::Say { text } => Down::Heard {
-                            chars: text.chars().count() as u32,
-                            text,
-                        },
-                        Up::Provoke => Down::Heard {
-                            text: "にせ".into(),
-                            chars: 7,
-                        },
-                        Up::Leave => return conn.close("bye"),
-                    };
-                    let _ = conn.send(&down);
-                }
-            },
-        )
-        .unwrap();
-        let addr = server.local_addr();
-        Box::leak(Box::new(server));
-        addr
-    });
-    (rt, addr)
+    support::server(WIRE, |mut conn: Connection<Down, Up>| async move {
+        while let Ok(up) = conn.recv().await {
+            let down = match up {
+                Up::Say { text } => Down::Heard {
+                    chars: text.chars().count() as u32,
+                    text,
+                },
+                Up::Provoke => Down::Heard {
+                    text: "にせ".into(),
+                    chars: 7,
+                },
+                Up::Leave => return conn.close("bye"),
+            };
+            let _ = conn.send(&down);
+        }
+    })
 }
 
 #[test]

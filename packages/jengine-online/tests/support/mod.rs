@@ -4,7 +4,41 @@
 use std::time::{Duration, Instant};
 
 use jengine::{Args, Package, Registry, Time, Value, World};
+use jengine_net::{Codec, Connection, ServerConfig, serve};
 use jengine_online::{OnlineBag, OnlinePackage};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// A server on a free loopback port speaking protocol `version`, each connection handed to
+/// `handler`; it lives as long as the test process (and the runtime returned).
+pub fn server<Out, In, H, F>(
+    version: u8,
+    handler: H,
+) -> (tokio::runtime::Runtime, std::net::SocketAddr)
+where
+    Out: Serialize + 'static,
+    In: DeserializeOwned + Send + 'static,
+    H: Fn(Connection<Out, In>) -> F + Send + Sync + 'static,
+    F: std::future::Future<Output = ()> + Send + 'static,
+{
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let addr = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let config = ServerConfig {
+            codec: Codec::new(version),
+            ..ServerConfig::default()
+        };
+        let server = serve(listener, config, handler).unwrap();
+        let addr = server.local_addr();
+        Box::leak(Box::new(server));
+        addr
+    });
+    (rt, addr)
+}
 
 pub struct Game {
     pub registry: Registry,
