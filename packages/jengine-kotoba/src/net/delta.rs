@@ -201,6 +201,15 @@ impl Delta {
     }
 }
 
+/// Why a change that comes before any whole state is refused.
+pub(super) fn no_state_before() -> Invalid {
+    Invalid::Out {
+        field: "Delta".into(),
+        value: "a change".into(),
+        expected: "to a state the room sent before it".into(),
+    }
+}
+
 /// The room's states as one seat has been sent them, for a reader that wants each whole: a
 /// [`super::ToClient::Start`] forgets the last state (the next comes whole), a
 /// [`super::ToClient::State`] is kept, and a [`super::ToClient::Delta`] is applied to it and
@@ -226,11 +235,7 @@ impl Received {
                 Ok(ToClient::State(state))
             }
             ToClient::Delta(delta) => {
-                let before = self.last.as_ref().ok_or_else(|| Invalid::Out {
-                    field: "Delta".into(),
-                    value: "a change".into(),
-                    expected: "to a state the room sent before it".into(),
-                })?;
+                let before = self.last.as_ref().ok_or_else(no_state_before)?;
                 let state = delta.apply(before)?;
                 self.last = Some(state.clone());
                 Ok(ToClient::State(state))

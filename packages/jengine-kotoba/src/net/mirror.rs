@@ -204,11 +204,10 @@ impl Mirror {
     /// Takes the room's word as a change to its last state (see [`Mirror::apply_state`]). A
     /// change with no state before it, or one that does not fit it, changes nothing.
     pub fn apply_delta(&mut self, dict: &Dict, delta: &Delta) -> Result<(), Invalid> {
-        let before = self.room.as_ref().ok_or_else(|| Invalid::Out {
-            field: "Delta".into(),
-            value: "a change".into(),
-            expected: "to a state the room sent before it".into(),
-        })?;
+        let before = self
+            .room
+            .as_ref()
+            .ok_or_else(super::delta::no_state_before)?;
         let state = delta.apply(before)?;
         self.take_state(dict, &state)?;
         self.room = Some(state);
