@@ -189,9 +189,10 @@ struct Match {
     /// What each seat was sent to begin: sent again, with a new ticket, to a player who
     /// comes back.
     starts: [Start; 2],
-    /// By seat: the state last sent, which the next [`Delta`] is a change to (`None`: the
-    /// next state goes whole, as after a `Start`).
-    sent: [Option<State>; 2],
+    /// By seat: the state last sent, which the next [`Delta`] is a change to, as the seat's
+    /// `acked` then and the battle's state (kept once for both seats when they were sent it
+    /// together). `None`: the next state goes whole, as after a `Start`.
+    sent: [Option<(u32, Arc<State>)>; 2],
     /// Beats of the clock so far.
     beats: u32,
 }
@@ -567,22 +568,27 @@ impl Room {
             game.beats = game.beats.wrapping_add(1);
         }
         let clocks_due = !beat || game.beats.is_multiple_of(CLOCKS_EVERY);
-        let mut now = state_for(&game.battle, 0);
+        let now = Arc::new(state_for(&game.battle, 0));
         for (seat, player) in seats.iter().enumerate() {
             let Some(player) = player.as_ref().filter(|_| away[seat].is_none()) else {
                 continue;
             };
-            now.acked = game.acked[seat];
-            let msg = match game.sent[seat].as_ref() {
-                Some(before) => match Delta::between(before, &now) {
-                    Some(delta) if !clocks_due && delta.clocks_only(before.acked) => continue,
-                    Some(delta) => ToClient::Delta(delta),
-                    None => ToClient::State(now.clone()),
-                },
-                None => ToClient::State(now.clone()),
+            let acked = game.acked[seat];
+            let delta = game.sent[seat]
+                .as_ref()
+                .and_then(|(was, before)| Some((*was, Delta::between(before, &now)?)));
+            let msg = match delta {
+                Some((was, delta)) if !clocks_due && acked == was && delta.clocks_only(0) => {
+                    continue;
+                }
+                Some((_, delta)) => ToClient::Delta(Delta { acked, ..delta }),
+                None => ToClient::State(State {
+                    acked,
+                    ..(*now).clone()
+                }),
             };
             wire::send(&player.out, &msg);
-            game.sent[seat] = Some(now.clone());
+            game.sent[seat] = Some((acked, Arc::clone(&now)));
         }
     }
 
