@@ -178,3 +178,30 @@ fn a_generic_player_and_a_typed_server_disagree_in_words() {
         Some("protocol mismatch: the server speaks protocol 9, the client 1")
     );
 }
+
+/// A scene's `online` component whose protocol is no name (too long, a control character in
+/// it) does not load, and says which field; a fair name loads whether or not a package
+/// declares it (that is for `Online.connect` to say).
+#[test]
+fn a_protocol_that_is_no_name_is_refused_when_the_scene_loads() {
+    let registry = Registry::with(&[&jengine_online::OnlinePackage, &Talk]);
+    let scene = |protocol: &str| {
+        serde_json::json!({"version": 2, "entities": [
+            {"name": "net", "online": {"url": "ws://127.0.0.1:9/", "protocol": protocol}}
+        ]})
+        .to_string()
+    };
+    for bad in ["k".repeat(65), "kotoba\n".to_string(), "\u{7}".to_string()] {
+        let err = jengine::host::Scene::parse("t.scene", &scene(&bad), &registry)
+            .err()
+            .unwrap_or_else(|| panic!("{bad:?} loaded"));
+        let said: Vec<String> = err.iter().map(|e| e.to_string()).collect();
+        assert!(said.iter().any(|e| e.contains("protocol:")), "{said:?}");
+    }
+    for fair in ["talk", "tlak", ""] {
+        assert!(
+            jengine::host::Scene::parse("t.scene", &scene(fair), &registry).is_ok(),
+            "{fair:?}"
+        );
+    }
+}
